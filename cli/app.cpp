@@ -1,0 +1,89 @@
+// The `engram` command line: parses with CLI11, sets up logging, and hands
+// over to the one subcommand that was named.
+#include "cli/app.hpp"
+
+#include "engram_version.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fmt/format.h>
+#include <memory>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+namespace engram::cli {
+
+namespace {
+
+// What `engram --help` says after the option list.
+constexpr const char* k_footer = R"(Exit status: 0 ok, 1 problems found or the command could not do its work,
+2 usage or configuration error.
+The configuration is TOML at $XDG_CONFIG_HOME/engram/config.toml unless --config
+names another file; `engram config keys` lists every key.)";
+
+// Sends engram's log to stderr, at the level --log-level asked for.
+void set_up_logging(const std::string& level) {
+  auto logger = std::make_shared<spdlog::logger>(
+      "engram", std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
+  logger->set_pattern("%n: %l: %v");
+  logger->set_level(spdlog::level::from_str(level));
+  spdlog::set_default_logger(std::move(logger));
+}
+
+} // namespace
+
+std::optional<config::Config> load_config(const Globals& globals) {
+  auto loaded = config::load_or_default(globals.config_file);
+  if (!loaded) {
+    for (const auto& problem : loaded.error()) {
+      fmt::print(stderr, "{}\n", problem);
+    }
+    return std::nullopt;
+  }
+  spdlog::debug("configuration: {}", loaded->source.empty() ? std::string("built-in defaults")
+                                                            : loaded->source.string());
+  return std::move(loaded).value();
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"engram keeps AI-agent memory folders healthy: it guards, decays, merges and "
+               "indexes memory files, and commits every change to git.",
+               "engram"};
+  app.set_version_flag("--version", fmt::format("engram {}", k_version),
+                       "Print the version and exit");
+  app.footer(k_footer);
+  app.require_subcommand(1);
+
+  Globals globals;
+  app.add_option("--config", globals.config_file,
+                 "The configuration file (default: $XDG_CONFIG_HOME/engram/config.toml)")
+      ->type_name("FILE");
+  app.add_option("--log-level", globals.log_level, "How much to log to stderr")
+      ->type_name("LEVEL")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
+      ->capture_default_str();
+
+  std::vector<Command> commands;
+  add_init_command(app, commands);
+  add_check_command(app, commands);
+  add_status_command(app, commands);
+  add_config_command(app, commands);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    // --help and --version arrive here too, with a zero exit code.
+    return app.exit(error) == 0 ? k_exit_ok : k_exit_usage;
+  }
+
+  set_up_logging(globals.log_level);
+  for (const auto& command : commands) {
+    if (command.app->parsed()) {
+      return command.run(globals);
+    }
+  }
+  fmt::print(stderr, "engram: no subcommand given; see engram --help\n");
+  return k_exit_usage;
+}
+
+} // namespace engram::cli

@@ -1,0 +1,57 @@
+// The `engram` command line: global options, the subcommand table, and what
+// every subcommand shares (exit codes, loading the configuration).
+#pragma once
+
+#include "config/config.hpp"
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+} // namespace CLI
+
+namespace engram::cli {
+
+// Success.
+inline constexpr int k_exit_ok = 0;
+// Problems found (diagnostics), or the command could not do its work.
+inline constexpr int k_exit_problems = 1;
+// A usage or configuration error: nothing was done.
+inline constexpr int k_exit_usage = 2;
+
+// The options that come before the subcommand.
+struct Globals {
+  std::optional<std::filesystem::path> config_file; // --config
+  std::string log_level = "warn";                   // --log-level
+};
+
+// One subcommand: where CLI11 parsed it and what running it does.
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int(const Globals&)> run;
+};
+
+// Adds `engram init` (create a store, or finish one) to `app`.
+void add_init_command(CLI::App& app, std::vector<Command>& commands);
+
+// Adds `engram check` (report every problem, change nothing) to `app`.
+void add_check_command(CLI::App& app, std::vector<Command>& commands);
+
+// Adds `engram status` (layers, guards, waiting decay, diagnostics) to `app`.
+void add_status_command(CLI::App& app, std::vector<Command>& commands);
+
+// Adds `engram config show` and `engram config keys` to `app`.
+void add_config_command(CLI::App& app, std::vector<Command>& commands);
+
+// Loads the configuration named by --config, else the default one. When it is
+// invalid, prints each problem as `file:line: message` and returns nullopt.
+std::optional<config::Config> load_config(const Globals& globals);
+
+// Parses the command line and runs the chosen subcommand; returns the exit code.
+int run(int argc, char** argv);
+
+} // namespace engram::cli

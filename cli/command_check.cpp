@@ -1,0 +1,69 @@
+// `engram check`: scans a store and reports every problem as `path:line:
+// reason`. It only reads, so it is safe to run on any folder at any time.
+#include "cli/app.hpp"
+#include "cli/store_selection.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fmt/format.h>
+#include <memory>
+
+namespace engram::cli {
+
+namespace {
+
+// What `engram check` was asked to do.
+struct CheckOptions {
+  std::optional<std::filesystem::path> store; // --store
+};
+
+// "1 file" / "2 files".
+std::string count_of(std::size_t count, std::string_view noun) {
+  return fmt::format("{} {}{}", count, noun, count == 1 ? "" : "s");
+}
+
+// Runs `engram check`.
+int run_check(const Globals& globals, const CheckOptions& options) {
+  const auto config = load_config(globals);
+  if (!config) {
+    return k_exit_usage;
+  }
+  const SelectedStore selected = select_store(*config, options.store);
+  if (!std::filesystem::is_directory(selected.root)) {
+    fmt::print(stderr, "engram: no store at {}\n", selected.root.string());
+    return k_exit_problems;
+  }
+
+  const store::Snapshot snapshot = store::scan(selected.root, selected.layout, selected.limits);
+  for (const auto& diagnostic : snapshot.diagnostics) {
+    fmt::print("{}\n", diagnostic.to_string());
+  }
+  std::fflush(stdout);
+
+  const std::size_t errors = snapshot.error_count();
+  const std::size_t warnings = snapshot.diagnostics.size() - errors;
+  if (snapshot.diagnostics.empty()) {
+    fmt::print(stderr, "engram: {} checked, no problems\n",
+               count_of(snapshot.entries.size(), "memory file"));
+    return k_exit_ok;
+  }
+  fmt::print(stderr, "engram: {} ({}, {}); {} usable\n",
+             count_of(snapshot.diagnostics.size(), "problem"), count_of(errors, "error"),
+             count_of(warnings, "warning"), count_of(snapshot.entries.size(), "memory file"));
+  return k_exit_problems;
+}
+
+} // namespace
+
+void add_check_command(CLI::App& app, std::vector<Command>& commands) {
+  auto options = std::make_shared<CheckOptions>();
+  CLI::App* command = app.add_subcommand(
+      "check", "Report every problem in a store's files as `path:line: reason` (exit 1 when there "
+               "is any). Reads only; changes nothing.");
+  add_store_option(*command, options->store);
+  commands.push_back({command, [options](const Globals& globals) {
+                        return run_check(globals, *options);
+                      }});
+}
+
+} // namespace engram::cli

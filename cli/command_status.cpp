@@ -1,0 +1,220 @@
+// `engram status`: what a store holds per layer, how close the guarded files
+// are to their guards, which episodic files wait to decay, and how many
+// problems `engram check` would report. As a table, or as stable JSON.
+#include "base/utf8.hpp"
+#include "cli/app.hpp"
+#include "cli/store_selection.hpp"
+#include "store/expiry.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <fmt/format.h>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+namespace engram::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// What `engram status` was asked to do.
+struct StatusOptions {
+  std::optional<fs::path> store; // --store
+  bool json = false;             // --json
+  std::optional<std::string> now; // --now YYYY-MM-DD
+};
+
+// Files and bytes of one layer.
+struct LayerCount {
+  store::Layer layer;
+  std::size_t files = 0;
+  std::uintmax_t bytes = 0;
+};
+
+// One guarded file measured against its guard.
+struct GuardReading {
+  std::string name;  // the JSON key: "working" or "memory_index"
+  std::string path;  // store-relative
+  std::string unit;  // "chars" or "lines"
+  bool present = false;
+  std::size_t size = 0;
+  std::int64_t limit = 0;
+
+  // True when the file is past its guard.
+  bool over() const { return static_cast<std::int64_t>(size) > limit; }
+};
+
+// Everything `engram status` reports.
+struct StatusReport {
+  fs::path store;
+  Date today{1970, 1, 1};
+  std::vector<LayerCount> layers;
+  std::vector<GuardReading> guards;
+  std::vector<std::string> expired; // store-relative paths of expired episodic files
+  std::int64_t retention_days = 0;
+  std::size_t errors = 0;
+  std::size_t warnings = 0;
+};
+
+// The number of lines of a text: a last line without a newline counts too.
+std::size_t count_lines(std::string_view text) {
+  const auto newlines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+  return newlines + (!text.empty() && text.back() != '\n' ? 1 : 0);
+}
+
+// Measures one guarded file of the snapshot.
+GuardReading measure(const store::Snapshot& snapshot, std::string name, const std::string& path,
+                     std::string unit, std::int64_t limit) {
+  GuardReading reading{std::move(name), path, std::move(unit), false, 0, limit};
+  if (const store::Entry* entry = snapshot.find(path)) {
+    const std::string bytes = entry->file.render();
+    reading.present = true;
+    reading.size = reading.unit == "chars" ? count_chars(bytes) : count_lines(bytes);
+  }
+  return reading;
+}
+
+// Reads the store and gathers the report.
+StatusReport gather(const SelectedStore& selected, const Date& today) {
+  const store::Snapshot snapshot = store::scan(selected.root, selected.layout, selected.limits);
+  const config::Settings& settings = selected.settings;
+
+  StatusReport report;
+  report.store = selected.root;
+  report.today = today;
+  for (store::Layer layer : store::k_all_layers) {
+    LayerCount count{layer};
+    for (const store::Entry* entry : snapshot.in(layer)) {
+      ++count.files;
+      count.bytes += entry->bytes;
+    }
+    report.layers.push_back(count);
+  }
+  report.guards.push_back(measure(snapshot, "working", selected.layout.working, "chars",
+                                  settings.get_int("guard.working_chars")));
+  report.guards.push_back(measure(snapshot, "memory_index", selected.layout.memory_index, "lines",
+                                  settings.get_int("guard.memory_lines")));
+  report.retention_days = settings.get_int("decay.retention_days");
+  for (const store::Entry* entry : snapshot.in(store::Layer::episodic)) {
+    if (store::is_expired(*entry, today, static_cast<int>(report.retention_days))) {
+      report.expired.push_back(entry->relative.generic_string());
+    }
+  }
+  report.errors = snapshot.error_count();
+  report.warnings = snapshot.diagnostics.size() - report.errors;
+  return report;
+}
+
+// The report as one JSON object; its keys and their order are part of the interface.
+nlohmann::ordered_json to_json(const StatusReport& report) {
+  nlohmann::ordered_json json;
+  json["store"] = report.store.string();
+  json["today"] = report.today.to_string();
+  std::size_t files = 0;
+  std::uintmax_t bytes = 0;
+  auto& layers = json["layers"] = nlohmann::ordered_json::object();
+  for (const LayerCount& count : report.layers) {
+    layers[std::string(store::layer_name(count.layer))] = {{"files", count.files},
+                                                           {"bytes", count.bytes}};
+    files += count.files;
+    bytes += count.bytes;
+  }
+  json["total"] = {{"files", files}, {"bytes", bytes}};
+  auto& guards = json["guards"] = nlohmann::ordered_json::object();
+  for (const GuardReading& guard : report.guards) {
+    guards[guard.name] = {{"path", guard.path},   {"present", guard.present},
+                          {"size", guard.size},   {"unit", guard.unit},
+                          {"limit", guard.limit}, {"over", guard.over()}};
+  }
+  json["expired"] = {{"count", report.expired.size()},
+                     {"retention_days", report.retention_days},
+                     {"files", report.expired}};
+  json["diagnostics"] = {{"count", report.errors + report.warnings},
+                         {"errors", report.errors},
+                         {"warnings", report.warnings}};
+  return json;
+}
+
+// The report as a table for people.
+std::string to_text(const StatusReport& report) {
+  std::string out = fmt::format("store  {}\ntoday  {}\n\n", report.store.string(),
+                                report.today.to_string());
+  out += fmt::format("{:<12} {:>7} {:>10}\n", "layer", "files", "bytes");
+  std::size_t files = 0;
+  std::uintmax_t bytes = 0;
+  for (const LayerCount& count : report.layers) {
+    out += fmt::format("{:<12} {:>7} {:>10}\n", store::layer_name(count.layer), count.files,
+                       count.bytes);
+    files += count.files;
+    bytes += count.bytes;
+  }
+  out += fmt::format("{:<12} {:>7} {:>10}\n\n", "total", files, bytes);
+
+  out += fmt::format("{:<16} {:>12} {:>8}\n", "guard", "size", "limit");
+  for (const GuardReading& guard : report.guards) {
+    const std::string size =
+        guard.present ? fmt::format("{} {}", guard.size, guard.unit) : std::string("missing");
+    out += fmt::format("{:<16} {:>12} {:>8}  {}\n", guard.path, size, guard.limit,
+                       guard.over() ? "OVER" : "ok");
+  }
+
+  out += fmt::format("\nexpired episodic files waiting to decay: {}\n", report.expired.size());
+  for (const std::string& path : report.expired) {
+    out += fmt::format("  {}\n", path);
+  }
+  out += fmt::format("diagnostics: {} ({} errors, {} warnings){}\n", report.errors + report.warnings,
+                     report.errors, report.warnings,
+                     report.errors + report.warnings > 0 ? "; `engram check` lists them" : "");
+  return out;
+}
+
+// Runs `engram status`.
+int run_status(const Globals& globals, const StatusOptions& options) {
+  const auto config = load_config(globals);
+  if (!config) {
+    return k_exit_usage;
+  }
+  Date today = local_today();
+  if (options.now) {
+    const auto parsed = Date::parse(*options.now);
+    if (!parsed) {
+      fmt::print(stderr, "engram: status: --now {}: expected a date as YYYY-MM-DD\n", *options.now);
+      return k_exit_usage;
+    }
+    today = *parsed;
+  }
+  const SelectedStore selected = select_store(*config, options.store);
+  if (!fs::is_directory(selected.root)) {
+    fmt::print(stderr, "engram: no store at {}; create one with `engram init`\n",
+               selected.root.string());
+    return k_exit_problems;
+  }
+  const StatusReport report = gather(selected, today);
+  if (options.json) {
+    fmt::print("{}\n", to_json(report).dump(2));
+  } else {
+    fmt::print("{}", to_text(report));
+  }
+  return k_exit_ok;
+}
+
+} // namespace
+
+void add_status_command(CLI::App& app, std::vector<Command>& commands) {
+  auto options = std::make_shared<StatusOptions>();
+  CLI::App* command = app.add_subcommand(
+      "status", "Show files and bytes per layer, the guarded files against their guards, the "
+                "episodic files waiting to decay, and the number of problems");
+  add_store_option(*command, options->store);
+  command->add_flag("--json", options->json, "Print one JSON object instead of a table");
+  command->add_option("--now", options->now,
+                      "Take this date as today, to preview decay")
+      ->type_name("YYYY-MM-DD");
+  commands.push_back({command, [options](const Globals& globals) {
+                        return run_status(globals, *options);
+                      }});
+}
+
+} // namespace engram::cli

@@ -1,0 +1,56 @@
+// Store selection and the settings-derived views (layout, scan limits) of it.
+#include "cli/store_selection.hpp"
+
+#include <CLI/CLI.hpp>
+#include <ctime>
+
+namespace engram::cli {
+
+void add_store_option(CLI::App& command, std::optional<std::filesystem::path>& store) {
+  command.add_option("--store", store,
+                     "The store folder (default: the first [[store]] of the configuration, "
+                     "else $XDG_DATA_HOME/engram/memory)")
+      ->type_name("PATH");
+}
+
+SelectedStore select_store(const config::Config& config,
+                           const std::optional<std::filesystem::path>& option) {
+  // One spelling per folder, so `[[store]]` sections match however --store was written.
+  std::filesystem::path root =
+      option ? config::normalise_path(option->string(), std::filesystem::current_path())
+      : !config.stores.empty() ? config.stores.front().path
+                               : config::default_store_path();
+
+  SelectedStore selected;
+  selected.settings = config.settings_for(root);
+  selected.layout = layout_from(selected.settings);
+  selected.limits.max_file_bytes =
+      static_cast<std::uintmax_t>(selected.settings.get_int("scan.max_file_bytes"));
+  selected.root = std::move(root);
+  return selected;
+}
+
+store::Layout layout_from(const config::Settings& settings) {
+  store::Layout layout;
+  layout.memory_index = settings.get_string("layout.memory_index");
+  layout.working = settings.get_string("layout.working");
+  layout.core = settings.get_string("layout.core");
+  layout.episodic = settings.get_string("layout.episodic");
+  layout.semantic = settings.get_string("layout.semantic");
+  layout.procedural = settings.get_string("layout.procedural");
+  layout.reference = settings.get_string("layout.reference");
+  layout.archive = settings.get_string("layout.archive");
+  layout.index_json = settings.get_string("layout.index_json");
+  layout.state = settings.get_string("layout.state");
+  return layout;
+}
+
+Date local_today() {
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  return Date(local.tm_year + 1900, static_cast<unsigned>(local.tm_mon + 1),
+              static_cast<unsigned>(local.tm_mday));
+}
+
+} // namespace engram::cli

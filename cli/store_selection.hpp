@@ -1,0 +1,42 @@
+// Store selection: which store a command works on (--store, else the first
+// `[[store]]` of the configuration, else the default path) and its settings.
+#pragma once
+
+#include "config/config.hpp"
+#include "engram/date.hpp"
+#include "store/layout.hpp"
+#include "store/scan.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace CLI {
+class App;
+} // namespace CLI
+
+namespace engram::cli {
+
+// The store a command works on, with the settings that apply to it.
+struct SelectedStore {
+  std::filesystem::path root;
+  config::Settings settings;
+  store::Layout layout;
+  store::ScanLimits limits;
+};
+
+// Adds `--store PATH` to a subcommand.
+void add_store_option(CLI::App& command, std::optional<std::filesystem::path>& store);
+
+// The store named by `option`, else the configuration's first `[[store]]`,
+// else config::default_store_path(), with its effective settings.
+SelectedStore select_store(const config::Config& config,
+                           const std::optional<std::filesystem::path>& option);
+
+// The layout named by the `layout.*` settings.
+store::Layout layout_from(const config::Settings& settings);
+
+// Today's date in the local time zone.
+Date local_today();
+
+} // namespace engram::cli

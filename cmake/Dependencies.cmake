@@ -1,0 +1,24 @@
+# Every third-party library engram uses, all from Debian's packages, gathered
+# into one interface target, engram::deps.
+find_package(PkgConfig REQUIRED)
+find_package(Boost 1.73 REQUIRED)
+find_package(Threads REQUIRED)
+find_package(fmt REQUIRED)
+find_package(spdlog REQUIRED)
+find_package(nlohmann_json 3 REQUIRED)
+find_package(tomlplusplus 3 REQUIRED)
+find_package(yaml-cpp REQUIRED)
+find_package(CLI11 REQUIRED)
+find_package(ICU REQUIRED COMPONENTS uc i18n)
+pkg_check_modules(LIBGIT2 REQUIRED IMPORTED_TARGET libgit2)
+
+find_path(STEMMER_INCLUDE_DIR libstemmer.h REQUIRED)
+find_library(STEMMER_LIBRARY NAMES stemmer REQUIRED)
+
+add_library(engram_deps INTERFACE)
+add_library(engram::deps ALIAS engram_deps)
+target_include_directories(engram_deps INTERFACE ${STEMMER_INCLUDE_DIR})
+target_link_libraries(engram_deps INTERFACE
+  fmt::fmt spdlog::spdlog nlohmann_json::nlohmann_json tomlplusplus::tomlplusplus
+  yaml-cpp CLI11::CLI11 ICU::uc ICU::i18n PkgConfig::LIBGIT2 ${STEMMER_LIBRARY}
+  Threads::Threads ${CMAKE_DL_LIBS})

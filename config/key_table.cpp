@@ -1,0 +1,413 @@
+// The key table itself, its validators, and look-ups over it.
+#include "config/key_table.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <fmt/format.h>
+
+namespace engram::config {
+
+namespace {
+
+// A yes/no switch.
+Key flag(std::string_view name, bool value, std::string_view help) {
+  return Key{.name = name, .type = Type::boolean, .default_value = value, .help = help};
+}
+
+// A whole number within [min, max].
+Key integer(std::string_view name, std::int64_t value, std::int64_t min, std::int64_t max,
+            std::string_view help, Scope scope = Scope::global_or_store) {
+  return Key{.name = name,
+             .type = Type::integer,
+             .default_value = value,
+             .min = static_cast<double>(min),
+             .max = static_cast<double>(max),
+             .help = help,
+             .scope = scope};
+}
+
+// A number within [min, max]; integers in the file are accepted too.
+Key real(std::string_view name, double value, double min, double max, std::string_view help) {
+  return Key{.name = name,
+             .type = Type::real,
+             .default_value = value,
+             .min = min,
+             .max = max,
+             .help = help};
+}
+
+// A string, checked by `validator` when it has one.
+Key text(std::string_view name, std::string_view value, Validator validator, std::string_view help,
+         Scope scope = Scope::global_or_store, Form form = Form::plain) {
+  return Key{.name = name,
+             .type = Type::string,
+             .default_value = std::string(value),
+             .validator = std::move(validator),
+             .help = help,
+             .scope = scope,
+             .form = form};
+}
+
+// A list of strings, empty by default.
+Key list(std::string_view name, std::string_view help, Scope scope, Form form) {
+  return Key{.name = name,
+             .type = Type::string_list,
+             .default_value = std::vector<std::string>{},
+             .help = help,
+             .scope = scope,
+             .form = form};
+}
+
+// A string shown the way TOML writes it, for messages.
+std::string in_quotes(std::string_view text) {
+  return fmt::format("\"{}\"", text);
+}
+
+// A single file or folder name inside the store: layout names are joined to
+// the store root, so a '/' or '..' would reach outside it, and ".git" is git's.
+std::optional<std::string> safe_name(const Value& value) {
+  const auto& name = std::get<std::string>(value);
+  const bool bad = name.empty() || name == "." || name == ".." || name == ".git" ||
+                   name.find('/') != std::string::npos || name.find('\0') != std::string::npos;
+  if (!bad) {
+    return std::nullopt;
+  }
+  return fmt::format("must be a single name inside the store (no '/', not \"\", \".\", "
+                     "\"..\" or \".git\"), not {}",
+                     in_quotes(name));
+}
+
+// A time of day as HH:MM, or "" for never.
+std::optional<std::string> clock_time(const Value& value) {
+  const auto& time = std::get<std::string>(value);
+  if (time.empty()) {
+    return std::nullopt;
+  }
+  const auto digit = [&](std::size_t i) { return time[i] >= '0' && time[i] <= '9'; };
+  if (time.size() == 5 && digit(0) && digit(1) && time[2] == ':' && digit(3) && digit(4)) {
+    const int hours = (time[0] - '0') * 10 + (time[1] - '0');
+    const int minutes = (time[3] - '0') * 10 + (time[4] - '0');
+    if (hours < 24 && minutes < 60) {
+      return std::nullopt;
+    }
+  }
+  return fmt::format("must be a time of day HH:MM (00:00 to 23:59) or \"\" for never, not {}",
+                     in_quotes(time));
+}
+
+// One of a fixed set of words.
+Validator one_of(std::vector<std::string_view> choices) {
+  return [choices = std::move(choices)](const Value& value) -> std::optional<std::string> {
+    const auto& word = std::get<std::string>(value);
+    if (std::find(choices.begin(), choices.end(), word) != choices.end()) {
+      return std::nullopt;
+    }
+    std::string listed;
+    for (std::size_t i = 0; i < choices.size(); ++i) {
+      listed += i == 0 ? "" : (i + 1 == choices.size() ? " or " : ", ");
+      listed += in_quotes(choices[i]);
+    }
+    return fmt::format("must be {}, not {}", listed, in_quotes(word));
+  };
+}
+
+// Edits (insert, delete, substitute, swap two neighbours) between two names.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) {
+    d[i][0] = i;
+  }
+  for (std::size_t j = 0; j <= b.size(); ++j) {
+    d[0][j] = j;
+  }
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+constexpr std::int64_t k_days_max = 36'500;         // a century: "never", in practice
+constexpr std::int64_t k_count_max = 1'000'000'000; // any count a store could reach
+constexpr std::int64_t k_chars_max = 10'000'000;    // far beyond any context window
+constexpr std::int64_t k_hour_ms = 3'600'000;       // waits longer than this are mistakes
+constexpr std::int64_t k_day_s = 86'400;
+
+} // namespace
+
+const std::vector<std::string_view> k_builtin_rules = {
+    "working-memory", "episodic-decay", "dedupe",    "contradictions",
+    "stale-refs",     "forgetting",     "promotion", "index"};
+
+const std::vector<TableHelp> k_config_tables = {
+    {"layout", "The names of a store's files and folders, relative to its root. Each is a single "
+               "name: no '/', not \".\", \"..\" or \".git\"."},
+    {"guard", "Size limits on the files agents load into their context. Going over one starts a "
+              "full consolidation at once."},
+    {"scan", "How a store is read."},
+    {"decay", "When episodic memories decay into the other layers."},
+    {"git", "History: every change is a commit in the store's own repository."},
+    {"daemon", "`engram daemon`: when it consolidates and how it watches."},
+    {"plugins", "Where rule plugins are loaded from. Files or folders other users can write are "
+                "refused."},
+    {"rules.working-memory", "Moves items out of WORKING.md when it is over its guard."},
+    {"rules.episodic-decay", "Splits expired episodic files into claims and absorbs them into "
+                             "semantic/, procedural/ and reference/."},
+    {"rules.dedupe", "Merges near-duplicate files of one type into the newer one."},
+    {"rules.contradictions", "Resolves claims that contradict each other: the newer wins, the "
+                             "older is kept in a superseded marker."},
+    {"rules.stale-refs", "Archives memories whose every file or symbol reference is gone from the "
+                         "project tree."},
+    {"rules.forgetting", "Archives memories that are unused, rarely used or not helpful."},
+    {"rules.promotion", "Promotes proven memories to CORE.md."},
+    {"rules.index", "Rebuilds MEMORY.md and .index.json."},
+};
+
+const std::vector<Key> k_config_key_table = {
+    text("layout.memory_index", "MEMORY.md", safe_name,
+         "The index agents load at session start; generated by the index rule."),
+    text("layout.working", "WORKING.md", safe_name,
+         "Working memory: what the agent is doing now. Written by the agent, size-guarded."),
+    text("layout.core", "CORE.md", safe_name,
+         "Core memory: proven knowledge agents always load; generated by the promotion rule."),
+    text("layout.episodic", "episodic", safe_name,
+         "The folder of session notes (YYYY-MM-DD-<slug>.md); they decay."),
+    text("layout.semantic", "semantic", safe_name,
+         "The folder of distilled, timeless facts, grouped by tags."),
+    text("layout.procedural", "procedural", safe_name,
+         "The folder of behavioural rules and solutions (feedback.md)."),
+    text("layout.reference", "reference", safe_name,
+         "The folder of pointers to things outside the store."),
+    text("layout.archive", "archive", safe_name,
+         "The folder retired memories are moved to (they stay in git history too)."),
+    text("layout.index_json", ".index.json", safe_name, "The machine-readable index (generated)."),
+    text("layout.state", ".engram", safe_name,
+         "engram's own state (usage log, locks); never committed."),
+
+    integer("guard.working_chars", 3000, 1, k_chars_max,
+            "WORKING.md's size guard in characters. Over it, the working-memory rule moves "
+            "completed, then oldest, items to episodic/."),
+    integer("guard.working_target_chars", 2000, 1, k_chars_max,
+            "The size the working-memory rule trims WORKING.md to; less than working_chars."),
+    integer("guard.memory_lines", 200, 1, k_count_max,
+            "The most lines MEMORY.md may have; beyond it, low-salience entries are folded into "
+            "counts."),
+    integer("guard.memory_line_chars", 150, 1, k_chars_max,
+            "The longest a MEMORY.md line may be, in characters."),
+    integer("guard.core_chars", 2000, 1, k_chars_max,
+            "The most characters CORE.md's core blocks may hold in all."),
+    integer("guard.core_block_chars", 500, 1, k_chars_max,
+            "The longest one core block may be, in characters; at most core_chars."),
+    integer("guard.deep_truths", 10, 0, k_count_max, "The most Deep Truths CORE.md may list."),
+
+    integer("scan.max_file_bytes", 1'048'576, 1, 1'073'741'824,
+            "Larger files are reported and skipped, never parsed."),
+
+    integer("decay.retention_days", 90, 1, k_days_max,
+            "An episodic file without `decay-after` expires this many days after `created`."),
+
+    text("git.author_name", "", {}, "Author of engram's commits; empty means \"engram\"."),
+    text("git.author_email", "", {}, "Email of engram's commits; empty means engram@<host name>."),
+    text("git.agent_name", "agent", {},
+         "Author of the snapshot commits that record the agent's own edits."),
+    text("git.agent_email", "", {},
+         "Email of the agent's snapshot commits; empty lets engram derive one from the host name."),
+    integer("git.snapshot_interval_s", 60, 0, k_day_s,
+            "Agent edits are snapshot-committed at most once per this many seconds (coalesced)."),
+    text("git.remote", "", {},
+         "The git remote to share the store through; empty means the store is local only."),
+    flag("git.sync", false, "Pull from the remote before and push to it after each consolidation."),
+
+    integer("daemon.settle_ms", 500, 0, k_hour_ms,
+            "The quiet period after the last change before the daemon acts."),
+    integer("daemon.max_wait_ms", 10'000, 0, k_hour_ms,
+            "The longest changes wait for a quiet period; at least settle_ms."),
+    integer("daemon.idle_full_after_s", 300, 0, k_day_s,
+            "A full consolidation runs after this many idle seconds following changes; 0 is off."),
+    integer("daemon.lightweight_every_writes", 50, 0, k_count_max,
+            "A lightweight consolidation runs after this many writes; 0 is off."),
+    text("daemon.full_at", "02:00", clock_time,
+         "A daily full consolidation at this local time (HH:MM); \"\" is off."),
+    integer("daemon.poll_interval_ms", 2000, 10, k_hour_ms,
+            "How often the polling watcher looks for changes."),
+    text("daemon.watcher", "auto", one_of({"auto", "inotify", "poll"}),
+         "How changes are noticed: \"inotify\" (Linux), \"poll\", or \"auto\" for the best one "
+         "available."),
+    text("daemon.log_level", "info", one_of({"trace", "debug", "info", "warn", "error", "off"}),
+         "The least severe message the daemon logs: trace, debug, info, warn, error or off.",
+         Scope::global_only),
+
+    list("plugins.dirs", "Folders searched for rule plugins (`~` is expanded).", Scope::global_only,
+         Form::path),
+
+    flag("rules.working-memory.enabled", true, "Whether the rule runs."),
+
+    flag("rules.episodic-decay.enabled", true, "Whether the rule runs."),
+    real("rules.episodic-decay.near_duplicate", 0.9, 0, 1,
+         "A claim whose words are contained in an existing claim to at least this share is a "
+         "duplicate of it."),
+
+    flag("rules.dedupe.enabled", true, "Whether the rule runs."),
+    real("rules.dedupe.similarity", 0.6, 0, 1,
+         "Files sharing at least this share of their significant words are merged."),
+    integer("rules.dedupe.min_age_days", 14, 0, k_days_max,
+            "Files younger than this many days are left alone."),
+
+    flag("rules.contradictions.enabled", true, "Whether the rule runs."),
+
+    flag("rules.stale-refs.enabled", true, "Whether the rule runs."),
+    text("rules.stale-refs.project_root", "", {},
+         "The project tree references are checked against (`~` is expanded); empty means the "
+         "rule has nothing to check.",
+         Scope::global_or_store, Form::path),
+    integer("rules.stale-refs.min_age_days", 14, 0, k_days_max,
+            "Memories younger than this many days are left alone."),
+
+    flag("rules.forgetting.enabled", true, "Whether the rule runs."),
+    integer("rules.forgetting.unused_days", 90, 1, k_days_max,
+            "A memory last accessed more than this many days ago is unused."),
+    integer("rules.forgetting.min_uses", 3, 0, k_count_max,
+            "An unused memory with fewer uses than this is archived."),
+    real("rules.forgetting.min_helpful", 0.3, 0, 1,
+         "An unused memory helpful in less than this share of its uses is archived."),
+    integer("rules.forgetting.recent_days", 30, 0, k_days_max,
+            "A memory used in the last this many days is never archived."),
+    flag("rules.forgetting.include_confirmed", false,
+         "Whether memories a person confirmed may be archived too."),
+
+    flag("rules.promotion.enabled", true, "Whether the rule runs."),
+    integer("rules.promotion.min_sessions", 3, 0, k_count_max,
+            "A memory must have been used in at least this many sessions to be promoted."),
+    integer("rules.promotion.min_days", 7, 0, k_days_max,
+            "A memory must have been used on at least this many different days."),
+    integer("rules.promotion.min_uses", 15, 0, k_count_max,
+            "A memory must have been used at least this many times in all."),
+    real("rules.promotion.min_helpful", 0.85, 0, 1,
+         "A memory must have been helpful in at least this share of its uses."),
+    integer("rules.promotion.min_age_days", 30, 0, k_days_max,
+            "Memories younger than this many days are not promoted."),
+
+    flag("rules.index.enabled", true, "Whether the rule runs."),
+};
+
+const Key* find_key(std::string_view name) {
+  const auto found = std::find_if(k_config_key_table.begin(), k_config_key_table.end(),
+                                  [&](const Key& key) { return key.name == name; });
+  return found == k_config_key_table.end() ? nullptr : &*found;
+}
+
+bool is_key_table_prefix(std::string_view name) {
+  return std::any_of(k_config_key_table.begin(), k_config_key_table.end(), [&](const Key& key) {
+    return key.name.size() > name.size() && key.name.starts_with(name) &&
+           key.name[name.size()] == '.';
+  });
+}
+
+bool is_builtin_rule(std::string_view rule) {
+  return std::find(k_builtin_rules.begin(), k_builtin_rules.end(), rule) != k_builtin_rules.end();
+}
+
+bool is_plugin_rule_key(std::string_view name) {
+  constexpr std::string_view prefix = "rules.";
+  if (!name.starts_with(prefix)) {
+    return false;
+  }
+  const std::string_view rest = name.substr(prefix.size());
+  const auto dot = rest.find('.');
+  return dot != std::string_view::npos && dot > 0 && dot + 1 < rest.size() &&
+         !is_builtin_rule(rest.substr(0, dot));
+}
+
+std::string_view table_of(std::string_view key) {
+  const auto dot = key.rfind('.');
+  return dot == std::string_view::npos ? std::string_view{} : key.substr(0, dot);
+}
+
+std::string_view leaf_of(std::string_view key) {
+  const auto dot = key.rfind('.');
+  return dot == std::string_view::npos ? key : key.substr(dot + 1);
+}
+
+std::string_view describe_type(Type type) {
+  switch (type) {
+  case Type::boolean:
+    return "a boolean";
+  case Type::integer:
+    return "an integer";
+  case Type::real:
+    return "a number";
+  case Type::string:
+    return "a string";
+  case Type::string_list:
+    return "a list of strings";
+  }
+  return "a value";
+}
+
+Type type_of(const Value& value) {
+  return static_cast<Type>(value.index());
+}
+
+std::optional<std::string> check_value(const Key& key, const Value& value) {
+  if (key.type == Type::integer || key.type == Type::real) {
+    const double number = key.type == Type::integer
+                              ? static_cast<double>(std::get<std::int64_t>(value))
+                              : std::get<double>(value);
+    const auto show = [&](double limit) {
+      return key.type == Type::integer ? fmt::format("{}", static_cast<std::int64_t>(limit))
+                                       : fmt::format("{}", limit);
+    };
+    const std::string given = key.type == Type::integer
+                                  ? fmt::format("{}", std::get<std::int64_t>(value))
+                                  : fmt::format("{}", std::get<double>(value));
+    const bool below = key.min && !(number >= *key.min);
+    const bool above = key.max && !(number <= *key.max);
+    if (below || above || std::isnan(number)) {
+      if (key.min && key.max) {
+        return fmt::format("must be between {} and {}, not {}", show(*key.min), show(*key.max),
+                           given);
+      }
+      return below ? fmt::format("must be at least {}, not {}", show(*key.min), given)
+                   : fmt::format("must be at most {}, not {}", show(*key.max), given);
+    }
+  }
+  if (key.validator) {
+    return key.validator(value);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> nearest_name(std::string_view name,
+                                        const std::vector<std::string_view>& extra) {
+  // Short names tolerate one slip, long dotted ones up to three; more than
+  // that and the suggestion is a guess that misleads more than it helps.
+  const std::size_t tolerance = std::clamp<std::size_t>(name.size() / 5, 1, 3);
+  std::optional<std::string> best;
+  std::size_t best_distance = tolerance + 1;
+  const auto consider = [&](std::string_view candidate) {
+    const std::size_t distance = edit_distance(name, candidate);
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = std::string(candidate);
+    }
+  };
+  for (const auto& table : k_config_tables) {
+    consider(table.name);
+  }
+  consider("rules");
+  for (const auto& key : k_config_key_table) {
+    consider(key.name);
+  }
+  for (const auto candidate : extra) {
+    consider(candidate);
+  }
+  return best;
+}
+
+} // namespace engram::config

@@ -1,0 +1,18 @@
+// Layer: the parts of a memory store. Part of the plugin SDK.
+#pragma once
+
+namespace engram {
+
+// The layers of a store, plus the generated files that index them.
+enum class Layer {
+  index,      // MEMORY.md, the index agents load at session start
+  working,    // WORKING.md, what the agent is doing now
+  core,       // CORE.md, promoted always-loaded knowledge
+  episodic,   // episodic/YYYY-MM-DD-<slug>.md, decays
+  semantic,   // semantic/<slug>.md, distilled facts
+  procedural, // procedural/feedback.md, behavioural rules
+  reference,  // reference/<slug>.md, pointers
+  archive,    // archive/, what forgetting retired
+};
+
+} // namespace engram

@@ -1,0 +1,141 @@
+// Rule: what a consolidation rule is, and the view of the store it works on.
+// Part of the plugin SDK. Everything here is an abstract interface or a plain
+// value, so a plugin links nothing of engram's: the host implements StoreView.
+#pragma once
+
+#include "engram/claim.hpp"
+#include "engram/date.hpp"
+#include "engram/layer.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace engram {
+
+// The ABI of the rule interface; a plugin built against another is refused.
+inline constexpr int k_abi_version = 1;
+
+// The SDK version a plugin was built against (major.minor must match the host's).
+inline constexpr const char* k_sdk_version = "0.1";
+
+// When a rule runs in a consolidation; rules run in this order.
+enum class Phase { guard, decay, merge, resolve, prune, promote, index };
+
+// How much of the rule set a consolidation runs.
+enum class RunKind {
+  lightweight, // guards and the index only
+  full,        // every enabled rule
+};
+
+// A configuration value, as in the rule's own `[rules.<name>]` table.
+using Setting = std::variant<bool, std::int64_t, double, std::string, std::vector<std::string>>;
+
+// One thing a rule did, with its reason: the record a commit message is made from.
+struct Action {
+  std::string rule;   // filled in by the host
+  std::string action; // a verb: absorbed, duplicate, superseded, moved, archived, rebuilt, ...
+  std::string claim;  // the claim's text, when the action is about one
+  std::string source; // store-relative path it came from
+  std::string target; // store-relative path it went to (or the existing text it duplicates)
+  std::string reason; // why, in words
+};
+
+// The store as a rule sees it: an in-memory model of every readable memory
+// file. Writes change the model only; the host turns them into a plan.
+// Paths are store-relative with '/' separators.
+class StoreView {
+public:
+  virtual ~StoreView() = default;
+
+  // The consolidation's date (injectable with --now).
+  virtual Date today() const = 0;
+
+  // Whether this is a lightweight or a full run.
+  virtual RunKind run_kind() const = 0;
+
+  // A setting: a key of the rule's own table ("near_duplicate"), or a global
+  // key with its table ("guard.working_chars"). nullopt when unknown.
+  virtual std::optional<Setting> setting(std::string_view key) const = 0;
+
+  // The path of a layer's folder, or of a single-file layer (MEMORY.md, ...).
+  virtual std::string layer_path(Layer layer) const = 0;
+
+  // The readable files of a layer, sorted by path.
+  virtual std::vector<std::string> files(Layer layer) const = 0;
+
+  // True when the file exists in the model.
+  virtual bool exists(std::string_view path) const = 0;
+
+  // A file's whole bytes; empty when it does not exist.
+  virtual std::string read(std::string_view path) const = 0;
+
+  // A file's body (everything after the frontmatter).
+  virtual std::string body(std::string_view path) const = 0;
+
+  // A scalar frontmatter field.
+  virtual std::optional<std::string> field(std::string_view path, std::string_view key) const = 0;
+
+  // A list frontmatter field (empty when absent).
+  virtual std::vector<std::string> list(std::string_view path, std::string_view key) const = 0;
+
+  // A date frontmatter field; nullopt when absent or not a date.
+  virtual std::optional<Date> date(std::string_view path, std::string_view key) const = 0;
+
+  // The day after which an episodic file decays; nullopt means never.
+  virtual std::optional<Date> decay_date(std::string_view path) const = 0;
+
+  // Creates or replaces a whole file.
+  virtual void write(std::string_view path, std::string bytes) = 0;
+
+  // Sets a scalar field, changing only its line.
+  virtual void set_field(std::string_view path, std::string_view key, std::string_view value) = 0;
+
+  // Sets a list field, changing only its lines.
+  virtual void set_list(std::string_view path, std::string_view key,
+                        const std::vector<std::string>& values) = 0;
+
+  // Replaces a file's body, keeping its frontmatter bytes.
+  virtual void set_body(std::string_view path, std::string body) = 0;
+
+  // Removes a file (applied last, after everything it held is written).
+  virtual void remove(std::string_view path) = 0;
+
+  // Splits a Markdown body into claims.
+  virtual std::vector<Claim> claims(std::string_view body) const = 0;
+
+  // Classifies a claim's text.
+  virtual ClaimKind classify(std::string_view text) const = 0;
+
+  // How an incoming claim relates to an existing one.
+  virtual Relation compare(std::string_view incoming, std::string_view existing) const = 0;
+
+  // A claim's text normalised for comparison.
+  virtual std::string normalise(std::string_view text) const = 0;
+
+  // A tag's canonical form (case-folded, stemmed).
+  virtual std::string canonical_tag(std::string_view tag) const = 0;
+
+  // A safe file-name slug ([a-z0-9-]) for a text.
+  virtual std::string slug(std::string_view text) const = 0;
+
+  // Records one action for the consolidation's record and commit message.
+  virtual void record(Action action) = 0;
+
+  // Reports a problem with a file as `path:line: reason`; the file is left alone.
+  virtual void diagnose(std::string_view path, int line, std::string reason) = 0;
+};
+
+// A consolidation rule. Constructors do nothing; run does the work.
+class Rule {
+public:
+  virtual ~Rule() = default;
+
+  // Changes the model and records why. Throwing discards this rule's changes.
+  virtual void run(StoreView& store) = 0;
+};
+
+} // namespace engram

@@ -1,0 +1,157 @@
+// Host: Boost.DLL loading. The library handle is declared before the rule in
+// Plugin, so the rule is destroyed first and never outlives its code.
+#include "plugins/host.hpp"
+
+#include <algorithm>
+#include <boost/dll/shared_library.hpp>
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace engram::plugins {
+namespace fs = std::filesystem;
+
+struct Host::Plugin {
+  boost::dll::shared_library library; // destroyed last
+  LoadedPlugin info;
+  std::unique_ptr<Rule> rule;
+
+  ~Plugin() { rule.reset(); }
+};
+
+Host::Host() = default;
+
+Host::~Host() {
+  // Destroy in reverse load order; each Plugin drops its rule before its library.
+  while (!m_plugins.empty()) {
+    m_plugins.pop_back();
+  }
+}
+
+std::string unsafe_reason(const fs::path& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    return "cannot be read";
+  }
+  if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+    return fmt::format("{} is writable by other users (mode {:o})", path.string(), st.st_mode & 07777);
+  }
+  if (st.st_uid != ::geteuid() && st.st_uid != 0) {
+    return fmt::format("{} belongs to another user (uid {})", path.string(), st.st_uid);
+  }
+  return {};
+}
+
+fs::path builtin_rule_folder() {
+  std::error_code ec;
+  const auto exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) {
+    return {};
+  }
+  return (exe.parent_path() / ".." / "lib" / "engram" / "rules").lexically_normal();
+}
+
+void Host::load_folder(const fs::path& folder) {
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec)) {
+    m_refused.push_back({folder.string(), "not a folder"});
+    return;
+  }
+  if (auto reason = unsafe_reason(folder); !reason.empty()) {
+    m_refused.push_back({folder.string(), "folder refused: " + reason});
+    return;
+  }
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(folder, ec)) {
+    if (entry.path().extension() == ".so" || entry.path().extension() == ".dylib") {
+      files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& file : files) {
+    load_file(file);
+  }
+}
+
+void Host::load_file(const fs::path& file) {
+  auto refuse = [&](std::string reason) {
+    spdlog::warn("plugin {} refused: {}", file.string(), reason);
+    m_refused.push_back({file.string(), std::move(reason)});
+  };
+  if (auto reason = unsafe_reason(file); !reason.empty()) {
+    return refuse(reason);
+  }
+  auto plugin = std::make_unique<Plugin>();
+  boost::dll::fs::error_code ec;
+  plugin->library.load(file, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local, ec);
+  if (ec) {
+    return refuse(fmt::format("cannot be loaded: {}", ec.message()));
+  }
+  if (!plugin->library.has("engram_plugin_descriptor")) {
+    return refuse("no engram_plugin_descriptor symbol: not an engram rule plugin");
+  }
+  if (!plugin->library.has("engram_plugin_create")) {
+    return refuse("no engram_plugin_create symbol");
+  }
+  const auto& descriptor = plugin->library.get_alias<const PluginDescriptor>("engram_plugin_descriptor");
+  if (descriptor.abi_version != k_abi_version) {
+    return refuse(fmt::format("built for rule ABI {}, engram has ABI {}", descriptor.abi_version,
+                              k_abi_version));
+  }
+  const std::string sdk = descriptor.sdk_version == nullptr ? "" : descriptor.sdk_version;
+  if (sdk != k_sdk_version) {
+    return refuse(fmt::format("built with SDK {}, engram has SDK {}", sdk, k_sdk_version));
+  }
+  const std::string name = descriptor.name == nullptr ? "" : descriptor.name;
+  if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") != std::string::npos) {
+    return refuse(fmt::format("rule name '{}' is not a lower-case word", name));
+  }
+  if (static_cast<int>(descriptor.phase) < static_cast<int>(Phase::guard) ||
+      static_cast<int>(descriptor.phase) > static_cast<int>(Phase::index)) {
+    return refuse(fmt::format("unknown phase {}", static_cast<int>(descriptor.phase)));
+  }
+  for (const auto& other : m_plugins) {
+    if (other->info.name == name) {
+      return refuse(fmt::format("rule '{}' is already loaded from {}", name, other->info.path));
+    }
+  }
+  plugin->info = LoadedPlugin{name,
+                              file.string(),
+                              descriptor.version == nullptr ? "" : descriptor.version,
+                              sdk,
+                              descriptor.description == nullptr ? "" : descriptor.description,
+                              descriptor.phase,
+                              descriptor.lightweight};
+  auto& create = plugin->library.get_alias<RuleFactory>("engram_plugin_create");
+  try {
+    plugin->rule.reset(create());
+  } catch (const std::exception& e) {
+    return refuse(fmt::format("its factory threw: {}", e.what()));
+  } catch (...) {
+    return refuse("its factory threw");
+  }
+  if (!plugin->rule) {
+    return refuse("its factory returned no rule");
+  }
+  spdlog::debug("loaded rule {} {} from {}", name, plugin->info.version, file.string());
+  m_plugins.push_back(std::move(plugin));
+}
+
+std::vector<engine::RuleSlot> Host::slots() const {
+  std::vector<engine::RuleSlot> out;
+  for (const auto& plugin : m_plugins) {
+    out.push_back({plugin->info.name, plugin->info.phase, plugin->info.lightweight, plugin->rule.get()});
+  }
+  return out;
+}
+
+std::vector<LoadedPlugin> Host::loaded() const {
+  std::vector<LoadedPlugin> out;
+  for (const auto& plugin : m_plugins) {
+    out.push_back(plugin->info);
+  }
+  return out;
+}
+
+} // namespace engram::plugins

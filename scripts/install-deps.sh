@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs the Debian packages engram needs to build, test and run, skipping
+# those already installed. Non-interactive: safe for CI and fresh machines.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config git clang-format
+  libboost-dev libboost-filesystem-dev
+  libtomlplusplus-dev nlohmann-json3-dev libspdlog-dev libfmt-dev
+  libgit2-dev libcli11-dev libyaml-cpp-dev libmd4c-dev libicu-dev
+  libstemmer-dev libsystemd-dev catch2 inotify-tools
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null; then sudo="sudo -n"; else
+    echo "setup: not root and no sudo; install these yourself: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq </dev/null
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null

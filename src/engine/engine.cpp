@@ -1,0 +1,74 @@
+// Engine: the rule loop. Rules are ordered deterministically so that the same
+// store and clock always give the same plan.
+#include "engine/engine.hpp"
+
+#include <algorithm>
+#include <spdlog/spdlog.h>
+
+namespace engram::engine {
+
+std::string_view phase_name(Phase phase) {
+  switch (phase) {
+  case Phase::guard: return "guard";
+  case Phase::decay: return "decay";
+  case Phase::merge: return "merge";
+  case Phase::resolve: return "resolve";
+  case Phase::prune: return "prune";
+  case Phase::promote: return "promote";
+  case Phase::index: return "index";
+  }
+  return "unknown";
+}
+
+namespace {
+
+bool enabled(const config::Settings& settings, const std::string& rule) {
+  const auto& values = settings.values();
+  const auto it = values.find("rules." + rule + ".enabled");
+  if (it == values.end()) {
+    return true; // a plugin rule without a table is on
+  }
+  const auto* on = std::get_if<bool>(&it->second);
+  return on == nullptr || *on;
+}
+
+} // namespace
+
+Plan run_rules(Workspace& workspace, std::vector<RuleSlot> rules, const config::Settings& settings,
+               RunKind kind) {
+  std::stable_sort(rules.begin(), rules.end(), [](const RuleSlot& a, const RuleSlot& b) {
+    return std::tie(a.phase, a.name) < std::tie(b.phase, b.name);
+  });
+  std::vector<std::string> ran;
+  std::vector<std::string> failed;
+  for (const auto& slot : rules) {
+    if (!enabled(settings, slot.name) || (kind == RunKind::lightweight && !slot.lightweight)) {
+      continue;
+    }
+    const auto checkpoint = workspace.checkpoint();
+    workspace.begin_rule(slot.name);
+    std::string failure;
+    try {
+      slot.rule->run(workspace);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    } catch (...) {
+      failure = "an exception that is not a std::exception";
+    }
+    if (!failure.empty()) {
+      workspace.restore(checkpoint);
+      spdlog::error("rule {} failed, its changes are discarded: {}", slot.name, failure);
+      workspace.record(Action{slot.name, "failed", "", "", "", failure});
+      failed.push_back(slot.name);
+      continue;
+    }
+    ran.push_back(slot.name);
+  }
+  Plan plan = workspace.plan();
+  plan.kind = kind;
+  plan.rules = std::move(ran);
+  plan.failed_rules = std::move(failed);
+  return plan;
+}
+
+} // namespace engram::engine

@@ -1,0 +1,165 @@
+// Message: rendering the record. The summary counts actions by verb, in the
+// order the verbs first appear, so the same plan gives the same message.
+#include "engine/message.hpp"
+
+#include <fmt/format.h>
+#include <git2.h>
+
+namespace engram::engine {
+namespace {
+
+std::string_view run_name(RunKind kind) { return kind == RunKind::full ? "full" : "lightweight"; }
+
+// How a count of a verb reads in a summary line.
+std::string counted(std::string_view verb, std::size_t n) {
+  if (verb == "absorbed") {
+    return fmt::format("{} claim{} absorbed", n, n == 1 ? "" : "s");
+  }
+  if (verb == "duplicate") {
+    return fmt::format("{} duplicate{}", n, n == 1 ? "" : "s");
+  }
+  if (verb == "decayed") {
+    return fmt::format("{} episodic decayed", n);
+  }
+  if (verb == "failed") {
+    return fmt::format("{} rule{} failed", n, n == 1 ? "" : "s");
+  }
+  return fmt::format("{} {}", n, verb);
+}
+
+// Shortens a claim for one line of the message.
+std::string quoted_claim(std::string_view claim) {
+  std::string flat;
+  for (char c : claim) {
+    flat += (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
+  }
+  constexpr std::size_t k_max = 100;
+  if (flat.size() > k_max) {
+    std::size_t cut = k_max;
+    while (cut > 0 && (static_cast<unsigned char>(flat[cut]) & 0xC0) == 0x80) {
+      --cut; // never cut a UTF-8 sequence in half
+    }
+    flat = flat.substr(0, cut) + "…";
+  }
+  return "\"" + flat + "\"";
+}
+
+std::string action_line(const Action& action) {
+  std::string line = fmt::format("- {} {}", action.rule, action.action);
+  if (!action.claim.empty()) {
+    line += " " + quoted_claim(action.claim);
+  }
+  if (!action.source.empty() && !action.target.empty()) {
+    line += fmt::format(": {} → {}", action.source, action.target);
+  } else if (!action.source.empty()) {
+    line += ": " + action.source;
+  } else if (!action.target.empty()) {
+    line += ": " + action.target;
+  }
+  if (!action.reason.empty()) {
+    line += " (" + action.reason + ")";
+  }
+  return line;
+}
+
+} // namespace
+
+std::string summary_line(const Plan& plan) {
+  std::vector<std::pair<std::string, std::size_t>> counts;
+  for (const auto& action : plan.record) {
+    auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == action.action; });
+    if (it == counts.end()) {
+      counts.emplace_back(action.action, 1);
+    } else {
+      ++it->second;
+    }
+  }
+  std::string summary = fmt::format("consolidate({}): ", run_name(plan.kind));
+  if (counts.empty()) {
+    return summary + fmt::format("{} file{} updated", plan.changes.size(), plan.changes.size() == 1 ? "" : "s");
+  }
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    summary += (i == 0 ? "" : ", ") + counted(counts[i].first, counts[i].second);
+  }
+  return summary;
+}
+
+std::string render_record(const Plan& plan) {
+  std::string out;
+  for (const auto& action : plan.record) {
+    out += action_line(action) + "\n";
+  }
+  return out;
+}
+
+std::string commit_message(const Plan& plan, const ApplyResult& applied) {
+  std::string message = summary_line(plan) + "\n\n" + render_record(plan);
+  if (!applied.deferred.empty()) {
+    message += "\nDeferred to the next run (changed while engram worked, or waiting on one that did):\n";
+    for (const auto& path : applied.deferred) {
+      message += "- " + path + "\n";
+    }
+  }
+  std::string rules;
+  for (const auto& rule : plan.rules) {
+    rules += (rules.empty() ? "" : ", ") + rule;
+  }
+  message += fmt::format("\nEngram-Run: {}\nEngram-Rules: {}\nEngram-Date: {}\n", run_name(plan.kind),
+                         rules.empty() ? "none" : rules, plan.today.to_string());
+  return message;
+}
+
+nlohmann::json record_json(const Plan& plan, const ApplyResult* applied) {
+  nlohmann::json out;
+  out["run"] = run_name(plan.kind);
+  out["date"] = plan.today.to_string();
+  out["summary"] = summary_line(plan);
+  out["rules"] = plan.rules;
+  out["failed_rules"] = plan.failed_rules;
+  out["actions"] = nlohmann::json::array();
+  for (const auto& a : plan.record) {
+    out["actions"].push_back({{"rule", a.rule}, {"action", a.action}, {"claim", a.claim},
+                              {"source", a.source}, {"target", a.target}, {"reason", a.reason}});
+  }
+  out["changes"] = nlohmann::json::array();
+  for (const auto& c : plan.changes) {
+    out["changes"].push_back({{"path", c.path},
+                              {"change", !c.new_bytes ? "remove" : (c.base_hash ? "modify" : "create")}});
+  }
+  out["diagnostics"] = nlohmann::json::array();
+  for (const auto& d : plan.diagnostics) {
+    out["diagnostics"].push_back(d.to_string());
+  }
+  if (applied != nullptr) {
+    out["written"] = applied->written;
+    out["removed"] = applied->removed;
+    out["deferred"] = applied->deferred;
+  }
+  return out;
+}
+
+std::string unified_diff(const Plan& plan) {
+  static const int k_init = git_libgit2_init();
+  (void)k_init;
+  std::string out;
+  for (const auto& change : plan.changes) {
+    const std::string old_path = change.base_bytes ? "a/" + change.path : "/dev/null";
+    const std::string new_path = change.new_bytes ? "b/" + change.path : "/dev/null";
+    const std::string& old_bytes = change.base_bytes ? *change.base_bytes : std::string();
+    const std::string& new_bytes = change.new_bytes ? *change.new_bytes : std::string();
+    git_patch* patch = nullptr;
+    if (git_patch_from_buffers(&patch, old_bytes.data(), old_bytes.size(), old_path.c_str(),
+                               new_bytes.data(), new_bytes.size(), new_path.c_str(), nullptr) != 0) {
+      continue;
+    }
+    git_buf buf = GIT_BUF_INIT;
+    if (git_patch_to_buf(&buf, patch) == 0) {
+      out.append(buf.ptr, buf.size);
+    }
+    git_buf_dispose(&buf);
+    git_patch_free(patch);
+  }
+  return out;
+}
+
+} // namespace engram::engine

@@ -1,0 +1,36 @@
+// Plan: what a consolidation will do — the new bytes of each file it changes,
+// the files it removes, and the record of every action with its reason.
+#pragma once
+
+#include "engram/rule.hpp"
+#include "store/diagnostic.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace engram::engine {
+
+// One file the plan changes.
+struct FileChange {
+  std::string path;                      // store-relative
+  std::optional<std::string> base_hash;  // content hash the plan was made from; nullopt: new file
+  std::optional<std::string> base_bytes; // the bytes it was made from (for diffs)
+  std::optional<std::string> new_bytes;  // nullopt: remove the file
+};
+
+// The outcome of running the rules over a snapshot.
+struct Plan {
+  RunKind kind = RunKind::full;
+  Date today{1970, 1, 1};
+  std::vector<std::string> rules;            // the rules that ran, in order
+  std::vector<std::string> failed_rules;     // rules whose changes were discarded
+  std::vector<FileChange> changes;           // writes first (path order), then removals
+  std::vector<Action> record;                // every action, in the order rules took them
+  std::vector<store::Diagnostic> diagnostics;// files skipped or fields ignored
+
+  // True when applying the plan would change nothing.
+  bool empty() const { return changes.empty(); }
+};
+
+} // namespace engram::engine

@@ -1,0 +1,88 @@
+// Workspace: the in-memory model of a store that rules read and change; the
+// host's implementation of the SDK's StoreView. Nothing here touches disk.
+#pragma once
+
+#include "config/config.hpp"
+#include "engine/plan.hpp"
+#include "engram/rule.hpp"
+#include "store/scan.hpp"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace engram::engine {
+
+// The model of a store during one consolidation.
+class Workspace : public StoreView {
+public:
+  // Builds the model from a snapshot; `settings` are the store's effective settings.
+  Workspace(const store::Snapshot& snapshot, const store::Layout& layout,
+            const config::Settings& settings, Date today, RunKind kind);
+
+  // Sets the rule whose actions are being recorded and whose table `setting` reads.
+  void begin_rule(std::string name);
+
+  // A copy of the model, taken before a rule runs so its changes can be undone.
+  struct Checkpoint;
+  std::shared_ptr<const Checkpoint> checkpoint() const;
+
+  // Restores the model to a checkpoint (a failed rule's changes are discarded).
+  void restore(const std::shared_ptr<const Checkpoint>& checkpoint);
+
+  // The plan: every file whose bytes differ from the snapshot, and the record.
+  Plan plan() const;
+
+  // StoreView
+  Date today() const override { return m_today; }
+  RunKind run_kind() const override { return m_kind; }
+  std::optional<Setting> setting(std::string_view key) const override;
+  std::string layer_path(Layer layer) const override;
+  std::vector<std::string> files(Layer layer) const override;
+  bool exists(std::string_view path) const override;
+  std::string read(std::string_view path) const override;
+  std::string body(std::string_view path) const override;
+  std::optional<std::string> field(std::string_view path, std::string_view key) const override;
+  std::vector<std::string> list(std::string_view path, std::string_view key) const override;
+  std::optional<Date> date(std::string_view path, std::string_view key) const override;
+  std::optional<Date> decay_date(std::string_view path) const override;
+  void write(std::string_view path, std::string bytes) override;
+  void set_field(std::string_view path, std::string_view key, std::string_view value) override;
+  void set_list(std::string_view path, std::string_view key,
+                const std::vector<std::string>& values) override;
+  void set_body(std::string_view path, std::string body) override;
+  void remove(std::string_view path) override;
+  std::vector<Claim> claims(std::string_view body) const override;
+  ClaimKind classify(std::string_view text) const override;
+  Relation compare(std::string_view incoming, std::string_view existing) const override;
+  std::string normalise(std::string_view text) const override;
+  std::string canonical_tag(std::string_view tag) const override;
+  std::string slug(std::string_view text) const override;
+  void record(Action action) override;
+  void diagnose(std::string_view path, int line, std::string reason) override;
+
+private:
+  // One file of the model: what the snapshot held and what it holds now.
+  struct File {
+    std::optional<std::string> base_hash;  // nullopt: created during this consolidation
+    std::optional<std::string> base_bytes;
+    std::optional<store::MemoryFile> current; // nullopt: removed
+  };
+
+  store::MemoryFile& mutable_file(std::string_view path);
+  const store::MemoryFile* find(std::string_view path) const;
+  std::string checked_path(std::string_view path) const;
+
+  store::Layout m_layout;
+  config::Settings m_settings;
+  Date m_today;
+  RunKind m_kind;
+  std::string m_rule;
+  std::map<std::string, File, std::less<>> m_files;
+  std::vector<Action> m_record;
+  std::vector<store::Diagnostic> m_diagnostics;
+  std::string m_root_display;
+};
+
+} // namespace engram::engine

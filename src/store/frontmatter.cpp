@@ -1,0 +1,441 @@
+// Frontmatter: parsing with yaml-cpp, and line-level edits located through the
+// parser's marks, so that an edit changes only the lines of the key it touches.
+#include "store/frontmatter.hpp"
+
+#include "base/error.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace engram::store {
+namespace {
+
+// A line of the block: [begin, end) excludes the line ending; next is the next line's start.
+struct Line {
+  std::size_t begin;
+  std::size_t end;
+  std::size_t next;
+};
+
+std::vector<Line> split_lines(const std::string& text) {
+  std::vector<Line> lines;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const auto nl = text.find('\n', pos);
+    const std::size_t next = nl == std::string::npos ? text.size() : nl + 1;
+    std::size_t end = nl == std::string::npos ? text.size() : nl;
+    if (end > pos && text[end - 1] == '\r') {
+      --end;
+    }
+    lines.push_back({pos, end, next});
+    pos = next;
+  }
+  return lines;
+}
+
+bool is_blank_or_comment(std::string_view line) {
+  const auto first = line.find_first_not_of(" \t");
+  return first == std::string_view::npos || line[first] == '#';
+}
+
+// True when a value can be written as a plain YAML scalar and read back as the same string.
+bool plain_safe(std::string_view value, bool in_flow) {
+  if (value.empty() || value.front() == ' ' || value.back() == ' ' || value.front() == '\t' ||
+      value.back() == '\t' || value.back() == ':') {
+    return false;
+  }
+  constexpr std::string_view k_indicators = "?:,[]{}#&*!|>'\"%@`";
+  if (k_indicators.find(value.front()) != std::string_view::npos) {
+    return false;
+  }
+  if (value.front() == '-' && (value.size() == 1 || value[1] == ' ')) {
+    return false;
+  }
+  if (value.find(": ") != std::string_view::npos || value.find(" #") != std::string_view::npos) {
+    return false;
+  }
+  if (in_flow && value.find_first_of(",[]{}") != std::string_view::npos) {
+    return false;
+  }
+  return std::none_of(value.begin(), value.end(),
+                      [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+}
+
+std::string single_quoted(std::string_view value) {
+  std::string out = "'";
+  for (char c : value) {
+    out += c;
+    if (c == '\'') {
+      out += '\'';
+    }
+  }
+  return out + "'";
+}
+
+std::string double_quoted(std::string_view value) {
+  std::string out = "\"";
+  for (char c : value) {
+    switch (c) {
+    case '"': out += "\\\""; break;
+    case '\\': out += "\\\\"; break;
+    case '\n': out += "\\n"; break;
+    case '\r': out += "\\r"; break;
+    case '\t': out += "\\t"; break;
+    default:
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+        out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+      } else {
+        out += c;
+      }
+    }
+  }
+  return out + "\"";
+}
+
+bool needs_escapes(std::string_view value) {
+  return std::any_of(value.begin(), value.end(),
+                     [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+}
+
+// Writes a scalar in the wanted style, falling back to a quoting that can hold it.
+std::string render_scalar(std::string_view value, QuoteStyle style, bool in_flow) {
+  if (style == QuoteStyle::plain && plain_safe(value, in_flow)) {
+    return std::string(value);
+  }
+  if (style == QuoteStyle::double_ || needs_escapes(value)) {
+    return double_quoted(value);
+  }
+  return single_quoted(value);
+}
+
+// The end of a quoted or plain scalar that starts at `pos` on a line ending at `end`.
+std::size_t scalar_end(const std::string& text, std::size_t pos, std::size_t end) {
+  if (pos >= end) {
+    return end;
+  }
+  if (text[pos] == '\'') {
+    for (std::size_t i = pos + 1; i < end; ++i) {
+      if (text[i] == '\'') {
+        if (i + 1 < end && text[i + 1] == '\'') {
+          ++i;
+        } else {
+          return i + 1;
+        }
+      }
+    }
+    return end;
+  }
+  if (text[pos] == '"') {
+    for (std::size_t i = pos + 1; i < end; ++i) {
+      if (text[i] == '\\') {
+        ++i;
+      } else if (text[i] == '"') {
+        return i + 1;
+      }
+    }
+    return end;
+  }
+  if (text[pos] == '[') {
+    const auto close = text.rfind(']', end);
+    return close == std::string::npos || close < pos ? end : close + 1;
+  }
+  // A plain scalar runs to a " #" comment or the end of the line.
+  for (std::size_t i = pos; i < end; ++i) {
+    if (text[i] == '#' && i > pos && (text[i - 1] == ' ' || text[i - 1] == '\t')) {
+      std::size_t j = i;
+      while (j > pos && (text[j - 1] == ' ' || text[j - 1] == '\t')) {
+        --j;
+      }
+      return j;
+    }
+  }
+  std::size_t j = end;
+  while (j > pos && (text[j - 1] == ' ' || text[j - 1] == '\t')) {
+    --j;
+  }
+  return j;
+}
+
+} // namespace
+
+Expected<Frontmatter, FrontmatterError> Frontmatter::parse(std::string text, int first_line,
+                                                           std::string eol) {
+  Frontmatter frontmatter;
+  frontmatter.m_text = std::move(text);
+  frontmatter.m_eol = std::move(eol);
+  frontmatter.m_first_line = first_line;
+  try {
+    frontmatter.reparse();
+  } catch (const YAML::Exception& e) {
+    int line = e.mark.is_null() ? first_line : first_line + e.mark.line;
+    const auto lines = split_lines(frontmatter.m_text);
+    if (!e.mark.is_null() && static_cast<std::size_t>(e.mark.line) >= lines.size()) {
+      // The parser ran off the end (an unclosed bracket or quote): point at
+      // the last key, where the unclosed value starts, not at the fence.
+      for (std::size_t i = lines.size(); i-- > 0;) {
+        const auto content = std::string_view(frontmatter.m_text)
+                                 .substr(lines[i].begin, lines[i].end - lines[i].begin);
+        if (!content.empty() && content[0] != ' ' && content[0] != '\t' && content[0] != '#' &&
+            content[0] != '-') {
+          line = first_line + static_cast<int>(i);
+          break;
+        }
+      }
+    }
+    return unexpected(FrontmatterError{line, fmt::format("YAML error: {}", e.msg)});
+  } catch (const Error& e) {
+    return unexpected(FrontmatterError{first_line, e.what()});
+  }
+  // Duplicate keys are legal to yaml-cpp but make the file ambiguous.
+  for (std::size_t i = 0; i < frontmatter.m_spans.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (frontmatter.m_spans[i].key == frontmatter.m_spans[j].key) {
+        return unexpected(FrontmatterError{
+            first_line + frontmatter.m_spans[i].line - 1,
+            fmt::format("duplicate key '{}' (first at line {})", frontmatter.m_spans[i].key,
+                        first_line + frontmatter.m_spans[j].line - 1)});
+      }
+    }
+  }
+  return frontmatter;
+}
+
+void Frontmatter::reparse() {
+  m_root = YAML::Load(m_text);
+  m_spans.clear();
+  m_editable = true;
+  if (!m_root.IsDefined() || m_root.IsNull()) {
+    m_root = YAML::Node(YAML::NodeType::Map);
+    return;
+  }
+  if (!m_root.IsMap()) {
+    throw Error("frontmatter is not a mapping of `key: value` lines");
+  }
+  const auto lines = split_lines(m_text);
+  std::vector<std::pair<std::string, YAML::Mark>> keys;
+  for (const auto& pair : m_root) {
+    if (!pair.first.IsScalar()) {
+      throw Error("frontmatter keys must be plain words");
+    }
+    keys.emplace_back(pair.first.Scalar(), pair.first.Mark());
+    if (pair.first.Mark().column != 0) {
+      m_editable = false;
+    }
+  }
+  std::sort(keys.begin(), keys.end(),
+            [](const auto& a, const auto& b) { return a.second.pos < b.second.pos; });
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const auto line_index = static_cast<std::size_t>(keys[i].second.line);
+    const std::size_t begin = line_index < lines.size() ? lines[line_index].begin : m_text.size();
+    std::size_t last = lines.size();
+    if (i + 1 < keys.size()) {
+      last = static_cast<std::size_t>(keys[i + 1].second.line);
+    }
+    // Blank and comment lines before the next key belong to the next key, not this value.
+    while (last > line_index + 1 &&
+           is_blank_or_comment(std::string_view(m_text).substr(
+               lines[last - 1].begin, lines[last - 1].end - lines[last - 1].begin))) {
+      --last;
+    }
+    const std::size_t end = last == 0 ? begin : (last <= lines.size() ? lines[last - 1].next : m_text.size());
+    m_spans.push_back({keys[i].first, begin, std::max(begin, end), keys[i].second.line + 1});
+  }
+}
+
+std::vector<std::string> Frontmatter::keys() const {
+  std::vector<std::string> out;
+  out.reserve(m_spans.size());
+  for (const auto& span : m_spans) {
+    out.push_back(span.key);
+  }
+  return out;
+}
+
+const Frontmatter::KeySpan* Frontmatter::find(std::string_view key) const {
+  for (const auto& span : m_spans) {
+    if (span.key == key) {
+      return &span;
+    }
+  }
+  return nullptr;
+}
+
+bool Frontmatter::has(std::string_view key) const { return find(key) != nullptr; }
+
+std::optional<std::string> Frontmatter::scalar(std::string_view key) const {
+  if (!has(key)) {
+    return std::nullopt;
+  }
+  const YAML::Node& root = m_root;
+  const YAML::Node node = root[std::string(key)];
+  if (!node.IsScalar()) {
+    return std::nullopt;
+  }
+  return node.Scalar();
+}
+
+bool Frontmatter::is_null(std::string_view key) const {
+  if (!has(key)) {
+    return false;
+  }
+  const YAML::Node& root = m_root;
+  return root[std::string(key)].IsNull();
+}
+
+bool Frontmatter::is_list(std::string_view key) const {
+  if (!has(key)) {
+    return false;
+  }
+  const YAML::Node& root = m_root;
+  return root[std::string(key)].IsSequence();
+}
+
+std::optional<std::vector<std::string>> Frontmatter::list(std::string_view key) const {
+  if (!is_list(key)) {
+    return std::nullopt;
+  }
+  const YAML::Node& root = m_root;
+  std::vector<std::string> out;
+  for (const auto& item : root[std::string(key)]) {
+    if (!item.IsScalar()) {
+      return std::nullopt;
+    }
+    out.push_back(item.Scalar());
+  }
+  return out;
+}
+
+int Frontmatter::line_of(std::string_view key) const {
+  const auto* span = find(key);
+  return span == nullptr ? m_first_line : m_first_line + span->line - 1;
+}
+
+QuoteStyle Frontmatter::quote_style(std::string_view key) const {
+  if (!has(key)) {
+    return QuoteStyle::plain;
+  }
+  const YAML::Node& root = m_root;
+  const YAML::Node node = root[std::string(key)];
+  const auto pos = static_cast<std::size_t>(node.Mark().pos);
+  if (node.Mark().is_null() || pos >= m_text.size()) {
+    return QuoteStyle::plain;
+  }
+  if (m_text[pos] == '\'') {
+    return QuoteStyle::single;
+  }
+  return m_text[pos] == '"' ? QuoteStyle::double_ : QuoteStyle::plain;
+}
+
+void Frontmatter::require_editable() const {
+  if (!m_editable) {
+    throw Error("frontmatter written as a flow mapping cannot be edited in place");
+  }
+}
+
+void Frontmatter::replace_span(std::string_view key, const std::string& lines) {
+  const auto* span = find(key);
+  if (span == nullptr) {
+    if (!m_text.empty() && m_text.back() != '\n') {
+      m_text += m_eol;
+    }
+    m_text += lines;
+  } else {
+    m_text.replace(span->begin, span->end - span->begin, lines);
+  }
+  try {
+    reparse();
+  } catch (const std::exception& e) {
+    throw Error("editing frontmatter key '{}' produced invalid YAML: {}", key, e.what());
+  }
+}
+
+void Frontmatter::set_scalar(std::string_view key, std::string_view value) {
+  require_editable();
+  const auto* span = find(key);
+  if (span == nullptr) {
+    replace_span(key, fmt::format("{}: {}{}", key, render_scalar(value, QuoteStyle::plain, false), m_eol));
+    return;
+  }
+  const auto line_end = m_text.find_first_of("\r\n", span->begin);
+  const std::size_t end = line_end == std::string::npos ? m_text.size() : line_end;
+  const YAML::Node& root = m_root;
+  const YAML::Node node = root[std::string(key)];
+  const auto pos = static_cast<std::size_t>(node.Mark().pos);
+  std::string line;
+  if (node.IsScalar() && !node.Mark().is_null() && pos > span->begin && pos < end &&
+      m_text[pos] != '|' && m_text[pos] != '>') {
+    // Keep everything around the value: the key as written, its spacing, a trailing comment.
+    const std::size_t value_end = scalar_end(m_text, pos, end);
+    line = m_text.substr(span->begin, pos - span->begin) +
+           render_scalar(value, quote_style(key), false) + m_text.substr(value_end, end - value_end);
+  } else {
+    const auto colon = m_text.find(':', span->begin);
+    line = m_text.substr(span->begin, colon - span->begin + 1) + " " +
+           render_scalar(value, QuoteStyle::plain, false);
+  }
+  replace_span(key, line + m_eol);
+}
+
+void Frontmatter::set_list(std::string_view key, const std::vector<std::string>& values) {
+  require_editable();
+  const auto* span = find(key);
+  const YAML::Node& root = m_root;
+  const YAML::Node node = span == nullptr ? YAML::Node() : root[std::string(key)];
+
+  // Items keep the quoting of the list's first quoted item.
+  QuoteStyle style = QuoteStyle::plain;
+  if (node.IsSequence()) {
+    for (const auto& item : node) {
+      const auto pos = static_cast<std::size_t>(item.Mark().pos);
+      if (!item.Mark().is_null() && pos < m_text.size() && (m_text[pos] == '"' || m_text[pos] == '\'')) {
+        style = m_text[pos] == '"' ? QuoteStyle::double_ : QuoteStyle::single;
+        break;
+      }
+    }
+  }
+
+  const bool block = node.IsSequence() && node.Style() == YAML::EmitterStyle::Block && !values.empty();
+  if (block) {
+    // Keep the key line as written and the items' indentation.
+    const auto key_line_end = m_text.find('\n', span->begin);
+    std::string out = m_text.substr(span->begin, key_line_end - span->begin + 1);
+    const auto first = static_cast<std::size_t>(node.begin()->Mark().pos);
+    const auto item_line = m_text.rfind('\n', first) + 1;
+    const std::string prefix = m_text.substr(item_line, first - item_line);
+    for (const auto& value : values) {
+      out += prefix + render_scalar(value, style, false) + m_eol;
+    }
+    replace_span(key, out);
+    return;
+  }
+
+  std::string flow = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    flow += (i == 0 ? "" : ", ") + render_scalar(values[i], style, true);
+  }
+  flow += "]";
+  std::string line;
+  if (span != nullptr && node.IsSequence() && !node.Mark().is_null() &&
+      m_text.find('\n', span->begin) > static_cast<std::size_t>(node.Mark().pos)) {
+    const auto pos = static_cast<std::size_t>(node.Mark().pos);
+    const auto line_end = m_text.find_first_of("\r\n", span->begin);
+    const std::size_t end = line_end == std::string::npos ? m_text.size() : line_end;
+    const std::size_t value_end = scalar_end(m_text, pos, end);
+    line = m_text.substr(span->begin, pos - span->begin) + flow + m_text.substr(value_end, end - value_end);
+  } else if (span != nullptr) {
+    const auto colon = m_text.find(':', span->begin);
+    line = m_text.substr(span->begin, colon - span->begin + 1) + " " + flow;
+  } else {
+    line = fmt::format("{}: {}", key, flow);
+  }
+  replace_span(key, line + m_eol);
+}
+
+void Frontmatter::remove(std::string_view key) {
+  require_editable();
+  if (find(key) != nullptr) {
+    replace_span(key, "");
+  }
+}
+
+} // namespace engram::store

@@ -1,0 +1,65 @@
+// Layout: mapping store-relative paths to layers.
+#include "store/layout.hpp"
+
+namespace engram::store {
+
+std::string_view layer_name(Layer layer) {
+  switch (layer) {
+  case Layer::index: return "index";
+  case Layer::working: return "working";
+  case Layer::core: return "core";
+  case Layer::episodic: return "episodic";
+  case Layer::semantic: return "semantic";
+  case Layer::procedural: return "procedural";
+  case Layer::reference: return "reference";
+  case Layer::archive: return "archive";
+  }
+  return "unknown";
+}
+
+bool Layout::is_single_file(Layer layer) {
+  return layer == Layer::index || layer == Layer::working || layer == Layer::core;
+}
+
+std::filesystem::path Layout::path_of(Layer layer) const {
+  switch (layer) {
+  case Layer::index: return memory_index;
+  case Layer::working: return working;
+  case Layer::core: return core;
+  case Layer::episodic: return episodic;
+  case Layer::semantic: return semantic;
+  case Layer::procedural: return procedural;
+  case Layer::reference: return reference;
+  case Layer::archive: return archive;
+  }
+  return {};
+}
+
+std::optional<Layer> Layout::classify(const std::filesystem::path& relative) const {
+  const auto generic = relative.lexically_normal();
+  if (generic.empty() || generic.is_absolute()) {
+    return std::nullopt;
+  }
+  auto first = *generic.begin();
+  const bool single = std::distance(generic.begin(), generic.end()) == 1;
+  if (single) {
+    for (Layer layer : {Layer::index, Layer::working, Layer::core}) {
+      if (generic == path_of(layer)) {
+        return layer;
+      }
+    }
+    return std::nullopt;
+  }
+  if (generic.extension() != ".md") {
+    return std::nullopt;
+  }
+  for (Layer layer : {Layer::episodic, Layer::semantic, Layer::procedural, Layer::reference,
+                      Layer::archive}) {
+    if (first == path_of(layer)) {
+      return layer;
+    }
+  }
+  return std::nullopt;
+}
+
+} // namespace engram::store

@@ -1,0 +1,136 @@
+// Canonical tags. Tags are NFKC-case-folded with ICU, split into words on
+// separators, and each word stemmed with Snowball's English stemmer.
+#include "store/tags.hpp"
+
+#include <algorithm>
+#include <libstemmer.h>
+#include <memory>
+#include <unicode/normalizer2.h>
+#include <unicode/unistr.h>
+
+namespace engram::store {
+namespace {
+
+// A Snowball stemmer per thread: sb_stemmer objects are not thread-safe.
+class Stemmer {
+public:
+  Stemmer() : m_stemmer(sb_stemmer_new("english", "UTF_8")) {}
+  ~Stemmer() { sb_stemmer_delete(m_stemmer); }
+  Stemmer(const Stemmer&) = delete;
+  Stemmer& operator=(const Stemmer&) = delete;
+
+  // The stem of one case-folded word.
+  std::string stem(const std::string& word) {
+    if (m_stemmer == nullptr) {
+      return word;
+    }
+    const auto* out = sb_stemmer_stem(m_stemmer, reinterpret_cast<const sb_symbol*>(word.data()),
+                                      static_cast<int>(word.size()));
+    if (out == nullptr) {
+      return word;
+    }
+    return {reinterpret_cast<const char*>(out), static_cast<std::size_t>(sb_stemmer_length(m_stemmer))};
+  }
+
+private:
+  sb_stemmer* m_stemmer;
+};
+
+Stemmer& thread_stemmer() {
+  thread_local Stemmer stemmer;
+  return stemmer;
+}
+
+std::string fold(std::string_view text) {
+  UErrorCode status = U_ZERO_ERROR;
+  const auto* normalizer = icu::Normalizer2::getNFKCCasefoldInstance(status);
+  auto unicode = icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
+  std::string out;
+  if (U_FAILURE(status)) {
+    unicode.foldCase().toUTF8String(out);
+    return out;
+  }
+  normalizer->normalize(unicode, status).toUTF8String(out);
+  return out;
+}
+
+bool is_separator(char c) {
+  return c == '-' || c == '_' || c == ' ' || c == '\t' || c == '/' || c == '.';
+}
+
+// The canonical form of one word. Snowball leaves agent nouns alone
+// ("scraper" stays, "scraping" becomes "scrape"), so a word ending in -er is
+// also tried as its -ing form; tags like `scraper`/`scraping` and
+// `parser`/`parsing` then agree, as the four-layer seed's tag rules expect.
+std::string canonical_word(const std::string& word) {
+  auto& stemmer = thread_stemmer();
+  std::string stem = stemmer.stem(word);
+  if (stem.size() >= 5 && stem.ends_with("er")) {
+    stem = stemmer.stem(stem.substr(0, stem.size() - 2) + "ing");
+  }
+  // Snowball keeps a final e after short syllables ("scrape") but not others.
+  if (stem.size() > 3 && stem.back() == 'e') {
+    stem.pop_back();
+  }
+  return stem;
+}
+
+} // namespace
+
+std::string canonical_tag(std::string_view tag) {
+  const std::string folded = fold(tag);
+  std::string out;
+  std::string word;
+  auto flush = [&] {
+    if (!word.empty()) {
+      if (!out.empty()) {
+        out += '-';
+      }
+      out += canonical_word(word);
+      word.clear();
+    }
+  };
+  for (char c : folded) {
+    if (is_separator(c)) {
+      flush();
+    } else {
+      word += c;
+    }
+  }
+  flush();
+  return out;
+}
+
+std::vector<std::string> canonical_tags(const std::vector<std::string>& tags) {
+  std::vector<std::string> out;
+  out.reserve(tags.size());
+  for (const auto& tag : tags) {
+    auto canonical = canonical_tag(tag);
+    if (!canonical.empty()) {
+      out.push_back(std::move(canonical));
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::size_t shared_tag_count(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  std::size_t shared = 0;
+  auto i = a.begin();
+  auto j = b.begin();
+  while (i != a.end() && j != b.end()) {
+    if (*i < *j) {
+      ++i;
+    } else if (*j < *i) {
+      ++j;
+    } else {
+      ++shared;
+      ++i;
+      ++j;
+    }
+  }
+  return shared;
+}
+
+} // namespace engram::store

@@ -1,0 +1,30 @@
+// What `make install` puts in place: the binary, the plugin SDK with its
+// CMake package, and the service files.
+#include "lib/process.hpp"
+
+#include <catch2/catch.hpp>
+#include <engram_version.hpp>
+
+namespace fs = std::filesystem;
+using engram::test::Sandbox;
+
+TEST_CASE("cmake --install puts the binary, the SDK, its CMake package and the services in place") {
+  const Sandbox sandbox;
+  const fs::path prefix = sandbox.work("prefix");
+  const auto installed =
+      engram::test::run({"cmake", "--install", ENGRAM_BUILD_DIR, "--prefix", prefix.string()});
+  INFO(installed.out);
+  INFO(installed.err);
+  REQUIRE(installed.exit_code == 0);
+
+  const auto version = engram::test::run({(prefix / "bin" / "engram").string(), "--version"},
+                                         sandbox.environment());
+  CHECK(version.exit_code == 0);
+  CHECK(version.out == std::string("engram ") + engram::k_version + "\n");
+
+  CHECK(fs::is_regular_file(prefix / "lib" / "cmake" / "engram" / "engramConfig.cmake"));
+  CHECK(fs::is_regular_file(prefix / "lib" / "cmake" / "engram" / "engramConfigVersion.cmake"));
+  CHECK(fs::is_regular_file(prefix / "include" / "engram" / "date.hpp"));
+  CHECK(fs::is_regular_file(prefix / "lib" / "systemd" / "user" / "engram.service"));
+  CHECK(fs::is_regular_file(prefix / "share" / "engram" / "launchd" / "io.engram.daemon.plist"));
+}

@@ -1,0 +1,63 @@
+// Running real programs from tests: the `engram` binary and `git`, each in a
+// sandbox whose HOME and XDG folders are temporary, so a user's own
+// configuration is never read.
+#pragma once
+
+#include "lib/temp_dir.hpp"
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace engram::test {
+
+// What a finished program left behind.
+struct Result {
+  int exit_code = -1; // 128 + signal when killed by a signal
+  std::string out;    // everything written to stdout
+  std::string err;    // everything written to stderr
+
+  // The stdout lines, without their endings.
+  std::vector<std::string> out_lines() const;
+};
+
+// Variables to set (or, with an empty value, to remove) in a child's environment.
+using Environment = std::map<std::string, std::string>;
+
+// Runs `args[0]` (searched in PATH) with `args`, stdin from /dev/null, in this
+// process's environment changed by `changes`; waits for it and captures its output.
+Result run(const std::vector<std::string>& args, const Environment& changes = {});
+
+// A temporary HOME, XDG_CONFIG_HOME and XDG_DATA_HOME, and a work folder, in
+// which the real `engram` and `git` run.
+class Sandbox {
+public:
+  Sandbox();
+
+  // The sandbox's root folder.
+  const std::filesystem::path& root() const { return m_dir.path(); }
+
+  // A path inside the work folder (where tests put their stores).
+  std::filesystem::path work(const std::filesystem::path& relative = {}) const;
+
+  // Where `engram` looks for its configuration when --config is not given.
+  std::filesystem::path default_config_file() const;
+
+  // Where `engram` puts the store when nothing names one.
+  std::filesystem::path default_store() const;
+
+  // The environment changes every program in the sandbox runs with.
+  Environment environment() const;
+
+  // Runs the `engram` binary under test with `args`.
+  Result engram(const std::vector<std::string>& args) const;
+
+  // Runs `git -C dir args...`.
+  Result git(const std::filesystem::path& dir, const std::vector<std::string>& args) const;
+
+private:
+  TempDir m_dir;
+};
+
+} // namespace engram::test

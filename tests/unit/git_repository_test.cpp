@@ -1,0 +1,132 @@
+// git::Repository: staging, committing, status and the commit signature.
+#include "git/repository.hpp"
+#include "lib/temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+#include <fstream>
+
+namespace fs = std::filesystem;
+using engram::git::Repository;
+using engram::git::Signature;
+using engram::test::TempDir;
+using engram::test::write_file;
+
+namespace {
+
+// A fixed signature for tests.
+const Signature k_signature{"Test", "test@example.com"};
+
+// A new repository in `dir`, which must succeed.
+Repository make_repository(const TempDir& dir) {
+  auto repository = Repository::init(dir.path());
+  REQUIRE(repository.has_value());
+  return std::move(repository).value();
+}
+
+// Commits everything, which must succeed, and returns the id.
+std::string commit(Repository& repository, const std::string& message = "test: commit") {
+  auto id = repository.commit_all(message, k_signature);
+  INFO((id ? std::string() : id.error()));
+  REQUIRE(id.has_value());
+  return *id;
+}
+
+} // namespace
+
+TEST_CASE("a new repository has no HEAD commit and an empty one is clean") {
+  const TempDir dir;
+  const Repository repository = make_repository(dir);
+  CHECK(Repository::exists_at(dir.path()));
+  CHECK_FALSE(repository.head().has_value());
+  CHECK(repository.is_clean());
+  CHECK(repository.workdir() == dir.path());
+}
+
+TEST_CASE("commit_all makes the first commit and leaves the working tree clean") {
+  const TempDir dir;
+  Repository repository = make_repository(dir);
+  write_file(dir / "WORKING.md", "# now\n");
+  write_file(dir / "semantic" / "a.md", "A.\n");
+  CHECK_FALSE(repository.is_clean());
+
+  const std::string id = commit(repository);
+  CHECK(id.size() == 40);
+  CHECK(repository.head() == id);
+  CHECK(repository.is_clean());
+}
+
+TEST_CASE("commit_all stages edits and deletions on top of HEAD") {
+  const TempDir dir;
+  Repository repository = make_repository(dir);
+  write_file(dir / "a.md", "A.\n");
+  write_file(dir / "b.md", "B.\n");
+  const std::string first = commit(repository);
+
+  write_file(dir / "a.md", "A, changed.\n");
+  fs::remove(dir / "b.md");
+  CHECK_FALSE(repository.is_clean());
+  const std::string second = commit(repository);
+  CHECK(second != first);
+  CHECK(repository.head() == second);
+  CHECK(repository.is_clean());
+}
+
+TEST_CASE("commit_all leaves ignored files out and they do not make the tree dirty") {
+  const TempDir dir;
+  Repository repository = make_repository(dir);
+  write_file(dir / ".gitignore", ".engram/\n");
+  write_file(dir / ".engram" / "usage.log", "private\n");
+  write_file(dir / "a.md", "A.\n");
+  commit(repository);
+  CHECK(repository.is_clean());
+  write_file(dir / ".engram" / "usage.log", "more private\n");
+  CHECK(repository.is_clean());
+}
+
+TEST_CASE("open finds an existing repository but never one in a parent folder") {
+  const TempDir dir;
+  {
+    Repository repository = make_repository(dir);
+    write_file(dir / "a.md", "A.\n");
+    commit(repository);
+  }
+  auto reopened = Repository::open(dir.path());
+  REQUIRE(reopened.has_value());
+  CHECK(reopened->head().has_value());
+
+  fs::create_directories(dir / "sub");
+  const auto nested = Repository::open(dir / "sub");
+  REQUIRE_FALSE(nested.has_value());
+  CHECK_THAT(nested.error(), Catch::Contains("sub"));
+}
+
+TEST_CASE("open on a plain folder fails with libgit2's message") {
+  const TempDir dir;
+  const auto repository = Repository::open(dir.path());
+  REQUIRE_FALSE(repository.has_value());
+  CHECK_THAT(repository.error(), Catch::Contains("cannot open git repository"));
+  CHECK(repository.error().size() > std::string("cannot open git repository ").size() +
+                                        dir.path().string().size() + 2);
+}
+
+TEST_CASE("signature_for prefers the repository's own user, then the configured one") {
+  const TempDir dir;
+  const Repository repository = make_repository(dir);
+
+  const Signature fallback = repository.signature_for({});
+  CHECK(fallback.name == "engram");
+  CHECK(fallback.email.starts_with("engram@"));
+  CHECK(fallback.email == engram::git::default_signature().email);
+
+  const Signature configured = repository.signature_for({"Ada", "ada@example.com"});
+  CHECK(configured.name == "Ada");
+  CHECK(configured.email == "ada@example.com");
+
+  {
+    std::ofstream config(dir / ".git" / "config", std::ios::app);
+    config << "[user]\n\tname = Store Owner\n";
+  }
+  const Signature local = repository.signature_for({"Ada", "ada@example.com"});
+  CHECK(local.name == "Store Owner");
+  CHECK(local.email == "ada@example.com");
+}

@@ -1,0 +1,154 @@
+// Tests of scanning a store folder into layers and diagnostics.
+#include "store/expiry.hpp"
+#include "store/scan.hpp"
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+using namespace engram::store;
+using engram::Date;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A fresh folder, removed at the end of the test.
+struct Folder {
+  Folder() {
+    std::string pattern = (fs::temp_directory_path() / "engram-scan-XXXXXX").string();
+    path = mkdtemp(pattern.data());
+  }
+  ~Folder() { fs::remove_all(path); }
+  void write(const fs::path& relative, const std::string& bytes) const {
+    fs::create_directories((path / relative).parent_path());
+    std::ofstream(path / relative, std::ios::binary) << bytes;
+  }
+  fs::path path;
+};
+
+const Diagnostic* diagnostic_for(const Snapshot& snapshot, const std::string& name) {
+  for (const auto& d : snapshot.diagnostics) {
+    if (d.path.ends_with(name)) {
+      return &d;
+    }
+  }
+  return nullptr;
+}
+
+} // namespace
+
+TEST_CASE("a scan sorts files into their layers and skips .git, state and non-memory files") {
+  Folder store;
+  store.write("MEMORY.md", "# Memory\n");
+  store.write("WORKING.md", "---\ntype: working\n---\n## Now\n- [ ] task\n");
+  store.write("CORE.md", "# Core\n");
+  store.write("episodic/2026-01-05-deploy.md", "---\ntype: episodic\n---\nDeployed.\n");
+  store.write("semantic/shopify.md", "---\ntype: semantic\ntags: [a, b]\n---\nFact.\n");
+  store.write("procedural/feedback.md", "## Always lint\n");
+  store.write("reference/docs.md", "Docs are at https://example.org.\n");
+  store.write("archive/old.md", "Old.\n");
+  store.write("archive/2026-01-01-forgotten.json", "{}");
+  store.write(".git/HEAD", "ref: refs/heads/main\n");
+  store.write(".engram/usage.md", "not a memory\n");
+  store.write("README.md", "Not a memory file.\n");
+  store.write("semantic/.gitkeep", "");
+
+  const auto snapshot = scan(store.path, Layout{}, ScanLimits{});
+  CHECK(snapshot.diagnostics.empty());
+  REQUIRE(snapshot.entries.size() == 8);
+  CHECK(snapshot.in(Layer::episodic).size() == 1);
+  CHECK(snapshot.in(Layer::semantic).size() == 1);
+  CHECK(snapshot.find("semantic/shopify.md")->file.tags() == std::vector<std::string>{"a", "b"});
+  CHECK(snapshot.find("WORKING.md")->layer == Layer::working);
+  CHECK(snapshot.find("archive/old.md")->layer == Layer::archive);
+  CHECK(snapshot.find("README.md") == nullptr);
+  CHECK(snapshot.find("semantic/shopify.md")->content_hash.size() == 40);
+}
+
+TEST_CASE("a scan turns every unusable file into a diagnostic and reads the rest") {
+  Folder store;
+  Folder outside;
+  outside.write("secret.md", "outside\n");
+  store.write("semantic/good.md", "---\ntype: semantic\ntags: [x, y]\n---\nGood.\n");
+  store.write("semantic/unterminated.md", "---\ntype: semantic\ntags: [x]\n");
+  store.write("semantic/yaml-error.md", "---\ntype: semantic\ntags: [x\n---\n");
+  store.write("semantic/tags-string.md", "---\ntype: semantic\n\ntags: x, y\n---\n");
+  store.write("semantic/bad-utf8.md", "line one\nline \xff two\n");
+  store.write("semantic/binary.md", std::string("\x89PNG\r\n\x1a\n\0\0", 10));
+  store.write("semantic/big.md", std::string(2000, 'a'));
+  store.write("episodic/2026-01-01-bad-date.md", "---\ntype: episodic\ndecay-after: 12/31/2099\n---\nx\n");
+  fs::create_symlink(outside.path / "secret.md", store.path / "semantic" / "escape.md");
+
+  const auto snapshot = scan(store.path, Layout{}, ScanLimits{1000});
+  CHECK(snapshot.find("semantic/good.md") != nullptr);
+  struct Expected {
+    std::string name;
+    int line;
+    std::string reason;
+  };
+  for (const auto& e : std::vector<Expected>{{"unterminated.md", 1, "unterminated"},
+                                              {"yaml-error.md", 3, "YAML error"},
+                                              {"tags-string.md", 4, "must be a list"},
+                                              {"bad-utf8.md", 2, "invalid UTF-8"},
+                                              {"binary.md", 3, "binary"},
+                                              {"big.md", 1, "over the limit"},
+                                              {"bad-date.md", 3, "not a date"},
+                                              {"escape.md", 1, "symlink leaves the store"}}) {
+    INFO(e.name);
+    const auto* d = diagnostic_for(snapshot, e.name);
+    REQUIRE(d != nullptr);
+    CHECK(d->line == e.line);
+    CHECK(d->reason.find(e.reason) != std::string::npos);
+  }
+  CHECK(snapshot.diagnostics.size() == 8);
+  CHECK(snapshot.error_count() == 7);
+  // The file with an unreadable date is still a memory; it just never decays.
+  const auto* bad_date = snapshot.find("episodic/2026-01-01-bad-date.md");
+  REQUIRE(bad_date != nullptr);
+  CHECK_FALSE(decay_date(*bad_date, 90));
+}
+
+TEST_CASE("a symlink to a file inside the store is read") {
+  Folder store;
+  store.write("semantic/real.md", "Fact.\n");
+  fs::create_symlink("real.md", store.path / "semantic" / "alias.md");
+  const auto snapshot = scan(store.path, Layout{}, ScanLimits{});
+  CHECK(snapshot.diagnostics.empty());
+  CHECK(snapshot.find("semantic/alias.md") != nullptr);
+}
+
+TEST_CASE("a custom layout is honoured") {
+  Folder store;
+  Layout layout;
+  layout.episodic = "sessions";
+  layout.working = "NOW.md";
+  store.write("sessions/2026-01-01-a.md", "x\n");
+  store.write("NOW.md", "y\n");
+  store.write("episodic/2026-01-01-b.md", "z\n");
+  const auto snapshot = scan(store.path, layout, ScanLimits{});
+  CHECK(snapshot.in(Layer::episodic).size() == 1);
+  CHECK(snapshot.find("NOW.md")->layer == Layer::working);
+  CHECK(snapshot.find("episodic/2026-01-01-b.md") == nullptr);
+}
+
+TEST_CASE("episodic files decay after decay-after, else created plus retention, else the name's date") {
+  Folder store;
+  store.write("episodic/a.md", "---\ndecay-after: 2026-06-01\ncreated: 2020-01-01\n---\n");
+  store.write("episodic/b.md", "---\ncreated: \"2026-01-05\"\n---\n");
+  store.write("episodic/2026-02-01-c.md", "no frontmatter\n");
+  store.write("episodic/d.md", "---\ncreated: 2026-01-05T10:00:00Z\n---\n");
+  store.write("episodic/e.md", "no date at all\n");
+  store.write("episodic/2026-01-01-f.md", "---\ncreated: next week\n---\n");
+  const auto snapshot = scan(store.path, Layout{}, ScanLimits{});
+  auto when = [&](const char* path) { return decay_date(*snapshot.find(path), 90); };
+  CHECK(when("episodic/a.md") == Date(2026, 6, 1));
+  CHECK(when("episodic/b.md") == Date(2026, 4, 5));
+  CHECK(when("episodic/2026-02-01-c.md") == Date(2026, 5, 2));
+  CHECK(when("episodic/d.md") == Date(2026, 4, 5));
+  CHECK_FALSE(when("episodic/e.md"));
+  // An unreadable created date is never replaced by the file name's date: no guessing.
+  CHECK_FALSE(when("episodic/2026-01-01-f.md"));
+  CHECK(is_expired(*snapshot.find("episodic/b.md"), Date(2026, 4, 6), 90));
+  CHECK_FALSE(is_expired(*snapshot.find("episodic/b.md"), Date(2026, 4, 5), 90));
+}
