@@ -16,7 +16,8 @@ namespace engram::cli {
 namespace {
 
 // What `engram --help` says after the option list.
-constexpr const char* k_footer = R"(Exit status: 0 ok, 1 problems found or the command could not do its work,
+constexpr const char* k_footer =
+    R"(Exit status: 0 ok, 1 problems found or the command could not do its work,
 2 usage or configuration error.
 The configuration is TOML at $XDG_CONFIG_HOME/engram/config.toml unless --config
 names another file; `engram config keys` lists every key.)";

@@ -61,9 +61,8 @@ void add_check_command(CLI::App& app, std::vector<Command>& commands) {
       "check", "Report every problem in a store's files as `path:line: reason` (exit 1 when there "
                "is any). Reads only; changes nothing.");
   add_store_option(*command, options->store);
-  commands.push_back({command, [options](const Globals& globals) {
-                        return run_check(globals, *options);
-                      }});
+  commands.push_back(
+      {command, [options](const Globals& globals) { return run_check(globals, *options); }});
 }
 
 } // namespace engram::cli

@@ -52,9 +52,8 @@ void add_config_command(CLI::App& app, std::vector<Command>& commands) {
       "show", "Print the effective configuration as TOML (defaults included); the output is a "
               "valid --config file");
   add_store_option(*show, options->store);
-  commands.push_back({show, [options](const Globals& globals) {
-                        return run_show(globals, *options);
-                      }});
+  commands.push_back(
+      {show, [options](const Globals& globals) { return run_show(globals, *options); }});
 
   CLI::App* keys = config->add_subcommand(
       "keys", "List every configuration key with its type, default and meaning");

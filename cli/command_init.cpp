@@ -100,8 +100,8 @@ bool is_store(const fs::path& root, const store::Layout& layout) {
 // Copies every file of `example` into `root` that is not there yet; returns how many.
 int copy_example(const fs::path& example, const fs::path& root) {
   int copied = 0;
-  for (auto it = fs::recursive_directory_iterator(example); it != fs::recursive_directory_iterator();
-       ++it) {
+  for (auto it = fs::recursive_directory_iterator(example);
+       it != fs::recursive_directory_iterator(); ++it) {
     const fs::path relative = fs::relative(it->path(), example);
     if (relative.filename() == ".git") {
       it.disable_recursion_pending();
@@ -142,8 +142,7 @@ void ensure_gitignore(const fs::path& root, const store::Layout& layout) {
   }
   for (const std::string& form : {line, layout.state, "/" + line, "/" + layout.state}) {
     if (existing == form || existing.starts_with(form + "\n") ||
-        existing.find("\n" + form + "\n") != std::string::npos ||
-        existing.ends_with("\n" + form)) {
+        existing.find("\n" + form + "\n") != std::string::npos || existing.ends_with("\n" + form)) {
       return;
     }
   }
@@ -171,9 +170,9 @@ void create_layout(const SelectedStore& store) {
       write_new_file(folder / ".gitkeep", "");
     }
   }
-  if (write_new_file(root / layout.working,
-                     working_template(local_today(),
-                                      store.settings.get_int("guard.working_chars")))) {
+  if (write_new_file(
+          root / layout.working,
+          working_template(local_today(), store.settings.get_int("guard.working_chars")))) {
     spdlog::info("created {}", layout.working);
   }
   if (write_new_file(root / layout.memory_index, k_memory_stub)) {
@@ -219,8 +218,7 @@ int run_init(const Globals& globals, const InitOptions& options) {
   }
   const git::Signature configured{store.settings.get_string("git.author_name"),
                                   store.settings.get_string("git.author_email")};
-  const auto commit =
-      repository->commit_all(k_init_message, repository->signature_for(configured));
+  const auto commit = repository->commit_all(k_init_message, repository->signature_for(configured));
   if (!commit) {
     fmt::print(stderr, "engram: {}\n", commit.error());
     return k_exit_problems;
@@ -242,13 +240,13 @@ void add_init_command(CLI::App& app, std::vector<Command>& commands) {
               "commit. Existing files are never overwritten; an existing store is left as it is.");
   command->add_option("PATH", options->path, "The store folder (default: as for --store)");
   add_store_option(*command, options->store);
-  command->add_option("--example", options->example,
-                      "A folder of memory files to copy in first (existing files win)")
+  command
+      ->add_option("--example", options->example,
+                   "A folder of memory files to copy in first (existing files win)")
       ->type_name("DIR")
       ->check(CLI::Validator(CLI::ExistingDirectory).description(""));
-  commands.push_back({command, [options](const Globals& globals) {
-                        return run_init(globals, *options);
-                      }});
+  commands.push_back(
+      {command, [options](const Globals& globals) { return run_init(globals, *options); }});
 }
 
 } // namespace engram::cli

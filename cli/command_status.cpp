@@ -21,8 +21,8 @@ namespace fs = std::filesystem;
 
 // What `engram status` was asked to do.
 struct StatusOptions {
-  std::optional<fs::path> store; // --store
-  bool json = false;             // --json
+  std::optional<fs::path> store;  // --store
+  bool json = false;              // --json
   std::optional<std::string> now; // --now YYYY-MM-DD
 };
 
@@ -35,9 +35,9 @@ struct LayerCount {
 
 // One guarded file measured against its guard.
 struct GuardReading {
-  std::string name;  // the JSON key: "working" or "memory_index"
-  std::string path;  // store-relative
-  std::string unit;  // "chars" or "lines"
+  std::string name; // the JSON key: "working" or "memory_index"
+  std::string path; // store-relative
+  std::string unit; // "chars" or "lines"
   bool present = false;
   std::size_t size = 0;
   std::int64_t limit = 0;
@@ -124,9 +124,8 @@ nlohmann::ordered_json to_json(const StatusReport& report) {
   json["total"] = {{"files", files}, {"bytes", bytes}};
   auto& guards = json["guards"] = nlohmann::ordered_json::object();
   for (const GuardReading& guard : report.guards) {
-    guards[guard.name] = {{"path", guard.path},   {"present", guard.present},
-                          {"size", guard.size},   {"unit", guard.unit},
-                          {"limit", guard.limit}, {"over", guard.over()}};
+    guards[guard.name] = {{"path", guard.path}, {"present", guard.present}, {"size", guard.size},
+                          {"unit", guard.unit}, {"limit", guard.limit},     {"over", guard.over()}};
   }
   json["expired"] = {{"count", report.expired.size()},
                      {"retention_days", report.retention_days},
@@ -139,8 +138,8 @@ nlohmann::ordered_json to_json(const StatusReport& report) {
 
 // The report as a table for people.
 std::string to_text(const StatusReport& report) {
-  std::string out = fmt::format("store  {}\ntoday  {}\n\n", report.store.string(),
-                                report.today.to_string());
+  std::string out =
+      fmt::format("store  {}\ntoday  {}\n\n", report.store.string(), report.today.to_string());
   out += fmt::format("{:<12} {:>7} {:>10}\n", "layer", "files", "bytes");
   std::size_t files = 0;
   std::uintmax_t bytes = 0;
@@ -164,8 +163,8 @@ std::string to_text(const StatusReport& report) {
   for (const std::string& path : report.expired) {
     out += fmt::format("  {}\n", path);
   }
-  out += fmt::format("diagnostics: {} ({} errors, {} warnings){}\n", report.errors + report.warnings,
-                     report.errors, report.warnings,
+  out += fmt::format("diagnostics: {} ({} errors, {} warnings){}\n",
+                     report.errors + report.warnings, report.errors, report.warnings,
                      report.errors + report.warnings > 0 ? "; `engram check` lists them" : "");
   return out;
 }
@@ -209,12 +208,10 @@ void add_status_command(CLI::App& app, std::vector<Command>& commands) {
                 "episodic files waiting to decay, and the number of problems");
   add_store_option(*command, options->store);
   command->add_flag("--json", options->json, "Print one JSON object instead of a table");
-  command->add_option("--now", options->now,
-                      "Take this date as today, to preview decay")
+  command->add_option("--now", options->now, "Take this date as today, to preview decay")
       ->type_name("YYYY-MM-DD");
-  commands.push_back({command, [options](const Globals& globals) {
-                        return run_status(globals, *options);
-                      }});
+  commands.push_back(
+      {command, [options](const Globals& globals) { return run_status(globals, *options); }});
 }
 
 } // namespace engram::cli

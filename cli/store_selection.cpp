@@ -7,9 +7,10 @@
 namespace engram::cli {
 
 void add_store_option(CLI::App& command, std::optional<std::filesystem::path>& store) {
-  command.add_option("--store", store,
-                     "The store folder (default: the first [[store]] of the configuration, "
-                     "else $XDG_DATA_HOME/engram/memory)")
+  command
+      .add_option("--store", store,
+                  "The store folder (default: the first [[store]] of the configuration, "
+                  "else $XDG_DATA_HOME/engram/memory)")
       ->type_name("PATH");
 }
 

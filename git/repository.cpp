@@ -29,9 +29,9 @@ private:
 // libgit2's message for the last failure, prefixed with what we were doing.
 std::string last_error(std::string_view doing) {
   const git_error* error = git_error_last();
-  return fmt::format("{}: {}", doing, error != nullptr && error->message != nullptr
-                                          ? error->message
-                                          : "unknown libgit2 error");
+  return fmt::format("{}: {}", doing,
+                     error != nullptr && error->message != nullptr ? error->message
+                                                                   : "unknown libgit2 error");
 }
 
 // Owns one libgit2 object and frees it with its own free function.
@@ -111,8 +111,8 @@ Repository::~Repository() = default;
 Expected<Repository, std::string> Repository::open(const std::filesystem::path& path) {
   Library::ensure();
   git_repository* repository = nullptr;
-  if (git_repository_open_ext(&repository, path.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH,
-                              nullptr) != 0) {
+  if (git_repository_open_ext(&repository, path.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) !=
+      0) {
     return unexpected(last_error(fmt::format("cannot open git repository {}", path.string())));
   }
   if (git_repository_is_bare(repository) != 0) {

@@ -61,8 +61,9 @@ void write_malformed_store(const fs::path& store, const fs::path& outside) {
              "---\ntype: semantic\nsummary: broken: value\ntags: [alpha, beta]\n---\nBody.\n");
   write_file(store / "semantic" / "tags-scalar.md",
              "---\ntype: semantic\nsalience: medium\ntags: alpha, beta\n---\nBody.\n");
-  write_file(store / "semantic" / "latin1.md",
-             "---\ntype: semantic\ntags: [cafe, menu]\n---\nFirst line is fine.\nCaf\xe9 au lait.\n");
+  write_file(
+      store / "semantic" / "latin1.md",
+      "---\ntype: semantic\ntags: [cafe, menu]\n---\nFirst line is fine.\nCaf\xe9 au lait.\n");
   write_file(store / "reference" / "blob.md", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16));
   write_file(store / "episodic" / "2026-01-01-huge.md",
              "---\ntype: episodic\n---\n" + std::string(10000, 'x') + "\n");
@@ -91,14 +92,14 @@ TEST_CASE("check reports each malformed file at its line and changes nothing") {
   CHECK(result.exit_code == 1);
 
   const std::vector<std::pair<std::string, int>> expected{
-      {"semantic/unterminated.md", 1},         // the opening fence
-      {"semantic/yaml-error.md", 3},           // the line YAML fails on
-      {"semantic/tags-scalar.md", 4},          // the `tags:` line
-      {"semantic/latin1.md", 6},               // the line with the bad byte
-      {"reference/blob.md", 3},                // the line of its first NUL byte
-      {"episodic/2026-01-01-huge.md", 1},      // over scan.max_file_bytes
-      {"reference/outside.md", 1},             // a symlink leaving the store
-      {"episodic/2026-03-01-meeting.md", 5},   // the `decay-after:` line
+      {"semantic/unterminated.md", 1},       // the opening fence
+      {"semantic/yaml-error.md", 3},         // the line YAML fails on
+      {"semantic/tags-scalar.md", 4},        // the `tags:` line
+      {"semantic/latin1.md", 6},             // the line with the bad byte
+      {"reference/blob.md", 3},              // the line of its first NUL byte
+      {"episodic/2026-01-01-huge.md", 1},    // over scan.max_file_bytes
+      {"reference/outside.md", 1},           // a symlink leaving the store
+      {"episodic/2026-03-01-meeting.md", 5}, // the `decay-after:` line
   };
   for (const auto& [path, line] : expected) {
     INFO(path << ":" << line);
@@ -160,8 +161,7 @@ TEST_CASE("check finds the store through the configuration's first [[store]]") {
   const Sandbox sandbox;
   const fs::path store = sandbox.work("configured");
   write_file(store / "semantic" / "unterminated.md", "---\ntype: semantic\n");
-  write_file(sandbox.default_config_file(),
-             "[[store]]\npath = \"" + store.string() + "\"\n");
+  write_file(sandbox.default_config_file(), "[[store]]\npath = \"" + store.string() + "\"\n");
   const auto result = sandbox.engram({"check"});
   INFO(result.err);
   CHECK(result.exit_code == 1);

@@ -17,8 +17,8 @@ TEST_CASE("engram --help describes the command and lists every subcommand") {
   const Sandbox sandbox;
   const auto result = sandbox.engram({"--help"});
   CHECK(result.exit_code == 0);
-  for (const char* word : {"init", "check", "status", "config", "--config", "--log-level",
-                           "--version"}) {
+  for (const char* word :
+       {"init", "check", "status", "config", "--config", "--log-level", "--version"}) {
     INFO(word);
     CHECK(result.out.find(word) != std::string::npos);
   }
@@ -55,13 +55,13 @@ TEST_CASE("store commands document --store, status documents --json and --now") 
 TEST_CASE("usage errors exit 2 with a message on stderr") {
   const Sandbox sandbox;
   const std::vector<std::vector<std::string>> mistakes{
-      {},                                   // no subcommand
-      {"frobnicate"},                       // unknown subcommand
-      {"check", "--no-such-option"},        // unknown option
-      {"--log-level", "loud", "check"},     // a level that does not exist
-      {"config"},                           // config without show/keys
-      {"status", "--now", "12/31/2026"},    // not YYYY-MM-DD
-      {"status", "--now", "2026-02-30"},    // not a real day
+      {},                                // no subcommand
+      {"frobnicate"},                    // unknown subcommand
+      {"check", "--no-such-option"},     // unknown option
+      {"--log-level", "loud", "check"},  // a level that does not exist
+      {"config"},                        // config without show/keys
+      {"status", "--now", "12/31/2026"}, // not YYYY-MM-DD
+      {"status", "--now", "2026-02-30"}, // not a real day
   };
   for (const auto& args : mistakes) {
     std::string joined;
@@ -84,4 +84,16 @@ TEST_CASE("a store command on a folder that does not exist exits 1 and creates n
     CHECK(result.err.find("absent") != std::string::npos);
   }
   CHECK_FALSE(std::filesystem::exists(sandbox.work("absent")));
+}
+
+TEST_CASE("engram --log-level debug logs to stderr and leaves stdout to the command") {
+  const Sandbox sandbox;
+  const auto quiet = sandbox.engram({"init", sandbox.work("quiet").string()});
+  const auto loud = sandbox.engram({"--log-level", "debug", "init", sandbox.work("loud").string()});
+  REQUIRE(quiet.exit_code == 0);
+  REQUIRE(loud.exit_code == 0);
+  CHECK(quiet.err.empty());
+  CHECK_THAT(loud.err, Catch::Contains("engram: debug: "));
+  CHECK_THAT(loud.out, Catch::Contains("created engram store"));
+  CHECK_THAT(loud.out, !Catch::Contains("debug"));
 }

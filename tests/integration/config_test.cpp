@@ -92,8 +92,8 @@ TEST_CASE("config keys lists every table of the configuration") {
                         keys.out.find("[" + table + "]") != std::string::npos;
     CHECK(listed);
   }
-  for (const char* key : {"working_chars", "memory_lines", "retention_days", "max_file_bytes",
-                          "author_name"}) {
+  for (const char* key :
+       {"working_chars", "memory_lines", "retention_days", "max_file_bytes", "author_name"}) {
     INFO(key);
     CHECK_THAT(keys.out, Catch::Contains(key));
   }
@@ -109,24 +109,25 @@ TEST_CASE("a bad configuration is reported as file:line: and exits 2") {
     int line;
   };
   const std::vector<Case> cases{
-      {"[guard]\nworking_chars = \"many\"\n", 2},          // wrong type
+      {"[guard]\nworking_chars = \"many\"\n", 2},              // wrong type
       {"[guard]\nworking_chars = 3000\nno_such_key = 1\n", 3}, // unknown key
-      {"# fine\n[guard\n", 2},                              // TOML syntax
+      {"# fine\n[guard\n", 2},                                 // TOML syntax
   };
   for (const auto& bad : cases) {
     INFO(bad.text);
     const fs::path config = sandbox.work("bad.toml");
     write_file(config, bad.text);
-    const std::vector<std::vector<std::string>> commands{
-        {"status", "--store", store.string()}, {"check", "--store", store.string()},
-        {"config", "show"}};
+    const std::vector<std::vector<std::string>> commands{{"status", "--store", store.string()},
+                                                         {"check", "--store", store.string()},
+                                                         {"config", "show"}};
     for (const auto& command : commands) {
       std::vector<std::string> args{"--config", config.string()};
       args.insert(args.end(), command.begin(), command.end());
       const auto result = sandbox.engram(args);
       INFO(command.front());
       CHECK(result.exit_code == 2);
-      CHECK_THAT(result.err, Catch::Contains(config.string() + ":" + std::to_string(bad.line) + ":"));
+      CHECK_THAT(result.err,
+                 Catch::Contains(config.string() + ":" + std::to_string(bad.line) + ":"));
       CHECK(result.out.empty());
     }
   }
@@ -149,7 +150,8 @@ TEST_CASE("a --config file that does not exist is an error, not the defaults") {
   CHECK_THAT(result.err, Catch::Contains("missing.toml"));
 }
 
-TEST_CASE("a [[store]] section's overrides apply to that store and config show --store prints them") {
+TEST_CASE(
+    "a [[store]] section's overrides apply to that store and config show --store prints them") {
   const Sandbox sandbox;
   const fs::path store = sandbox.work("overridden");
   const fs::path config = sandbox.work("stores.toml");
@@ -159,14 +161,13 @@ TEST_CASE("a [[store]] section's overrides apply to that store and config show -
   REQUIRE(sandbox.engram({"--config", config.string(), "init"}).exit_code == 0);
   REQUIRE(fs::is_directory(store / ".git"));
 
-  const auto status = sandbox.engram({"--config", config.string(), "status", "--store",
-                                      store.string() + "/", "--json"});
+  const auto status = sandbox.engram(
+      {"--config", config.string(), "status", "--store", store.string() + "/", "--json"});
   REQUIRE(status.exit_code == 0);
   CHECK_THAT(status.out, Catch::Contains("\"limit\": 500"));
 
-  const auto other =
-      sandbox.engram({"--config", config.string(), "status", "--store", sandbox.work().string(),
-                      "--json"});
+  const auto other = sandbox.engram(
+      {"--config", config.string(), "status", "--store", sandbox.work().string(), "--json"});
   CHECK_THAT(other.out, Catch::Contains("\"limit\": 3000"));
 
   const auto shown =
@@ -175,8 +176,8 @@ TEST_CASE("a [[store]] section's overrides apply to that store and config show -
   CHECK_THAT(shown.out, Catch::Contains("working_chars = 500"));
   const fs::path narrowed = sandbox.work("narrowed.toml");
   write_file(narrowed, shown.out);
-  const auto reloaded = sandbox.engram({"--config", narrowed.string(), "status", "--store",
-                                        sandbox.work().string(), "--json"});
+  const auto reloaded = sandbox.engram(
+      {"--config", narrowed.string(), "status", "--store", sandbox.work().string(), "--json"});
   CHECK(reloaded.exit_code == 0);
   CHECK_THAT(reloaded.out, Catch::Contains("\"limit\": 500"));
 }

@@ -120,7 +120,8 @@ TEST_CASE("init on a folder with files never overwrites them and commits them al
   const Sandbox sandbox;
   const fs::path store = sandbox.work("existing");
   const std::string working = "---\ntype: working\n---\n# Mine\n\n- [ ] keep this exactly\n";
-  const std::string fact = "---\ntype: semantic\ntags: [sqlite, pagination]\n---\nPages hold 50 rows.\n";
+  const std::string fact =
+      "---\ntype: semantic\ntags: [sqlite, pagination]\n---\nPages hold 50 rows.\n";
   write_file(store / "WORKING.md", working);
   write_file(store / "semantic" / "sqlite.md", fact);
   write_file(store / ".gitignore", "*.log");

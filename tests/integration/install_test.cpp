@@ -17,8 +17,8 @@ TEST_CASE("cmake --install puts the binary, the SDK, its CMake package and the s
   INFO(installed.err);
   REQUIRE(installed.exit_code == 0);
 
-  const auto version = engram::test::run({(prefix / "bin" / "engram").string(), "--version"},
-                                         sandbox.environment());
+  const auto version =
+      engram::test::run({(prefix / "bin" / "engram").string(), "--version"}, sandbox.environment());
   CHECK(version.exit_code == 0);
   CHECK(version.out == std::string("engram ") + engram::k_version + "\n");
 

@@ -58,9 +58,8 @@ TEST_CASE("status --json counts files and bytes per layer") {
     CHECK(layers.contains(layer));
   }
   CHECK(layers["semantic"]["files"] == 2);
-  CHECK(layers["semantic"]["bytes"] ==
-        fs::file_size(store.root / "semantic" / "a.md") +
-            fs::file_size(store.root / "semantic" / "b.md"));
+  CHECK(layers["semantic"]["bytes"] == fs::file_size(store.root / "semantic" / "a.md") +
+                                           fs::file_size(store.root / "semantic" / "b.md"));
   CHECK(layers["episodic"]["files"] == 2);
   CHECK(layers["reference"]["files"] == 1);
   CHECK(layers["working"]["files"] == 1);
@@ -101,8 +100,8 @@ TEST_CASE("status measures WORKING.md in code points against its 3000-character 
   CHECK(working["size"] == 3123);
   CHECK(working["over"] == true);
 
-  const auto text = store.sandbox.engram(
-      {"status", "--store", store.root.string(), "--now", "2026-05-01"});
+  const auto text =
+      store.sandbox.engram({"status", "--store", store.root.string(), "--now", "2026-05-01"});
   CHECK(text.exit_code == 0);
   CHECK_THAT(text.out, Catch::Contains("OVER"));
   CHECK_THAT(text.out, Catch::Contains("3123 chars"));

@@ -91,8 +91,7 @@ Result run(const std::vector<std::string>& args, const Environment& changes) {
 
   // posix_spawnp searches PATH of the *parent*; that PATH is kept in the child.
   pid_t pid = 0;
-  const int spawned =
-      posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
+  const int spawned = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0) {
     throw std::runtime_error("cannot start " + args.front() + ": " + std::strerror(spawned));

@@ -105,8 +105,8 @@ TEST_CASE("open on a plain folder fails with libgit2's message") {
   const auto repository = Repository::open(dir.path());
   REQUIRE_FALSE(repository.has_value());
   CHECK_THAT(repository.error(), Catch::Contains("cannot open git repository"));
-  CHECK(repository.error().size() > std::string("cannot open git repository ").size() +
-                                        dir.path().string().size() + 2);
+  CHECK(repository.error().size() >
+        std::string("cannot open git repository ").size() + dir.path().string().size() + 2);
 }
 
 TEST_CASE("signature_for prefers the repository's own user, then the configured one") {
