@@ -15,11 +15,13 @@ all: build
 setup:
 	@scripts/install-deps.sh
 
+# umask 022: the plugin host refuses rule folders that other users can write,
+# so the build must not create them group-writable whatever the caller's umask.
 configure:
-	@cmake --preset $(PRESET) >/dev/null
+	@umask 022 && cmake --preset $(PRESET) >/dev/null
 
 build: configure
-	@cmake --build --preset $(PRESET) -j $(JOBS)
+	@umask 022 && cmake --build --preset $(PRESET) -j $(JOBS)
 
 test: setup build
 	@ctest --preset $(PRESET) -j $(JOBS)
@@ -31,7 +33,7 @@ run: setup build
 	@$(ENGRAM) status --store "$(STORE)"
 
 install: setup build
-	@cmake --install $(BUILD_DIR) --prefix "$(PREFIX)"
+	@umask 022 && cmake --install $(BUILD_DIR) --prefix "$(PREFIX)"
 
 format:
 	@git ls-files '*.cpp' '*.hpp' | xargs clang-format -i

@@ -69,6 +69,9 @@ int run(int argc, char** argv) {
   add_check_command(app, commands);
   add_status_command(app, commands);
   add_config_command(app, commands);
+  add_consolidate_command(app, commands);
+  add_append_command(app, commands);
+  add_plugins_command(app, commands);
 
   try {
     app.parse(argc, argv);

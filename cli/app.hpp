@@ -47,6 +47,15 @@ void add_status_command(CLI::App& app, std::vector<Command>& commands);
 // Adds `engram config show` and `engram config keys` to `app`.
 void add_config_command(CLI::App& app, std::vector<Command>& commands);
 
+// Adds `engram consolidate` (run the rules now, apply and commit, or --dry-run) to `app`.
+void add_consolidate_command(CLI::App& app, std::vector<Command>& commands);
+
+// Adds `engram append` (the guarded write to working memory) to `app`.
+void add_append_command(CLI::App& app, std::vector<Command>& commands);
+
+// Adds `engram plugins` (the loaded and refused rule plugins) to `app`.
+void add_plugins_command(CLI::App& app, std::vector<Command>& commands);
+
 // Loads the configuration named by --config, else the default one. When it is
 // invalid, prints each problem as `file:line: message` and returns nullopt.
 std::optional<config::Config> load_config(const Globals& globals);

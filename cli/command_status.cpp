@@ -175,15 +175,11 @@ int run_status(const Globals& globals, const StatusOptions& options) {
   if (!config) {
     return k_exit_usage;
   }
-  Date today = local_today();
-  if (options.now) {
-    const auto parsed = Date::parse(*options.now);
-    if (!parsed) {
-      fmt::print(stderr, "engram: status: --now {}: expected a date as YYYY-MM-DD\n", *options.now);
-      return k_exit_usage;
-    }
-    today = *parsed;
+  const auto today_or_not = today_from(options.now, "status");
+  if (!today_or_not) {
+    return k_exit_usage;
   }
+  const Date today = *today_or_not;
   const SelectedStore selected = select_store(*config, options.store);
   if (!fs::is_directory(selected.root)) {
     fmt::print(stderr, "engram: no store at {}; create one with `engram init`\n",

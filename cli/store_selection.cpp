@@ -1,6 +1,10 @@
 // Store selection and the settings-derived views (layout, scan limits) of it.
 #include "cli/store_selection.hpp"
 
+#include "engine/consolidation.hpp"
+
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
 #include <ctime>
 
@@ -24,26 +28,22 @@ SelectedStore select_store(const config::Config& config,
 
   SelectedStore selected;
   selected.settings = config.settings_for(root);
-  selected.layout = layout_from(selected.settings);
+  selected.layout = engine::layout_from(selected.settings);
   selected.limits.max_file_bytes =
       static_cast<std::uintmax_t>(selected.settings.get_int("scan.max_file_bytes"));
   selected.root = std::move(root);
   return selected;
 }
 
-store::Layout layout_from(const config::Settings& settings) {
-  store::Layout layout;
-  layout.memory_index = settings.get_string("layout.memory_index");
-  layout.working = settings.get_string("layout.working");
-  layout.core = settings.get_string("layout.core");
-  layout.episodic = settings.get_string("layout.episodic");
-  layout.semantic = settings.get_string("layout.semantic");
-  layout.procedural = settings.get_string("layout.procedural");
-  layout.reference = settings.get_string("layout.reference");
-  layout.archive = settings.get_string("layout.archive");
-  layout.index_json = settings.get_string("layout.index_json");
-  layout.state = settings.get_string("layout.state");
-  return layout;
+std::optional<Date> today_from(const std::optional<std::string>& now, std::string_view command) {
+  if (!now) {
+    return local_today();
+  }
+  const auto parsed = Date::parse(*now);
+  if (!parsed) {
+    fmt::print(stderr, "engram: {}: --now must be a date YYYY-MM-DD, not '{}'\n", command, *now);
+  }
+  return parsed;
 }
 
 Date local_today() {

@@ -33,10 +33,12 @@ void add_store_option(CLI::App& command, std::optional<std::filesystem::path>& s
 SelectedStore select_store(const config::Config& config,
                            const std::optional<std::filesystem::path>& option);
 
-// The layout named by the `layout.*` settings.
-store::Layout layout_from(const config::Settings& settings);
 
 // Today's date in the local time zone.
 Date local_today();
+
+// The date a command runs as: `--now` when given (printing why it is not a
+// date and returning nullopt when it is not one), else local_today().
+std::optional<Date> today_from(const std::optional<std::string>& now, std::string_view command);
 
 } // namespace engram::cli

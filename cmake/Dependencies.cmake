@@ -11,6 +11,9 @@ find_package(yaml-cpp REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(ICU REQUIRED COMPONENTS uc i18n)
 pkg_check_modules(LIBGIT2 REQUIRED IMPORTED_TARGET libgit2)
+# md4c through pkg-config: Debian's md4cConfig.cmake also demands libmd4c-html,
+# which libmd4c-dev does not install.
+pkg_check_modules(MD4C REQUIRED IMPORTED_TARGET md4c)
 
 find_path(STEMMER_INCLUDE_DIR libstemmer.h REQUIRED)
 find_library(STEMMER_LIBRARY NAMES stemmer REQUIRED)
@@ -20,5 +23,5 @@ add_library(engram::deps ALIAS engram_deps)
 target_include_directories(engram_deps INTERFACE ${STEMMER_INCLUDE_DIR})
 target_link_libraries(engram_deps INTERFACE
   fmt::fmt spdlog::spdlog nlohmann_json::nlohmann_json tomlplusplus::tomlplusplus
-  yaml-cpp CLI11::CLI11 ICU::uc ICU::i18n PkgConfig::LIBGIT2 ${STEMMER_LIBRARY}
+  yaml-cpp CLI11::CLI11 ICU::uc ICU::i18n PkgConfig::MD4C PkgConfig::LIBGIT2 ${STEMMER_LIBRARY}
   Threads::Threads ${CMAKE_DL_LIBS})

@@ -16,9 +16,27 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/engramConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/engramConfig.cmake
   ${PROJECT_BINARY_DIR}/engramConfigVersion.cmake DESTINATION ${ENGRAM_CMAKE_DIR})
 
-# Service definitions: a systemd user unit and a launchd agent.
-configure_file(systemd/engram.service.in ${PROJECT_BINARY_DIR}/engram.service @ONLY)
-configure_file(launchd/io.engram.daemon.plist.in ${PROJECT_BINARY_DIR}/io.engram.daemon.plist @ONLY)
-install(FILES ${PROJECT_BINARY_DIR}/engram.service DESTINATION ${CMAKE_INSTALL_LIBDIR}/systemd/user)
-install(FILES ${PROJECT_BINARY_DIR}/io.engram.daemon.plist
-  DESTINATION ${CMAKE_INSTALL_DATADIR}/engram/launchd)
+# Service definitions: a systemd user unit and a launchd agent. Both name the
+# installed binary, and `cmake --install --prefix DIR` picks the prefix only at
+# install time, so they are configured then, not when the build is configured.
+# (file(INSTALL) adds $DESTDIR, as install(FILES) would.)
+foreach(service
+    "systemd/engram.service.in|engram.service|${CMAKE_INSTALL_LIBDIR}/systemd/user"
+    "launchd/io.engram.daemon.plist.in|io.engram.daemon.plist|${CMAKE_INSTALL_DATADIR}/engram/launchd")
+  string(REPLACE "|" ";" parts "${service}")
+  list(GET parts 0 template)
+  list(GET parts 1 name)
+  list(GET parts 2 destination)
+  install(CODE "
+    if(IS_ABSOLUTE \"${CMAKE_INSTALL_BINDIR}\")
+      set(CMAKE_INSTALL_FULL_BINDIR \"${CMAKE_INSTALL_BINDIR}\")
+    else()
+      set(CMAKE_INSTALL_FULL_BINDIR \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}\")
+    endif()
+    # One staging folder per destination, so installs to two prefixes at once do not mix.
+    string(MD5 staging \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}\")
+    set(staged \"${PROJECT_BINARY_DIR}/install-time/\${staging}/${name}\")
+    configure_file(\"${PROJECT_SOURCE_DIR}/${template}\" \"\${staged}\" @ONLY)
+    file(INSTALL \"\${staged}\" DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${destination}\")
+  ")
+endforeach()

@@ -155,11 +155,39 @@ Expected<std::string, std::string> Repository::commit_all(std::string_view messa
       git_index_update_all(index.pointer, &pathspec, nullptr, nullptr) != 0) {
     return unexpected(last_error("cannot stage the working tree"));
   }
-  if (git_index_write(index.pointer) != 0) {
+  return commit_index(index.pointer, message, signature);
+}
+
+Expected<std::string, std::string> Repository::commit_paths(const std::vector<std::string>& paths,
+                                                            std::string_view message,
+                                                            const Signature& signature) {
+  Index index;
+  if (git_repository_index(&index.pointer, m_repository.get()) != 0) {
+    return unexpected(last_error("cannot read the index"));
+  }
+  for (const auto& path : paths) {
+    std::error_code error;
+    const bool present = std::filesystem::symlink_status(m_workdir / path, error).type() !=
+                         std::filesystem::file_type::not_found;
+    if (present) {
+      if (git_index_add_bypath(index.pointer, path.c_str()) != 0) {
+        return unexpected(last_error(fmt::format("cannot stage {}", path)));
+      }
+    } else if (git_index_remove_bypath(index.pointer, path.c_str()) != 0) {
+      return unexpected(last_error(fmt::format("cannot stage the removal of {}", path)));
+    }
+  }
+  return commit_index(index.pointer, message, signature);
+}
+
+Expected<std::string, std::string>
+Repository::commit_index(git_index* index, std::string_view message, const Signature& signature) {
+  git_repository* repository = m_repository.get();
+  if (git_index_write(index) != 0) {
     return unexpected(last_error("cannot write the index"));
   }
   git_oid tree_id;
-  if (git_index_write_tree(&tree_id, index.pointer) != 0) {
+  if (git_index_write_tree(&tree_id, index) != 0) {
     return unexpected(last_error("cannot write the tree"));
   }
   Tree tree;

@@ -9,8 +9,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 struct git_repository;
+struct git_index;
 
 namespace engram::git {
 
@@ -46,6 +48,14 @@ public:
   [[nodiscard]] Expected<std::string, std::string> commit_all(std::string_view message,
                                                               const Signature& signature);
 
+  // Stages exactly `paths` (store-relative, '/'-separated): a path that exists
+  // in the working tree is added, one that does not is removed from the index.
+  // Nothing else is staged, so a file someone else changed meanwhile stays out
+  // of the commit. Writes the index and commits on HEAD; returns the commit id.
+  [[nodiscard]] Expected<std::string, std::string>
+  commit_paths(const std::vector<std::string>& paths, std::string_view message,
+               const Signature& signature);
+
   // The id of HEAD's commit as hex; nullopt when HEAD is unborn (no commit yet).
   // Throws engram::Error when HEAD cannot be read.
   std::optional<std::string> head() const;
@@ -69,6 +79,10 @@ private:
   };
 
   Repository(git_repository* repository, std::filesystem::path workdir);
+
+  // Writes `index` to disk and as a tree, and commits that tree on HEAD.
+  [[nodiscard]] Expected<std::string, std::string>
+  commit_index(git_index* index, std::string_view message, const Signature& signature);
 
   std::unique_ptr<git_repository, Closer> m_repository;
   std::filesystem::path m_workdir;

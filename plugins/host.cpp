@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <boost/dll/shared_library.hpp>
+#include <dlfcn.h>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
@@ -35,7 +36,8 @@ std::string unsafe_reason(const fs::path& path) {
     return "cannot be read";
   }
   if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
-    return fmt::format("{} is writable by other users (mode {:o})", path.string(), st.st_mode & 07777);
+    return fmt::format("{} is writable by other users (mode {:o})", path.string(),
+                       st.st_mode & 07777);
   }
   if (st.st_uid != ::geteuid() && st.st_uid != 0) {
     return fmt::format("{} belongs to another user (uid {})", path.string(), st.st_uid);
@@ -53,14 +55,19 @@ fs::path builtin_rule_folder() {
 }
 
 void Host::load_folder(const fs::path& folder) {
+  auto refuse = [&](std::string reason) {
+    spdlog::warn("plugin folder {} refused: {}", folder.string(), reason);
+    m_refused.push_back({folder.string(), std::move(reason)});
+  };
   std::error_code ec;
+  if (!fs::exists(folder, ec)) {
+    return refuse("folder does not exist");
+  }
   if (!fs::is_directory(folder, ec)) {
-    m_refused.push_back({folder.string(), "not a folder"});
-    return;
+    return refuse("not a folder");
   }
   if (auto reason = unsafe_reason(folder); !reason.empty()) {
-    m_refused.push_back({folder.string(), "folder refused: " + reason});
-    return;
+    return refuse("folder refused: " + reason);
   }
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(folder, ec)) {
@@ -84,9 +91,14 @@ void Host::load_file(const fs::path& file) {
   }
   auto plugin = std::make_unique<Plugin>();
   boost::dll::fs::error_code ec;
-  plugin->library.load(file, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local, ec);
+  plugin->library.load(file, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local,
+                       ec);
   if (ec) {
-    return refuse(fmt::format("cannot be loaded: {}", ec.message()));
+    // Boost.DLL reports every dlopen failure as "Bad file descriptor"; dlerror
+    // still holds the loader's own reason (bad ELF header, undefined symbol, ...).
+    const char* loader_reason = ::dlerror();
+    return refuse(fmt::format("cannot be loaded: {}",
+                              loader_reason != nullptr ? loader_reason : ec.message()));
   }
   if (!plugin->library.has("engram_plugin_descriptor")) {
     return refuse("no engram_plugin_descriptor symbol: not an engram rule plugin");
@@ -94,7 +106,8 @@ void Host::load_file(const fs::path& file) {
   if (!plugin->library.has("engram_plugin_create")) {
     return refuse("no engram_plugin_create symbol");
   }
-  const auto& descriptor = plugin->library.get_alias<const PluginDescriptor>("engram_plugin_descriptor");
+  const auto& descriptor =
+      plugin->library.get_alias<const PluginDescriptor>("engram_plugin_descriptor");
   if (descriptor.abi_version != k_abi_version) {
     return refuse(fmt::format("built for rule ABI {}, engram has ABI {}", descriptor.abi_version,
                               k_abi_version));
@@ -104,7 +117,8 @@ void Host::load_file(const fs::path& file) {
     return refuse(fmt::format("built with SDK {}, engram has SDK {}", sdk, k_sdk_version));
   }
   const std::string name = descriptor.name == nullptr ? "" : descriptor.name;
-  if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") != std::string::npos) {
+  if (name.empty() ||
+      name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") != std::string::npos) {
     return refuse(fmt::format("rule name '{}' is not a lower-case word", name));
   }
   if (static_cast<int>(descriptor.phase) < static_cast<int>(Phase::guard) ||
@@ -141,7 +155,8 @@ void Host::load_file(const fs::path& file) {
 std::vector<engine::RuleSlot> Host::slots() const {
   std::vector<engine::RuleSlot> out;
   for (const auto& plugin : m_plugins) {
-    out.push_back({plugin->info.name, plugin->info.phase, plugin->info.lightweight, plugin->rule.get()});
+    out.push_back(
+        {plugin->info.name, plugin->info.phase, plugin->info.lightweight, plugin->rule.get()});
   }
   return out;
 }

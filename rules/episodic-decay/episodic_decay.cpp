@@ -7,6 +7,8 @@
 #include "engram/text.hpp"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -175,6 +177,7 @@ std::string quote_for_marker(std::string text) {
 class EpisodicDecayRule final : public engram::Rule {
 public:
   void run(StoreView& store) override {
+    m_claims.clear(); // the rule object lives across runs; its cache must not
     for (const auto& path : store.files(Layer::episodic)) {
       const auto when = store.decay_date(path);
       if (!when || !(*when < store.today())) {
@@ -270,13 +273,43 @@ private:
                             "\nlast-accessed: " + today + "\n---\n# " + title + "\n");
   }
 
-  static void absorb(StoreView& store, const Claim& claim, const std::string& source, const std::string& target,
-                     const std::vector<std::string>& tags) {
-    if (!store.exists(target)) {
-      create(store, target, tags);
+  // The claims of a file's current body, split once per body.
+  const std::vector<Claim>& claims_of(const StoreView& store, const std::string& path) {
+    auto body = store.body(path);
+    auto& cached = m_claims[path];
+    if (cached.first != body || (cached.second.empty() && !body.empty())) {
+      cached.second = store.claims(body);
+      cached.first = std::move(body);
     }
-    const auto body = store.body(target);
-    const auto existing = store.claims(body);
+    return cached.second;
+  }
+
+  // A file of the claim's layer, other than `target`, that already holds it:
+  // the file and the existing text. Knowledge the store has anywhere is not appended again.
+  std::optional<std::pair<std::string, std::string>> duplicate_elsewhere(const StoreView& store,
+                                                                         const Claim& claim,
+                                                                         const std::string& target) {
+    const Layer layer = claim.kind == ClaimKind::reference     ? Layer::reference
+                        : claim.kind == ClaimKind::behavioural ? Layer::procedural
+                                                               : Layer::semantic;
+    for (const auto& other : store.files(layer)) {
+      if (other == target) {
+        continue;
+      }
+      for (const auto& old : claims_of(store, other)) {
+        if (store.compare(claim.text, old.text) == Relation::duplicate) {
+          return std::make_pair(other, old.text);
+        }
+      }
+    }
+    return std::nullopt;
+  }
+
+  void absorb(StoreView& store, const Claim& claim, const std::string& source, const std::string& target,
+              const std::vector<std::string>& tags) {
+    const bool present = store.exists(target);
+    auto body = present ? store.body(target) : std::string();
+    const std::vector<Claim> existing = present ? claims_of(store, target) : std::vector<Claim>{};
     const Claim* update = nullptr;
     for (const auto& old : existing) {
       const auto relation = claim.kind == ClaimKind::solution && old.kind == ClaimKind::solution
@@ -294,6 +327,17 @@ private:
     if (update != nullptr && claim.kind != ClaimKind::solution) {
       supersede(store, claim, *update, source, target, body);
       return;
+    }
+    if (claim.kind != ClaimKind::solution) {
+      if (const auto elsewhere = duplicate_elsewhere(store, claim, target)) {
+        store.record(Action{"", "duplicate", claim.text, source, elsewhere->first,
+                            "already there as \"" + one_line(elsewhere->second) + "\""});
+        return;
+      }
+    }
+    if (!present) {
+      create(store, target, tags);
+      body = store.body(target);
     }
     std::string new_body;
     if (claim.kind == ClaimKind::solution) {
@@ -333,10 +377,27 @@ private:
   static void supersede(StoreView& store, const Claim& claim, const Claim& old, const std::string& source,
                         const std::string& target, const std::string& body) {
     const auto at = body.find(old.text);
+    // An item superseded before carries its markers as continuation lines:
+    // the marker quotes only the claim itself, and the older markers follow,
+    // so a history of updates stays a flat list instead of nesting.
+    std::string own;
+    std::string markers;
+    for (const auto& line : engram::text::split_lines(old.text)) {
+      const auto bare = engram::text::without_eol(line);
+      const auto start = bare.find_first_not_of(" \t");
+      if (start != std::string_view::npos && bare.substr(start).starts_with("<!-- superseded ")) {
+        markers += "\n" + std::string(bare);
+      } else {
+        own += line;
+      }
+    }
+    while (!own.empty() && (own.back() == '\n' || own.back() == '\r')) {
+      own.pop_back();
+    }
     std::string replacement = is_item(old.text) && !is_item(claim.text) ? "- " + claim.text : claim.text;
     const std::string indent = is_item(old.text) ? "  " : "";
     replacement += "\n" + indent + "<!-- superseded " + store.today().to_string() + ": previously \"" +
-                   quote_for_marker(old.text) + "\" -->";
+                   quote_for_marker(own) + "\" -->" + markers;
     std::string new_body;
     if (at == std::string::npos) {
       new_body = appended(body, replacement, false); // the old text is kept in the marker either way
@@ -345,8 +406,11 @@ private:
     }
     store.set_body(target, new_body);
     store.record(Action{"", "superseded", claim.text, source, target,
-                        "updates \"" + one_line(old.text) + "\", kept in a superseded marker"});
+                        "updates \"" + one_line(own) + "\", kept in a superseded marker"});
   }
+
+  // Claims per file path, with the body they were split from.
+  std::map<std::string, std::pair<std::string, std::vector<Claim>>> m_claims;
 
   static std::string kind_name(ClaimKind kind) {
     switch (kind) {

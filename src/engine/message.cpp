@@ -143,13 +143,15 @@ std::string unified_diff(const Plan& plan) {
   (void)k_init;
   std::string out;
   for (const auto& change : plan.changes) {
-    const std::string old_path = change.base_bytes ? "a/" + change.path : "/dev/null";
-    const std::string new_path = change.new_bytes ? "b/" + change.path : "/dev/null";
-    const std::string& old_bytes = change.base_bytes ? *change.base_bytes : std::string();
-    const std::string& new_bytes = change.new_bytes ? *change.new_bytes : std::string();
+    // libgit2 adds the a/ and b/ prefixes, and shows a missing side (no
+    // buffer) as /dev/null, so a created or removed file reads as git's would.
+    const char* old_data = change.base_bytes ? change.base_bytes->data() : nullptr;
+    const std::size_t old_size = change.base_bytes ? change.base_bytes->size() : 0;
+    const char* new_data = change.new_bytes ? change.new_bytes->data() : nullptr;
+    const std::size_t new_size = change.new_bytes ? change.new_bytes->size() : 0;
     git_patch* patch = nullptr;
-    if (git_patch_from_buffers(&patch, old_bytes.data(), old_bytes.size(), old_path.c_str(),
-                               new_bytes.data(), new_bytes.size(), new_path.c_str(), nullptr) != 0) {
+    if (git_patch_from_buffers(&patch, old_data, old_size, change.path.c_str(), new_data, new_size,
+                               change.path.c_str(), nullptr) != 0) {
       continue;
     }
     git_buf buf = GIT_BUF_INIT;

@@ -200,12 +200,46 @@ Expected<Frontmatter, FrontmatterError> Frontmatter::parse(std::string text, int
   return frontmatter;
 }
 
+Frontmatter::Frontmatter(const Frontmatter& other)
+    : m_text(other.m_text), m_eol(other.m_eol), m_first_line(other.m_first_line),
+      m_root(other.m_root), m_spans(other.m_spans), m_editable(other.m_editable) {}
+
+Frontmatter::Frontmatter(Frontmatter&& other) noexcept
+    : m_text(std::move(other.m_text)), m_eol(std::move(other.m_eol)),
+      m_first_line(other.m_first_line), m_root(other.m_root), m_spans(std::move(other.m_spans)),
+      m_editable(other.m_editable) {}
+
+Frontmatter& Frontmatter::operator=(const Frontmatter& other) {
+  if (this != &other) {
+    m_text = other.m_text;
+    m_eol = other.m_eol;
+    m_first_line = other.m_first_line;
+    m_root.reset(other.m_root);
+    m_spans = other.m_spans;
+    m_editable = other.m_editable;
+  }
+  return *this;
+}
+
+Frontmatter& Frontmatter::operator=(Frontmatter&& other) noexcept {
+  if (this != &other) {
+    m_text = std::move(other.m_text);
+    m_eol = std::move(other.m_eol);
+    m_first_line = other.m_first_line;
+    m_root.reset(other.m_root);
+    m_spans = std::move(other.m_spans);
+    m_editable = other.m_editable;
+  }
+  return *this;
+}
+
 void Frontmatter::reparse() {
-  m_root = YAML::Load(m_text);
+  // reset, not `=`: assignment would rewrite the tree that copies still share.
+  m_root.reset(YAML::Load(m_text));
   m_spans.clear();
   m_editable = true;
   if (!m_root.IsDefined() || m_root.IsNull()) {
-    m_root = YAML::Node(YAML::NodeType::Map);
+    m_root.reset(YAML::Node(YAML::NodeType::Map));
     return;
   }
   if (!m_root.IsMap()) {

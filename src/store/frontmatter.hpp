@@ -30,6 +30,18 @@ public:
   static Expected<Frontmatter, FrontmatterError> parse(std::string text, int first_line,
                                                        std::string eol);
 
+  // Copies and assignments rebind the YAML tree, never write through it:
+  // yaml-cpp's Node::operator= changes the node it was bound to, which a
+  // copy (a workspace checkpoint, a sorted vector's temporary) shares.
+  Frontmatter(const Frontmatter& other);
+  // Moves like a copy: a YAML::Node has no move of its own.
+  Frontmatter(Frontmatter&& other) noexcept;
+  // Rebinds to `other`'s tree; the tree this one had is left as it was.
+  Frontmatter& operator=(const Frontmatter& other);
+  // Rebinds to `other`'s tree, taking its text.
+  Frontmatter& operator=(Frontmatter&& other) noexcept;
+  ~Frontmatter() = default;
+
   // The top-level keys, in file order.
   std::vector<std::string> keys() const;
 

@@ -1,6 +1,7 @@
 // `engram check`: every unusable file is reported with its path and line,
 // good files produce nothing, and not one byte (or mtime) changes.
 #include "lib/process.hpp"
+#include "lib/stores.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -8,24 +9,9 @@ namespace fs = std::filesystem;
 using engram::test::Sandbox;
 using engram::test::snapshot_tree;
 using engram::test::write_file;
+using engram::test::write_malformed_store;
 
 namespace {
-
-// A valid semantic memory.
-constexpr const char* k_good = R"(---
-type: semantic
-tags: [sqlite, pagination, shopify]
-salience: medium
-confidence: high
-source: observed
-status: confirmed
-trigger: []
-related: []
-created: 2026-01-05
-last-accessed: 2026-02-01
----
-Shopify's admin API pages at 250 rows.
-)";
 
 // The stdout lines that report `relative` at `line` (the path may be absolute or relative).
 std::vector<std::string> reports(const engram::test::Result& result, const std::string& relative,
@@ -51,30 +37,6 @@ bool mentions(const engram::test::Result& result, const std::string& relative) {
   return false;
 }
 
-// A store folder of one good file and one file per way a file can be unusable.
-void write_malformed_store(const fs::path& store, const fs::path& outside) {
-  write_file(store / "WORKING.md", "---\ntype: working\n---\n# Working memory\n\n## Open items\n");
-  write_file(store / "semantic" / "good.md", k_good);
-  write_file(store / "semantic" / "unterminated.md",
-             "---\ntype: semantic\ntags: [alpha, beta]\n\nThe fence never closes.\n");
-  write_file(store / "semantic" / "yaml-error.md",
-             "---\ntype: semantic\nsummary: broken: value\ntags: [alpha, beta]\n---\nBody.\n");
-  write_file(store / "semantic" / "tags-scalar.md",
-             "---\ntype: semantic\nsalience: medium\ntags: alpha, beta\n---\nBody.\n");
-  write_file(
-      store / "semantic" / "latin1.md",
-      "---\ntype: semantic\ntags: [cafe, menu]\n---\nFirst line is fine.\nCaf\xe9 au lait.\n");
-  write_file(store / "reference" / "blob.md", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16));
-  write_file(store / "episodic" / "2026-01-01-huge.md",
-             "---\ntype: episodic\n---\n" + std::string(10000, 'x') + "\n");
-  write_file(store / "episodic" / "2026-03-01-meeting.md",
-             "---\ntype: episodic\ntags: [meeting, planning]\ncreated: 2026-03-01\n"
-             "decay-after: 12/31/2099\n---\nWe met.\n");
-  write_file(outside, k_good);
-  fs::create_directories(store / "reference");
-  fs::create_symlink(outside, store / "reference" / "outside.md");
-}
-
 } // namespace
 
 TEST_CASE("check reports each malformed file at its line and changes nothing") {
@@ -91,16 +53,7 @@ TEST_CASE("check reports each malformed file at its line and changes nothing") {
   INFO(result.err);
   CHECK(result.exit_code == 1);
 
-  const std::vector<std::pair<std::string, int>> expected{
-      {"semantic/unterminated.md", 1},       // the opening fence
-      {"semantic/yaml-error.md", 3},         // the line YAML fails on
-      {"semantic/tags-scalar.md", 4},        // the `tags:` line
-      {"semantic/latin1.md", 6},             // the line with the bad byte
-      {"reference/blob.md", 3},              // the line of its first NUL byte
-      {"episodic/2026-01-01-huge.md", 1},    // over scan.max_file_bytes
-      {"reference/outside.md", 1},           // a symlink leaving the store
-      {"episodic/2026-03-01-meeting.md", 5}, // the `decay-after:` line
-  };
+  const auto expected = engram::test::malformed_files();
   for (const auto& [path, line] : expected) {
     INFO(path << ":" << line);
     CHECK(reports(result, path, line).size() == 1);
@@ -137,7 +90,7 @@ TEST_CASE("check on a store of good files prints nothing and exits 0") {
   const Sandbox sandbox;
   const fs::path store = sandbox.work("store");
   REQUIRE(sandbox.engram({"init", store.string()}).exit_code == 0);
-  write_file(store / "semantic" / "good.md", k_good);
+  write_file(store / "semantic" / "good.md", engram::test::k_good_semantic);
   const auto before = snapshot_tree(store);
   const auto result = sandbox.engram({"check", "--store", store.string()});
   CHECK(result.exit_code == 0);

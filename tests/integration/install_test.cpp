@@ -27,4 +27,19 @@ TEST_CASE("cmake --install puts the binary, the SDK, its CMake package and the s
   CHECK(fs::is_regular_file(prefix / "include" / "engram" / "date.hpp"));
   CHECK(fs::is_regular_file(prefix / "lib" / "systemd" / "user" / "engram.service"));
   CHECK(fs::is_regular_file(prefix / "share" / "engram" / "launchd" / "io.engram.daemon.plist"));
+
+  // The services start the binary of this install, wherever --prefix put it.
+  const std::string binary = (prefix / "bin" / "engram").string();
+  CHECK_THAT(engram::test::read_file(prefix / "lib" / "systemd" / "user" / "engram.service"),
+             Catch::Contains("ExecStart=" + binary + " daemon\n"));
+  CHECK_THAT(
+      engram::test::read_file(prefix / "share" / "engram" / "launchd" / "io.engram.daemon.plist"),
+      Catch::Contains("<string>" + binary + "</string>"));
+  // The built-in rules come along, where the installed binary looks for them.
+  for (const char* rule : {"working-memory.so", "episodic-decay.so", "index.so"}) {
+    CHECK(fs::is_regular_file(prefix / "lib" / "engram" / "rules" / rule));
+  }
+  const auto plugins = engram::test::run({binary, "plugins"}, sandbox.environment());
+  CHECK(plugins.exit_code == 0);
+  CHECK_THAT(plugins.out, Catch::Contains((prefix / "lib" / "engram" / "rules").string()));
 }

@@ -130,3 +130,41 @@ TEST_CASE("signature_for prefers the repository's own user, then the configured 
   CHECK(local.name == "Store Owner");
   CHECK(local.email == "ada@example.com");
 }
+
+TEST_CASE("commit_paths commits exactly the named paths, removals included, and nothing else") {
+  const TempDir dir;
+  Repository repository = make_repository(dir);
+  write_file(dir / "semantic" / "kept.md", "Kept.\n");
+  write_file(dir / "episodic" / "gone.md", "Gone.\n");
+  write_file(dir / "WORKING.md", "# now\n");
+  commit(repository);
+
+  write_file(dir / "semantic" / "kept.md", "Kept, and more.\n");
+  write_file(dir / "semantic" / "new.md", "New.\n");
+  fs::remove(dir / "episodic" / "gone.md");
+  write_file(dir / "WORKING.md", "# now, edited by the agent meanwhile\n");
+  write_file(dir / "untracked.md", "Not ours.\n");
+
+  auto id = repository.commit_paths({"semantic/kept.md", "semantic/new.md", "episodic/gone.md"},
+                                    "consolidate: test", k_signature);
+  INFO((id ? std::string() : id.error()));
+  REQUIRE(id.has_value());
+  CHECK(repository.head() == *id);
+  // The agent's edit and the untracked file are all that is left.
+  CHECK_FALSE(repository.is_clean());
+  fs::remove(dir / "untracked.md");
+  write_file(dir / "WORKING.md", "# now\n");
+  CHECK(repository.is_clean());
+}
+
+TEST_CASE("commit_paths accepts a removal of a path the index never had") {
+  const TempDir dir;
+  Repository repository = make_repository(dir);
+  write_file(dir / "a.md", "A.\n");
+  commit(repository);
+  write_file(dir / "b.md", "B.\n");
+  auto id = repository.commit_paths({"b.md", "never-there.md"}, "test: removal", k_signature);
+  INFO((id ? std::string() : id.error()));
+  REQUIRE(id.has_value());
+  CHECK(repository.is_clean());
+}

@@ -1,0 +1,152 @@
+// `engram consolidate`: one consolidation of one store, now. The rules run over
+// a snapshot; the plan is applied and committed, or with --dry-run only shown
+// (as a unified diff and the record) while nothing is written.
+#include "base/error.hpp"
+#include "cli/app.hpp"
+#include "cli/rule_plugins.hpp"
+#include "cli/store_selection.hpp"
+#include "engine/consolidation.hpp"
+#include "engine/message.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fmt/format.h>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+namespace engram::cli {
+
+namespace {
+
+// What `engram consolidate` was asked to do.
+struct ConsolidateOptions {
+  std::optional<std::filesystem::path> store; // --store
+  std::optional<std::string> now;             // --now YYYY-MM-DD
+  bool dry_run = false;                       // --dry-run
+  bool lightweight = false;                   // --lightweight
+  bool json = false;                          // --json
+};
+
+// A commit id as people read it.
+std::string short_id(const std::string& id) {
+  return id.substr(0, 12);
+}
+
+// The outcome as JSON: the record, what was applied, and the commits.
+nlohmann::json to_json(const SelectedStore& selected, const engine::Outcome& outcome,
+                       engine::DryRun dry, const plugins::Host& host) {
+  auto out =
+      engine::record_json(outcome.plan, dry == engine::DryRun::yes ? nullptr : &outcome.applied);
+  out["store"] = selected.root.string();
+  out["dry_run"] = dry == engine::DryRun::yes;
+  out["nothing_to_consolidate"] = outcome.plan.empty();
+  out["commit"] = outcome.commit ? nlohmann::json(*outcome.commit) : nlohmann::json(nullptr);
+  out["snapshot_commit"] =
+      outcome.snapshot_commit ? nlohmann::json(*outcome.snapshot_commit) : nlohmann::json(nullptr);
+  out["refused_plugins"] = nlohmann::json::array();
+  for (const auto& refused : host.refused()) {
+    out["refused_plugins"].push_back({{"path", refused.path}, {"reason", refused.reason}});
+  }
+  return out;
+}
+
+// Prints the outcome for people: the plan or what was committed on stdout,
+// skipped files and failed rules on stderr.
+void print_text(const engine::Outcome& outcome, engine::DryRun dry) {
+  const auto& plan = outcome.plan;
+  for (const auto& diagnostic : plan.diagnostics) {
+    fmt::print(stderr, "{} (skipped)\n", diagnostic.to_string());
+  }
+  for (const auto& rule : plan.failed_rules) {
+    fmt::print(stderr, "engram: rule {} failed; its changes were discarded (see the record)\n",
+               rule);
+  }
+  if (outcome.snapshot_commit) {
+    fmt::print("committed the agent's changes first as {}\n", short_id(*outcome.snapshot_commit));
+  }
+  if (plan.empty()) {
+    fmt::print("nothing to consolidate\n");
+    return;
+  }
+  if (dry == engine::DryRun::yes) {
+    fmt::print("{}\n{}\n{}", engine::unified_diff(plan), engine::summary_line(plan),
+               engine::render_record(plan));
+    fmt::print("dry run: nothing was written\n");
+    return;
+  }
+  fmt::print("{}\n{}", engine::summary_line(plan), engine::render_record(plan));
+  const auto& applied = outcome.applied;
+  if (!applied.deferred.empty()) {
+    fmt::print("deferred to the next run (changed while engram worked, or waiting on one that "
+               "did):\n");
+    for (const auto& path : applied.deferred) {
+      fmt::print("  {}\n", path);
+    }
+  }
+  if (outcome.commit) {
+    fmt::print("committed {} ({} written, {} removed)\n", short_id(*outcome.commit),
+               applied.written.size(), applied.removed.size());
+  } else {
+    fmt::print("every change was deferred; nothing was committed\n");
+  }
+}
+
+// Runs `engram consolidate`.
+int run_consolidate(const Globals& globals, const ConsolidateOptions& options) {
+  const auto config = load_config(globals);
+  if (!config) {
+    return k_exit_usage;
+  }
+  const auto today_or_not = today_from(options.now, "consolidate");
+  if (!today_or_not) {
+    return k_exit_usage;
+  }
+  const Date today = *today_or_not;
+  const SelectedStore selected = select_store(*config, options.store);
+  if (!std::filesystem::is_directory(selected.root)) {
+    fmt::print(stderr, "engram: consolidate: no store at {}\n", selected.root.string());
+    return k_exit_problems;
+  }
+
+  plugins::Host host;
+  load_rule_plugins(host, *config);
+  const auto dry = options.dry_run ? engine::DryRun::yes : engine::DryRun::no;
+  const auto kind = options.lightweight ? RunKind::lightweight : RunKind::full;
+  engine::Outcome outcome;
+  try {
+    outcome = engine::consolidate(selected.root, selected.settings, host.slots(), today, kind, dry);
+  } catch (const Error& error) {
+    fmt::print(stderr, "engram: consolidate: {}\n", error.what());
+    return k_exit_problems;
+  }
+
+  if (options.json) {
+    fmt::print("{}\n", to_json(selected, outcome, dry, host).dump(2));
+  } else {
+    print_text(outcome, dry);
+  }
+  return k_exit_ok;
+}
+
+} // namespace
+
+void add_consolidate_command(CLI::App& app, std::vector<Command>& commands) {
+  auto options = std::make_shared<ConsolidateOptions>();
+  CLI::App* command = app.add_subcommand(
+      "consolidate",
+      "Run the rules over a store now, write the result and commit it with a message made from "
+      "the record. Exit 0 when it ran (also when there was nothing to do), 1 when it could not.");
+  add_store_option(*command, options->store);
+  command->add_option("--now", options->now, "Consolidate as if today were DATE (default: today)")
+      ->type_name("YYYY-MM-DD");
+  command->add_flag("--dry-run", options->dry_run,
+                    "Print the plan as a unified diff and the record; write and commit nothing");
+  command->add_flag("--lightweight", options->lightweight,
+                    "Run only the guards and the index, not every rule");
+  command->add_flag("--json", options->json,
+                    "Print the record as JSON (with the commit ids and skipped files)");
+  commands.push_back(
+      {command, [options](const Globals& globals) { return run_consolidate(globals, *options); }});
+}
+
+} // namespace engram::cli

@@ -1,0 +1,134 @@
+// Word splitting for keyword rules. Matching whole words (not substrings) is
+// what keeps "never" out of "nevertheless" and "must" out of "mustard".
+#include "claims/words.hpp"
+
+namespace engram::claims {
+namespace {
+
+// U+2019 RIGHT SINGLE QUOTATION MARK, the apostrophe word processors type.
+constexpr std::string_view k_curly_apostrophe = "\xE2\x80\x99";
+
+// Whether a byte belongs to a word.
+bool is_word_byte(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return u >= 0x80 || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+// Whether `line` (leading spaces skipped) opens or closes a code fence.
+bool is_fence(std::string_view line) {
+  while (!line.empty() && (line.front() == ' ' || line.front() == '\t' || line.front() == '>')) {
+    line.remove_prefix(1);
+  }
+  return line.starts_with("```") || line.starts_with("~~~");
+}
+
+} // namespace
+
+std::vector<std::string> words_of(std::string_view text) {
+  std::vector<std::string> words;
+  std::string word;
+  auto flush = [&] {
+    while (!word.empty() && word.back() == '\'') {
+      word.pop_back();
+    }
+    if (!word.empty()) {
+      words.push_back(std::move(word));
+    }
+    word.clear();
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const bool curly = text.substr(i).starts_with(k_curly_apostrophe);
+    if (c == '\'' || curly) {
+      // An apostrophe belongs to a word only between letters: don't, it's.
+      if (!word.empty()) {
+        word += '\'';
+      }
+      i += curly ? k_curly_apostrophe.size() - 1 : 0;
+    } else if (is_word_byte(c)) {
+      word += c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+    } else {
+      flush();
+    }
+  }
+  flush();
+  return words;
+}
+
+std::size_t find_phrase(const std::vector<std::string>& words, std::string_view phrase) {
+  const auto wanted = words_of(phrase);
+  if (wanted.empty() || wanted.size() > words.size()) {
+    return words.size();
+  }
+  for (std::size_t i = 0; i + wanted.size() <= words.size(); ++i) {
+    bool match = true;
+    for (std::size_t j = 0; j < wanted.size() && match; ++j) {
+      match = words[i + j] == wanted[j];
+    }
+    if (match) {
+      return i;
+    }
+  }
+  return words.size();
+}
+
+bool has_phrase(const std::vector<std::string>& words, std::string_view phrase) {
+  return find_phrase(words, phrase) < words.size();
+}
+
+std::string without_code_blocks(std::string_view text) {
+  std::string out;
+  bool in_fence = false;
+  while (!text.empty()) {
+    const auto newline = text.find('\n');
+    const auto line = text.substr(0, newline);
+    text.remove_prefix(newline == std::string_view::npos ? text.size() : newline + 1);
+    if (is_fence(line)) {
+      in_fence = !in_fence;
+      continue;
+    }
+    if (!in_fence) {
+      out.append(line);
+      out += '\n';
+    }
+  }
+  return out;
+}
+
+std::string without_code(std::string_view text) {
+  const std::string prose = without_code_blocks(text);
+  std::string out;
+  for (std::size_t i = 0; i < prose.size();) {
+    if (prose[i] != '`') {
+      out += prose[i++];
+      continue;
+    }
+    // A run of n backticks opens a span that the next run of exactly n closes.
+    std::size_t run = 0;
+    while (i + run < prose.size() && prose[i + run] == '`') {
+      ++run;
+    }
+    auto close = std::string::npos;
+    for (auto j = prose.find('`', i + run); j != std::string::npos; j = prose.find('`', j)) {
+      std::size_t other = 0;
+      while (j + other < prose.size() && prose[j + other] == '`') {
+        ++other;
+      }
+      if (other == run) {
+        close = j;
+        break;
+      }
+      j += other;
+    }
+    if (close == std::string::npos) {
+      out.append(prose, i, run);
+      i += run;
+      continue;
+    }
+    out += ' ';
+    i = close + run;
+  }
+  return out;
+}
+
+} // namespace engram::claims

@@ -1,0 +1,233 @@
+// Workspace: the model rules change. Every write is parsed back as a memory
+// file, so a rule cannot leave a file engram itself could not read again.
+#include "engine/workspace.hpp"
+
+#include "base/error.hpp"
+#include "claims/classify.hpp"
+#include "claims/compare.hpp"
+#include "claims/normalise.hpp"
+#include "claims/slug.hpp"
+#include "claims/split.hpp"
+#include "store/expiry.hpp"
+#include "store/tags.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace engram::engine {
+
+struct Workspace::Checkpoint {
+  std::map<std::string, File, std::less<>> files;
+  std::size_t record_size;
+  std::size_t diagnostics_size;
+};
+
+Workspace::Workspace(const store::Snapshot& snapshot, const store::Layout& layout,
+                     const config::Settings& settings, Date today, RunKind kind)
+    : m_layout(layout), m_settings(settings), m_today(today), m_kind(kind),
+      m_diagnostics(snapshot.diagnostics), m_root_display(snapshot.root.string()) {
+  for (const auto& entry : snapshot.entries) {
+    m_files.emplace(entry.relative.generic_string(),
+                    File{entry.content_hash, entry.file.render(), entry.file});
+  }
+  // The machine-readable index is generated, not a memory; the index rule reads its old bytes.
+  std::ifstream in(snapshot.root / layout.index_json, std::ios::binary);
+  if (in) {
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    auto parsed = store::MemoryFile::parse(layout.index_json, bytes.str());
+    if (parsed) {
+      m_files.emplace(layout.index_json, File{store::content_hash(bytes.str()), bytes.str(),
+                                              std::move(parsed.value())});
+    }
+  }
+}
+
+void Workspace::begin_rule(std::string name) { m_rule = std::move(name); }
+
+std::shared_ptr<const Workspace::Checkpoint> Workspace::checkpoint() const {
+  return std::make_shared<const Checkpoint>(Checkpoint{m_files, m_record.size(), m_diagnostics.size()});
+}
+
+void Workspace::restore(const std::shared_ptr<const Checkpoint>& checkpoint) {
+  m_files = checkpoint->files;
+  m_record.resize(checkpoint->record_size);
+  m_diagnostics.resize(checkpoint->diagnostics_size);
+}
+
+Plan Workspace::plan() const {
+  Plan plan;
+  plan.kind = m_kind;
+  plan.today = m_today;
+  std::vector<FileChange> removals;
+  for (const auto& [path, file] : m_files) {
+    if (!file.current) {
+      if (file.base_hash) {
+        removals.push_back(FileChange{path, file.base_hash, file.base_bytes, std::nullopt});
+      }
+      continue;
+    }
+    auto bytes = file.current->render();
+    if (!file.base_bytes || bytes != *file.base_bytes) {
+      plan.changes.push_back(FileChange{path, file.base_hash, file.base_bytes, std::move(bytes)});
+    }
+  }
+  // Removals go last: a file disappears only after everything it held is written.
+  plan.changes.insert(plan.changes.end(), removals.begin(), removals.end());
+  plan.record = m_record;
+  plan.diagnostics = m_diagnostics;
+  return plan;
+}
+
+std::optional<Setting> Workspace::setting(std::string_view key) const {
+  const std::string full = key.find('.') == std::string_view::npos
+                               ? "rules." + m_rule + "." + std::string(key)
+                               : std::string(key);
+  const auto& values = m_settings.values();
+  const auto it = values.find(full);
+  if (it == values.end()) {
+    return std::nullopt;
+  }
+  return std::visit([](const auto& v) -> Setting { return v; }, it->second);
+}
+
+std::string Workspace::layer_path(Layer layer) const { return m_layout.path_of(layer).generic_string(); }
+
+std::vector<std::string> Workspace::files(Layer layer) const {
+  std::vector<std::string> out;
+  for (const auto& [path, file] : m_files) {
+    if (file.current && m_layout.classify(path) == layer) {
+      out.push_back(path);
+    }
+  }
+  return out;
+}
+
+std::string Workspace::checked_path(std::string_view path) const {
+  const std::filesystem::path p(path);
+  const auto normal = p.lexically_normal().generic_string();
+  if (p.is_absolute() || normal.starts_with("..") || normal != path) {
+    throw Error("a rule used the path '{}', which is not a plain store-relative path", path);
+  }
+  const auto first = p.begin()->string();
+  if (first == ".git" || first == m_layout.state) {
+    throw Error("a rule tried to write '{}', inside {}", path, first);
+  }
+  if (normal != m_layout.index_json && !m_layout.classify(p)) {
+    throw Error("a rule tried to write '{}', which is not in any layer of the store", path);
+  }
+  return normal;
+}
+
+const store::MemoryFile* Workspace::find(std::string_view path) const {
+  const auto it = m_files.find(path);
+  return it == m_files.end() || !it->second.current ? nullptr : &*it->second.current;
+}
+
+store::MemoryFile& Workspace::mutable_file(std::string_view path) {
+  const auto it = m_files.find(checked_path(path));
+  if (it == m_files.end() || !it->second.current) {
+    throw Error("a rule changed '{}', which does not exist", path);
+  }
+  return *it->second.current;
+}
+
+bool Workspace::exists(std::string_view path) const { return find(path) != nullptr; }
+
+std::string Workspace::read(std::string_view path) const {
+  const auto* file = find(path);
+  return file == nullptr ? std::string() : file->render();
+}
+
+std::string Workspace::body(std::string_view path) const {
+  const auto* file = find(path);
+  return file == nullptr ? std::string() : file->body();
+}
+
+std::optional<std::string> Workspace::field(std::string_view path, std::string_view key) const {
+  const auto* file = find(path);
+  return file == nullptr ? std::nullopt : file->field(key);
+}
+
+std::vector<std::string> Workspace::list(std::string_view path, std::string_view key) const {
+  const auto* file = find(path);
+  if (file == nullptr || !file->frontmatter()) {
+    return {};
+  }
+  return file->frontmatter()->list(key).value_or(std::vector<std::string>{});
+}
+
+std::optional<Date> Workspace::date(std::string_view path, std::string_view key) const {
+  const auto* file = find(path);
+  return file == nullptr ? std::nullopt : file->date(key);
+}
+
+std::optional<Date> Workspace::decay_date(std::string_view path) const {
+  const auto* file = find(path);
+  if (file == nullptr) {
+    return std::nullopt;
+  }
+  return store::decay_date(std::filesystem::path(path), *file,
+                           static_cast<int>(m_settings.get_int("decay.retention_days")));
+}
+
+void Workspace::write(std::string_view path, std::string bytes) {
+  const auto normal = checked_path(path);
+  auto parsed = store::MemoryFile::parse((std::filesystem::path(m_root_display) / normal).string(), bytes);
+  if (!parsed) {
+    throw Error("a rule wrote '{}' in a form engram cannot read back: {}", path,
+                parsed.error().to_string());
+  }
+  auto& file = m_files[normal];
+  file.current = std::move(parsed.value());
+}
+
+void Workspace::set_field(std::string_view path, std::string_view key, std::string_view value) {
+  mutable_file(path).ensure_frontmatter().set_scalar(key, value);
+}
+
+void Workspace::set_list(std::string_view path, std::string_view key,
+                         const std::vector<std::string>& values) {
+  mutable_file(path).ensure_frontmatter().set_list(key, values);
+}
+
+void Workspace::set_body(std::string_view path, std::string body) {
+  mutable_file(path).set_body(std::move(body));
+}
+
+void Workspace::remove(std::string_view path) {
+  const auto it = m_files.find(checked_path(path));
+  if (it == m_files.end() || !it->second.current) {
+    throw Error("a rule removed '{}', which does not exist", path);
+  }
+  it->second.current.reset();
+}
+
+std::vector<Claim> Workspace::claims(std::string_view body) const { return claims::split_claims(body); }
+
+ClaimKind Workspace::classify(std::string_view text) const { return claims::classify(text); }
+
+Relation Workspace::compare(std::string_view incoming, std::string_view existing) const {
+  const auto threshold = m_settings.get_real("rules.episodic-decay.near_duplicate");
+  return claims::compare(incoming, existing, threshold);
+}
+
+std::string Workspace::normalise(std::string_view text) const { return claims::normalise(text); }
+
+std::string Workspace::canonical_tag(std::string_view tag) const { return store::canonical_tag(tag); }
+
+std::string Workspace::slug(std::string_view text) const { return claims::slug(text); }
+
+void Workspace::record(Action action) {
+  action.rule = m_rule;
+  m_record.push_back(std::move(action));
+}
+
+void Workspace::diagnose(std::string_view path, int line, std::string reason) {
+  m_diagnostics.push_back(store::Diagnostic{
+      (std::filesystem::path(m_root_display) / std::string(path)).string(), line, std::move(reason),
+      store::Severity::error});
+}
+
+} // namespace engram::engine

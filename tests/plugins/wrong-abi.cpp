@@ -1,0 +1,39 @@
+// A test plugin built for another rule ABI: the host must refuse it before
+// calling its factory.
+#include "engram/plugin.hpp"
+
+#include <boost/dll/alias.hpp>
+
+namespace {
+
+// Never constructed: the host refuses the library first.
+class NeverRun final : public engram::Rule {
+public:
+  // Does nothing.
+  void run(engram::StoreView&) override {}
+};
+
+} // namespace
+
+namespace test_exports {
+
+// A descriptor from a future engram whose rule interface changed.
+const engram::PluginDescriptor descriptor = {
+    .abi_version = engram::k_abi_version + 1,
+    .sdk_version = engram::k_sdk_version,
+    .name = "wrong-abi",
+    .phase = engram::Phase::merge,
+    .description = "built for another ABI",
+    .version = "1.0.0",
+    .lightweight = false,
+};
+
+// The factory the host must never call.
+engram::Rule* create() {
+  return new NeverRun();
+}
+
+} // namespace test_exports
+
+BOOST_DLL_ALIAS(test_exports::descriptor, engram_plugin_descriptor)
+BOOST_DLL_ALIAS(test_exports::create, engram_plugin_create)

@@ -1,0 +1,92 @@
+// Tests of claim classification: the four-layer seed's decision tree,
+// reference first, then behavioural, then factual.
+#include "claims/classify.hpp"
+
+#include <catch2/catch.hpp>
+
+using engram::ClaimKind;
+using engram::claims::classify;
+
+TEST_CASE("claims: a pointer to an external place is a reference") {
+  CHECK(classify("The runbook can be found at https://wiki/x") == ClaimKind::reference);
+  CHECK(classify("Status page: https://status.example.com") == ClaimKind::reference);
+  CHECK(classify("Design notes are on www.example.com/design") == ClaimKind::reference);
+  CHECK(classify("The restore procedure can be found in the ops handbook.") ==
+        ClaimKind::reference);
+  CHECK(classify("The config lives in ~/.config/engram/config.toml") == ClaimKind::reference);
+  CHECK(classify("For quotas, refer to the billing wiki.") == ClaimKind::reference);
+}
+
+TEST_CASE("claims: \"is at\" and \"see\" make a reference only with a path, link or channel") {
+  CHECK(classify("The runbook is at docs/ops/runbook.md") == ClaimKind::reference);
+  CHECK(classify("See [the runbook](docs/runbook.md) for restores.") == ClaimKind::reference);
+  CHECK(classify("Docs are at docs/internal/ on the share") == ClaimKind::reference);
+  CHECK(classify("The build is at 90% coverage.") == ClaimKind::factual);
+  CHECK(classify("See you tomorrow.") == ClaimKind::factual);
+}
+
+TEST_CASE("claims: a dashboard, doc or channel named with its place is a reference") {
+  CHECK(classify("Latency dashboard: grafana.internal/d/latency") == ClaimKind::reference);
+  CHECK(classify("Deploy alerts go to the #ops-alerts channel.") == ClaimKind::reference);
+  CHECK(classify("The dashboard is slow on Mondays.") == ClaimKind::factual);
+}
+
+TEST_CASE("claims: a reference wins over an instruction, as the seed's order says") {
+  CHECK(classify("Always check https://status.example.com before deploying.") ==
+        ClaimKind::reference);
+}
+
+TEST_CASE("claims: a URL inside inline code is part of a command, not a pointer") {
+  CHECK(classify("Install with `curl -fsSL https://example.com/install.sh | sh` first.") ==
+        ClaimKind::behavioural);
+  CHECK(classify("The runbook is at `docs/ops/runbook.md`") == ClaimKind::reference);
+}
+
+TEST_CASE("claims: an instruction keyword makes a behavioural claim") {
+  CHECK(classify("Always verify with `where python`") == ClaimKind::behavioural);
+  CHECK(classify("Never force-push to main.") == ClaimKind::behavioural);
+  CHECK(classify("Don't commit secrets.") == ClaimKind::behavioural);
+  CHECK(classify("Do not run migrations by hand.") == ClaimKind::behavioural);
+  CHECK(classify("Avoid global installs.") == ClaimKind::behavioural);
+  CHECK(classify("The user prefers short answers, so prefer bullet lists.") ==
+        ClaimKind::behavioural);
+  CHECK(classify("Use uv instead of pip.") == ClaimKind::behavioural);
+  CHECK(classify("Make sure the VPN is up.") == ClaimKind::behavioural);
+  CHECK(classify("Tokens must be rotated every 90 days.") == ClaimKind::behavioural);
+  CHECK(classify("Answers should cite the source file.") == ClaimKind::behavioural);
+  CHECK(classify("Remember to bump the changelog.") == ClaimKind::behavioural);
+}
+
+TEST_CASE("claims: a sentence that starts with an imperative verb is behavioural") {
+  CHECK(classify("Run the migrations before deploying.") == ClaimKind::behavioural);
+  CHECK(classify("- [ ] Check the logs after each release") == ClaimKind::behavioural);
+  CHECK(classify("Build the image before pushing.") == ClaimKind::behavioural);
+  CHECK(classify("When the build fails, rerun it with -v.") == ClaimKind::behavioural);
+  CHECK(classify("The API is flaky. Retry twice.") == ClaimKind::behavioural);
+}
+
+TEST_CASE("claims: a noun that looks like a verb does not make an instruction") {
+  CHECK(classify("Build takes 5 minutes on CI.") == ClaimKind::factual);
+  CHECK(classify("Test suites run in parallel.") == ClaimKind::factual);
+  CHECK(classify("Log files rotate daily.") == ClaimKind::factual);
+}
+
+TEST_CASE("claims: keywords match whole words only and not inside code") {
+  CHECK(classify("Nevertheless the mustard is yellow.") == ClaimKind::factual);
+  CHECK(classify("The flag `--always-make` rebuilds everything.") == ClaimKind::factual);
+  CHECK(classify("The setup script:\n\n```\n# never edit by hand\nmake\n```") ==
+        ClaimKind::factual);
+}
+
+TEST_CASE("claims: keywords match case-insensitively and with typographic apostrophes") {
+  CHECK(classify("ALWAYS pin versions.") == ClaimKind::behavioural);
+  CHECK(classify("Don\u2019t retry on 4xx.") == ClaimKind::behavioural);
+}
+
+TEST_CASE("claims: a timeless statement is factual") {
+  CHECK(classify("Scripts go to `AppData\\Roaming\\Python\\Python312\\Scripts`") ==
+        ClaimKind::factual);
+  CHECK(classify("The user's name is Ada.") == ClaimKind::factual);
+  CHECK(classify("The API returns 100 items per page.") == ClaimKind::factual);
+  CHECK(classify("The team uses Postgres 15.") == ClaimKind::factual);
+}

@@ -1,0 +1,151 @@
+// Tests of claim comparison: duplicates are recorded, updates supersede, and
+// distinct knowledge is never mistaken for a duplicate.
+#include "claims/compare.hpp"
+
+#include <catch2/catch.hpp>
+
+using engram::Relation;
+using engram::claims::compare;
+using engram::claims::compare_claims;
+
+TEST_CASE("claims: claims equal after normalising are duplicates") {
+  CHECK(compare("The API returns 100 items per page.", "the api returns 100 items per page") ==
+        Relation::duplicate);
+  CHECK(compare("- **Always** pin versions", "Always pin\n  versions.") == Relation::duplicate);
+  CHECK(compare("Caf\u00e9 opens at nine", "Cafe\u0301 opens at nine") == Relation::duplicate);
+  const auto result = compare_claims("Same.", "same");
+  CHECK(result.score == 1.0);
+  CHECK(result.reason == "equal after normalising");
+}
+
+TEST_CASE("claims: near-equal claims by token containment are duplicates") {
+  CHECK(compare("The staging database is slow on large joins",
+                "The staging database is really slow on large joins") == Relation::duplicate);
+  CHECK(compare("The payment service retries failed webhooks",
+                "The payment service retries failed webhooks with exponential backoff") ==
+        Relation::duplicate);
+  CHECK(compare("The payment service is retrying failed webhooks",
+                "Payment service retries the failed webhooks") == Relation::duplicate);
+}
+
+TEST_CASE("claims: an incoming claim that adds knowledge is not a duplicate") {
+  const auto result = compare_claims(
+      "The payment service retries failed webhooks with exponential backoff and jitter",
+      "The payment service retries failed webhooks");
+  CHECK(result.relation == Relation::distinct);
+  CHECK(result.score < 0.9);
+}
+
+TEST_CASE("claims: claims sharing their first 40 characters but not their ending are distinct") {
+  const std::string a = "The deployment pipeline for the web app runs nightly at 02:00 UTC";
+  const std::string b = "The deployment pipeline for the web app runs on every push to main";
+  REQUIRE(a.substr(0, 40) == b.substr(0, 40));
+  CHECK(compare(a, b) == Relation::distinct);
+  CHECK(compare(b, a) == Relation::distinct);
+  CHECK(compare("The onboarding checklist for new engineers includes setting up SSH keys",
+                "The onboarding checklist for new engineers includes reading the style guide") ==
+        Relation::distinct);
+}
+
+TEST_CASE("claims: claims sharing their first 40 characters with a changed value are updates") {
+  const std::string a = "The staging database connection pool size is 20";
+  const std::string b = "The staging database connection pool size is 50";
+  REQUIRE(a.substr(0, 40) == b.substr(0, 40));
+  CHECK(compare(a, b) == Relation::update);
+}
+
+TEST_CASE("claims: a changed number on the same subject is an update") {
+  const auto result =
+      compare_claims("The API returns 250 items per page", "The API returns 100 items per page");
+  CHECK(result.relation == Relation::update);
+  CHECK(result.reason == "same subject, value changed (100 → 250)");
+}
+
+TEST_CASE("claims: a changed version, date or weekday on the same subject is an update") {
+  CHECK(compare("The staging cluster runs PostgreSQL 15.1 with replicas",
+                "The staging cluster runs PostgreSQL 14.2 with replicas") == Relation::update);
+  CHECK(compare("The mobile app targets SDK v2.3.1 for release builds",
+                "The mobile app targets SDK v2.4.0 for release builds") == Relation::update);
+  CHECK(compare("The quarterly security audit ends on 2024-03-15",
+                "The quarterly security audit ends on 2024-03-01") == Relation::update);
+  CHECK(compare("Deploys to production are frozen on Fridays",
+                "Deploys to production are frozen on Mondays") == Relation::update);
+}
+
+TEST_CASE("claims: a changed quoted value on the same subject is an update") {
+  CHECK(compare("The retry setting in the worker config is called `retry_limit`",
+                "The retry setting in the worker config is called `max_retries`") ==
+        Relation::update);
+}
+
+TEST_CASE("claims: a flipped polarity on the same subject is an update") {
+  CHECK(compare("Integration tests need network access",
+                "Integration tests do not need network access") == Relation::update);
+  CHECK(compare("Never use spaces for indentation", "Always use spaces for indentation") ==
+        Relation::update);
+  CHECK(compare("The legacy export endpoint is no longer supported",
+                "The legacy export endpoint is supported") == Relation::update);
+  CHECK(compare("The CLI doesn't cache build artifacts", "The CLI caches build artifacts") ==
+        Relation::update);
+  CHECK(compare("Release builds run without debug symbols",
+                "Release builds run with debug symbols") == Relation::update);
+  CHECK(compare("Avoid using tabs in YAML files", "Use tabs in YAML files") == Relation::update);
+  const auto result = compare_claims("Integration tests cannot reach the network",
+                                     "Integration tests reach the network");
+  CHECK(result.relation == Relation::update);
+  CHECK(result.reason == "same subject, polarity flipped (positive → negative)");
+}
+
+TEST_CASE(
+    "claims: claims about unrelated subjects are distinct even with shared values or polarity") {
+  CHECK(compare("The cache holds 100 items", "The API returns 100 items per page") ==
+        Relation::distinct);
+  CHECK(compare("The cache holds 200 entries", "The API returns 100 items per page") ==
+        Relation::distinct);
+  CHECK(compare("Never deploy on Fridays", "The build uses Ninja") == Relation::distinct);
+  CHECK(compare("Use ruff for linting Python code", "Use ruff for formatting Python code") ==
+        Relation::distinct);
+}
+
+TEST_CASE("claims: too few shared words is not enough for an update") {
+  CHECK(compare("Port is 8080", "Port is 9090") == Relation::distinct);
+}
+
+TEST_CASE("claims: a value added or dropped is distinct, neither duplicate nor update") {
+  CHECK(compare("The API returns items per page", "The API returns 100 items per page") ==
+        Relation::distinct);
+  CHECK(compare("The API returns 100 items per page", "The API returns items per page") ==
+        Relation::distinct);
+  CHECK(compare("The service supports Python 3.12", "The service supports Python 3.11 and 3.12") ==
+        Relation::distinct);
+}
+
+TEST_CASE("claims: prepared claims compare like their texts") {
+  const auto a = engram::claims::prepare("The API returns 250 items per page");
+  const auto b = engram::claims::prepare("The API returns 100 items per page");
+  CHECK(compare_claims(a, b).relation == Relation::update);
+  CHECK(compare_claims(a, b).reason ==
+        compare_claims("The API returns 250 items per page", "The API returns 100 items per page")
+            .reason);
+}
+
+TEST_CASE("claims: claims of only stopwords are duplicates only when equal") {
+  CHECK(compare("It is.", "This is.") == Relation::distinct);
+  CHECK(compare("It is.", "it is") == Relation::duplicate);
+}
+
+TEST_CASE("claims: the near-duplicate threshold is a parameter") {
+  const std::string incoming = "The payment service retries failed webhooks quickly";
+  const std::string existing = "The payment service retries failed webhooks";
+  CHECK(compare(incoming, existing, 0.8) == Relation::duplicate);
+  CHECK(compare(incoming, existing, 0.9) == Relation::distinct);
+}
+
+TEST_CASE("claims: compare gives the relation of compare_claims") {
+  for (const auto& [a, b] : std::vector<std::pair<std::string, std::string>>{
+           {"A fact.", "a fact"},
+           {"The API returns 250 items per page", "The API returns 100 items per page"},
+           {"Unrelated one", "Something else entirely"}}) {
+    CHECK(compare(a, b) == compare_claims(a, b).relation);
+  }
+}

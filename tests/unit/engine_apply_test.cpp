@@ -1,0 +1,107 @@
+// engine::apply: a plan lands only on files that still hold the bytes it was
+// made from; a file someone rewrote in between keeps the writer's bytes, and
+// then nothing is removed, so no claim can leave before its target is written.
+#include "engine/apply.hpp"
+#include "lib/temp_dir.hpp"
+#include "store/scan.hpp"
+
+#include <catch2/catch.hpp>
+
+namespace fs = std::filesystem;
+using engram::engine::FileChange;
+using engram::engine::Plan;
+using engram::store::content_hash;
+using engram::test::read_file;
+using engram::test::TempDir;
+using engram::test::write_file;
+
+namespace {
+
+// A change of `path` from `old_bytes` to `new_bytes` (nullopt: remove it).
+FileChange change(const std::string& path, const std::string& old_bytes,
+                  std::optional<std::string> new_bytes) {
+  return FileChange{path, content_hash(old_bytes), old_bytes, std::move(new_bytes)};
+}
+
+// A plan that rewrites semantic/a.md, creates semantic/new.md and removes the episodic file.
+Plan absorbing_plan() {
+  Plan plan;
+  plan.changes.push_back(change("semantic/a.md", "- old fact\n", "- old fact\n- new fact\n"));
+  plan.changes.push_back(FileChange{"semantic/new.md", std::nullopt, std::nullopt, "- other\n"});
+  plan.changes.push_back(change("episodic/2026-01-01-x.md", "- new fact\n- other\n", std::nullopt));
+  return plan;
+}
+
+// A store holding the bytes absorbing_plan() was made from.
+void write_base(const TempDir& dir) {
+  write_file(dir / "semantic" / "a.md", "- old fact\n");
+  write_file(dir / "episodic" / "2026-01-01-x.md", "- new fact\n- other\n");
+}
+
+} // namespace
+
+TEST_CASE("apply writes every change and removes files last when nothing changed underneath") {
+  const TempDir dir;
+  write_base(dir);
+  const auto result = engram::engine::apply(absorbing_plan(), dir.path());
+  CHECK(result.written == std::vector<std::string>{"semantic/a.md", "semantic/new.md"});
+  CHECK(result.removed == std::vector<std::string>{"episodic/2026-01-01-x.md"});
+  CHECK(result.deferred.empty());
+  CHECK(read_file(dir / "semantic" / "a.md") == "- old fact\n- new fact\n");
+  CHECK(read_file(dir / "semantic" / "new.md") == "- other\n");
+  CHECK_FALSE(fs::exists(dir / "episodic" / "2026-01-01-x.md"));
+}
+
+TEST_CASE(
+    "a file rewritten between plan and apply keeps the writer's bytes and nothing is removed") {
+  const TempDir dir;
+  write_base(dir);
+  // The agent writes after the plan was made from the old bytes.
+  const std::string agent = "- old fact\n- the agent's own line, written meanwhile\n";
+  write_file(dir / "semantic" / "a.md", agent);
+
+  const auto result = engram::engine::apply(absorbing_plan(), dir.path());
+  CHECK(read_file(dir / "semantic" / "a.md") == agent);
+  CHECK(std::find(result.deferred.begin(), result.deferred.end(), "semantic/a.md") !=
+        result.deferred.end());
+  // The episodic file's claims were bound for the deferred file: it stays, for the next run.
+  CHECK(result.removed.empty());
+  CHECK(read_file(dir / "episodic" / "2026-01-01-x.md") == "- new fact\n- other\n");
+  CHECK(std::find(result.deferred.begin(), result.deferred.end(), "episodic/2026-01-01-x.md") !=
+        result.deferred.end());
+  // Writes that did not conflict land.
+  CHECK(result.written == std::vector<std::string>{"semantic/new.md"});
+}
+
+TEST_CASE("a file created by someone else after the plan is not overwritten") {
+  const TempDir dir;
+  write_base(dir);
+  write_file(dir / "semantic" / "new.md", "the agent got here first\n");
+  const auto result = engram::engine::apply(absorbing_plan(), dir.path());
+  CHECK(read_file(dir / "semantic" / "new.md") == "the agent got here first\n");
+  CHECK(result.removed.empty());
+  CHECK(fs::exists(dir / "episodic" / "2026-01-01-x.md"));
+}
+
+TEST_CASE("a file to remove that changed meanwhile is kept") {
+  const TempDir dir;
+  write_base(dir);
+  write_file(dir / "episodic" / "2026-01-01-x.md", "- new fact\n- other\n- and one more\n");
+  const auto result = engram::engine::apply(absorbing_plan(), dir.path());
+  CHECK(result.removed.empty());
+  CHECK(read_file(dir / "episodic" / "2026-01-01-x.md") == "- new fact\n- other\n- and one more\n");
+  CHECK(std::find(result.deferred.begin(), result.deferred.end(), "episodic/2026-01-01-x.md") !=
+        result.deferred.end());
+}
+
+TEST_CASE("write_atomically replaces a file whole and leaves no temporary behind") {
+  const TempDir dir;
+  write_file(dir / "WORKING.md", "old\n");
+  engram::engine::write_atomically(dir / "WORKING.md", "new\n");
+  CHECK(read_file(dir / "WORKING.md") == "new\n");
+  std::size_t entries = 0;
+  for ([[maybe_unused]] const auto& entry : fs::directory_iterator(dir.path())) {
+    ++entries;
+  }
+  CHECK(entries == 1);
+}
