@@ -17,7 +17,7 @@
 namespace engram {
 
 // The ABI of the rule interface; a plugin built against another is refused.
-inline constexpr int k_abi_version = 1;
+inline constexpr int k_abi_version = 2;
 
 // The SDK version a plugin was built against (major.minor must match the host's).
 inline constexpr const char* k_sdk_version = "0.1";
@@ -87,6 +87,10 @@ public:
 
   // The day after which an episodic file decays; nullopt means never.
   virtual std::optional<Date> decay_date(std::string_view path) const = 0;
+
+  // The git blob id of a file's current bytes (empty when it does not exist):
+  // lets a rule skip work for files that did not change since it last looked.
+  virtual std::string content_hash(std::string_view path) const = 0;
 
   // Creates or replaces a whole file.
   virtual void write(std::string_view path, std::string bytes) = 0;

@@ -137,6 +137,43 @@ nlohmann::json json_entry(const StoreView& store, const std::string& path, const
   return entry;
 }
 
+// The fields MEMORY.md shows, read back from an .index.json entry.
+IndexEntry index_entry(const nlohmann::json& entry) {
+  auto text = [&](const char* key) {
+    const auto it = entry.find(key);
+    return it != entry.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  std::vector<std::string> tags;
+  if (const auto it = entry.find("tags"); it != entry.end() && it->is_array()) {
+    for (const auto& tag : *it) {
+      if (tag.is_string()) {
+        tags.push_back(tag.get<std::string>());
+      }
+    }
+  }
+  return IndexEntry{text("path"), text("type"), std::move(tags), text("salience"), text("created"),
+                    text("summary")};
+}
+
+// The entries of the current .index.json by path; empty when it is missing or unreadable.
+std::map<std::string, nlohmann::json> previous_entries(const StoreView& store, const std::string& path) {
+  std::map<std::string, nlohmann::json> out;
+  if (!store.exists(path)) {
+    return out;
+  }
+  try {
+    const auto index = nlohmann::json::parse(store.read(path));
+    for (const auto& entry : index.value("entries", nlohmann::json::array())) {
+      if (entry.is_object() && entry.contains("path") && entry["path"].is_string()) {
+        out.emplace(entry["path"].get<std::string>(), entry);
+      }
+    }
+  } catch (const nlohmann::json::exception&) {
+    // Unreadable: every entry is rebuilt.
+  }
+  return out;
+}
+
 class IndexRule final : public engram::Rule {
 public:
   void run(StoreView& store) override {
@@ -147,16 +184,26 @@ public:
     const auto* json_name = json_setting ? std::get_if<std::string>(&*json_setting) : nullptr;
     const auto json_path = json_name == nullptr ? std::string(".index.json") : *json_name;
 
+    // In a lightweight run an entry is rebuilt only when its file's bytes changed.
+    const auto previous = previous_entries(store, json_path);
+    const bool reuse = store.run_kind() == engram::RunKind::lightweight;
+
     nlohmann::json entries = nlohmann::json::array();
     std::vector<std::pair<std::string, std::vector<IndexEntry>>> sections;
     for (const auto& [layer, title] : k_sections) {
       std::vector<IndexEntry> section;
       for (const auto& path : store.files(layer)) {
-        IndexEntry entry{path, store.field(path, "type").value_or(""), store.list(path, "tags"),
-                         store.field(path, "salience").value_or(""), store.field(path, "created").value_or(""),
-                         summarise(store, path)};
-        entries.push_back(json_entry(store, path, entry.summary, layer == Layer::episodic));
-        section.push_back(std::move(entry));
+        const auto hash = store.content_hash(path);
+        const auto old = previous.find(path);
+        nlohmann::json entry;
+        if (reuse && old != previous.end() && old->second.value("hash", "") == hash) {
+          entry = old->second;
+        } else {
+          entry = json_entry(store, path, summarise(store, path), layer == Layer::episodic);
+          entry["hash"] = hash;
+        }
+        section.push_back(index_entry(entry));
+        entries.push_back(std::move(entry));
       }
       sections.emplace_back(title, std::move(section));
     }

@@ -130,6 +130,7 @@ store::MemoryFile& Workspace::mutable_file(std::string_view path) {
   if (it == m_files.end() || !it->second.current) {
     throw Error("a rule changed '{}', which does not exist", path);
   }
+  it->second.touched = true;
   return *it->second.current;
 }
 
@@ -172,6 +173,17 @@ std::optional<Date> Workspace::decay_date(std::string_view path) const {
                            static_cast<int>(m_settings.get_int("decay.retention_days")));
 }
 
+std::string Workspace::content_hash(std::string_view path) const {
+  const auto it = m_files.find(path);
+  if (it == m_files.end() || !it->second.current) {
+    return {};
+  }
+  if (!it->second.touched && it->second.base_hash) {
+    return *it->second.base_hash;
+  }
+  return store::content_hash(it->second.current->render());
+}
+
 void Workspace::write(std::string_view path, std::string bytes) {
   const auto normal = checked_path(path);
   auto parsed = store::MemoryFile::parse((std::filesystem::path(m_root_display) / normal).string(), bytes);
@@ -181,6 +193,7 @@ void Workspace::write(std::string_view path, std::string bytes) {
   }
   auto& file = m_files[normal];
   file.current = std::move(parsed.value());
+  file.touched = true;
 }
 
 void Workspace::set_field(std::string_view path, std::string_view key, std::string_view value) {

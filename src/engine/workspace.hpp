@@ -47,6 +47,7 @@ public:
   std::vector<std::string> list(std::string_view path, std::string_view key) const override;
   std::optional<Date> date(std::string_view path, std::string_view key) const override;
   std::optional<Date> decay_date(std::string_view path) const override;
+  std::string content_hash(std::string_view path) const override;
   void write(std::string_view path, std::string bytes) override;
   void set_field(std::string_view path, std::string_view key, std::string_view value) override;
   void set_list(std::string_view path, std::string_view key,
@@ -68,6 +69,7 @@ private:
     std::optional<std::string> base_hash;  // nullopt: created during this consolidation
     std::optional<std::string> base_bytes;
     std::optional<store::MemoryFile> current; // nullopt: removed
+    bool touched = false; // changed by a rule in this run (its hash must be recomputed)
   };
 
   store::MemoryFile& mutable_file(std::string_view path);

@@ -45,6 +45,7 @@ public:
   std::vector<std::string> list(std::string_view, std::string_view) const override { return {}; }
   std::optional<engram::Date> date(std::string_view, std::string_view) const override { return {}; }
   std::optional<engram::Date> decay_date(std::string_view) const override { return {}; }
+  std::string content_hash(std::string_view) const override { return {}; }
   void write(std::string_view path, std::string bytes) override {
     contents[std::string(path)] = std::move(bytes);
   }
