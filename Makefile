@@ -8,7 +8,7 @@ STORE ?= $(XDG_DATA_HOME)/engram/memory
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
 
-.PHONY: all setup configure build test run install format clean
+.PHONY: all setup configure build test run install format clean fuzz
 
 all: build
 
@@ -34,6 +34,16 @@ run: setup build
 
 install: setup build
 	@umask 022 && cmake --install $(BUILD_DIR) --prefix "$(PREFIX)"
+
+FUZZ_SECONDS ?= 60
+fuzz: setup
+	@umask 022 && cmake --preset fuzz >/dev/null && cmake --build --preset fuzz -j $(JOBS) --target fuzzers
+	@for target in build/fuzz/bin/*_fuzz; do \
+	  name=$$(basename $$target _fuzz); mkdir -p build/fuzz/corpus/$$name; \
+	  echo "fuzz: $$name for $(FUZZ_SECONDS) s"; \
+	  $$target -max_total_time=$(FUZZ_SECONDS) -timeout=10 -max_len=4096 \
+	    -artifact_prefix=build/fuzz/ build/fuzz/corpus/$$name fuzz/corpus/$$name || exit 1; \
+	done
 
 format:
 	@git ls-files '*.cpp' '*.hpp' | xargs clang-format -i

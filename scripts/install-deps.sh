@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config git clang-format
+  build-essential cmake ninja-build pkg-config git clang-format clang libclang-rt-14-dev
   libboost-dev libboost-filesystem-dev
   libtomlplusplus-dev nlohmann-json3-dev libspdlog-dev libfmt-dev
   libgit2-dev libcli11-dev libyaml-cpp-dev libmd4c-dev libicu-dev

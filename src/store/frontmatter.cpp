@@ -156,6 +156,39 @@ std::size_t scalar_end(const std::string& text, std::size_t pos, std::size_t end
   return j;
 }
 
+// True when the quoted scalar starting at `pos` has its closing quote in `text`.
+bool quote_closes(const std::string& text, std::size_t pos) {
+  const char quote = text[pos];
+  for (std::size_t i = pos + 1; i < text.size(); ++i) {
+    if (quote == '"' && text[i] == '\\') {
+      ++i;
+    } else if (text[i] == quote) {
+      if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+        ++i;
+      } else {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// Throws when a quoted scalar of `node` (or of its items) is never closed:
+// yaml-cpp accepts one at the end of input, and an edit after it would vanish into it.
+void check_quotes_closed(const std::string& text, const YAML::Node& node) {
+  if (node.IsSequence() || node.IsMap()) {
+    for (const auto& item : node) {
+      check_quotes_closed(text, item.IsDefined() ? item : item.second);
+    }
+    return;
+  }
+  const auto pos = static_cast<std::size_t>(node.Mark().pos);
+  if (node.IsScalar() && !node.Mark().is_null() && pos < text.size() &&
+      (text[pos] == '"' || text[pos] == '\'') && !quote_closes(text, pos)) {
+    throw YAML::ParserException(node.Mark(), "unterminated quoted string");
+  }
+}
+
 } // namespace
 
 Expected<Frontmatter, FrontmatterError> Frontmatter::parse(std::string text, int first_line,
@@ -244,6 +277,9 @@ void Frontmatter::reparse() {
   }
   if (!m_root.IsMap()) {
     throw Error("frontmatter is not a mapping of `key: value` lines");
+  }
+  for (const auto& pair : m_root) {
+    check_quotes_closed(m_text, pair.second);
   }
   const auto lines = split_lines(m_text);
   std::vector<std::pair<std::string, YAML::Mark>> keys;
@@ -367,6 +403,8 @@ void Frontmatter::require_editable() const {
 }
 
 void Frontmatter::replace_span(std::string_view key, const std::string& lines) {
+  const std::string before = m_text;
+  const auto keys_before = keys();
   const auto* span = find(key);
   if (span == nullptr) {
     if (!m_text.empty() && m_text.back() != '\n') {
@@ -376,15 +414,52 @@ void Frontmatter::replace_span(std::string_view key, const std::string& lines) {
   } else {
     m_text.replace(span->begin, span->end - span->begin, lines);
   }
+  std::string failure;
   try {
     reparse();
+    // Every other key must still be there, in order: a lenient parse of the
+    // old text (say, an unclosed quote) must never let an edit swallow a key.
+    std::vector<std::string> expected;
+    for (const auto& k : keys_before) {
+      if (k != key) {
+        expected.push_back(k);
+      }
+    }
+    std::vector<std::string> now;
+    for (const auto& k : keys()) {
+      if (k != key) {
+        now.push_back(k);
+      }
+    }
+    if (now != expected) {
+      failure = "the other keys would change";
+    }
   } catch (const std::exception& e) {
-    throw Error("editing frontmatter key '{}' produced invalid YAML: {}", key, e.what());
+    failure = e.what();
+  }
+  if (!failure.empty()) {
+    m_text = before;
+    reparse();
+    throw Error("frontmatter key '{}' cannot be edited in place: {}", key, failure);
+  }
+}
+
+void Frontmatter::verify_edit(std::string_view key, const std::string& before, bool ok) {
+  if (!ok) {
+    m_text = before;
+    reparse();
+    throw Error("frontmatter key '{}' cannot be edited in place: the new value does not read back", key);
   }
 }
 
 void Frontmatter::set_scalar(std::string_view key, std::string_view value) {
   require_editable();
+  const std::string before = m_text;
+  write_scalar(key, value);
+  verify_edit(key, before, scalar(key) == value);
+}
+
+void Frontmatter::write_scalar(std::string_view key, std::string_view value) {
   const auto* span = find(key);
   if (span == nullptr) {
     replace_span(key, fmt::format("{}: {}{}", key, render_scalar(value, QuoteStyle::plain, false), m_eol));
@@ -412,6 +487,12 @@ void Frontmatter::set_scalar(std::string_view key, std::string_view value) {
 
 void Frontmatter::set_list(std::string_view key, const std::vector<std::string>& values) {
   require_editable();
+  const std::string before = m_text;
+  write_list(key, values);
+  verify_edit(key, before, list(key) == values);
+}
+
+void Frontmatter::write_list(std::string_view key, const std::vector<std::string>& values) {
   const auto* span = find(key);
   const YAML::Node& root = m_root;
   const YAML::Node node = span == nullptr ? YAML::Node() : root[std::string(key)];

@@ -89,6 +89,9 @@ private:
   Frontmatter() = default;
   const KeySpan* find(std::string_view key) const;
   void replace_span(std::string_view key, const std::string& lines);
+  void write_scalar(std::string_view key, std::string_view value);
+  void write_list(std::string_view key, const std::vector<std::string>& values);
+  void verify_edit(std::string_view key, const std::string& before, bool ok);
   void reparse();
   void require_editable() const;
 

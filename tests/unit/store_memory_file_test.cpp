@@ -1,6 +1,8 @@
 // Round-trip and edit tests of MemoryFile over the corpus of real-looking files.
 #include "store/memory_file.hpp"
 
+#include "base/error.hpp"
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -240,6 +242,8 @@ TEST_CASE("malformed files are errors with the line of the problem") {
       {"---\ntype: semantic\ntrigger: {a: 1}\n---\n", 3, "must be a list"},
       {"---\ntags:\n  - [nested]\n---\n", 2, "list of words"},
       {"---\ntype: a\ntype: b\n---\n", 3, "duplicate key 'type'"},
+      {"---\ntype: a\ntitle: \"never closed\nmore: text\n---\n", 3, "unterminated quoted string"},
+      {"---\ntags:\n  - 'open\n---\n", 3, "unterminated quoted string"},
       {"---\n- just\n- a list\n---\n", 2, "not a mapping"},
       {"text\n\xff\xfe bad bytes\n", 2, "invalid UTF-8"},
       {std::string("bin\nary\0data", 12), 2, "binary file"},
@@ -252,4 +256,19 @@ TEST_CASE("malformed files are errors with the line of the problem") {
     CHECK(parsed.error().reason.find(c.reason) != std::string::npos);
     CHECK(parsed.error().to_string().starts_with("bad.md:" + std::to_string(c.line) + ": "));
   }
+}
+
+TEST_CASE("an edit that would not read back is refused and the frontmatter is left as it was") {
+  // A flow mapping cannot be edited line by line; the edit is refused, nothing changes.
+  auto file = parse("---\n{type: semantic, tags: [a]}\n---\nBody\n");
+  const auto before = file.render();
+  CHECK_THROWS_AS(file.frontmatter()->set_scalar("created", "2026-01-01"), engram::Error);
+  CHECK(file.render() == before);
+}
+
+TEST_CASE("fuzzer-found inputs stay fixed") {
+  // A double-quoted value left open at the end of the block once swallowed keys appended after it.
+  auto parsed = MemoryFile::parse("f.md", "---\ntypegs: [x, y]\ncreated: 2025-01\ntitle: \"open quotes5\n---\nbody\n");
+  REQUIRE_FALSE(parsed);
+  CHECK(parsed.error().reason.find("unterminated quoted string") != std::string::npos);
 }
