@@ -1,0 +1,65 @@
+// make_watcher: the registry of watcher backends, and the only place that
+// knows which platform has which.
+#include "base/error.hpp"
+#include "watch/poll_watcher.hpp"
+
+#include <spdlog/spdlog.h>
+
+#ifdef __linux__
+#include "watch/inotify_watcher.hpp"
+#endif
+
+namespace engram::watch {
+
+namespace {
+
+// The native backend of this platform, or nullptr when it has none.
+std::unique_ptr<Watcher> make_native(const std::filesystem::path& root,
+                                     const WatchOptions& options) {
+#ifdef __linux__
+  return std::make_unique<InotifyWatcher>(root, options);
+#else
+  (void)root;
+  (void)options;
+  return nullptr;
+#endif
+}
+
+} // namespace
+
+std::unique_ptr<Watcher> make_watcher(const std::filesystem::path& root,
+                                      const WatchOptions& options) {
+  // Checked here too, so "auto" does not fall back to polling what cannot be polled either.
+  std::error_code status_error;
+  if (!std::filesystem::is_directory(root, status_error)) {
+    throw Error("cannot watch {}: not a folder", root.string());
+  }
+  if (options.poll_interval_ms <= 0) {
+    throw Error("cannot watch {}: the poll interval must be positive, not {} ms", root.string(),
+                options.poll_interval_ms);
+  }
+  if (options.backend == "poll") {
+    return std::make_unique<PollWatcher>(root, options);
+  }
+  if (options.backend == "inotify") {
+    auto watcher = make_native(root, options);
+    if (!watcher) {
+      throw Error("the inotify watcher backend exists only on Linux; use \"poll\" or \"auto\"");
+    }
+    return watcher;
+  }
+  if (options.backend == "auto") {
+    try {
+      if (auto watcher = make_native(root, options)) {
+        return watcher;
+      }
+    } catch (const Error& error) {
+      // A store that cannot be watched natively can still be polled.
+      spdlog::warn("{}; polling every {} ms instead", error.what(), options.poll_interval_ms);
+    }
+    return std::make_unique<PollWatcher>(root, options);
+  }
+  throw Error("unknown watcher backend \"{}\" (auto, inotify or poll)", options.backend);
+}
+
+} // namespace engram::watch
