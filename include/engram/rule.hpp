@@ -7,6 +7,7 @@
 #include "engram/date.hpp"
 #include "engram/layer.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,7 +18,7 @@
 namespace engram {
 
 // The ABI of the rule interface; a plugin built against another is refused.
-inline constexpr int k_abi_version = 2;
+inline constexpr int k_abi_version = 3;
 
 // The SDK version a plugin was built against (major.minor must match the host's).
 inline constexpr const char* k_sdk_version = "0.1";
@@ -42,6 +43,15 @@ struct Action {
   std::string source; // store-relative path it came from
   std::string target; // store-relative path it went to (or the existing text it duplicates)
   std::string reason; // why, in words
+};
+
+// A claim of a file that an incoming claim duplicates or updates.
+struct ClaimMatch {
+  std::string path;                       // the file that holds it
+  std::size_t index = 0;                  // its position in claims(body(path))
+  std::string text;                       // its text
+  ClaimKind kind = ClaimKind::factual;    // its kind
+  Relation relation = Relation::distinct; // compare(incoming, text): duplicate or update
 };
 
 // The store as a rule sees it: an in-memory model of every readable memory
@@ -116,6 +126,25 @@ public:
 
   // How an incoming claim relates to an existing one.
   virtual Relation compare(std::string_view incoming, std::string_view existing) const = 0;
+
+  // Every claim of the files of `layer` that `incoming` duplicates or updates
+  // (compare is not distinct), by path and then by position in the file:
+  // what comparing with each claim of claims(body(path)) for every path of
+  // files(layer) finds. The host answers from an index; this default is the
+  // definition, and what a StoreView without an index does.
+  virtual std::vector<ClaimMatch> related_claims(std::string_view incoming, Layer layer) const {
+    std::vector<ClaimMatch> out;
+    for (const auto& path : files(layer)) {
+      const auto found = claims(body(path));
+      for (std::size_t i = 0; i < found.size(); ++i) {
+        const auto relation = compare(incoming, found[i].text);
+        if (relation != Relation::distinct) {
+          out.push_back(ClaimMatch{path, i, found[i].text, found[i].kind, relation});
+        }
+      }
+    }
+    return out;
+  }
 
   // A claim's text normalised for comparison.
   virtual std::string normalise(std::string_view text) const = 0;

@@ -25,25 +25,6 @@ int salience_rank(const std::optional<std::string>& salience) {
   return salience == "high" ? 3 : salience == "low" ? 1 : 2;
 }
 
-std::vector<std::string> canonical(const StoreView& store, const std::vector<std::string>& tags) {
-  std::vector<std::string> out;
-  for (const auto& tag : tags) {
-    auto c = store.canonical_tag(tag);
-    if (!c.empty()) {
-      out.push_back(std::move(c));
-    }
-  }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
-}
-
-std::size_t shared(const std::vector<std::string>& a, const std::vector<std::string>& b) {
-  std::vector<std::string> both;
-  std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
-  return both.size();
-}
-
 std::string one_line(std::string_view text) {
   std::string out;
   for (char c : text) {
@@ -68,11 +49,16 @@ std::string appended(std::string body, const std::string& block, bool as_paragra
     body += '\n';
   }
   const bool body_ends_in_item = [&] {
-    const auto lines = engram::text::split_lines(body);
-    for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
-      if (!engram::text::is_blank(*it)) {
-        return is_item(*it);
+    // The last non-blank line, found from the end: the body can be long.
+    std::size_t end = body.size();
+    while (end > 0) {
+      const auto newline = end >= 2 ? body.rfind('\n', end - 2) : std::string::npos;
+      const std::size_t begin = newline == std::string::npos ? 0 : newline + 1;
+      const std::string_view line = std::string_view(body).substr(begin, end - begin);
+      if (!engram::text::is_blank(line)) {
+        return is_item(line);
       }
+      end = begin;
     }
     return false;
   }();
@@ -95,12 +81,18 @@ struct Section {
 };
 
 std::optional<Section> find_section(const std::string& body, const std::string& heading_text) {
-  std::size_t pos = 0;
+  const auto wanted = lower(heading_text);
   std::optional<Section> found;
+  // Only lines that start with '#' can be headings: jump from one to the next.
+  std::size_t pos = 0;
+  if (!body.starts_with('#')) {
+    const auto heading = body.find("\n#");
+    pos = heading == std::string::npos ? body.size() : heading + 1;
+  }
   while (pos < body.size()) {
     const auto nl = body.find('\n', pos);
     const std::size_t next = nl == std::string::npos ? body.size() : nl + 1;
-    const auto line = std::string(engram::text::without_eol(std::string_view(body).substr(pos, next - pos)));
+    const auto line = engram::text::without_eol(std::string_view(body).substr(pos, next - pos));
     const bool level2 = line.starts_with("## ") || line == "##";
     const bool level1 = line.starts_with("# ");
     if (found && (level1 || level2)) {
@@ -108,16 +100,17 @@ std::optional<Section> find_section(const std::string& body, const std::string& 
       return found;
     }
     if (!found && level2) {
-      auto title = line.substr(2);
+      auto title = std::string(line.substr(2));
       title.erase(0, title.find_first_not_of(" \t"));
       while (!title.empty() && (title.back() == ' ' || title.back() == '#')) {
         title.pop_back();
       }
-      if (lower(title) == lower(heading_text)) {
+      if (lower(title) == wanted) {
         found = Section{pos, body.size()};
       }
     }
-    pos = next;
+    const auto heading = nl == std::string::npos ? std::string::npos : body.find("\n#", nl);
+    pos = heading == std::string::npos ? body.size() : heading + 1;
   }
   return found;
 }
@@ -177,7 +170,10 @@ std::string quote_for_marker(std::string text) {
 class EpisodicDecayRule final : public engram::Rule {
 public:
   void run(StoreView& store) override {
-    m_claims.clear(); // the rule object lives across runs; its cache must not
+    // The rule object lives across runs; its caches must not.
+    m_layers.clear();
+    m_canonical.clear();
+    m_targets.clear();
     for (const auto& path : store.files(Layer::episodic)) {
       const auto when = store.decay_date(path);
       if (!when || !(*when < store.today())) {
@@ -190,7 +186,7 @@ public:
 private:
   void decay(StoreView& store, const std::string& path, engram::Date when) {
     const auto tags = store.list(path, "tags");
-    const auto canon = canonical(store, tags);
+    const auto canon = canonical_tags(store, tags);
     const auto claims = store.claims(store.body(path));
     std::size_t accounted = 0;
     for (const auto& claim : claims) {
@@ -215,23 +211,57 @@ private:
 
   // The file with the most shared canonical tags (at least 2); ties: salience,
   // then newer `created`, then path. None: a new file named from the sorted tags.
-  static std::string tagged_target(const StoreView& store, Layer layer, const std::vector<std::string>& tags,
-                                   const std::vector<std::string>& canon, const std::string& source) {
+  std::string tagged_target(const StoreView& store, Layer layer, const std::vector<std::string>& tags,
+                            const std::vector<std::string>& canon, const std::string& source) {
+    // The claims of one episode share its tags: the answer is kept until a file is created.
+    std::string key = std::to_string(static_cast<int>(layer)) + '\n' + source;
+    for (const auto* list : {&canon, &tags}) {
+      key += '\n';
+      for (const auto& tag : *list) {
+        key += tag + '\t';
+      }
+    }
+    if (const auto it = m_targets.find(key); it != m_targets.end()) {
+      return it->second;
+    }
+    return m_targets[key] = choose_target(store, layer, tags, canon, source);
+  }
+
+  // tagged_target, worked out.
+  std::string choose_target(const StoreView& store, Layer layer, const std::vector<std::string>& tags,
+                            const std::vector<std::string>& canon, const std::string& source) {
+    // Only files sharing a tag can share two: count shares through the tag index.
+    const auto& files = layer_files(store, layer);
+    std::vector<const std::string*> sharing;
+    for (const auto& tag : canon) {
+      if (const auto it = files.by_tag.find(tag); it != files.by_tag.end()) {
+        sharing.insert(sharing.end(), it->second.begin(), it->second.end());
+      }
+    }
+    // In path order, each with how many tags it shares.
+    std::sort(sharing.begin(), sharing.end(), [](const auto* a, const auto* b) { return *a < *b; });
+    std::vector<std::pair<const std::string*, std::size_t>> candidates;
+    for (const auto* path : sharing) {
+      if (!candidates.empty() && candidates.back().first == path) {
+        ++candidates.back().second;
+      } else {
+        candidates.emplace_back(path, 1);
+      }
+    }
     std::string best;
     std::size_t best_shared = 0;
     int best_salience = 0;
     std::string best_created;
-    for (const auto& candidate : store.files(layer)) {
-      const auto n = shared(canon, canonical(store, store.list(candidate, "tags")));
+    for (const auto& [path, n] : candidates) {
       if (n < 2) {
         continue;
       }
-      const int salience = salience_rank(store.field(candidate, "salience"));
-      const auto created = store.date(candidate, "created");
-      const std::string created_text = created ? created->to_string() : "";
+      const auto& candidate = files.files.at(*path);
+      const int salience = candidate.salience;
+      const std::string& created_text = candidate.created;
       if (best.empty() || n > best_shared || (n == best_shared && salience > best_salience) ||
           (n == best_shared && salience == best_salience && created_text > best_created)) {
-        best = candidate;
+        best = *path;
         best_shared = n;
         best_salience = salience;
         best_created = created_text;
@@ -257,7 +287,62 @@ private:
     return store.layer_path(layer) + "/" + store.slug(name) + ".md";
   }
 
-  static void create(StoreView& store, const std::string& target, const std::vector<std::string>& tags) {
+  // What choosing a target needs to know of one file of a layer.
+  struct TargetFile {
+    std::vector<std::string> canon; // its canonical tags, sorted, unique
+    int salience = 2;               // its salience rank
+    std::string created;            // its `created` date as text ("" when none)
+  };
+
+  // The files of one layer that claims can go to, and which hold each canonical tag.
+  struct LayerFiles {
+    std::map<std::string, TargetFile> files;                         // by path
+    std::map<std::string, std::vector<const std::string*>> by_tag; // tag → paths
+  };
+
+  // The files of `layer`, read once per run; files this rule creates are added as it creates them.
+  LayerFiles& layer_files(const StoreView& store, Layer layer) {
+    auto [it, fresh] = m_layers.try_emplace(layer);
+    if (fresh) {
+      for (const auto& path : store.files(layer)) {
+        add_file(store, it->second, path);
+      }
+    }
+    return it->second;
+  }
+
+  // Reads one file into a layer's list (this rule never changes tags, salience or dates).
+  void add_file(const StoreView& store, LayerFiles& files, const std::string& path) {
+    const auto created = store.date(path, "created");
+    TargetFile file{canonical_tags(store, store.list(path, "tags")),
+                    salience_rank(store.field(path, "salience")),
+                    created ? created->to_string() : std::string()};
+    const auto [it, fresh] = files.files.insert_or_assign(path, std::move(file));
+    if (fresh) {
+      for (const auto& tag : it->second.canon) {
+        files.by_tag[tag].push_back(&it->first);
+      }
+    }
+  }
+
+  // Canonical tags, sorted and unique; each distinct tag is stemmed once per run.
+  std::vector<std::string> canonical_tags(const StoreView& store, const std::vector<std::string>& tags) {
+    std::vector<std::string> out;
+    for (const auto& tag : tags) {
+      auto [it, fresh] = m_canonical.try_emplace(tag);
+      if (fresh) {
+        it->second = store.canonical_tag(tag);
+      }
+      if (!it->second.empty()) {
+        out.push_back(it->second);
+      }
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+
+  void create(StoreView& store, const std::string& target, const std::vector<std::string>& tags) {
     const auto today = store.today().to_string();
     const bool procedural = target.starts_with(store.layer_path(Layer::procedural) + "/");
     const bool reference = target.starts_with(store.layer_path(Layer::reference) + "/");
@@ -271,68 +356,63 @@ private:
                             "source: " + (procedural ? "instructed" : reference ? "referenced" : "observed") +
                             "\nstatus: confirmed\ntrigger: []\nrelated: []\ncreated: " + today +
                             "\nlast-accessed: " + today + "\n---\n# " + title + "\n");
-  }
-
-  // The claims of a file's current body, split once per body.
-  const std::vector<Claim>& claims_of(const StoreView& store, const std::string& path) {
-    auto body = store.body(path);
-    auto& cached = m_claims[path];
-    if (cached.first != body || (cached.second.empty() && !body.empty())) {
-      cached.second = store.claims(body);
-      cached.first = std::move(body);
-    }
-    return cached.second;
-  }
-
-  // A file of the claim's layer, other than `target`, that already holds it:
-  // the file and the existing text. Knowledge the store has anywhere is not appended again.
-  std::optional<std::pair<std::string, std::string>> duplicate_elsewhere(const StoreView& store,
-                                                                         const Claim& claim,
-                                                                         const std::string& target) {
-    const Layer layer = claim.kind == ClaimKind::reference     ? Layer::reference
-                        : claim.kind == ClaimKind::behavioural ? Layer::procedural
-                                                               : Layer::semantic;
-    for (const auto& other : store.files(layer)) {
-      if (other == target) {
-        continue;
-      }
-      for (const auto& old : claims_of(store, other)) {
-        if (store.compare(claim.text, old.text) == Relation::duplicate) {
-          return std::make_pair(other, old.text);
-        }
+    for (auto& [layer, files] : m_layers) {
+      if (target.starts_with(store.layer_path(layer) + "/")) {
+        add_file(store, files, target);
       }
     }
-    return std::nullopt;
+    m_targets.clear(); // a new file can be the better target
   }
 
   void absorb(StoreView& store, const Claim& claim, const std::string& source, const std::string& target,
               const std::vector<std::string>& tags) {
     const bool present = store.exists(target);
     auto body = present ? store.body(target) : std::string();
-    const std::vector<Claim> existing = present ? claims_of(store, target) : std::vector<Claim>{};
-    const Claim* update = nullptr;
-    for (const auto& old : existing) {
-      const auto relation = claim.kind == ClaimKind::solution && old.kind == ClaimKind::solution
-                                ? (lower(old.title) == lower(claim.title) ? Relation::update : Relation::distinct)
-                                : store.compare(claim.text, old.text);
-      if (relation == Relation::duplicate) {
-        store.record(Action{"", "duplicate", claim.text, source, target,
-                            "already there as \"" + one_line(old.text) + "\""});
+    if (claim.kind == ClaimKind::solution) {
+      // A solution is a duplicate of a claim of the target that it
+      // duplicates as text; against another solution only titles count,
+      // and an equal title is amended below, never a duplicate.
+      for (const auto& match : store.related_claims(claim.text, Layer::procedural)) {
+        if (match.path == target && match.kind != ClaimKind::solution &&
+            match.relation == Relation::duplicate) {
+          store.record(Action{"", "duplicate", claim.text, source, target,
+                              "already there as \"" + one_line(match.text) + "\""});
+          return;
+        }
+      }
+    } else {
+      // Every claim of the layer this one duplicates or updates, in path
+      // order: the target's own first (a duplicate there, else its first
+      // update), then a duplicate in any other file. Knowledge the store has
+      // anywhere is not appended again.
+      const Layer layer = claim.kind == ClaimKind::reference     ? Layer::reference
+                          : claim.kind == ClaimKind::behavioural ? Layer::procedural
+                                                                 : Layer::semantic;
+      const auto related = store.related_claims(claim.text, layer);
+      const engram::ClaimMatch* update = nullptr;
+      for (const auto& match : related) {
+        if (match.path != target) {
+          continue;
+        }
+        if (match.relation == Relation::duplicate) {
+          store.record(Action{"", "duplicate", claim.text, source, target,
+                              "already there as \"" + one_line(match.text) + "\""});
+          return;
+        }
+        if (match.relation == Relation::update && update == nullptr) {
+          update = &match;
+        }
+      }
+      if (update != nullptr) {
+        supersede(store, claim, update->text, source, target, body);
         return;
       }
-      if (relation == Relation::update && update == nullptr) {
-        update = &old;
-      }
-    }
-    if (update != nullptr && claim.kind != ClaimKind::solution) {
-      supersede(store, claim, *update, source, target, body);
-      return;
-    }
-    if (claim.kind != ClaimKind::solution) {
-      if (const auto elsewhere = duplicate_elsewhere(store, claim, target)) {
-        store.record(Action{"", "duplicate", claim.text, source, elsewhere->first,
-                            "already there as \"" + one_line(elsewhere->second) + "\""});
-        return;
+      for (const auto& match : related) {
+        if (match.path != target && match.relation == Relation::duplicate) {
+          store.record(Action{"", "duplicate", claim.text, source, match.path,
+                              "already there as \"" + one_line(match.text) + "\""});
+          return;
+        }
       }
     }
     if (!present) {
@@ -374,15 +454,15 @@ private:
     store.record(Action{"", "absorbed", claim.text, source, target, kind_name(claim.kind)});
   }
 
-  static void supersede(StoreView& store, const Claim& claim, const Claim& old, const std::string& source,
-                        const std::string& target, const std::string& body) {
-    const auto at = body.find(old.text);
+  static void supersede(StoreView& store, const Claim& claim, const std::string& old_text,
+                        const std::string& source, const std::string& target, const std::string& body) {
+    const auto at = body.find(old_text);
     // An item superseded before carries its markers as continuation lines:
     // the marker quotes only the claim itself, and the older markers follow,
     // so a history of updates stays a flat list instead of nesting.
     std::string own;
     std::string markers;
-    for (const auto& line : engram::text::split_lines(old.text)) {
+    for (const auto& line : engram::text::split_lines(old_text)) {
       const auto bare = engram::text::without_eol(line);
       const auto start = bare.find_first_not_of(" \t");
       if (start != std::string_view::npos && bare.substr(start).starts_with("<!-- superseded ")) {
@@ -394,23 +474,27 @@ private:
     while (!own.empty() && (own.back() == '\n' || own.back() == '\r')) {
       own.pop_back();
     }
-    std::string replacement = is_item(old.text) && !is_item(claim.text) ? "- " + claim.text : claim.text;
-    const std::string indent = is_item(old.text) ? "  " : "";
+    std::string replacement = is_item(old_text) && !is_item(claim.text) ? "- " + claim.text : claim.text;
+    const std::string indent = is_item(old_text) ? "  " : "";
     replacement += "\n" + indent + "<!-- superseded " + store.today().to_string() + ": previously \"" +
                    quote_for_marker(own) + "\" -->" + markers;
     std::string new_body;
     if (at == std::string::npos) {
       new_body = appended(body, replacement, false); // the old text is kept in the marker either way
     } else {
-      new_body = body.substr(0, at) + replacement + body.substr(at + old.text.size());
+      new_body = body.substr(0, at) + replacement + body.substr(at + old_text.size());
     }
     store.set_body(target, new_body);
     store.record(Action{"", "superseded", claim.text, source, target,
                         "updates \"" + one_line(own) + "\", kept in a superseded marker"});
   }
 
-  // Claims per file path, with the body they were split from.
-  std::map<std::string, std::pair<std::string, std::vector<Claim>>> m_claims;
+  // The files claims can go to, per layer, read once per run.
+  std::map<Layer, LayerFiles> m_layers;
+  // Canonical form of each tag seen this run.
+  std::map<std::string, std::string> m_canonical;
+  // Targets chosen since a file was last created, by layer, source and tags.
+  std::map<std::string, std::string> m_targets;
 
   static std::string kind_name(ClaimKind kind) {
     switch (kind) {

@@ -262,4 +262,13 @@ ClaimKind classify(std::string_view text) {
   return ClaimKind::factual;
 }
 
+ClaimKind KindMemo::classify(std::string_view text) {
+  if (const auto it = m_kinds.find(text); it != m_kinds.end()) {
+    return it->second;
+  }
+  const auto kind = claims::classify(text);
+  m_kinds.emplace(std::string(text), kind);
+  return kind;
+}
+
 } // namespace engram::claims

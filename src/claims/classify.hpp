@@ -3,7 +3,9 @@
 #pragma once
 
 #include <engram/claim.hpp>
+#include <string>
 #include <string_view>
+#include <unordered_map>
 
 namespace engram::claims {
 
@@ -18,5 +20,21 @@ namespace engram::claims {
 // Words match whole and case-insensitively; keywords inside code are not read
 // as instructions. Never returns `solution`: only splitting knows sections.
 [[nodiscard]] ClaimKind classify(std::string_view text);
+
+// classify, remembering each text's kind: the sections of a body that is
+// edited again and again are split again and again, over the same claims.
+class KindMemo {
+public:
+  // classify(text), decided once per distinct text.
+  [[nodiscard]] ClaimKind classify(std::string_view text);
+
+private:
+  // Hashes strings and string views alike, so looking up needs no copy.
+  struct TextHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+  };
+  std::unordered_map<std::string, ClaimKind, TextHash, std::equal_to<>> m_kinds;
+};
 
 } // namespace engram::claims

@@ -52,6 +52,57 @@ double jaccard(const std::vector<std::string>& a, const std::vector<std::string>
   return all == 0 ? 1.0 : static_cast<double>(shared(a, b).size()) / static_cast<double>(all);
 }
 
+// How many elements two sorted, unique lists share.
+std::size_t shared_count(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  std::size_t shared = 0;
+  auto i = a.begin();
+  auto j = b.begin();
+  while (i != a.end() && j != b.end()) {
+    const int order = i->compare(*j);
+    if (order < 0) {
+      ++i;
+    } else if (order > 0) {
+      ++j;
+    } else {
+      ++shared;
+      ++i;
+      ++j;
+    }
+  }
+  return shared;
+}
+
+// Whether sorted, unique `a` has an element sorted, unique `b` lacks.
+bool has_missing(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  return shared_count(a, b) < a.size();
+}
+
+// The elements of the sorted union of two sorted, unique lists, counted.
+std::size_t joined_count(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  return a.size() + b.size() - shared_count(a, b);
+}
+
+// How many elements `w1 ∪ values` and `w2 ∪ values` share; every list sorted and unique.
+std::size_t shared_with_values(const std::vector<std::string>& w1, const std::vector<std::string>& w2,
+                               const std::vector<std::string>& values) {
+  std::size_t shared = values.size();
+  auto i = w1.begin();
+  auto j = w2.begin();
+  while (i != w1.end() && j != w2.end()) {
+    const int order = i->compare(*j);
+    if (order < 0) {
+      ++i;
+    } else if (order > 0) {
+      ++j;
+    } else {
+      shared += std::binary_search(values.begin(), values.end(), *i) ? 0 : 1;
+      ++i;
+      ++j;
+    }
+  }
+  return shared;
+}
+
 } // namespace
 
 PreparedClaim prepare(std::string_view text) {
@@ -122,6 +173,41 @@ Comparison compare_claims(const PreparedClaim& incoming, const PreparedClaim& ex
 
 Relation compare(std::string_view incoming, std::string_view existing, double near_threshold) {
   return compare_claims(incoming, existing, near_threshold).relation;
+}
+
+Relation relation(const PreparedClaim& incoming, const PreparedClaim& existing,
+                  double near_threshold) {
+  // Mirrors compare_claims step for step; a unit test holds the two to the same verdicts.
+  near_threshold = std::clamp(near_threshold, 0.0, 1.0);
+  if (incoming.normal == existing.normal) {
+    return Relation::duplicate;
+  }
+  const auto& in = incoming.tokens;
+  const auto& ex = existing.tokens;
+  const auto same_subject = [&] {
+    const auto both = shared_count(in.words, ex.words);
+    const auto all = in.words.size() + ex.words.size() - both;
+    const double subject = all == 0 ? 1.0 : static_cast<double>(both) / static_cast<double>(all);
+    return both >= k_min_subject_words && subject >= k_min_subject_overlap;
+  };
+  if (in.negated != ex.negated) {
+    return same_subject() ? Relation::update : Relation::distinct;
+  }
+  if (in.values != ex.values) {
+    return same_subject() && has_missing(ex.values, in.values) && has_missing(in.values, ex.values)
+               ? Relation::update
+               : Relation::distinct;
+  }
+  // Here both have the same values: the unions share those and the common words.
+  const auto in_all = joined_count(in.words, in.values);
+  const auto shared_all = shared_with_values(in.words, ex.words, in.values);
+  if (in_all < k_min_containment_tokens) {
+    return in_all != 0 && in_all == joined_count(ex.words, ex.values) && shared_all == in_all
+               ? Relation::duplicate
+               : Relation::distinct;
+  }
+  const auto containment = static_cast<double>(shared_all) / static_cast<double>(in_all);
+  return containment >= near_threshold ? Relation::duplicate : Relation::distinct;
 }
 
 } // namespace engram::claims

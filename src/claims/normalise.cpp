@@ -6,6 +6,8 @@
 
 #include "claims/source.hpp"
 
+#include <algorithm>
+
 #include <unicode/normalizer2.h>
 #include <unicode/uchar.h>
 #include <unicode/unistr.h>
@@ -136,6 +138,35 @@ bool is_trailing_punctuation(UChar32 c) {
   }
 }
 
+// Whether every byte of `text` is ASCII.
+bool is_ascii(std::string_view text) {
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+// Whether an ASCII byte is white space by Unicode's definition (U+0009 to U+000D, U+0020).
+bool is_ascii_white_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+// fold's ICU steps for ASCII text, which they leave as it is but for case
+// and white space: lower-cased, white-space runs as one space, none at the ends.
+std::string fold_ascii(std::string_view plain) {
+  std::string out;
+  out.reserve(plain.size());
+  bool pending = false;
+  for (const char c : plain) {
+    if (is_ascii_white_space(c)) {
+      pending = !out.empty();
+      continue;
+    }
+    if (pending) {
+      out += ' ';
+      pending = false;
+    }
+    out += c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  return out;
+}
+
 } // namespace
 
 std::string_view strip_line_start(std::string_view line) {
@@ -169,6 +200,9 @@ std::string_view strip_line_start(std::string_view line) {
 
 std::string fold(std::string_view text, KeepBackticks backticks) {
   const std::string plain = without_markup(text, backticks);
+  if (is_ascii(plain)) {
+    return fold_ascii(plain); // most claims: ICU's conversions cost more than the rest of fold
+  }
   auto unicode = icu::UnicodeString::fromUTF8(
       icu::StringPiece(plain.data(), static_cast<int32_t>(plain.size())));
   plain_quotes(unicode);
@@ -187,7 +221,14 @@ std::string fold(std::string_view text, KeepBackticks backticks) {
 }
 
 std::string normalise(std::string_view text) {
-  const std::string folded = fold(text, KeepBackticks::no);
+  std::string folded = fold(text, KeepBackticks::no);
+  if (is_ascii(folded)) {
+    while (!folded.empty() && (is_trailing_punctuation(static_cast<unsigned char>(folded.back())) ||
+                               is_ascii_white_space(folded.back()))) {
+      folded.pop_back();
+    }
+    return folded;
+  }
   auto unicode = icu::UnicodeString::fromUTF8(
       icu::StringPiece(folded.data(), static_cast<int32_t>(folded.size())));
   while (!unicode.isEmpty()) {

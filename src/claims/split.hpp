@@ -2,8 +2,12 @@
 // when an episodic memory decays.
 #pragma once
 
+#include "claims/classify.hpp"
+
 #include <engram/claim.hpp>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace engram::claims {
@@ -15,7 +19,44 @@ namespace engram::claims {
 // table one claim; a code block joins the claim before it; a `## Solution:`
 // section is one claim; headings are context and HTML comments are dropped.
 // Source text no rule above accounts for becomes a claim of its own, so
-// splitting never loses words.
+// splitting never loses words. The body is parsed section by section (see
+// section_starts), which by CommonMark is the same as parsing it whole; it
+// keeps the claims of a long body the same whether it is split whole or kept
+// section by section as it is edited (ClaimSections).
 [[nodiscard]] std::vector<Claim> split_claims(std::string_view body);
+
+// split_claims with the body parsed as one Markdown document. The same
+// claims but for md4c's own corner cases (its list nesting can depend on
+// blocks far above); for tests.
+[[nodiscard]] std::vector<Claim> split_whole(std::string_view body);
+
+// The headings in force at a point of a body, outermost first: level and text.
+using HeadingStack = std::vector<std::pair<int, std::string>>;
+
+// Where a body can be cut into sections that split on their own: offset 0,
+// the start of each level-1 or level-2 ATX heading line (`# `, `## ` at
+// column 0), and of each bullet list item at column 0 (`- `, `* `, `+ `),
+// wherever no fence, HTML block, table or `Solution:` section could reach
+// across. Conservative: a body with anything whose reach a line scan cannot
+// bound (link reference definitions, setext level-1 headings, indented
+// fences, raw HTML blocks, lone CRs) is cut less or not at all.
+[[nodiscard]] std::vector<std::size_t> section_starts(std::string_view body);
+
+// section_starts of `body`, an edit of `old_body` (whose section_starts are
+// `old_starts`) that kept its first `prefix` and last `suffix` bytes: cuts
+// before the edit are kept, and the scan stops once past the edit it meets a
+// cut the old body had. The result equals section_starts(body).
+[[nodiscard]] std::vector<std::size_t> section_starts_after_edit(
+    std::string_view body, std::string_view old_body, const std::vector<std::size_t>& old_starts,
+    std::size_t prefix, std::size_t suffix);
+
+// The claims of one section (a range of a body between two of its
+// section_starts), with lines counted from the section's start, given the
+// headings in force before it; `out`, when given, receives the headings in
+// force at its end. Splitting every section of a body this way, in order,
+// passing each one's `out` to the next, gives split_claims of the whole body.
+// `memo`, when given, classifies the claims (remembering each text's kind).
+[[nodiscard]] std::vector<Claim> split_section(std::string_view section, const HeadingStack& in,
+                                               HeadingStack* out, KindMemo* memo = nullptr);
 
 } // namespace engram::claims

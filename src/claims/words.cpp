@@ -2,6 +2,8 @@
 // what keeps "never" out of "nevertheless" and "must" out of "mustard".
 #include "claims/words.hpp"
 
+#include <algorithm>
+
 namespace engram::claims {
 namespace {
 
@@ -55,7 +57,47 @@ std::vector<std::string> words_of(std::string_view text) {
   return words;
 }
 
+namespace {
+
+// Whether `phrase` is plain lower-case words joined by single spaces, whose
+// words_of are its space-separated parts.
+bool is_plain_phrase(std::string_view phrase) {
+  if (phrase.empty() || phrase.front() == ' ' || phrase.back() == ' ' ||
+      phrase.find("  ") != std::string_view::npos) {
+    return false;
+  }
+  return std::all_of(phrase.begin(), phrase.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == ' ';
+  });
+}
+
+// Whether the words from `at` on start with plain `phrase`.
+bool starts_with_plain(const std::vector<std::string>& words, std::size_t at, std::string_view phrase) {
+  while (true) {
+    const auto space = phrase.find(' ');
+    if (at >= words.size() || words[at] != phrase.substr(0, space)) {
+      return false;
+    }
+    if (space == std::string_view::npos) {
+      return true;
+    }
+    phrase.remove_prefix(space + 1);
+    ++at;
+  }
+}
+
+} // namespace
+
 std::size_t find_phrase(const std::vector<std::string>& words, std::string_view phrase) {
+  if (is_plain_phrase(phrase)) {
+    // The keyword tables are plain phrases: matching them needs no allocation.
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      if (starts_with_plain(words, i, phrase)) {
+        return i;
+      }
+    }
+    return words.size();
+  }
   const auto wanted = words_of(phrase);
   if (wanted.empty() || wanted.size() > words.size()) {
     return words.size();

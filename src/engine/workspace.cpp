@@ -29,7 +29,7 @@ Workspace::Workspace(const store::Snapshot& snapshot, const store::Layout& layou
       m_diagnostics(snapshot.diagnostics), m_root_display(snapshot.root.string()) {
   for (const auto& entry : snapshot.entries) {
     m_files.emplace(entry.relative.generic_string(),
-                    File{entry.content_hash, entry.file.render(), entry.file});
+                    File{entry.content_hash, entry.file.render(), entry.file, false, entry.layer});
   }
   // The machine-readable index is generated, not a memory; the index rule reads its old bytes.
   std::ifstream in(snapshot.root / layout.index_json, std::ios::binary);
@@ -39,7 +39,8 @@ Workspace::Workspace(const store::Snapshot& snapshot, const store::Layout& layou
     auto parsed = store::MemoryFile::parse(layout.index_json, bytes.str());
     if (parsed) {
       m_files.emplace(layout.index_json, File{store::content_hash(bytes.str()), bytes.str(),
-                                              std::move(parsed.value())});
+                                              std::move(parsed.value()), false,
+                                              layout.classify(layout.index_json)});
     }
   }
 }
@@ -52,6 +53,8 @@ std::shared_ptr<const Workspace::Checkpoint> Workspace::checkpoint() const {
 
 void Workspace::restore(const std::shared_ptr<const Checkpoint>& checkpoint) {
   m_files = checkpoint->files;
+  m_indexes.clear(); // rebuilt from the restored files when next asked
+  m_changed.clear();
   m_record.resize(checkpoint->record_size);
   m_diagnostics.resize(checkpoint->diagnostics_size);
 }
@@ -97,7 +100,7 @@ std::string Workspace::layer_path(Layer layer) const { return m_layout.path_of(l
 std::vector<std::string> Workspace::files(Layer layer) const {
   std::vector<std::string> out;
   for (const auto& [path, file] : m_files) {
-    if (file.current && m_layout.classify(path) == layer) {
+    if (file.current && file.layer == layer) {
       out.push_back(path);
     }
   }
@@ -194,6 +197,8 @@ void Workspace::write(std::string_view path, std::string bytes) {
   auto& file = m_files[normal];
   file.current = std::move(parsed.value());
   file.touched = true;
+  file.layer = m_layout.classify(normal);
+  changed(normal);
 }
 
 void Workspace::set_field(std::string_view path, std::string_view key, std::string_view value) {
@@ -207,6 +212,7 @@ void Workspace::set_list(std::string_view path, std::string_view key,
 
 void Workspace::set_body(std::string_view path, std::string body) {
   mutable_file(path).set_body(std::move(body));
+  changed(checked_path(path));
 }
 
 void Workspace::remove(std::string_view path) {
@@ -215,15 +221,51 @@ void Workspace::remove(std::string_view path) {
     throw Error("a rule removed '{}', which does not exist", path);
   }
   it->second.current.reset();
+  changed(it->first);
 }
+
+void Workspace::changed(const std::string& path) { m_changed.push_back(path); }
 
 std::vector<Claim> Workspace::claims(std::string_view body) const { return claims::split_claims(body); }
 
 ClaimKind Workspace::classify(std::string_view text) const { return claims::classify(text); }
 
+double Workspace::near_threshold() const {
+  if (!m_near_duplicate) {
+    m_near_duplicate = m_settings.get_real("rules.episodic-decay.near_duplicate");
+  }
+  return *m_near_duplicate;
+}
+
 Relation Workspace::compare(std::string_view incoming, std::string_view existing) const {
-  const auto threshold = m_settings.get_real("rules.episodic-decay.near_duplicate");
-  return claims::compare(incoming, existing, threshold);
+  const double threshold = near_threshold();
+  const auto in = m_claims.id(incoming);
+  const auto ex = m_claims.id(existing); // numbering may grow the table: look entries up after
+  return claims::relation(m_claims.entry(in).prepared, m_claims.entry(ex).prepared, threshold);
+}
+
+std::vector<ClaimMatch> Workspace::related_claims(std::string_view incoming, Layer layer) const {
+  const double threshold = near_threshold();
+  auto& [index, read] = m_indexes[layer];
+  if (read == 0) {
+    for (const auto& [path, file] : m_files) {
+      if (file.current && file.layer == layer) {
+        index.update(path, file.current->body(), m_claims);
+      }
+    }
+  } else {
+    for (std::size_t i = read - 1; i < m_changed.size(); ++i) {
+      const auto& path = m_changed[i];
+      const auto it = m_files.find(path);
+      if (it != m_files.end() && it->second.current && it->second.layer == layer) {
+        index.update(path, it->second.current->body(), m_claims);
+      } else {
+        index.remove(path);
+      }
+    }
+  }
+  read = m_changed.size() + 1; // + 1: 0 means "not built yet"
+  return index.related(m_claims.id(incoming), m_claims, threshold);
 }
 
 std::string Workspace::normalise(std::string_view text) const { return claims::normalise(text); }

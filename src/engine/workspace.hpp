@@ -7,10 +7,13 @@
 #include "engram/rule.hpp"
 #include "store/scan.hpp"
 
+#include "engine/claim_index.hpp"
+
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 namespace engram::engine {
 
@@ -57,6 +60,7 @@ public:
   std::vector<Claim> claims(std::string_view body) const override;
   ClaimKind classify(std::string_view text) const override;
   Relation compare(std::string_view incoming, std::string_view existing) const override;
+  std::vector<ClaimMatch> related_claims(std::string_view incoming, Layer layer) const override;
   std::string normalise(std::string_view text) const override;
   std::string canonical_tag(std::string_view tag) const override;
   std::string slug(std::string_view text) const override;
@@ -70,7 +74,20 @@ private:
     std::optional<std::string> base_bytes;
     std::optional<store::MemoryFile> current; // nullopt: removed
     bool touched = false; // changed by a rule in this run (its hash must be recomputed)
+    std::optional<Layer> layer; // the layer its path is in
   };
+
+  // A layer's claim index and how far it has read the log of body changes.
+  struct LayerIndex {
+    ClaimIndex index;
+    std::size_t read = 0; // entries of m_changed already applied
+  };
+
+  // The near-duplicate threshold of comparisons (rules.episodic-decay.near_duplicate).
+  double near_threshold() const;
+
+  // Notes that a file's body changed (or the file came or went), for the claim indexes.
+  void changed(const std::string& path);
 
   store::MemoryFile& mutable_file(std::string_view path);
   const store::MemoryFile* find(std::string_view path) const;
@@ -85,6 +102,13 @@ private:
   std::vector<Action> m_record;
   std::vector<store::Diagnostic> m_diagnostics;
   std::string m_root_display;
+  // Comparison state, kept across a run: preparing a claim (ICU folding,
+  // stemming) costs more than comparing it, and rules compare the same texts
+  // many times.
+  mutable ClaimTable m_claims;
+  mutable std::map<Layer, LayerIndex> m_indexes;  // built on a layer's first related_claims
+  std::vector<std::string> m_changed;              // paths whose bodies changed, in order
+  mutable std::optional<double> m_near_duplicate; // read once
 };
 
 } // namespace engram::engine

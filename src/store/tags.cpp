@@ -42,6 +42,15 @@ Stemmer& thread_stemmer() {
 }
 
 std::string fold(std::string_view text) {
+  if (std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+    // NFKC case folding leaves ASCII as it is but for case; ICU's conversions
+    // would cost more than the stemming.
+    std::string out(text);
+    for (auto& c : out) {
+      c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+    }
+    return out;
+  }
   UErrorCode status = U_ZERO_ERROR;
   const auto* normalizer = icu::Normalizer2::getNFKCCasefoldInstance(status);
   auto unicode = icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));

@@ -149,3 +149,33 @@ TEST_CASE("claims: compare gives the relation of compare_claims") {
     CHECK(compare(a, b) == compare_claims(a, b).relation);
   }
 }
+
+TEST_CASE("claims: the fast relation gives compare_claims' verdict on every pair and threshold") {
+  // Claims that are duplicates, updates (values, polarity), near-misses and
+  // strangers of each other, short and long, with and without values.
+  std::vector<std::string> texts;
+  const std::vector<std::string> systems = {"order sync", "refund queue", "tax report"};
+  const std::vector<std::string> values = {"100", "250", "v1.4.2", "`limit=250`", "Friday", ""};
+  for (const auto& system : systems) {
+    for (const auto& value : values) {
+      texts.push_back("The " + system + " page size is " + value + ".");
+      texts.push_back("The " + system + " page size is not " + value + ".");
+      texts.push_back("- **The " + system + "** page size is " + value + " on weekdays");
+      texts.push_back("Always check the " + system + " before deploying " + value);
+      texts.push_back("Never check the " + system + " before deploying " + value);
+    }
+    texts.push_back("The " + system + ".");
+    texts.push_back(system);
+  }
+  texts.insert(texts.end(), {"It is.", "This is.", "it is", "A fact.", "a fact", "", "250", "Friday"});
+  for (const double threshold : {0.0, 0.5, 0.9, 1.0}) {
+    for (const auto& a : texts) {
+      const auto in = engram::claims::prepare(a);
+      for (const auto& b : texts) {
+        INFO(a << " | " << b << " | " << threshold);
+        CHECK(engram::claims::relation(in, engram::claims::prepare(b), threshold) ==
+              compare_claims(a, b, threshold).relation);
+      }
+    }
+  }
+}

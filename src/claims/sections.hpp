@@ -1,0 +1,62 @@
+// ClaimSections: the claims of one body kept section by section, so that
+// after an edit only the sections it touched are split again. A file that a
+// consolidation appends to a thousand times is split once, plus once per
+// section it changed, instead of a thousand times whole.
+#pragma once
+
+#include "claims/split.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace engram::claims {
+
+// What one section of a body holds, wherever in the body it sits.
+struct SectionClaims {
+  // The headings in force before it and at its end; shared, as most
+  // sections have no heading and pass on what they were given.
+  std::shared_ptr<const HeadingStack> in;
+  std::shared_ptr<const HeadingStack> out;
+  std::vector<Claim> claims; // its claims, lines counted from its first line
+  // Free for the user of the sections (a claim index numbers the claims here).
+  mutable std::vector<std::uint32_t> ids;
+};
+
+// One section in place: where it sits and what it holds.
+struct PlacedSection {
+  std::size_t begin = 0; // its first byte in the body
+  std::size_t end = 0;   // one past its last byte
+  int first_line = 1;    // the body line it starts on
+  std::shared_ptr<const SectionClaims> content;
+};
+
+// The claims of successive versions of one body.
+class ClaimSections {
+public:
+  // Brings the sections up to `body`: sections whose bytes and headings did
+  // not change are kept, the others split again.
+  // `memo`, when given, classifies the claims of the sections split again.
+  void update(std::string_view body, KindMemo* memo = nullptr);
+
+  // The sections of the body, in order.
+  const std::vector<PlacedSection>& sections() const { return m_sections; }
+
+  // Every claim of the body, lines counted from the body's start: equal to
+  // split_claims(body).
+  [[nodiscard]] std::vector<Claim> claims() const;
+
+private:
+  // Where each section starts.
+  std::vector<std::size_t> begins() const;
+  // The section starting at `begin`, if one does.
+  const PlacedSection* find(std::size_t begin) const;
+
+  std::string m_body;                   // the body the sections are of
+  std::vector<PlacedSection> m_sections; // its sections, in order
+  bool m_split = false;                 // update has run at least once
+};
+
+} // namespace engram::claims

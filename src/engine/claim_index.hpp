@@ -1,0 +1,107 @@
+// ClaimIndex: the claims of one layer's files, indexed by the tokens that
+// comparison weighs, so "which claims does this one duplicate or update" is
+// answered from a few candidates instead of by comparing with every claim
+// (the cost that made a consolidation quadratic in the store's claims).
+#pragma once
+
+#include "claims/compare.hpp"
+#include "claims/sections.hpp"
+
+#include <cstdint>
+#include <engram/rule.hpp>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace engram::engine {
+
+// Every distinct claim text seen, prepared for comparison once and numbered.
+class ClaimTable {
+public:
+  // A claim text as comparison sees it, with its tokens numbered.
+  struct Entry {
+    std::string text;                 // the claim's text
+    claims::PreparedClaim prepared;   // its normal form and tokens
+    std::uint32_t normal = 0;         // the number of its normal form
+    std::vector<std::uint32_t> words; // its significant words, numbered, sorted
+    std::vector<std::uint32_t> all;   // its words and values, numbered, each once
+  };
+
+  // The number of `text`, preparing it the first time.
+  std::uint32_t id(std::string_view text);
+
+  // What the table holds for a number `id` returned.
+  const Entry& entry(std::uint32_t id) const { return m_entries[id]; }
+
+  // How many texts are numbered.
+  std::size_t size() const { return m_entries.size(); }
+
+  // The number of a text's normal form, from a compact table.
+  std::uint32_t normal(std::uint32_t id) const { return m_normal[id]; }
+
+  // One bit per token of a text (token number modulo 64): a token whose bit
+  // is clear is not the text's. Compact, for sifting many candidates.
+  std::uint64_t token_bits(std::uint32_t id) const { return m_bits[id]; }
+
+  // Classifies the claims of sections split again, remembering each text's kind.
+  claims::KindMemo& kinds() { return m_kinds; }
+
+private:
+  // Hashes strings and string views alike, so looking up needs no copy.
+  struct TextHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+  };
+  using Numbers = std::unordered_map<std::string, std::uint32_t, TextHash, std::equal_to<>>;
+
+  // The number of a token or normal form in `numbers`.
+  static std::uint32_t number(Numbers& numbers, const std::string& text);
+
+  Numbers m_ids;     // claim text → its number
+  Numbers m_tokens;  // token → its number
+  Numbers m_normals; // normal form → its number
+  std::vector<Entry> m_entries;
+  std::vector<std::uint32_t> m_normal; // by text: Entry::normal
+  std::vector<std::uint64_t> m_bits;   // by text: its token bits
+  claims::KindMemo m_kinds;
+};
+
+// The claims of the files of one layer, kept up to date file by file.
+class ClaimIndex {
+public:
+  // Indexes the claims of `path`'s current `body` (again, after a change).
+  void update(const std::string& path, std::string_view body, ClaimTable& table);
+
+  // Forgets a file that no longer exists.
+  void remove(const std::string& path);
+
+  // Every claim of the indexed files that the claim numbered `incoming`
+  // duplicates or updates (claims::relation is not distinct), by path and
+  // then by position in the file: what comparing with every claim finds.
+  [[nodiscard]] std::vector<ClaimMatch> related(std::uint32_t incoming, const ClaimTable& table,
+                                                double near_threshold) const;
+
+private:
+  // One indexed file.
+  struct File {
+    claims::ClaimSections sections;  // its claims, section by section
+    std::vector<std::uint32_t> ids;  // the number of each claim, in order
+    std::vector<ClaimKind> kinds;    // the kind of each claim, in order
+    bool present = false;            // false once removed
+  };
+
+  // Adds a text's tokens to the postings, the first time the layer holds it.
+  void post(std::uint32_t id, const ClaimTable& table);
+
+  std::map<std::string, File> m_files;                    // by path; never erased, so pointers stay
+  std::vector<std::vector<std::uint32_t>> m_postings;     // token → the texts holding it
+  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> m_by_normal; // normal → texts
+  std::vector<char> m_posted;                             // text → already in the postings
+  std::unordered_map<std::uint32_t, std::vector<const std::string*>> m_holders; // text → files (maybe stale)
+  mutable std::vector<std::uint32_t> m_seen;              // text → the query that last saw it
+  mutable std::uint32_t m_query = 0;                      // the current query's stamp
+};
+
+} // namespace engram::engine

@@ -1,0 +1,101 @@
+// The claim index must find exactly what comparing with every claim finds:
+// Workspace::related_claims against the SDK's own definition of it (the
+// StoreView default, which compares with each claim of each file), over a
+// store whose claims duplicate and update each other, before and after edits.
+#include "engine/workspace.hpp"
+#include "lib/temp_dir.hpp"
+#include "store/scan.hpp"
+
+#include <catch2/catch.hpp>
+#include <random>
+
+using namespace engram;
+
+namespace {
+
+// Claims made of few words, so that many pairs duplicate or update each other.
+class ClaimWords {
+public:
+  explicit ClaimWords(unsigned seed) : m_random(seed) {}
+
+  // A number in [0, n).
+  std::size_t below(std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(m_random); }
+
+  // One claim.
+  std::string claim() {
+    static const std::vector<std::string> systems = {"order sync", "refund queue", "tax report",
+                                                     "label printer"};
+    static const std::vector<std::string> attributes = {"page size", "retry limit", "timeout"};
+    const auto& system = systems[below(systems.size())];
+    switch (below(5)) {
+    case 0: return "The " + system + " " + attributes[below(attributes.size())] + " is " + std::to_string(10 * below(4)) + ".";
+    case 1: return "The " + system + " " + attributes[below(attributes.size())] + " is not " + std::to_string(10 * below(4)) + ".";
+    case 2: return "Always check the " + system + " before deploying.";
+    case 3: return "Never restart the " + system + " on Friday.";
+    default: return "The " + system + " runs nightly and " + attributes[below(attributes.size())] + " matters.";
+    }
+  }
+
+  // A body of list items and a paragraph, under headings.
+  std::string body() {
+    std::string out = "# Notes\n\n";
+    for (std::size_t i = 0, n = 1 + below(6); i < n; ++i) {
+      out += "- " + claim() + "\n";
+    }
+    out += "\n## More\n\n" + claim() + " " + claim() + "\n";
+    return out;
+  }
+
+private:
+  std::mt19937 m_random;
+};
+
+// Both answers, as comparable text.
+std::string dump(const std::vector<ClaimMatch>& matches) {
+  std::string out;
+  for (const auto& m : matches) {
+    out += m.path + "#" + std::to_string(m.index) + " " + std::to_string(static_cast<int>(m.relation)) + " " +
+           std::to_string(static_cast<int>(m.kind)) + " " + m.text + "\n";
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("the claim index finds exactly the claims comparing with every claim finds, edit after edit") {
+  for (const double threshold : {0.9, 0.0, 1.0, 0.5}) {
+    test::TempDir dir;
+    ClaimWords words(static_cast<unsigned>(threshold * 10) + 7);
+    for (int f = 0; f < 12; ++f) {
+      test::write_file(dir / "semantic" / ("notes-" + std::to_string(f) + ".md"),
+                       "---\ntype: semantic\ntags: [a, b]\n---\n" + words.body());
+    }
+    auto settings = config::Settings::defaults();
+    settings.set("rules.episodic-decay.near_duplicate", threshold);
+    const store::Layout layout;
+    const auto snapshot = store::scan(dir.path(), layout, store::ScanLimits{});
+    engine::Workspace workspace(snapshot, layout, settings, Date(2026, 11, 22), RunKind::full);
+    workspace.begin_rule("episodic-decay");
+    for (int step = 0; step < 60; ++step) {
+      const auto incoming = words.claim();
+      INFO("threshold " << threshold << ", step " << step << ": " << incoming);
+      REQUIRE(dump(workspace.related_claims(incoming, Layer::semantic)) ==
+              dump(workspace.StoreView::related_claims(incoming, Layer::semantic)));
+      // Edit the store as rules do: append, rewrite, create, remove.
+      const auto files = workspace.files(Layer::semantic);
+      const auto& path = files[words.below(files.size())];
+      switch (words.below(4)) {
+      case 0: workspace.set_body(path, workspace.body(path) + "- " + incoming + "\n"); break;
+      case 1: workspace.set_body(path, "- " + incoming + "\n" + workspace.body(path)); break;
+      case 2:
+        workspace.write("semantic/new-" + std::to_string(step) + ".md",
+                        "---\ntype: semantic\n---\n- " + incoming + "\n");
+        break;
+      default:
+        if (files.size() > 4) {
+          workspace.remove(path);
+        }
+      }
+    }
+  }
+}
