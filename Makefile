@@ -26,11 +26,14 @@ build: configure
 test: setup build
 	@ctest --preset $(PRESET) -j $(JOBS)
 
+# The daemon in the foreground on the default store (created from the example
+# store the first time); Ctrl-C stops it cleanly.
 run: setup build
 	@if [ ! -d "$(STORE)" ]; then \
 	  $(ENGRAM) init --example examples/store "$(STORE)"; \
 	fi
 	@$(ENGRAM) status --store "$(STORE)"
+	@exec $(ENGRAM) daemon --store "$(STORE)"
 
 install: setup build
 	@umask 022 && cmake --install $(BUILD_DIR) --prefix "$(PREFIX)"

@@ -72,6 +72,13 @@ int run(int argc, char** argv) {
   add_consolidate_command(app, commands);
   add_append_command(app, commands);
   add_plugins_command(app, commands);
+  add_log_command(app, commands);
+  add_show_command(app, commands);
+  add_rollback_command(app, commands);
+  add_restore_command(app, commands);
+  add_daemon_command(app, commands);
+  add_control_commands(app, commands);
+  add_service_command(app, commands);
 
   try {
     app.parse(argc, argv);

@@ -56,6 +56,27 @@ void add_append_command(CLI::App& app, std::vector<Command>& commands);
 // Adds `engram plugins` (the loaded and refused rule plugins) to `app`.
 void add_plugins_command(CLI::App& app, std::vector<Command>& commands);
 
+// Adds `engram daemon` (keep stores consolidated, in the foreground) to `app`.
+void add_daemon_command(CLI::App& app, std::vector<Command>& commands);
+
+// Adds `engram pause`, `resume` and `reload` (requests to a running daemon) to `app`.
+void add_control_commands(CLI::App& app, std::vector<Command>& commands);
+
+// Adds `engram service install|uninstall` (the systemd unit or launchd agent) to `app`.
+void add_service_command(CLI::App& app, std::vector<Command>& commands);
+
+// Adds `engram log` (the store's commits, newest first) to `app`.
+void add_log_command(CLI::App& app, std::vector<Command>& commands);
+
+// Adds `engram show REV` (one commit's record and files) to `app`.
+void add_show_command(CLI::App& app, std::vector<Command>& commands);
+
+// Adds `engram rollback REV` (undo one commit with a new one) to `app`.
+void add_rollback_command(CLI::App& app, std::vector<Command>& commands);
+
+// Adds `engram restore REV -- PATH...` (files as they were at a commit) to `app`.
+void add_restore_command(CLI::App& app, std::vector<Command>& commands);
+
 // Loads the configuration named by --config, else the default one. When it is
 // invalid, prints each problem as `file:line: message` and returns nullopt.
 std::optional<config::Config> load_config(const Globals& globals);

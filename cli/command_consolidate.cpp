@@ -3,8 +3,10 @@
 // (as a unified diff and the record) while nothing is written.
 #include "base/error.hpp"
 #include "cli/app.hpp"
+#include "cli/history_output.hpp"
 #include "cli/rule_plugins.hpp"
 #include "cli/store_selection.hpp"
+#include "daemon/control_socket.hpp"
 #include "engine/consolidation.hpp"
 #include "engine/message.hpp"
 
@@ -27,11 +29,6 @@ struct ConsolidateOptions {
   bool json = false;                          // --json
 };
 
-// A commit id as people read it.
-std::string short_id(const std::string& id) {
-  return id.substr(0, 12);
-}
-
 // The outcome as JSON: the record, what was applied, and the commits.
 nlohmann::json to_json(const SelectedStore& selected, const engine::Outcome& outcome,
                        engine::DryRun dry, const plugins::Host& host) {
@@ -43,6 +40,7 @@ nlohmann::json to_json(const SelectedStore& selected, const engine::Outcome& out
   out["commit"] = outcome.commit ? nlohmann::json(*outcome.commit) : nlohmann::json(nullptr);
   out["snapshot_commit"] =
       outcome.snapshot_commit ? nlohmann::json(*outcome.snapshot_commit) : nlohmann::json(nullptr);
+  out["recovery"] = recovery_json(outcome.recovery);
   out["refused_plugins"] = nlohmann::json::array();
   for (const auto& refused : host.refused()) {
     out["refused_plugins"].push_back({{"path", refused.path}, {"reason", refused.reason}});
@@ -61,6 +59,7 @@ void print_text(const engine::Outcome& outcome, engine::DryRun dry) {
     fmt::print(stderr, "engram: rule {} failed; its changes were discarded (see the record)\n",
                rule);
   }
+  print_recovery(outcome.recovery);
   if (outcome.snapshot_commit) {
     fmt::print("committed the agent's changes first as {}\n", short_id(*outcome.snapshot_commit));
   }
@@ -91,6 +90,93 @@ void print_text(const engine::Outcome& outcome, engine::DryRun dry) {
   }
 }
 
+// The outcome of a consolidation the daemon ran, printed as print_text and
+// to_json print one run here: JSON adds the daemon's pid and why it ran.
+int print_daemon_reply(const SelectedStore& selected, const nlohmann::json& reply, bool json) {
+  if (!reply.value("ok", false)) {
+    fmt::print(stderr, "engram: consolidate: {}\n", reply.value("error", std::string("failed")));
+    return k_exit_problems;
+  }
+  const nlohmann::json record = reply.value("record", nlohmann::json::object());
+  const bool nothing = record.value("changes", nlohmann::json::array()).empty();
+  if (json) {
+    nlohmann::json out = record;
+    out["store"] = selected.root.string();
+    out["dry_run"] = false;
+    out["nothing_to_consolidate"] = nothing;
+    out["commit"] = reply.value("commit", nlohmann::json(nullptr));
+    out["snapshot_commit"] = reply.value("snapshot_commit", nlohmann::json(nullptr));
+    out["refused_plugins"] = nlohmann::json::array(); // the daemon logs its own
+    out["daemon"] = {{"pid", reply.value("pid", 0)}, {"reason", reply.value("reason", "")}};
+    fmt::print("{}\n", out.dump(2));
+    return k_exit_ok;
+  }
+  for (const auto& diagnostic : record.value("diagnostics", nlohmann::json::array())) {
+    fmt::print(stderr, "{} (skipped)\n", diagnostic.get<std::string>());
+  }
+  for (const auto& rule : record.value("failed_rules", nlohmann::json::array())) {
+    fmt::print(stderr, "engram: rule {} failed; its changes were discarded (see the record)\n",
+               rule.get<std::string>());
+  }
+  fmt::print(stderr, "engram: consolidated by the daemon that keeps this store (pid {})\n",
+             reply.value("pid", 0));
+  const auto snapshot = reply.value("snapshot_commit", nlohmann::json(nullptr));
+  if (snapshot.is_string()) {
+    fmt::print("committed the agent's changes first as {}\n",
+               short_id(snapshot.get<std::string>()));
+  }
+  if (nothing) {
+    fmt::print("nothing to consolidate\n");
+    return k_exit_ok;
+  }
+  fmt::print("{}\n{}", reply.value("summary", std::string()),
+             reply.value("record_text", std::string()));
+  const auto deferred = record.value("deferred", nlohmann::json::array());
+  if (!deferred.empty()) {
+    fmt::print("deferred to the next run (changed while engram worked, or waiting on one that "
+               "did):\n");
+    for (const auto& path : deferred) {
+      fmt::print("  {}\n", path.get<std::string>());
+    }
+  }
+  const auto commit = reply.value("commit", nlohmann::json(nullptr));
+  if (commit.is_string()) {
+    fmt::print("committed {} ({} written, {} removed)\n", short_id(commit.get<std::string>()),
+               record.value("written", nlohmann::json::array()).size(),
+               record.value("removed", nlohmann::json::array()).size());
+  } else {
+    fmt::print("every change was deferred; nothing was committed\n");
+  }
+  return k_exit_ok;
+}
+
+// Asks the daemon that keeps the store, if one does, to run the consolidation,
+// so the two never race; nullopt when no daemon keeps it. A dry run writes
+// nothing and cannot race, so it always runs here.
+std::optional<int> consolidate_through_daemon(const SelectedStore& selected,
+                                              const ConsolidateOptions& options) {
+  if (options.dry_run) {
+    return std::nullopt;
+  }
+  nlohmann::json request = {{"request", "consolidate"},
+                            {"kind", options.lightweight ? "lightweight" : "full"}};
+  if (options.now) {
+    request["now"] = *options.now;
+  }
+  std::optional<nlohmann::json> reply;
+  try {
+    // No time limit: the reply comes when the run is done, after any run in progress.
+    reply = daemon::ask(daemon::socket_path(selected.root), request, std::nullopt);
+  } catch (const Error& error) {
+    fmt::print(stderr, "engram: consolidate: {}\n", error.what());
+    return k_exit_problems;
+  }
+  if (!reply) {
+    return std::nullopt;
+  }
+  return print_daemon_reply(selected, *reply, options.json);
+}
+
 // Runs `engram consolidate`.
 int run_consolidate(const Globals& globals, const ConsolidateOptions& options) {
   const auto config = load_config(globals);
@@ -106,6 +192,10 @@ int run_consolidate(const Globals& globals, const ConsolidateOptions& options) {
   if (!std::filesystem::is_directory(selected.root)) {
     fmt::print(stderr, "engram: consolidate: no store at {}\n", selected.root.string());
     return k_exit_problems;
+  }
+
+  if (const auto through_daemon = consolidate_through_daemon(selected, options)) {
+    return *through_daemon;
   }
 
   plugins::Host host;

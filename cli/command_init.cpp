@@ -1,9 +1,12 @@
 // `engram init`: creates a store (the layout, a git repository, a first
-// commit), or finishes a folder that is half of one. It never overwrites a
-// file, and it leaves a store that already is one exactly as it was.
+// commit), or finishes a folder that is half of one. A folder that already has
+// files is adopted: what is there is committed first, as a snapshot of its own.
+// It never overwrites a file, and leaves a store that already is one as it was.
 #include "base/error.hpp"
 #include "cli/app.hpp"
 #include "cli/store_selection.hpp"
+#include "engine/session.hpp"
+#include "engine/snapshot.hpp"
 #include "git/repository.hpp"
 
 #include <CLI/CLI.hpp>
@@ -95,6 +98,18 @@ bool is_store(const fs::path& root, const store::Layout& layout) {
   }
   auto repository = git::Repository::open(root);
   return repository && repository->head().has_value();
+}
+
+// True when `root` is a folder holding anything besides a `.git`.
+bool has_files(const fs::path& root) {
+  std::error_code error;
+  for (auto it = fs::directory_iterator(root, error); !error && it != fs::directory_iterator();
+       it.increment(error)) {
+    if (it->path().filename() != ".git") {
+      return true;
+    }
+  }
+  return false;
 }
 
 // Copies every file of `example` into `root` that is not there yet; returns how many.
@@ -204,30 +219,52 @@ int run_init(const Globals& globals, const InitOptions& options) {
     return k_exit_ok;
   }
 
+  // What was there before engram touched anything: an existing folder's files
+  // are adopted in a snapshot commit of their own, before the layout is added.
+  const bool had_files = has_files(root);
+  const bool had_repository = git::Repository::exists_at(root);
   fs::create_directories(root);
-  if (options.example) {
-    const int copied = copy_example(*options.example, root);
-    spdlog::info("copied {} example files from {}", copied, options.example->string());
-  }
-  create_layout(store);
-
-  auto repository = git::Repository::init(root);
-  if (!repository) {
-    fmt::print(stderr, "engram: {}\n", repository.error());
+  if (auto created = git::Repository::init(root); !created) {
+    fmt::print(stderr, "engram: {}\n", created.error());
     return k_exit_problems;
   }
-  const git::Signature configured{store.settings.get_string("git.author_name"),
-                                  store.settings.get_string("git.author_email")};
-  const auto commit = repository->commit_all(k_init_message, repository->signature_for(configured));
-  if (!commit) {
-    fmt::print(stderr, "engram: {}\n", commit.error());
+  if (const auto outer = git::Repository::enclosing(root); outer && !had_repository) {
+    fmt::print("note: {} is inside the git repository {}; the store gets a repository of its own, "
+               "which {} sees as an untracked folder: add it to {}/.gitignore, or add it as a "
+               "submodule\n",
+               root.string(), outer->string(), outer->string(), outer->string());
+  }
+  try {
+    engine::Session session = engine::Session::open(root, store.settings);
+    if (had_files) {
+      const auto reason =
+          had_repository ? engine::SnapshotReason::agent : engine::SnapshotReason::adopted;
+      if (const auto snapshot = engine::snapshot(session, reason)) {
+        fmt::print("commit {} snapshot: {} existing file{}\n", snapshot->commit.substr(0, 12),
+                   snapshot->files.size(), snapshot->files.size() == 1 ? "" : "s");
+      }
+    }
+    if (options.example) {
+      const int copied = copy_example(*options.example, root);
+      spdlog::info("copied {} example files from {}", copied, options.example->string());
+    }
+    create_layout(store);
+    const auto signature = engine::engram_signature(session.repository(), store.settings);
+    const auto commit =
+        session.commit("cannot commit the new store", [&](git::Repository& repository) {
+          return repository.commit_all(k_init_message, signature);
+        });
+    if (!session.repository().is_clean()) {
+      spdlog::warn("{} has changes git could not stage", root.string());
+    }
+    fmt::print("created engram store at {}\n", root.string());
+    if (commit) {
+      fmt::print("commit {} init: create engram store\n", commit->substr(0, 12));
+    }
+  } catch (const Error& error) {
+    fmt::print(stderr, "engram: {}\n", error.what());
     return k_exit_problems;
   }
-  if (!repository->is_clean()) {
-    spdlog::warn("{} has changes git could not stage", root.string());
-  }
-  fmt::print("created engram store at {}\n", root.string());
-  fmt::print("commit {} init: create engram store\n", commit->substr(0, 12));
   return k_exit_ok;
 }
 

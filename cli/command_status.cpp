@@ -1,9 +1,11 @@
 // `engram status`: what a store holds per layer, how close the guarded files
 // are to their guards, which episodic files wait to decay, and how many
 // problems `engram check` would report. As a table, or as stable JSON.
+#include "base/error.hpp"
 #include "base/utf8.hpp"
 #include "cli/app.hpp"
 #include "cli/store_selection.hpp"
+#include "daemon/control_socket.hpp"
 #include "store/expiry.hpp"
 
 #include <CLI/CLI.hpp>
@@ -169,6 +171,64 @@ std::string to_text(const StatusReport& report) {
   return out;
 }
 
+// The daemon's view of the store when a daemon keeps it: its pid and
+// version, and the store's state there (nullopt when none keeps it).
+std::optional<nlohmann::json> daemon_view(const fs::path& root) {
+  try {
+    const auto reply =
+        daemon::ask(daemon::socket_path(root), {{"request", "status"}}, std::chrono::seconds(5));
+    if (!reply || !reply->value("ok", false)) {
+      return std::nullopt;
+    }
+    nlohmann::json view = reply->value("store", nlohmann::json::object());
+    view["pid"] = reply->value("pid", 0);
+    view["version"] = reply->value("version", "");
+    return view;
+  } catch (const Error& error) {
+    fmt::print(stderr, "engram: status: cannot ask the daemon: {}\n", error.what());
+    return std::nullopt;
+  }
+}
+
+// A duration in milliseconds as people read it.
+std::string human_ms(std::int64_t ms) {
+  if (ms < 10'000) {
+    return fmt::format("{:.1f} s", static_cast<double>(ms) / 1000.0);
+  }
+  if (ms < 2 * 3'600'000) {
+    return fmt::format("{} min {} s", ms / 60'000, (ms / 1000) % 60);
+  }
+  return fmt::format("{} h {} min", ms / 3'600'000, (ms / 60'000) % 60);
+}
+
+// The daemon's view as lines for people.
+std::string daemon_text(const std::optional<nlohmann::json>& view) {
+  if (!view) {
+    return "\ndaemon: none keeps this store (`engram daemon` starts one)\n";
+  }
+  const auto& d = *view;
+  std::string out = fmt::format("\ndaemon  pid {}, {} watcher, {}\n", d.value("pid", 0),
+                                d.value("watcher", ""), d.value("state", ""));
+  const auto settings = d.value("settings", nlohmann::json::object());
+  out += fmt::format("  pending changes  {} (settle {} ms, max wait {} ms)\n",
+                     d.value("pending_changes", 0), settings.value("settle_ms", 0),
+                     settings.value("max_wait_ms", 0));
+  if (const auto last = d.value("last", nlohmann::json(nullptr)); last.is_object()) {
+    const auto commit = last.value("commit", nlohmann::json(nullptr));
+    out += fmt::format("  last             {} {} ({}){}: {}\n", last.value("at", ""),
+                       last.value("kind", ""), last.value("reason", ""),
+                       commit.is_string() ? " " + commit.get<std::string>().substr(0, 12) : "",
+                       last.value("summary", ""));
+  } else {
+    out += "  last             none since it started\n";
+  }
+  for (const auto& next : d.value("next", nlohmann::json::array())) {
+    out += fmt::format("  next             {} in {}\n", next.value("trigger", ""),
+                       human_ms(next.value("in_ms", std::int64_t{0})));
+  }
+  return out;
+}
+
 // Runs `engram status`.
 int run_status(const Globals& globals, const StatusOptions& options) {
   const auto config = load_config(globals);
@@ -187,10 +247,13 @@ int run_status(const Globals& globals, const StatusOptions& options) {
     return k_exit_problems;
   }
   const StatusReport report = gather(selected, today);
+  const auto daemon = daemon_view(selected.root);
   if (options.json) {
-    fmt::print("{}\n", to_json(report).dump(2));
+    auto json = to_json(report);
+    json["daemon"] = daemon ? nlohmann::ordered_json(*daemon) : nlohmann::ordered_json(nullptr);
+    fmt::print("{}\n", json.dump(2));
   } else {
-    fmt::print("{}", to_text(report));
+    fmt::print("{}{}", to_text(report), daemon_text(daemon));
   }
   return k_exit_ok;
 }

@@ -14,6 +14,13 @@ pkg_check_modules(LIBGIT2 REQUIRED IMPORTED_TARGET libgit2)
 # md4c through pkg-config: Debian's md4cConfig.cmake also demands libmd4c-html,
 # which libmd4c-dev does not install.
 pkg_check_modules(MD4C REQUIRED IMPORTED_TARGET md4c)
+# sd_notify for `Type=notify` services; only Linux has systemd, and the daemon
+# runs without it elsewhere (launchd needs no notifications).
+if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+  pkg_check_modules(SYSTEMD REQUIRED IMPORTED_TARGET libsystemd)
+else()
+  pkg_check_modules(SYSTEMD IMPORTED_TARGET libsystemd)
+endif()
 
 find_path(STEMMER_INCLUDE_DIR libstemmer.h REQUIRED)
 find_library(STEMMER_LIBRARY NAMES stemmer REQUIRED)
@@ -25,3 +32,7 @@ target_link_libraries(engram_deps INTERFACE
   fmt::fmt spdlog::spdlog nlohmann_json::nlohmann_json tomlplusplus::tomlplusplus
   yaml-cpp CLI11::CLI11 ICU::uc ICU::i18n PkgConfig::MD4C PkgConfig::LIBGIT2 ${STEMMER_LIBRARY}
   Threads::Threads ${CMAKE_DL_LIBS})
+if(SYSTEMD_FOUND)
+  target_link_libraries(engram_deps INTERFACE PkgConfig::SYSTEMD)
+  target_compile_definitions(engram_deps INTERFACE ENGRAM_HAVE_SYSTEMD=1)
+endif()

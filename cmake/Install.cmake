@@ -33,6 +33,12 @@ foreach(service
     else()
       set(CMAKE_INSTALL_FULL_BINDIR \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}\")
     endif()
+    # What `engram service install` fills in per user: here the defaults, the
+    # default store and launchd logs in /tmp (a per-user install logs to ~/Library/Logs).
+    set(ENGRAM_GLOBAL_ARGS \"\")
+    set(ENGRAM_PLIST_ARGS \"\")
+    set(ENGRAM_WRITE_PATHS \"-%h/.local/share/engram\")
+    set(ENGRAM_LOG_DIR \"/tmp\")
     # One staging folder per destination, so installs to two prefixes at once do not mix.
     string(MD5 staging \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}\")
     set(staged \"${PROJECT_BINARY_DIR}/install-time/\${staging}/${name}\")

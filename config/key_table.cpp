@@ -220,6 +220,12 @@ const std::vector<Key> k_config_key_table = {
          "Email of the agent's snapshot commits; empty lets engram derive one from the host name."),
     integer("git.snapshot_interval_s", 60, 0, k_day_s,
             "Agent edits are snapshot-committed at most once per this many seconds (coalesced)."),
+    integer("git.lock_wait_s", 60, 0, k_day_s,
+            "How long engram waits for a git operation of the user's (index.lock, a merge, a "
+            "rebase, a cherry-pick) to finish before it gives up on the run."),
+    integer("git.stale_lock_s", 60, 1, k_day_s,
+            "A git lock file no process holds and unchanged this many seconds is removed, with "
+            "a warning."),
     text("git.remote", "", {},
          "The git remote to share the store through; empty means the store is local only."),
     flag("git.sync", false, "Pull from the remote before and push to it after each consolidation."),

@@ -2,31 +2,40 @@
 #include "git/repository.hpp"
 
 #include "base/error.hpp"
+#include "base/fault.hpp"
+#include "git/libgit2.hpp"
 
-#include <array>
+#include <algorithm>
 #include <fmt/format.h>
-#include <git2.h>
+#include <fstream>
+#include <iterator>
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 namespace engram::git {
 
+namespace detail {
+
 namespace {
 
-// Initialises libgit2 once for the process and shuts it down at exit.
+// Initialises libgit2 on construction and shuts it down at exit.
 class Library {
 public:
-  // Makes sure libgit2 is initialised; cheap after the first call.
-  static void ensure() { static const Library k_library; }
-
+  Library() {
+    git_libgit2_init();
+    git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
+  }
+  ~Library() { git_libgit2_shutdown(); }
   Library(const Library&) = delete;
   Library& operator=(const Library&) = delete;
-
-private:
-  Library() { git_libgit2_init(); }
-  ~Library() { git_libgit2_shutdown(); }
 };
 
-// libgit2's message for the last failure, prefixed with what we were doing.
+} // namespace
+
+void ensure_library() {
+  static const Library k_library;
+}
+
 std::string last_error(std::string_view doing) {
   const git_error* error = git_error_last();
   return fmt::format("{}: {}", doing,
@@ -34,33 +43,15 @@ std::string last_error(std::string_view doing) {
                                                                    : "unknown libgit2 error");
 }
 
-// Owns one libgit2 object and frees it with its own free function.
-template <typename T, void (*Free)(T*)> struct Owned {
-  T* pointer = nullptr;
-
-  Owned() = default;
-  Owned(const Owned&) = delete;
-  Owned& operator=(const Owned&) = delete;
-  ~Owned() {
-    if (pointer != nullptr) {
-      Free(pointer);
-    }
-  }
-};
-
-using Index = Owned<git_index, git_index_free>;
-using Tree = Owned<git_tree, git_tree_free>;
-using Commit = Owned<git_commit, git_commit_free>;
-using Config = Owned<git_config, git_config_free>;
-using StatusList = Owned<git_status_list, git_status_list_free>;
-using GitSignature = Owned<git_signature, git_signature_free>;
-
-// Formats an object id as 40 hex digits.
-std::string to_hex(const git_oid& oid) {
-  std::array<char, GIT_OID_HEXSZ + 1> buffer{};
-  git_oid_tostr(buffer.data(), buffer.size(), &oid);
-  return buffer.data();
+Failure failure(int code, std::string_view doing) {
+  return Failure{last_error(doing), code == GIT_ELOCKED ? Locked::yes : Locked::no};
 }
+
+} // namespace detail
+
+namespace {
+
+using namespace detail;
 
 // A string from the repository's local config, or empty when unset.
 std::string local_config_string(git_repository* repository, const char* name) {
@@ -89,14 +80,62 @@ std::string normalise_message(std::string_view message) {
   return result;
 }
 
+// The repository's index as it is on disk: the user's git may have written it
+// since, and the repository stays open across a daemon's runs.
+Expected<git_index*, Failure> fresh_index(git_repository* repository, Index& index) {
+  if (const int code = git_repository_index(&index.pointer, repository); code != 0) {
+    return unexpected(failure(code, "cannot read the index"));
+  }
+  // Forced: what an earlier step staged in memory and did not write is dropped.
+  if (const int code = git_index_read(index.pointer, 1); code != 0) {
+    return unexpected(failure(code, "cannot re-read the index"));
+  }
+  return index.pointer;
+}
+
+// The change a status entry stands for, seen from HEAD to the working tree.
+std::optional<ChangeKind> kind_of(unsigned int status) {
+  const auto has = [status](unsigned int flags) { return (status & flags) != 0; };
+  // HEAD lacks a file the index added, or one that is untracked; a file
+  // dropped from the index (`git rm --cached`) was in HEAD.
+  const bool in_head = has(GIT_STATUS_INDEX_NEW)       ? false
+                       : has(GIT_STATUS_INDEX_DELETED) ? true
+                                                       : !has(GIT_STATUS_WT_NEW);
+  const bool on_disk =
+      !has(GIT_STATUS_WT_DELETED) && !(has(GIT_STATUS_INDEX_DELETED) && !has(GIT_STATUS_WT_NEW));
+  if (in_head && !on_disk) {
+    return ChangeKind::deleted;
+  }
+  if (!in_head) {
+    return on_disk ? std::optional(ChangeKind::added) : std::nullopt;
+  }
+  return status == GIT_STATUS_CURRENT ? std::nullopt : std::optional(ChangeKind::modified);
+}
+
 } // namespace
 
 Signature default_signature() {
+  return {"engram", fmt::format("engram@{}", host_name())};
+}
+
+std::string host_name() {
   std::array<char, 256> host{};
   if (gethostname(host.data(), host.size() - 1) != 0 || host[0] == '\0') {
-    return {"engram", "engram@localhost"};
+    return "localhost";
   }
-  return {"engram", fmt::format("engram@{}", host.data())};
+  return host.data();
+}
+
+std::string_view change_kind_name(ChangeKind kind) {
+  switch (kind) {
+  case ChangeKind::added:
+    return "added";
+  case ChangeKind::deleted:
+    return "deleted";
+  case ChangeKind::modified:
+    break;
+  }
+  return "modified";
 }
 
 void Repository::Closer::operator()(git_repository* repository) const {
@@ -109,7 +148,7 @@ Repository::Repository(git_repository* repository, std::filesystem::path workdir
 Repository::~Repository() = default;
 
 Expected<Repository, std::string> Repository::open(const std::filesystem::path& path) {
-  Library::ensure();
+  ensure_library();
   git_repository* repository = nullptr;
   if (git_repository_open_ext(&repository, path.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) !=
       0) {
@@ -123,7 +162,7 @@ Expected<Repository, std::string> Repository::open(const std::filesystem::path& 
 }
 
 Expected<Repository, std::string> Repository::init(const std::filesystem::path& path) {
-  Library::ensure();
+  ensure_library();
   if (exists_at(path)) {
     return open(path);
   }
@@ -139,86 +178,166 @@ bool Repository::exists_at(const std::filesystem::path& path) {
   return std::filesystem::exists(path / ".git", error);
 }
 
-Expected<std::string, std::string> Repository::commit_all(std::string_view message,
-                                                          const Signature& signature) {
-  git_repository* repository = m_repository.get();
-  Index index;
-  if (git_repository_index(&index.pointer, repository) != 0) {
-    return unexpected(last_error("cannot read the index"));
+std::optional<std::filesystem::path> Repository::enclosing(const std::filesystem::path& path) {
+  ensure_library();
+  const std::filesystem::path parent = path.lexically_normal().parent_path();
+  git_buf found = GIT_BUF_INIT;
+  if (parent.empty() || git_repository_discover(&found, parent.c_str(), 0, nullptr) != 0) {
+    git_buf_dispose(&found);
+    return std::nullopt;
+  }
+  git_repository* repository = nullptr;
+  std::optional<std::filesystem::path> workdir;
+  if (git_repository_open(&repository, found.ptr) == 0) {
+    if (const char* tree = git_repository_workdir(repository); tree != nullptr) {
+      workdir = std::filesystem::path(tree).lexically_normal();
+      if (!workdir->has_filename()) {
+        workdir = workdir->parent_path(); // drop the trailing '/'
+      }
+    }
+    git_repository_free(repository);
+  }
+  git_buf_dispose(&found);
+  return workdir;
+}
+
+Expected<CommitId, Failure> Repository::commit_all(std::string_view message,
+                                                   const Signature& signature) {
+  return commit_all(message, signature, signature);
+}
+
+Expected<CommitId, Failure> Repository::commit_all(std::string_view message,
+                                                   const Signature& author,
+                                                   const Signature& committer) {
+  Index owner;
+  auto index = fresh_index(m_repository.get(), owner);
+  if (!index) {
+    return unexpected(index.error());
   }
   // add_all picks up new and changed files (skipping ignored ones);
   // update_all drops the entries of files that were deleted.
   char star[] = "*";
   char* patterns[] = {star};
   const git_strarray pathspec{patterns, 1};
-  if (git_index_add_all(index.pointer, &pathspec, GIT_INDEX_ADD_DEFAULT, nullptr, nullptr) != 0 ||
-      git_index_update_all(index.pointer, &pathspec, nullptr, nullptr) != 0) {
-    return unexpected(last_error("cannot stage the working tree"));
+  if (const int code =
+          git_index_add_all(*index, &pathspec, GIT_INDEX_ADD_DEFAULT, nullptr, nullptr);
+      code != 0) {
+    return unexpected(failure(code, "cannot stage the working tree"));
   }
-  return commit_index(index.pointer, message, signature);
+  if (const int code = git_index_update_all(*index, &pathspec, nullptr, nullptr); code != 0) {
+    return unexpected(failure(code, "cannot stage the working tree"));
+  }
+  return commit_index(*index, message, author, committer);
 }
 
-Expected<std::string, std::string> Repository::commit_paths(const std::vector<std::string>& paths,
-                                                            std::string_view message,
-                                                            const Signature& signature) {
-  Index index;
-  if (git_repository_index(&index.pointer, m_repository.get()) != 0) {
-    return unexpected(last_error("cannot read the index"));
+Expected<CommitId, Failure> Repository::commit_paths(const std::vector<std::string>& paths,
+                                                     std::string_view message,
+                                                     const Signature& signature) {
+  return commit_paths(paths, message, signature, signature);
+}
+
+Expected<CommitId, Failure> Repository::commit_paths(const std::vector<std::string>& paths,
+                                                     std::string_view message,
+                                                     const Signature& author,
+                                                     const Signature& committer) {
+  const auto staged = stage_paths(paths, Unreadable::fail);
+  if (!staged) {
+    return unexpected(staged.error());
   }
+  return commit_staged(message, author, committer);
+}
+
+Expected<std::vector<std::string>, Failure>
+Repository::stage_paths(const std::vector<std::string>& paths, Unreadable unreadable) {
+  Index owner;
+  auto index = fresh_index(m_repository.get(), owner);
+  if (!index) {
+    return unexpected(index.error());
+  }
+  std::vector<std::string> staged;
   for (const auto& path : paths) {
     std::error_code error;
     const bool present = std::filesystem::symlink_status(m_workdir / path, error).type() !=
                          std::filesystem::file_type::not_found;
-    if (present) {
-      if (git_index_add_bypath(index.pointer, path.c_str()) != 0) {
-        return unexpected(last_error(fmt::format("cannot stage {}", path)));
-      }
-    } else if (git_index_remove_bypath(index.pointer, path.c_str()) != 0) {
-      return unexpected(last_error(fmt::format("cannot stage the removal of {}", path)));
+    const int code = present ? git_index_add_bypath(*index, path.c_str())
+                             : git_index_remove_bypath(*index, path.c_str());
+    if (code == 0) {
+      staged.push_back(path);
+      continue;
     }
+    auto why = failure(code, present ? fmt::format("cannot stage {}", path)
+                                     : fmt::format("cannot stage the removal of {}", path));
+    if (unreadable == Unreadable::fail || why.locked == Locked::yes) {
+      git_index_read(*index, 1); // drop what this step staged in memory
+      return unexpected(std::move(why));
+    }
+    spdlog::info("{}; it is left for the next commit", why.message);
   }
-  return commit_index(index.pointer, message, signature);
+  return staged;
 }
 
-Expected<std::string, std::string>
-Repository::commit_index(git_index* index, std::string_view message, const Signature& signature) {
-  git_repository* repository = m_repository.get();
-  if (git_index_write(index) != 0) {
-    return unexpected(last_error("cannot write the index"));
+Expected<CommitId, Failure> Repository::commit_staged(std::string_view message,
+                                                      const Signature& author,
+                                                      const Signature& committer) {
+  Index index;
+  if (const int code = git_repository_index(&index.pointer, m_repository.get()); code != 0) {
+    return unexpected(failure(code, "cannot read the index"));
   }
+  return commit_index(index.pointer, message, author, committer);
+}
+
+Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::string_view message,
+                                                     const Signature& author,
+                                                     const Signature& committer) {
+  git_repository* repository = m_repository.get();
+  // The index goes to disk first: should the commit below fail or the
+  // process die, staging the same paths again gives the same tree, and the
+  // next attempt commits it (or finds HEAD has it already).
+  if (const int code = git_index_write(index); code != 0) {
+    return unexpected(failure(code, "cannot write the index"));
+  }
+  fault_point("after-index-write");
   git_oid tree_id;
-  if (git_index_write_tree(&tree_id, index) != 0) {
-    return unexpected(last_error("cannot write the tree"));
+  if (const int code = git_index_write_tree(&tree_id, index); code != 0) {
+    return unexpected(failure(code, "cannot write the tree"));
   }
   Tree tree;
-  if (git_tree_lookup(&tree.pointer, repository, &tree_id) != 0) {
-    return unexpected(last_error("cannot read the new tree"));
+  if (const int code = git_tree_lookup(&tree.pointer, repository, &tree_id); code != 0) {
+    return unexpected(failure(code, "cannot read the new tree"));
   }
 
   Commit parent;
   git_oid head_id;
   const int head_result = git_reference_name_to_id(&head_id, repository, "HEAD");
   if (head_result == 0) {
-    if (git_commit_lookup(&parent.pointer, repository, &head_id) != 0) {
-      return unexpected(last_error("cannot read HEAD's commit"));
+    if (const int code = git_commit_lookup(&parent.pointer, repository, &head_id); code != 0) {
+      return unexpected(failure(code, "cannot read HEAD's commit"));
+    }
+    if (git_oid_equal(git_commit_tree_id(parent.pointer), &tree_id) != 0) {
+      return CommitId{}; // HEAD holds this tree already: nothing to commit
     }
   } else if (head_result != GIT_ENOTFOUND) {
-    return unexpected(last_error("cannot resolve HEAD"));
+    return unexpected(failure(head_result, "cannot resolve HEAD"));
   }
 
-  GitSignature author;
-  if (git_signature_now(&author.pointer, signature.name.c_str(), signature.email.c_str()) != 0) {
-    return unexpected(last_error("invalid commit signature"));
+  GitSignature author_signature;
+  GitSignature committer_signature;
+  if (git_signature_now(&author_signature.pointer, author.name.c_str(), author.email.c_str()) !=
+          0 ||
+      git_signature_now(&committer_signature.pointer, committer.name.c_str(),
+                        committer.email.c_str()) != 0) {
+    return unexpected(Failure{last_error("invalid commit signature")});
   }
   const git_commit* parents[] = {parent.pointer};
   const std::string text = normalise_message(message);
   git_oid commit_id;
-  if (git_commit_create(&commit_id, repository, "HEAD", author.pointer, author.pointer, nullptr,
-                        text.c_str(), tree.pointer, parent.pointer != nullptr ? 1 : 0,
-                        parents) != 0) {
-    return unexpected(last_error("cannot create the commit"));
+  if (const int code = git_commit_create(&commit_id, repository, "HEAD", author_signature.pointer,
+                                         committer_signature.pointer, nullptr, text.c_str(),
+                                         tree.pointer, parent.pointer != nullptr ? 1 : 0, parents);
+      code != 0) {
+    return unexpected(failure(code, "cannot create the commit"));
   }
-  return to_hex(commit_id);
+  return CommitId{to_hex(commit_id)};
 }
 
 std::optional<std::string> Repository::head() const {
@@ -242,6 +361,79 @@ bool Repository::is_clean() const {
     throw Error(last_error("cannot read git status"));
   }
   return git_status_list_entrycount(status.pointer) == 0;
+}
+
+std::vector<Change> Repository::changes() const {
+  git_status_options options = GIT_STATUS_OPTIONS_INIT;
+  options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
+  options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
+                  GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+  StatusList status;
+  if (git_status_list_new(&status.pointer, m_repository.get(), &options) != 0) {
+    throw Error(last_error("cannot read git status"));
+  }
+  std::vector<Change> result;
+  const std::size_t count = git_status_list_entrycount(status.pointer);
+  for (std::size_t i = 0; i < count; ++i) {
+    const git_status_entry* entry = git_status_byindex(status.pointer, i);
+    const git_diff_delta* delta =
+        entry->head_to_index != nullptr ? entry->head_to_index : entry->index_to_workdir;
+    const auto kind = kind_of(entry->status);
+    if (delta == nullptr || !kind) {
+      continue;
+    }
+    const char* path =
+        delta->new_file.path != nullptr ? delta->new_file.path : delta->old_file.path;
+    result.push_back(Change{path, *kind});
+  }
+  std::sort(result.begin(), result.end(),
+            [](const Change& a, const Change& b) { return a.path < b.path; });
+  return result;
+}
+
+Expected<std::string, Failure> Repository::write_blob(std::string_view bytes) {
+  git_oid id;
+  if (const int code =
+          git_blob_create_from_buffer(&id, m_repository.get(), bytes.data(), bytes.size());
+      code != 0) {
+    return unexpected(failure(code, "cannot store a blob"));
+  }
+  return to_hex(id);
+}
+
+std::optional<std::string> Repository::read_blob(const std::string& id) const {
+  git_oid oid;
+  Blob blob;
+  if (git_oid_fromstr(&oid, id.c_str()) != 0 ||
+      git_blob_lookup(&blob.pointer, m_repository.get(), &oid) != 0) {
+    return std::nullopt;
+  }
+  const auto* data = static_cast<const char*>(git_blob_rawcontent(blob.pointer));
+  return std::string(data, static_cast<std::size_t>(git_blob_rawsize(blob.pointer)));
+}
+
+void Repository::ensure_excluded(std::string_view pattern) {
+  const std::filesystem::path path = gitdir() / "info" / "exclude";
+  std::string existing;
+  if (std::ifstream in{path, std::ios::binary}) {
+    existing.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const std::string line(pattern);
+  if (existing == line || existing.starts_with(line + "\n") ||
+      existing.find("\n" + line + "\n") != std::string::npos || existing.ends_with("\n" + line)) {
+    return;
+  }
+  std::error_code error;
+  std::filesystem::create_directories(path.parent_path(), error);
+  std::ofstream out(path, std::ios::binary | std::ios::app);
+  out << (existing.empty() || existing.ends_with('\n') ? "" : "\n") << line << "\n";
+  if (!out) {
+    throw Error("cannot write {}", path.string());
+  }
+}
+
+std::filesystem::path Repository::gitdir() const {
+  return git_repository_path(m_repository.get());
 }
 
 Signature Repository::signature_for(const Signature& configured) const {

@@ -25,6 +25,43 @@ struct Signature {
 // The signature engram uses when the configuration names nobody: `engram <engram@HOSTNAME>`.
 Signature default_signature();
 
+// This machine's host name, or "localhost" when it has none.
+std::string host_name();
+
+// Whether a failed step may succeed when tried again.
+enum class Locked {
+  yes, // a lock file another process holds stopped it: wait and redo the whole step
+  no,  // anything else
+};
+
+// Why a git operation failed.
+struct Failure {
+  std::string message; // what was being done, and libgit2's reason
+  Locked locked = Locked::no;
+};
+
+// What staging does with a file it cannot read.
+enum class Unreadable {
+  fail, // the whole step fails (engram's own files: they must all land)
+  skip, // the file waits for the next commit (an agent's file being written right now)
+};
+
+// A commit's id as 40 hex digits, or nullopt when there was nothing to commit
+// (the staged tree equals HEAD's; the index is written all the same).
+using CommitId = std::optional<std::string>;
+
+// How a file differs between HEAD and the working tree (the index included).
+enum class ChangeKind { added, modified, deleted };
+
+// One file the working tree changed since HEAD.
+struct Change {
+  std::string path; // store-relative, '/'-separated
+  ChangeKind kind = ChangeKind::modified;
+};
+
+// "added", "modified" or "deleted".
+std::string_view change_kind_name(ChangeKind kind);
+
 // An open git repository with a working tree. Move-only; closes on destruction.
 class Repository {
 public:
@@ -38,23 +75,71 @@ public:
   // True when `path/.git` exists (as a folder or a gitdir file).
   static bool exists_at(const std::filesystem::path& path);
 
+  // The working tree of another repository that `path` lies inside (found
+  // from its parent folder up), or nullopt when there is none.
+  static std::optional<std::filesystem::path> enclosing(const std::filesystem::path& path);
+
   Repository(Repository&&) noexcept = default;
   Repository& operator=(Repository&&) noexcept = default;
   ~Repository();
 
   // Stages every change of the working tree (new files, edits, deletions;
   // ignored files stay out), writes the index so `git status` is clean after,
-  // and commits on HEAD (the first commit too). Returns the commit id as hex.
-  [[nodiscard]] Expected<std::string, std::string> commit_all(std::string_view message,
-                                                              const Signature& signature);
+  // and commits on HEAD (the first commit always). `signature` is author and committer.
+  [[nodiscard]] Expected<CommitId, Failure> commit_all(std::string_view message,
+                                                       const Signature& signature);
+
+  // commit_all with an author other than the committer (the agent's snapshots).
+  [[nodiscard]] Expected<CommitId, Failure>
+  commit_all(std::string_view message, const Signature& author, const Signature& committer);
 
   // Stages exactly `paths` (store-relative, '/'-separated): a path that exists
   // in the working tree is added, one that does not is removed from the index.
   // Nothing else is staged, so a file someone else changed meanwhile stays out
-  // of the commit. Writes the index and commits on HEAD; returns the commit id.
-  [[nodiscard]] Expected<std::string, std::string>
-  commit_paths(const std::vector<std::string>& paths, std::string_view message,
-               const Signature& signature);
+  // of the commit. Writes the index and commits on HEAD. Staging again what a
+  // commit already holds commits nothing, so a step cut short can be redone.
+  [[nodiscard]] Expected<CommitId, Failure> commit_paths(const std::vector<std::string>& paths,
+                                                         std::string_view message,
+                                                         const Signature& signature);
+
+  // commit_paths with an author other than the committer.
+  [[nodiscard]] Expected<CommitId, Failure> commit_paths(const std::vector<std::string>& paths,
+                                                         std::string_view message,
+                                                         const Signature& author,
+                                                         const Signature& committer);
+
+  // Stages `paths` as commit_paths does, in the index in memory only; then
+  // commit_staged() commits them. A path that cannot be read (an agent is
+  // rewriting it this instant) fails the step, or with Unreadable::skip is
+  // left as the index had it, for the next commit. Returns the paths staged.
+  [[nodiscard]] Expected<std::vector<std::string>, Failure>
+  stage_paths(const std::vector<std::string>& paths, Unreadable unreadable);
+
+  // Writes the index stage_paths() prepared and commits it on HEAD; nullopt
+  // when the staged tree is HEAD's already.
+  [[nodiscard]] Expected<CommitId, Failure>
+  commit_staged(std::string_view message, const Signature& author, const Signature& committer);
+
+  // Every file the working tree or the index changed since HEAD, untracked
+  // ones included and ignored ones not, sorted by path; renames are a deletion
+  // and an addition. Throws engram::Error when status fails.
+  std::vector<Change> changes() const;
+
+  // Stores `bytes` as a blob in the object database (fsynced); returns its id.
+  [[nodiscard]] Expected<std::string, Failure> write_blob(std::string_view bytes);
+
+  // The bytes of the blob `id`, or nullopt when the object database lacks it.
+  std::optional<std::string> read_blob(const std::string& id) const;
+
+  // Adds `pattern` to `.git/info/exclude` unless it is there, so engram's own
+  // state stays out of `git status` even when the store's .gitignore lacks it.
+  void ensure_excluded(std::string_view pattern);
+
+  // The repository's git folder (`<workdir>/.git/`, or where a gitdir file points).
+  std::filesystem::path gitdir() const;
+
+  // The libgit2 handle, for the other files of git/ (history, revert).
+  git_repository* handle() const { return m_repository.get(); }
 
   // The id of HEAD's commit as hex; nullopt when HEAD is unborn (no commit yet).
   // Throws engram::Error when HEAD cannot be read.
@@ -80,9 +165,11 @@ private:
 
   Repository(git_repository* repository, std::filesystem::path workdir);
 
-  // Writes `index` to disk and as a tree, and commits that tree on HEAD.
-  [[nodiscard]] Expected<std::string, std::string>
-  commit_index(git_index* index, std::string_view message, const Signature& signature);
+  // Writes `index` to disk and as a tree, and commits that tree on HEAD
+  // unless it is HEAD's tree already.
+  [[nodiscard]] Expected<CommitId, Failure> commit_index(git_index* index, std::string_view message,
+                                                         const Signature& author,
+                                                         const Signature& committer);
 
   std::unique_ptr<git_repository, Closer> m_repository;
   std::filesystem::path m_workdir;

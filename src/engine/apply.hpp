@@ -1,12 +1,15 @@
 // Apply: writing a plan to disk safely. Each file is checked against the bytes
 // the plan was made from, written through a temporary file, fsynced and
-// renamed; removals come last and only when every write landed.
+// renamed; removals come last and only when every write landed. Every step
+// has a named fault point (ENGRAM_TEST_CRASH_AT) so tests can kill a run there.
 #pragma once
 
 #include "engine/plan.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace engram::engine {
@@ -22,8 +25,20 @@ struct ApplyResult {
 // made keeps them and is deferred; when anything is deferred, no file is removed.
 ApplyResult apply(const Plan& plan, const std::filesystem::path& root);
 
+// Applies `changes` (writes first, then removals) under `root`, as apply(Plan)
+// does. Fault points: `before-rename-N` and `after-write-N` around the N-th
+// write (from 1), `before-remove`, and `after-remove-N`.
+ApplyResult apply(const std::vector<FileChange>& changes, const std::filesystem::path& root);
+
 // Writes `bytes` to `path` atomically: temporary file in the same folder,
 // fsync, rename, fsync of the folder. Throws engram::Error on failure.
 void write_atomically(const std::filesystem::path& path, std::string_view bytes);
+
+// The content hash (git blob id) of the file at `path`; nullopt when nothing is there.
+std::optional<std::string> disk_hash(const std::filesystem::path& path);
+
+// True for the name of a temporary file write_atomically makes
+// (`.<name>.XXXXXX.tmp`): one left behind means a run died mid-write.
+bool is_temporary_name(std::string_view filename);
 
 } // namespace engram::engine

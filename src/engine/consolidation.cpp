@@ -1,10 +1,13 @@
-// Consolidation: the order of a run is the promise — agent changes are
-// committed before engram reads, engram's writes land before removals, and
-// the commit message is rendered from the record that drove the writes.
+// Consolidation: the order of a run is the promise — an interrupted run is
+// finished and the agent's changes are committed before engram reads, engram's
+// writes land before removals, and the commit message is rendered from the
+// record that drove the writes.
 #include "engine/consolidation.hpp"
 
 #include "base/error.hpp"
 #include "engine/message.hpp"
+#include "engine/pending.hpp"
+#include "engine/transaction.hpp"
 #include "engine/workspace.hpp"
 #include "git/repository.hpp"
 #include "store/scan.hpp"
@@ -13,79 +16,68 @@
 
 namespace engram::engine {
 
-store::Layout layout_from(const config::Settings& settings) {
-  store::Layout layout;
-  layout.memory_index = settings.get_string("layout.memory_index");
-  layout.working = settings.get_string("layout.working");
-  layout.core = settings.get_string("layout.core");
-  layout.episodic = settings.get_string("layout.episodic");
-  layout.semantic = settings.get_string("layout.semantic");
-  layout.procedural = settings.get_string("layout.procedural");
-  layout.reference = settings.get_string("layout.reference");
-  layout.archive = settings.get_string("layout.archive");
-  layout.index_json = settings.get_string("layout.index_json");
-  layout.state = settings.get_string("layout.state");
-  return layout;
-}
-
 namespace {
 
-git::Signature configured_signature(const config::Settings& settings) {
-  return git::Signature{settings.get_string("git.author_name"), settings.get_string("git.author_email")};
+// Runs the rules over a fresh scan of the store.
+Plan plan_for(const std::filesystem::path& root, const config::Settings& settings,
+              const std::vector<RuleSlot>& rules, Date today, RunKind kind) {
+  const auto layout = layout_from(settings);
+  const auto snapshot = store::scan(
+      root, layout,
+      store::ScanLimits{static_cast<std::uintmax_t>(settings.get_int("scan.max_file_bytes"))});
+  Workspace workspace(snapshot, layout, settings, today, kind);
+  return run_rules(workspace, rules, settings, kind);
 }
 
-git::Signature agent_signature(const config::Settings& settings) {
-  return git::Signature{settings.get_string("git.agent_name"), settings.get_string("git.agent_email")};
+// A dry run: the plan only. Nothing is written, not even a snapshot or a recovery.
+Outcome dry_run(const std::filesystem::path& root, const config::Settings& settings,
+                const std::vector<RuleSlot>& rules, Date today, RunKind kind) {
+  auto repository = git::Repository::open(root);
+  if (!repository) {
+    throw Error("{}: not an engram store ({}); run `engram init {}` first", root.string(),
+                repository.error(), root.string());
+  }
+  if (std::filesystem::exists(pending_path(root, layout_from(settings)))) {
+    spdlog::warn("{}: an interrupted change waits to be finished; the next consolidation that "
+                 "writes finishes it first, and its plan may differ from this one",
+                 root.string());
+  }
+  Outcome outcome;
+  outcome.plan = plan_for(root, settings, rules, today, kind);
+  return outcome;
 }
 
 } // namespace
 
 Outcome consolidate(const std::filesystem::path& root, const config::Settings& settings,
                     const std::vector<RuleSlot>& rules, Date today, RunKind kind, DryRun dry) {
+  if (dry == DryRun::yes) {
+    return dry_run(root, settings, rules, today, kind);
+  }
   Outcome outcome;
-  auto repository = git::Repository::open(root);
-  if (!repository) {
-    throw Error("{}: not an engram store ({}); run `engram init {}` first", root.string(), repository.error(),
-                root.string());
-  }
-  if (dry == DryRun::no && !repository->is_clean()) {
-    // The agent's own edits go in a commit of their own, so this consolidation's diff is only engram's.
-    auto signature = agent_signature(settings);
-    if (signature.email.empty()) {
-      signature.email = repository->signature_for({}).email;
-    }
-    auto snapshot = repository->commit_all("snapshot: changes by the agent\n\nEngram-Run: snapshot\n", signature);
-    if (!snapshot) {
-      throw Error("{}: cannot commit the agent's changes: {}", root.string(), snapshot.error());
-    }
-    outcome.snapshot_commit = *snapshot;
+  Session session = Session::open(root, settings);
+  outcome.recovery = finish_interrupted(session);
+  // The agent's own edits go in a commit of their own, so this
+  // consolidation's diff is only engram's.
+  if (auto snapshot = engine::snapshot(session)) {
+    outcome.snapshot_commit = snapshot->commit;
   }
 
-  const auto layout = layout_from(settings);
-  const auto snapshot = store::scan(root, layout,
-                                    store::ScanLimits{static_cast<std::uintmax_t>(settings.get_int("scan.max_file_bytes"))});
-  Workspace workspace(snapshot, layout, settings, today, kind);
-  outcome.plan = run_rules(workspace, rules, settings, kind);
-  if (dry == DryRun::yes || outcome.plan.empty()) {
+  outcome.plan = plan_for(root, settings, rules, today, kind);
+  if (outcome.plan.empty()) {
     return outcome;
   }
-
-  outcome.applied = apply(outcome.plan, root);
-  if (outcome.applied.written.empty() && outcome.applied.removed.empty()) {
+  Pending pending;
+  pending.operation = "consolidate";
+  pending.record = record_json(outcome.plan, nullptr);
+  auto committed = apply_and_commit(
+      session, outcome.plan.changes, std::move(pending),
+      [&](const ApplyResult& applied) { return commit_message(outcome.plan, applied); });
+  outcome.applied = std::move(committed.applied);
+  outcome.commit = std::move(committed.commit);
+  if (!outcome.commit && outcome.applied.written.empty() && outcome.applied.removed.empty()) {
     spdlog::info("{}: every change was deferred; nothing to commit", root.string());
-    return outcome;
   }
-  // Stage exactly what engram wrote and removed: a file the agent changed
-  // meanwhile was deferred and is not engram's to commit.
-  std::vector<std::string> touched = outcome.applied.written;
-  touched.insert(touched.end(), outcome.applied.removed.begin(), outcome.applied.removed.end());
-  auto commit = repository->commit_paths(touched, commit_message(outcome.plan, outcome.applied),
-                                         repository->signature_for(configured_signature(settings)));
-  if (!commit) {
-    throw Error("{}: the consolidation was written but not committed: {}; the next run commits it",
-                root.string(), commit.error());
-  }
-  outcome.commit = *commit;
   return outcome;
 }
 

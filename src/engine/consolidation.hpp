@@ -1,11 +1,14 @@
-// Consolidation: one run over one store, end to end: snapshot the store, run
-// the rules, then either show the plan (dry run) or apply and commit it.
+// Consolidation: one run over one store, end to end: finish what an
+// interrupted run left, snapshot the agent's changes, run the rules, then
+// either show the plan (dry run) or apply and commit it.
 #pragma once
 
 #include "config/config.hpp"
 #include "engine/apply.hpp"
 #include "engine/engine.hpp"
 #include "engine/plan.hpp"
+#include "engine/recovery.hpp"
+#include "engine/session.hpp"
 
 #include <filesystem>
 #include <optional>
@@ -20,17 +23,17 @@ enum class DryRun { yes, no };
 struct Outcome {
   Plan plan;
   ApplyResult applied;
+  Recovery recovery;                          // what an interrupted run left, finished first
   std::optional<std::string> snapshot_commit; // the agent's changes, committed first
   std::optional<std::string> commit;          // the consolidation's own commit
 };
 
 // Runs `rules` over the store at `root` and, unless dry, applies and commits
-// the plan. Throws engram::Error when the store cannot be consolidated (no
-// repository, a commit that fails); nothing is half-done in that case.
+// the plan through a Session and a transaction (see transaction.hpp). Throws
+// engram::Error when the store cannot be consolidated (no repository, git
+// busy for longer than git.lock_wait_s, a commit that fails); what was
+// started is then finished by the next run.
 Outcome consolidate(const std::filesystem::path& root, const config::Settings& settings,
                     const std::vector<RuleSlot>& rules, Date today, RunKind kind, DryRun dry);
-
-// The layout a store's settings describe.
-store::Layout layout_from(const config::Settings& settings);
 
 } // namespace engram::engine

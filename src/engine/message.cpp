@@ -8,7 +8,10 @@
 namespace engram::engine {
 namespace {
 
-std::string_view run_name(RunKind kind) { return kind == RunKind::full ? "full" : "lightweight"; }
+// The run kind as the summary line and the Engram-Run trailer name it.
+std::string_view run_name(RunKind kind) {
+  return kind == RunKind::full ? "full" : "lightweight";
+}
 
 // How a count of a verb reads in a summary line.
 std::string counted(std::string_view verb, std::size_t n) {
@@ -44,6 +47,7 @@ std::string quoted_claim(std::string_view claim) {
   return "\"" + flat + "\"";
 }
 
+// One action as one line of the record: rule, verb, claim, source → target, reason.
 std::string action_line(const Action& action) {
   std::string line = fmt::format("- {} {}", action.rule, action.action);
   if (!action.claim.empty()) {
@@ -64,19 +68,22 @@ std::string action_line(const Action& action) {
 
 } // namespace
 
-std::string summary_line(const Plan& plan) {
+std::string summary_line(const Plan& plan, Recovered recovered) {
   std::vector<std::pair<std::string, std::size_t>> counts;
   for (const auto& action : plan.record) {
-    auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == action.action; });
+    auto it = std::find_if(counts.begin(), counts.end(),
+                           [&](const auto& c) { return c.first == action.action; });
     if (it == counts.end()) {
       counts.emplace_back(action.action, 1);
     } else {
       ++it->second;
     }
   }
-  std::string summary = fmt::format("consolidate({}): ", run_name(plan.kind));
+  std::string summary = fmt::format(
+      "consolidate({}): ", recovered == Recovered::yes ? "recovered" : run_name(plan.kind));
   if (counts.empty()) {
-    return summary + fmt::format("{} file{} updated", plan.changes.size(), plan.changes.size() == 1 ? "" : "s");
+    return summary + fmt::format("{} file{} updated", plan.changes.size(),
+                                 plan.changes.size() == 1 ? "" : "s");
   }
   for (std::size_t i = 0; i < counts.size(); ++i) {
     summary += (i == 0 ? "" : ", ") + counted(counts[i].first, counts[i].second);
@@ -92,10 +99,11 @@ std::string render_record(const Plan& plan) {
   return out;
 }
 
-std::string commit_message(const Plan& plan, const ApplyResult& applied) {
-  std::string message = summary_line(plan) + "\n\n" + render_record(plan);
+std::string commit_message(const Plan& plan, const ApplyResult& applied, Recovered recovered) {
+  std::string message = summary_line(plan, recovered) + "\n\n" + render_record(plan);
   if (!applied.deferred.empty()) {
-    message += "\nDeferred to the next run (changed while engram worked, or waiting on one that did):\n";
+    message +=
+        "\nDeferred to the next run (changed while engram worked, or waiting on one that did):\n";
     for (const auto& path : applied.deferred) {
       message += "- " + path + "\n";
     }
@@ -104,9 +112,38 @@ std::string commit_message(const Plan& plan, const ApplyResult& applied) {
   for (const auto& rule : plan.rules) {
     rules += (rules.empty() ? "" : ", ") + rule;
   }
-  message += fmt::format("\nEngram-Run: {}\nEngram-Rules: {}\nEngram-Date: {}\n", run_name(plan.kind),
-                         rules.empty() ? "none" : rules, plan.today.to_string());
+  message +=
+      fmt::format("\nEngram-Run: {}\nEngram-Rules: {}\nEngram-Date: {}\n", run_name(plan.kind),
+                  rules.empty() ? "none" : rules, plan.today.to_string());
+  if (recovered == Recovered::yes) {
+    message += "Engram-Recovered: yes\n";
+  }
   return message;
+}
+
+Plan plan_from_record(const nlohmann::json& record) {
+  Plan plan;
+  plan.kind = record.at("run").get<std::string>() == "full" ? RunKind::full : RunKind::lightweight;
+  if (const auto today = Date::parse(record.at("date").get<std::string>())) {
+    plan.today = *today;
+  }
+  plan.rules = record.at("rules").get<std::vector<std::string>>();
+  plan.failed_rules = record.value("failed_rules", std::vector<std::string>{});
+  for (const auto& a : record.at("actions")) {
+    plan.record.push_back(
+        Action{a.at("rule").get<std::string>(), a.at("action").get<std::string>(),
+               a.at("claim").get<std::string>(), a.at("source").get<std::string>(),
+               a.at("target").get<std::string>(), a.at("reason").get<std::string>()});
+  }
+  return plan;
+}
+
+std::string mark_recovered(std::string_view message) {
+  std::string result(message);
+  while (!result.empty() && result.back() == '\n') {
+    result.pop_back();
+  }
+  return result + "\nEngram-Recovered: yes\n";
 }
 
 nlohmann::json record_json(const Plan& plan, const ApplyResult* applied) {
@@ -118,13 +155,18 @@ nlohmann::json record_json(const Plan& plan, const ApplyResult* applied) {
   out["failed_rules"] = plan.failed_rules;
   out["actions"] = nlohmann::json::array();
   for (const auto& a : plan.record) {
-    out["actions"].push_back({{"rule", a.rule}, {"action", a.action}, {"claim", a.claim},
-                              {"source", a.source}, {"target", a.target}, {"reason", a.reason}});
+    out["actions"].push_back({{"rule", a.rule},
+                              {"action", a.action},
+                              {"claim", a.claim},
+                              {"source", a.source},
+                              {"target", a.target},
+                              {"reason", a.reason}});
   }
   out["changes"] = nlohmann::json::array();
   for (const auto& c : plan.changes) {
-    out["changes"].push_back({{"path", c.path},
-                              {"change", !c.new_bytes ? "remove" : (c.base_hash ? "modify" : "create")}});
+    out["changes"].push_back(
+        {{"path", c.path},
+         {"change", !c.new_bytes ? "remove" : (c.base_hash ? "modify" : "create")}});
   }
   out["diagnostics"] = nlohmann::json::array();
   for (const auto& d : plan.diagnostics) {

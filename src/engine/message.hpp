@@ -10,11 +10,27 @@
 
 namespace engram::engine {
 
-// `consolidate(full): 12 claims absorbed, 3 episodic decayed, 1 merged`.
-std::string summary_line(const Plan& plan);
+// Whether a commit finishes a change an earlier run was interrupted in.
+enum class Recovered { yes, no };
 
-// The commit message: summary, one line per action, deferred files, trailers.
-std::string commit_message(const Plan& plan, const ApplyResult& applied);
+// `consolidate(full): 12 claims absorbed, 3 episodic decayed, 1 merged`;
+// `consolidate(recovered): …` for a consolidation a later run finished.
+std::string summary_line(const Plan& plan, Recovered recovered = Recovered::no);
+
+// The commit message: summary, one line per action, deferred files, trailers
+// (`Engram-Run`, `Engram-Rules`, `Engram-Date`, and `Engram-Recovered: yes`
+// when a later run finished it).
+std::string commit_message(const Plan& plan, const ApplyResult& applied,
+                           Recovered recovered = Recovered::no);
+
+// The plan (without file contents) that record_json(plan, …) describes: run
+// kind, date, rules and every action, so a recovery can render the message
+// of a consolidation it did not plan. Throws nlohmann's errors on bad JSON.
+Plan plan_from_record(const nlohmann::json& record);
+
+// `message` marked as finished by a later run: `Engram-Recovered: yes` added
+// to its trailers (for messages not rendered from a plan: rollback, restore).
+std::string mark_recovered(std::string_view message);
 
 // One line per action, for people (`engram consolidate --dry-run`).
 std::string render_record(const Plan& plan);

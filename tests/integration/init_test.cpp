@@ -116,7 +116,7 @@ TEST_CASE("init on an existing store changes nothing and says so") {
   CHECK(snapshot_tree(store) == before);
 }
 
-TEST_CASE("init on a folder with files never overwrites them and commits them all") {
+TEST_CASE("init on a folder with files never overwrites them and adopts them in a snapshot first") {
   const Sandbox sandbox;
   const fs::path store = sandbox.work("existing");
   const std::string working = "---\ntype: working\n---\n# Mine\n\n- [ ] keep this exactly\n";
@@ -135,7 +135,12 @@ TEST_CASE("init on a folder with files never overwrites them and commits them al
   CHECK_FALSE(fs::exists(store / "semantic" / ".gitkeep")); // a folder with files needs none
   CHECK(fs::exists(store / "MEMORY.md"));
 
-  CHECK(commit_count(sandbox, store) == 1);
+  // What was there is adopted in a snapshot of its own; the layout follows.
+  CHECK(commit_count(sandbox, store) == 2);
+  CHECK(sandbox.git(store, {"log", "--format=%s"}).out ==
+        "init: create engram store\nsnapshot: 3 files found when engram adopted the folder\n");
+  CHECK(sandbox.git(store, {"show", "--format=", "--name-only", "HEAD~1"}).out ==
+        ".gitignore\nWORKING.md\nsemantic/sqlite.md\n");
   require_clean_repository(sandbox, store);
   const std::string files = tracked(sandbox, store);
   CHECK(files.find("WORKING.md") != std::string::npos);

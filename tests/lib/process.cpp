@@ -71,18 +71,13 @@ std::vector<std::string> Result::out_lines() const {
   return lines;
 }
 
-Result run(const std::vector<std::string>& args, const Environment& changes) {
-  TempDir capture;
-  const std::string out_path = (capture / "stdout").string();
-  const std::string err_path = (capture / "stderr").string();
-
+pid_t spawn(const std::vector<std::string>& args, const Environment& changes,
+            const std::filesystem::path& out, const std::filesystem::path& err) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0600);
-  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0600);
+  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
 
   std::vector<std::string> argv_strings = args;
   std::vector<std::string> env_strings = child_environment(changes);
@@ -96,6 +91,14 @@ Result run(const std::vector<std::string>& args, const Environment& changes) {
   if (spawned != 0) {
     throw std::runtime_error("cannot start " + args.front() + ": " + std::strerror(spawned));
   }
+  return pid;
+}
+
+Result run(const std::vector<std::string>& args, const Environment& changes) {
+  TempDir capture;
+  const std::filesystem::path out_path = capture / "stdout";
+  const std::filesystem::path err_path = capture / "stderr";
+  const pid_t pid = spawn(args, changes, out_path, err_path);
 
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
@@ -144,16 +147,20 @@ Environment Sandbox::environment() const {
   };
 }
 
-Result Sandbox::engram(const std::vector<std::string>& args) const {
-  std::vector<std::string> command{ENGRAM_BINARY};
-  command.insert(command.end(), args.begin(), args.end());
+Environment Sandbox::engram_environment() const {
   Environment changes = environment();
   // engram must find its identity itself, not through git's variables.
   for (const char* name :
        {"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"}) {
     changes[name] = "";
   }
-  return run(command, changes);
+  return changes;
+}
+
+Result Sandbox::engram(const std::vector<std::string>& args) const {
+  std::vector<std::string> command{ENGRAM_BINARY};
+  command.insert(command.end(), args.begin(), args.end());
+  return run(command, engram_environment());
 }
 
 Result Sandbox::git(const std::filesystem::path& dir, const std::vector<std::string>& args) const {

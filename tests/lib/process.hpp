@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <sys/types.h>
 #include <vector>
 
 namespace engram::test {
@@ -28,6 +29,11 @@ using Environment = std::map<std::string, std::string>;
 // Runs `args[0]` (searched in PATH) with `args`, stdin from /dev/null, in this
 // process's environment changed by `changes`; waits for it and captures its output.
 Result run(const std::vector<std::string>& args, const Environment& changes = {});
+
+// Starts `args[0]` (searched in PATH) like run() does, with stdout and stderr
+// appended to the files `out` and `err`, and returns without waiting for it.
+pid_t spawn(const std::vector<std::string>& args, const Environment& changes,
+            const std::filesystem::path& out, const std::filesystem::path& err);
 
 // A temporary HOME, XDG_CONFIG_HOME and XDG_DATA_HOME, and a work folder, in
 // which the real `engram` and `git` run.
@@ -52,6 +58,10 @@ public:
 
   // Runs the `engram` binary under test with `args`.
   Result engram(const std::vector<std::string>& args) const;
+
+  // The environment changes `engram` runs with: environment() without git's
+  // identity variables, so engram finds its identity itself.
+  Environment engram_environment() const;
 
   // Runs `git -C dir args...`.
   Result git(const std::filesystem::path& dir, const std::vector<std::string>& args) const;

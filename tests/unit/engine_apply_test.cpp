@@ -105,3 +105,13 @@ TEST_CASE("write_atomically replaces a file whole and leaves no temporary behind
   }
   CHECK(entries == 1);
 }
+
+TEST_CASE("is_temporary_name knows write_atomically's temporaries and nothing else") {
+  CHECK(engram::engine::is_temporary_name(".MEMORY.md.a1B2c3.tmp"));
+  CHECK(engram::engine::is_temporary_name(".pending.json.XyZ019.tmp"));
+  CHECK_FALSE(engram::engine::is_temporary_name("MEMORY.md.a1B2c3.tmp"));
+  CHECK_FALSE(engram::engine::is_temporary_name(".MEMORY.md.a1B2c.tmp"));
+  CHECK_FALSE(engram::engine::is_temporary_name(".MEMORY.md.a1-2c3.tmp"));
+  CHECK_FALSE(engram::engine::is_temporary_name(".notes.tmp"));
+  CHECK_FALSE(engram::engine::is_temporary_name("draft.tmp"));
+}

@@ -26,9 +26,10 @@ Repository make_repository(const TempDir& dir) {
 // Commits everything, which must succeed, and returns the id.
 std::string commit(Repository& repository, const std::string& message = "test: commit") {
   auto id = repository.commit_all(message, k_signature);
-  INFO((id ? std::string() : id.error()));
+  INFO((id ? std::string() : id.error().message));
   REQUIRE(id.has_value());
-  return *id;
+  REQUIRE(id->has_value());
+  return **id;
 }
 
 } // namespace
@@ -147,7 +148,7 @@ TEST_CASE("commit_paths commits exactly the named paths, removals included, and 
 
   auto id = repository.commit_paths({"semantic/kept.md", "semantic/new.md", "episodic/gone.md"},
                                     "consolidate: test", k_signature);
-  INFO((id ? std::string() : id.error()));
+  INFO((id ? std::string() : id.error().message));
   REQUIRE(id.has_value());
   CHECK(repository.head() == *id);
   // The agent's edit and the untracked file are all that is left.
@@ -164,7 +165,107 @@ TEST_CASE("commit_paths accepts a removal of a path the index never had") {
   commit(repository);
   write_file(dir / "b.md", "B.\n");
   auto id = repository.commit_paths({"b.md", "never-there.md"}, "test: removal", k_signature);
-  INFO((id ? std::string() : id.error()));
+  INFO((id ? std::string() : id.error().message));
   REQUIRE(id.has_value());
   CHECK(repository.is_clean());
+}
+
+TEST_CASE("staging what HEAD already holds commits nothing, and the index is still written") {
+  const TempDir dir;
+  Repository repository = make_repository(dir);
+  write_file(dir / "a.md", "A.\n");
+  const std::string first = commit(repository);
+  auto again = repository.commit_paths({"a.md"}, "test: nothing new", k_signature);
+  REQUIRE(again.has_value());
+  CHECK_FALSE(again->has_value());
+  CHECK(repository.head() == first);
+  auto all = repository.commit_all("test: nothing new", k_signature);
+  REQUIRE(all.has_value());
+  CHECK_FALSE(all->has_value());
+}
+
+TEST_CASE("a commit can have an author other than its committer") {
+  const TempDir dir;
+  Repository repository = make_repository(dir);
+  write_file(dir / "a.md", "A.\n");
+  const Signature agent{"agent", "agent@example.com"};
+  auto id = repository.commit_all("snapshot: test", agent, k_signature);
+  REQUIRE(id.has_value());
+  REQUIRE(id->has_value());
+  CHECK(repository.head() == *id);
+}
+
+TEST_CASE("changes lists what the working tree and the index changed since HEAD, by path") {
+  const TempDir dir;
+  Repository repository = make_repository(dir);
+  write_file(dir / "kept.md", "K.\n");
+  write_file(dir / "edited.md", "E.\n");
+  write_file(dir / "gone.md", "G.\n");
+  write_file(dir / ".gitignore", "*.log\n");
+  commit(repository);
+  CHECK(repository.changes().empty());
+
+  write_file(dir / "edited.md", "E, edited.\n");
+  fs::remove(dir / "gone.md");
+  write_file(dir / "sub" / "new.md", "N.\n");
+  write_file(dir / "noise.log", "ignored\n");
+  const auto changes = repository.changes();
+  REQUIRE(changes.size() == 3);
+  CHECK(changes[0].path == "edited.md");
+  CHECK(changes[0].kind == engram::git::ChangeKind::modified);
+  CHECK(changes[1].path == "gone.md");
+  CHECK(changes[1].kind == engram::git::ChangeKind::deleted);
+  CHECK(changes[2].path == "sub/new.md");
+  CHECK(changes[2].kind == engram::git::ChangeKind::added);
+}
+
+TEST_CASE("stage_paths with Unreadable::skip leaves a path it cannot stage for the next commit") {
+  const TempDir dir;
+  Repository repository = make_repository(dir);
+  write_file(dir / "a.md", "A.\n");
+  commit(repository);
+  write_file(dir / "b.md", "B.\n");
+  // A folder where a file is named cannot be staged as one, as a file being
+  // rewritten this instant cannot be read whole.
+  write_file(dir / "unreadable" / "c.md", "C.\n");
+  const auto failed = repository.stage_paths({"b.md", "unreadable"}, engram::git::Unreadable::fail);
+  CHECK_FALSE(failed.has_value());
+  const auto staged = repository.stage_paths({"b.md", "unreadable"}, engram::git::Unreadable::skip);
+  REQUIRE(staged.has_value());
+  CHECK(*staged == std::vector<std::string>{"b.md"});
+  const auto id = repository.commit_staged("test: partial", k_signature, k_signature);
+  REQUIRE(id.has_value());
+  CHECK(id->has_value());
+}
+
+TEST_CASE("blobs written to the object database read back byte for byte") {
+  const TempDir dir;
+  Repository repository = make_repository(dir);
+  const std::string bytes("a\0b\r\nc", 6);
+  const auto id = repository.write_blob(bytes);
+  REQUIRE(id.has_value());
+  CHECK(id->size() == 40);
+  CHECK(repository.read_blob(*id) == bytes);
+  CHECK_FALSE(repository.read_blob(std::string(40, '0')).has_value());
+  CHECK_FALSE(repository.read_blob("not an id").has_value());
+}
+
+TEST_CASE("ensure_excluded adds a pattern to .git/info/exclude once") {
+  const TempDir dir;
+  Repository repository = make_repository(dir);
+  repository.ensure_excluded("/.engram/");
+  repository.ensure_excluded("/.engram/");
+  write_file(dir / ".engram" / "pending.json", "{}\n");
+  CHECK(repository.is_clean());
+  const std::string exclude = engram::test::read_file(repository.gitdir() / "info" / "exclude");
+  CHECK(std::count(exclude.begin(), exclude.end(), '\n') >= 1);
+  CHECK(exclude.find("/.engram/\n") == exclude.rfind("/.engram/\n"));
+}
+
+TEST_CASE("enclosing finds the repository a folder lies inside, and none for a plain folder") {
+  const TempDir dir;
+  make_repository(dir);
+  CHECK(Repository::enclosing(dir / "memory") == dir.path());
+  const TempDir plain;
+  CHECK_FALSE(Repository::enclosing(plain / "memory").has_value());
 }

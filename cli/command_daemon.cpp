@@ -1,0 +1,138 @@
+// `engram daemon`: keep stores consolidated as agents write to them, in the
+// foreground (systemd and launchd supervise it; `make run` runs it in a
+// terminal). The stores are those given with --store, else the configuration's
+// `[[store]]`s, else the default store.
+#include "base/error.hpp"
+#include "cli/app.hpp"
+#include "cli/rule_plugins.hpp"
+#include "daemon/daemon.hpp"
+#include "daemon/log.hpp"
+#include "engine/recovery.hpp"
+#include "plugins/host.hpp"
+#include "watch/watcher.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <fmt/format.h>
+#include <memory>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+namespace engram::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// What `engram daemon` was asked to do.
+struct DaemonCommandOptions {
+  std::vector<fs::path> stores; // --store, repeatable
+};
+
+// A store's name in log lines: its `[[store]] name`, else its folder's name.
+std::string store_name(const config::Config& config, const fs::path& root) {
+  for (const auto& store : config.stores) {
+    if (store.path == root && !store.name.empty()) {
+      return store.name;
+    }
+  }
+  return root.filename().empty() ? root.string() : root.filename().string();
+}
+
+// The stores to keep, each once, with their effective settings.
+std::vector<daemon::StoreSpec> chosen_stores(const config::Config& config,
+                                             const DaemonCommandOptions& options) {
+  std::vector<fs::path> roots;
+  if (!options.stores.empty()) {
+    for (const auto& store : options.stores) {
+      roots.push_back(config::normalise_path(store.string(), fs::current_path()));
+    }
+  } else if (!config.stores.empty()) {
+    for (const auto& store : config.stores) {
+      roots.push_back(store.path);
+    }
+  } else {
+    roots.push_back(config::default_store_path());
+  }
+  std::vector<daemon::StoreSpec> specs;
+  for (const auto& root : roots) {
+    const bool seen = std::any_of(specs.begin(), specs.end(),
+                                  [&](const daemon::StoreSpec& spec) { return spec.root == root; });
+    if (!seen) {
+      specs.push_back({root, store_name(config, root), config.settings_for(root)});
+    }
+  }
+  return specs;
+}
+
+// Runs `engram daemon`.
+int run_daemon(const Globals& globals, const DaemonCommandOptions& options,
+               const CLI::Option* log_level_option) {
+  const auto config = load_config(globals);
+  if (!config) {
+    return k_exit_usage;
+  }
+  // --log-level wins, and keeps winning across reloads; else the configuration's.
+  const bool level_given = log_level_option != nullptr && log_level_option->count() > 0;
+  daemon::set_up_daemon_logging(spdlog::level::from_str(
+      level_given ? globals.log_level : config->global.get_string("daemon.log_level")));
+  spdlog::info("engram daemon starting (pid {}); configuration: {}", ::getpid(),
+               config->source.empty() ? std::string("built-in defaults") : config->source.string());
+
+  // Rules load once: a reload re-reads settings, but a new plugin needs a restart
+  // (a shared library cannot be safely unloaded while objects from it may live).
+  plugins::Host host;
+  load_rule_plugins(host, *config);
+  for (const auto& refused : host.refused()) {
+    spdlog::warn("plugin refused: {}: {}", refused.path, refused.reason);
+  }
+
+  daemon::DaemonOptions daemon_options;
+  daemon_options.stores = chosen_stores(*config, options);
+  daemon_options.log_level_fixed = level_given;
+  daemon_options.recover = [](const daemon::StoreSpec& store) {
+    const auto recovery = engine::recover(store.root, store.settings);
+    if (recovery.operation) {
+      spdlog::warn("finished an interrupted {}{}", *recovery.operation,
+                   recovery.commit ? " as " + recovery.commit->substr(0, 12) : std::string());
+    }
+    if (!recovery.removed_temporaries.empty()) {
+      spdlog::info("removed {} temporary file(s) an interrupted run left",
+                   recovery.removed_temporaries.size());
+    }
+    if (recovery.snapshot) {
+      spdlog::info("committed the agent's changes made while no daemon watched as {}",
+                   recovery.snapshot->commit.substr(0, 12));
+    }
+  };
+  daemon_options.load_config = [file = globals.config_file] {
+    return config::load_or_default(file);
+  };
+  daemon::Daemon keeper(std::move(daemon_options), daemon::engine_consolidator(host.slots()),
+                        watch::make_watcher);
+  return keeper.run(); // engram::Fatal (no store can be kept) ends in main
+}
+
+} // namespace
+
+void add_daemon_command(CLI::App& app, std::vector<Command>& commands) {
+  auto options = std::make_shared<DaemonCommandOptions>();
+  CLI::App* command = app.add_subcommand(
+      "daemon",
+      "Keep stores consolidated as agents write to them, in the foreground: watch them, commit "
+      "the agent's changes, run the rules when changes settle, when a guard is exceeded, when "
+      "idle and daily. SIGTERM stops it cleanly, SIGHUP reloads the configuration.");
+  command
+      ->add_option("--store", options->stores,
+                   "A store to keep; repeat for several (default: the configuration's "
+                   "[[store]]s, else $XDG_DATA_HOME/engram/memory)")
+      ->type_name("PATH");
+  // `engram daemon --config F --log-level L` reads as naturally as the other order.
+  command->fallthrough();
+  const CLI::Option* log_level_option = app.get_option_no_throw("--log-level");
+  commands.push_back({command, [options, log_level_option](const Globals& globals) {
+                        return run_daemon(globals, *options, log_level_option);
+                      }});
+}
+
+} // namespace engram::cli

@@ -1,0 +1,328 @@
+// The control socket over AF_UNIX stream sockets: non-blocking on the daemon's
+// side (a slow client never stalls the loop), blocking with a deadline on the
+// client's side.
+#include "daemon/control_socket.hpp"
+
+#include "base/error.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <poll.h>
+#include <spdlog/spdlog.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+namespace engram::daemon {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The longest request line accepted; anything longer is not a client of ours.
+constexpr std::size_t k_max_line = 64 * 1024;
+// The most clients connected at once.
+constexpr std::size_t k_max_connections = 64;
+
+// A socket address for `path`; throws when the path does not fit.
+sockaddr_un address_of(const fs::path& path) {
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  const std::string text = path.string();
+  if (text.size() >= sizeof address.sun_path) {
+    throw Error("control socket path too long ({} bytes): {}", text.size(), text);
+  }
+  std::memcpy(address.sun_path, text.c_str(), text.size() + 1);
+  return address;
+}
+
+// Creates `folder` mode 0700 when missing, then checks nobody else may use it.
+void make_private_folder(const fs::path& folder) {
+  if (::mkdir(folder.c_str(), 0700) != 0 && errno != EEXIST) {
+    throw Error("cannot create {}: {}", folder.string(), std::strerror(errno));
+  }
+  struct stat info {};
+  if (::lstat(folder.c_str(), &info) != 0) {
+    throw Error("cannot read {}: {}", folder.string(), std::strerror(errno));
+  }
+  if (!S_ISDIR(info.st_mode) || info.st_uid != ::getuid() || (info.st_mode & 077) != 0) {
+    throw Error("{} is not a private folder of this user (mode 0700); refusing to put the "
+                "control socket there",
+                folder.string());
+  }
+}
+
+// FNV-1a, 64 bits: short, stable across runs and builds, no dependency.
+std::uint64_t fnv1a(std::string_view text) {
+  std::uint64_t hash = 14695981039346656037ULL;
+  for (const char c : text) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 1099511628211ULL;
+  }
+  return hash;
+}
+
+// Writes all of `bytes` to a blocking descriptor; false when it fails.
+bool write_all(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t sent = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    if (sent < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return false;
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(sent));
+  }
+  return true;
+}
+
+} // namespace
+
+fs::path socket_folder() {
+  const char* runtime = std::getenv("XDG_RUNTIME_DIR");
+  if (runtime != nullptr && *runtime != '\0') {
+    const fs::path folder = fs::path(runtime) / "engram";
+    make_private_folder(folder);
+    return folder;
+  }
+  const fs::path folder = fs::path("/tmp") / fmt::format("engram-{}", ::getuid());
+  make_private_folder(folder);
+  return folder;
+}
+
+fs::path socket_path(const fs::path& root) {
+  return socket_path(root, socket_folder());
+}
+
+fs::path socket_path(const fs::path& root, const fs::path& folder) {
+  std::error_code error;
+  fs::path canonical = fs::weakly_canonical(root, error);
+  if (error) {
+    canonical = root.lexically_normal();
+  }
+  // A trailing separator must not make a second socket for the same folder.
+  std::string text = canonical.string();
+  while (text.size() > 1 && text.back() == '/') {
+    text.pop_back();
+  }
+  return folder / fmt::format("{:016x}.sock", fnv1a(text));
+}
+
+ControlServer::ControlServer(EventLoop& loop, fs::path path, RequestHandler handler)
+    : m_loop(loop), m_path(std::move(path)), m_handler(std::move(handler)) {
+  const sockaddr_un address = address_of(m_path);
+  m_listener = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (m_listener < 0) {
+    throw Error("cannot create the control socket: {}", std::strerror(errno));
+  }
+  // The caller holds the store's lock, so a socket file left here is stale.
+  ::unlink(m_path.c_str());
+  // Mode 0600 from the start: no window in which another user could connect.
+  const mode_t old_mask = ::umask(0177);
+  const int bound = ::bind(m_listener, reinterpret_cast<const sockaddr*>(&address), sizeof address);
+  const int bind_error = errno;
+  ::umask(old_mask);
+  if (bound != 0 || ::listen(m_listener, 16) != 0) {
+    const int code = bound != 0 ? bind_error : errno;
+    ::close(m_listener);
+    throw Error("cannot listen on {}: {}", m_path.string(), std::strerror(code));
+  }
+  m_loop.add(m_listener, [this](std::uint32_t) { accept_all(); });
+}
+
+ControlServer::~ControlServer() {
+  while (!m_connections.empty()) {
+    drop(m_connections.begin()->first);
+  }
+  m_loop.remove(m_listener);
+  ::close(m_listener);
+  ::unlink(m_path.c_str());
+}
+
+void ControlServer::accept_all() {
+  for (;;) {
+    const int fd = ::accept4(m_listener, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) {
+      if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+        spdlog::warn("control socket: accept failed: {}", std::strerror(errno));
+      }
+      return;
+    }
+    if (m_connections.size() >= k_max_connections) {
+      ::close(fd);
+      spdlog::warn("control socket: too many clients; one refused");
+      continue;
+    }
+    const ConnectionId id = m_next++;
+    m_connections[id].fd = fd;
+    m_loop.add(fd, [this, id](std::uint32_t events) { on_ready(id, events); });
+  }
+}
+
+void ControlServer::on_ready(ConnectionId id, std::uint32_t events) {
+  if ((events & EPOLLOUT) != 0U) {
+    flush(id);
+  }
+  auto found = m_connections.find(id);
+  if (found == m_connections.end() || (events & (EPOLLIN | EPOLLHUP | EPOLLERR)) == 0U) {
+    return;
+  }
+  char buffer[4096];
+  for (;;) {
+    const ssize_t got = ::recv(found->second.fd, buffer, sizeof buffer, 0);
+    if (got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+      drop(id); // the client is gone; a reply still owed to it is dropped
+      return;
+    }
+    if (got < 0) {
+      break;
+    }
+    found->second.in.append(buffer, static_cast<std::size_t>(got));
+    if (found->second.in.size() > k_max_line) {
+      reply(id, {{"ok", false}, {"error", "request too long"}});
+      drop(id);
+      return;
+    }
+  }
+  // Dispatch each complete line; the handler may reply (or not yet) and may not drop.
+  for (;;) {
+    found = m_connections.find(id);
+    if (found == m_connections.end()) {
+      return;
+    }
+    const auto newline = found->second.in.find('\n');
+    if (newline == std::string::npos) {
+      return;
+    }
+    const std::string line = found->second.in.substr(0, newline);
+    found->second.in.erase(0, newline + 1);
+    nlohmann::json request = nlohmann::json::parse(line, nullptr, false);
+    if (request.is_discarded() || !request.is_object()) {
+      reply(id, {{"ok", false}, {"error", "a request is one JSON object on one line"}});
+      continue;
+    }
+    try {
+      m_handler(id, request);
+    } catch (const std::exception& error) {
+      // One bad request must not take the daemon down.
+      spdlog::error("control request failed: {}", error.what());
+      reply(id, {{"ok", false}, {"error", error.what()}});
+    }
+  }
+}
+
+void ControlServer::reply(ConnectionId id, const nlohmann::json& reply) {
+  const auto found = m_connections.find(id);
+  if (found == m_connections.end()) {
+    return;
+  }
+  const bool was_idle = found->second.out.empty();
+  found->second.out += reply.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  found->second.out += '\n';
+  if (was_idle) {
+    flush(id);
+  }
+}
+
+void ControlServer::flush(ConnectionId id) {
+  const auto found = m_connections.find(id);
+  if (found == m_connections.end()) {
+    return;
+  }
+  Connection& connection = found->second;
+  while (!connection.out.empty()) {
+    const ssize_t sent =
+        ::send(connection.fd, connection.out.data(), connection.out.size(), MSG_NOSIGNAL);
+    if (sent < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      if (errno == EAGAIN || errno == EWOULDBLOCK) {
+        m_loop.want_write(connection.fd, true);
+        return;
+      }
+      drop(id);
+      return;
+    }
+    connection.out.erase(0, static_cast<std::size_t>(sent));
+  }
+  m_loop.want_write(connection.fd, false);
+}
+
+void ControlServer::drop(ConnectionId id) {
+  const auto found = m_connections.find(id);
+  if (found == m_connections.end()) {
+    return;
+  }
+  m_loop.remove(found->second.fd);
+  ::close(found->second.fd);
+  m_connections.erase(found);
+}
+
+std::optional<nlohmann::json> ask(const fs::path& path, const nlohmann::json& request,
+                                  std::optional<std::chrono::milliseconds> timeout) {
+  const sockaddr_un address = address_of(path);
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) {
+    throw Error("cannot create a socket: {}", std::strerror(errno));
+  }
+  if (::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
+    const int code = errno;
+    ::close(fd);
+    if (code == ENOENT || code == ECONNREFUSED || code == ENOTDIR) {
+      return std::nullopt; // nobody keeps this store
+    }
+    throw Error("cannot reach the daemon at {}: {}", path.string(), std::strerror(code));
+  }
+  if (!write_all(fd, request.dump() + "\n")) {
+    const int code = errno;
+    ::close(fd);
+    throw Error("cannot send to the daemon at {}: {}", path.string(), std::strerror(code));
+  }
+  const auto deadline = timeout ? std::optional(Clock::now() + *timeout) : std::nullopt;
+  std::string line;
+  char buffer[4096];
+  for (;;) {
+    const auto newline = line.find('\n');
+    if (newline != std::string::npos) {
+      ::close(fd);
+      nlohmann::json reply = nlohmann::json::parse(line.substr(0, newline), nullptr, false);
+      if (reply.is_discarded()) {
+        throw Error("the daemon at {} sent a reply that is not JSON", path.string());
+      }
+      return reply;
+    }
+    int wait_ms = -1;
+    if (deadline) {
+      wait_ms = static_cast<int>(std::max<std::int64_t>(
+          0,
+          std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - Clock::now()).count()));
+    }
+    pollfd waiting{fd, POLLIN, 0};
+    const int ready = ::poll(&waiting, 1, wait_ms);
+    if (ready < 0 && errno == EINTR) {
+      continue;
+    }
+    if (ready == 0) {
+      ::close(fd);
+      throw Error("the daemon at {} did not answer in time", path.string());
+    }
+    const ssize_t got = ready < 0 ? -1 : ::recv(fd, buffer, sizeof buffer, 0);
+    if (got <= 0) {
+      if (got < 0 && errno == EINTR) {
+        continue;
+      }
+      ::close(fd);
+      throw Error("the daemon at {} closed the connection without answering", path.string());
+    }
+    line.append(buffer, static_cast<std::size_t>(got));
+  }
+}
+
+} // namespace engram::daemon

@@ -1,0 +1,95 @@
+// The engine consolidator: one engine::consolidate per job, its outcome turned
+// into what the loop needs, and nothing thrown across the thread boundary.
+#include "daemon/job.hpp"
+
+#include "base/error.hpp"
+#include "daemon/log.hpp"
+#include "engine/consolidation.hpp"
+#include "engine/message.hpp"
+#include "store/scan.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace engram::daemon {
+
+namespace {
+
+// The hashes of what a plan wrote and the removals it made, by path.
+WrittenFiles own_writes(const std::filesystem::path& root, const engine::Outcome& outcome) {
+  WrittenFiles written;
+  for (const auto& change : outcome.plan.changes) {
+    if (change.new_bytes) {
+      written[change.path] = store::content_hash(*change.new_bytes);
+    }
+  }
+  // Only what really landed: a deferred file keeps the agent's bytes.
+  WrittenFiles landed;
+  for (const auto& path : outcome.applied.written) {
+    if (const auto found = written.find(path); found != written.end()) {
+      landed.insert(*found);
+    }
+  }
+  for (const auto& path : outcome.applied.removed) {
+    landed[path] = std::nullopt;
+  }
+  // What recovery finished first was engram's too; its bytes are on disk now.
+  for (const auto& path : outcome.recovery.finished.written) {
+    landed.emplace(path, file_hash(root / path));
+  }
+  for (const auto& path : outcome.recovery.finished.removed) {
+    landed.emplace(path, std::nullopt);
+  }
+  return landed;
+}
+
+// Runs one job; every failure becomes the result's error.
+JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules) {
+  const StoreLogScope scope(job.name);
+  const auto started = std::chrono::steady_clock::now();
+  JobResult result;
+  result.id = job.id;
+  result.store = job.store;
+  result.kind = job.kind;
+  result.reason = job.reason;
+  try {
+    if (job.consume_marker) {
+      // Removed before the store is read: an append that asks again while
+      // this run works leaves a new marker, and is served by the next run.
+      const auto state = engine::layout_from(job.settings).state;
+      std::error_code ignored;
+      std::filesystem::remove(job.root / state / k_request_marker, ignored);
+    }
+    const engine::Outcome outcome =
+        engine::consolidate(job.root, job.settings, rules, job.today, job.kind, engine::DryRun::no);
+    result.ok = true;
+    result.commit = outcome.commit;
+    result.snapshot_commit = outcome.snapshot_commit;
+    result.record = engine::record_json(outcome.plan, &outcome.applied);
+    result.summary = outcome.plan.empty() ? std::string("nothing to consolidate")
+                                          : engine::summary_line(outcome.plan);
+    result.record_text = outcome.plan.empty() ? std::string() : engine::render_record(outcome.plan);
+    result.written = own_writes(job.root, outcome);
+    for (const auto& diagnostic : outcome.plan.diagnostics) {
+      spdlog::warn("{} (skipped)", diagnostic.to_string());
+    }
+    for (const auto& rule : outcome.plan.failed_rules) {
+      spdlog::error("rule {} failed; its changes were discarded", rule);
+    }
+  } catch (const std::exception& error) {
+    // engram::Error for a store that cannot be consolidated; anything else is
+    // a bug, but the daemon must outlive it and keep the other stores.
+    result.ok = false;
+    result.error = error.what();
+  }
+  result.took = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - started);
+  return result;
+}
+
+} // namespace
+
+Consolidator engine_consolidator(std::vector<engine::RuleSlot> rules) {
+  return [rules = std::move(rules)](const Job& job) { return run(job, rules); };
+}
+
+} // namespace engram::daemon

@@ -1,0 +1,393 @@
+// StoreWatch: sorting a store's events and turning its triggers into jobs.
+#include "daemon/store_watch.hpp"
+
+#include "base/utf8.hpp"
+#include "daemon/git_activity.hpp"
+#include "daemon/log.hpp"
+#include "engine/consolidation.hpp"
+#include "engine/snapshot.hpp"
+#include "git/repository.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <spdlog/spdlog.h>
+#include <sstream>
+
+namespace engram::daemon {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The first wait before looking at git again, and the longest.
+constexpr std::chrono::milliseconds k_git_backoff_first{250};
+constexpr std::chrono::milliseconds k_git_backoff_max{5000};
+// Failed runs are retried after 2, 4, 8, ... seconds, this many times.
+constexpr std::uint64_t k_max_retries = 6;
+
+// A file's bytes; nullopt when it cannot be read.
+std::optional<std::string> read_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return std::nullopt;
+  }
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+// The local date of a wall-clock time.
+Date local_date(std::time_t wall) {
+  std::tm local{};
+  localtime_r(&wall, &local);
+  return Date(local.tm_year + 1900, static_cast<unsigned>(local.tm_mon + 1),
+              static_cast<unsigned>(local.tm_mday));
+}
+
+} // namespace
+
+watch::WatchOptions watch_options(const config::Settings& settings) {
+  watch::WatchOptions options;
+  options.backend = settings.get_string("daemon.watcher");
+  options.poll_interval_ms = static_cast<int>(settings.get_int("daemon.poll_interval_ms"));
+  options.state_dir = settings.get_string("layout.state");
+  return options;
+}
+
+StoreWatch::StoreWatch(StoreSpec spec, std::time_t wall)
+    : m_spec(std::move(spec)), m_layout(engine::layout_from(m_spec.settings)),
+      m_watch_options(watch_options(m_spec.settings)),
+      m_triggers(TriggerSettings::from(m_spec.settings), wall) {}
+
+void StoreWatch::start(const WatcherFactory& make_watcher, Clock::time_point now) {
+  const StoreLogScope scope(m_spec.name);
+  m_watcher = make_watcher(m_spec.root, m_watch_options);
+  const auto interval = m_watcher->poll_interval();
+  m_next_poll = interval.count() >= 0 ? std::optional(now + interval) : std::nullopt;
+  spdlog::info("watching {} ({} watcher)", m_spec.root.string(), m_watcher->name());
+
+  // What the agent did while no daemon watched is settled at once like any change.
+  try {
+    auto repository = git::Repository::open(m_spec.root);
+    if (repository && !repository->is_clean()) {
+      spdlog::info("uncommitted changes found at start");
+      m_triggers.changes(now, 1);
+    }
+  } catch (const std::exception& error) {
+    spdlog::warn("cannot read git status: {}", error.what());
+  }
+  check_guard(m_layout.working);
+  check_guard(m_layout.memory_index);
+  if (marker_present()) {
+    m_triggers.request(RunKind::full, Reason::marker);
+  }
+}
+
+int StoreWatch::watcher_fd() const {
+  return m_watcher ? m_watcher->fd() : -1;
+}
+
+void StoreWatch::read_changes(Clock::time_point now) {
+  if (!m_watcher) {
+    return;
+  }
+  const StoreLogScope scope(m_spec.name);
+  std::vector<watch::Change> changes;
+  m_watcher->read_changes(changes);
+  if (busy()) {
+    // Whether these are engram's own writes is known only when the run is done.
+    m_held.insert(m_held.end(), changes.begin(), changes.end());
+    return;
+  }
+  std::size_t agent = 0;
+  for (const auto& change : changes) {
+    sort_change(change, now, agent);
+  }
+  m_triggers.changes(now, agent);
+}
+
+void StoreWatch::poll(Clock::time_point now) {
+  if (!m_watcher) {
+    return;
+  }
+  if (m_next_poll && now >= *m_next_poll) {
+    read_changes(now);
+  }
+  // The interval can appear (inotify ran out of watches) or go at any read.
+  const auto interval = m_watcher->poll_interval();
+  if (interval.count() < 0) {
+    m_next_poll.reset();
+  } else if (!m_next_poll || now >= *m_next_poll) {
+    m_next_poll = now + interval;
+  }
+}
+
+bool StoreWatch::restart_watcher(const WatcherFactory& make_watcher, Clock::time_point now) {
+  const StoreLogScope scope(m_spec.name);
+  m_watcher.reset();
+  m_next_poll.reset();
+  try {
+    m_watcher = make_watcher(m_spec.root, m_watch_options);
+  } catch (const std::exception& error) {
+    spdlog::error("cannot watch the store again ({}); `engram reload` tries once more",
+                  error.what());
+    return false;
+  }
+  poll(now);
+  m_triggers.changes(now, 1); // whatever happened while it was broken
+  spdlog::warn("watching again ({} watcher); the whole store is rescanned", m_watcher->name());
+  return true;
+}
+
+void StoreWatch::sort_change(const watch::Change& change, Clock::time_point now,
+                             std::size_t& agent) {
+  if (change.kind == watch::ChangeKind::rescan) {
+    spdlog::info("the watcher lost track of events; rescanning the whole store");
+    ++agent;
+    check_guard(m_layout.working);
+    check_guard(m_layout.memory_index);
+    return;
+  }
+  if (is_git_path(change.path)) {
+    if (m_git_wait) {
+      m_git_retry = now; // index.lock or MERGE_HEAD moved: look again now
+    }
+    return;
+  }
+  const std::string relative = change.path.generic_string();
+  if (m_own.explains(m_spec.root, relative)) {
+    spdlog::trace("{}: engram's own write", relative);
+    return;
+  }
+  spdlog::debug("{} {}", relative,
+                change.kind == watch::ChangeKind::removed ? "removed" : "changed");
+  ++agent;
+  if (relative == m_layout.working || relative == m_layout.memory_index) {
+    check_guard(relative);
+  }
+}
+
+void StoreWatch::check_guard(const std::string& relative) {
+  const auto bytes = read_bytes(m_spec.root / relative);
+  if (!bytes) {
+    return;
+  }
+  if (relative == m_layout.working) {
+    const auto chars = count_chars(*bytes);
+    const auto guard = m_spec.settings.get_int("guard.working_chars");
+    if (static_cast<std::int64_t>(chars) > guard) {
+      spdlog::info("{} is over its guard ({} > {} chars): full consolidation", relative, chars,
+                   guard);
+      m_triggers.guard_exceeded();
+    }
+  } else if (relative == m_layout.memory_index) {
+    const auto lines = std::count(bytes->begin(), bytes->end(), '\n');
+    const auto guard = m_spec.settings.get_int("guard.memory_lines");
+    if (lines > guard) {
+      spdlog::info("{} is over its guard ({} > {} lines): full consolidation", relative, lines,
+                   guard);
+      m_triggers.guard_exceeded();
+    }
+  }
+}
+
+bool StoreWatch::marker_present() const {
+  std::error_code error;
+  return fs::exists(m_spec.root / m_layout.state / k_request_marker, error);
+}
+
+std::optional<Clock::time_point> StoreWatch::deadline(Clock::time_point now,
+                                                      std::time_t wall) const {
+  std::optional<Clock::time_point> earliest = m_next_poll;
+  const auto consider = [&](std::optional<Clock::time_point> at) {
+    if (at && (!earliest || *at < *earliest)) {
+      earliest = at;
+    }
+  };
+  if (busy()) {
+    return earliest; // triggers wait for the run's result
+  }
+  if (m_git_wait) {
+    // Everything else due joins the waiting run once git is done.
+    consider(m_git_retry);
+    return earliest;
+  }
+  consider(m_triggers.deadline(now, wall));
+  consider(m_retry_at);
+  if (!m_triggers.paused()) {
+    consider(m_coalesced_until);
+  }
+  return earliest;
+}
+
+std::optional<Job> StoreWatch::take_job(Clock::time_point now, std::time_t wall, std::uint64_t id) {
+  if (busy()) {
+    return std::nullopt;
+  }
+  const StoreLogScope scope(m_spec.name);
+  if (m_retry_at && now >= *m_retry_at) {
+    m_retry_at.reset();
+    m_triggers.request(m_retry->kind, m_retry->reason);
+  }
+  if (m_git_wait && m_git_retry && now < *m_git_retry) {
+    return std::nullopt;
+  }
+  std::optional<Due> due = m_triggers.take(now, wall);
+  // A run held back (for git, or to coalesce snapshots) joins what is due now.
+  for (auto* held : {&m_git_wait, &m_coalesced}) {
+    if (held == &m_coalesced && m_triggers.paused()) {
+      continue; // an automatic run: it waits for resume
+    }
+    if (*held && (!due || ((*held)->kind == RunKind::full && due->kind != RunKind::full))) {
+      due = *held;
+    }
+  }
+  if (!due) {
+    return std::nullopt;
+  }
+  const bool marker = marker_present();
+  if (marker && due->kind != RunKind::full) {
+    due = Due{RunKind::full, Reason::marker};
+  }
+  if (coalesce(*due, now)) {
+    return std::nullopt;
+  }
+  m_coalesced.reset();
+  m_coalesced_until.reset();
+  if (auto busy_git = git_operation_in_progress(m_spec.root)) {
+    if (!m_git_wait || m_git_reason != *busy_git) {
+      spdlog::info("waiting: {}", *busy_git);
+    }
+    m_git_wait = due;
+    m_git_reason = *busy_git;
+    m_git_backoff = m_git_backoff.count() == 0 ? k_git_backoff_first
+                                               : std::min(m_git_backoff * 2, k_git_backoff_max);
+    m_git_retry = now + m_git_backoff;
+    return std::nullopt;
+  }
+  if (m_git_wait) {
+    spdlog::info("git is done; going on");
+  }
+  m_git_wait.reset();
+  m_git_retry.reset();
+  m_git_backoff = std::chrono::milliseconds(0);
+
+  Job job;
+  job.id = id;
+  job.name = m_spec.name;
+  job.root = m_spec.root;
+  job.settings = m_spec.settings;
+  job.kind = due->kind;
+  job.reason = due->reason;
+  job.today = m_request_today.value_or(local_date(wall));
+  job.consume_marker = marker;
+  m_request_today.reset();
+  m_running = due;
+  spdlog::info("consolidating ({}: {})", kind_name(due->kind), reason_name(due->reason));
+  return job;
+}
+
+bool StoreWatch::coalesce(const Due& due, Clock::time_point now) {
+  // Only the automatic lightweight runs wait: a guard, a request or a full run
+  // must not, and each commits the agent's changes first anyway.
+  const bool automatic = due.kind == RunKind::lightweight &&
+                         (due.reason == Reason::changes || due.reason == Reason::writes);
+  if (!automatic || engine::snapshot_due(m_last_snapshot, now, m_spec.settings)) {
+    return false;
+  }
+  if (!m_coalesced) {
+    spdlog::debug("changes wait for the snapshot interval (git.snapshot_interval_s)");
+  }
+  m_coalesced = due;
+  m_coalesced_until =
+      *m_last_snapshot + std::chrono::seconds(m_spec.settings.get_int("git.snapshot_interval_s"));
+  return true;
+}
+
+void StoreWatch::finished(const JobResult& result, Clock::time_point now, std::time_t wall) {
+  const StoreLogScope scope(m_spec.name);
+  m_running.reset();
+  ++m_runs;
+  m_last = result;
+  m_last_at = wall;
+  if (result.ok) {
+    m_failures = 0;
+    m_retry_at.reset();
+    m_own.remember(result.written);
+    if (result.snapshot_commit) {
+      m_last_snapshot = now;
+    }
+    std::string commits;
+    if (result.snapshot_commit) {
+      commits +=
+          fmt::format("; agent's changes committed as {}", result.snapshot_commit->substr(0, 12));
+    }
+    if (result.commit) {
+      commits += fmt::format("; committed {}", result.commit->substr(0, 12));
+    }
+    spdlog::info("{} ({} ms){}", result.summary, result.took.count(), commits);
+  } else {
+    ++m_failures;
+    if (m_failures <= k_max_retries) {
+      const auto wait = std::chrono::seconds(1LL << m_failures);
+      spdlog::error("consolidation failed: {}; retrying in {} s", result.error, wait.count());
+      m_retry_at = now + wait;
+      m_retry = Due{result.kind, result.reason};
+    } else {
+      spdlog::error("consolidation failed: {}; no more retries until the next change",
+                    result.error);
+    }
+  }
+  std::vector<watch::Change> held;
+  held.swap(m_held);
+  std::size_t agent = 0;
+  for (const auto& change : held) {
+    sort_change(change, now, agent);
+  }
+  m_triggers.changes(now, agent);
+}
+
+void StoreWatch::request(RunKind kind, std::optional<Date> today) {
+  m_triggers.request(kind, Reason::request);
+  if (today) {
+    m_request_today = today;
+  }
+}
+
+void StoreWatch::set_paused(bool paused, std::time_t wall) {
+  const StoreLogScope scope(m_spec.name);
+  if (paused != m_triggers.paused()) {
+    spdlog::info(paused ? "paused: changes are noted, nothing runs until resumed" : "resumed");
+  }
+  m_triggers.set_paused(paused, wall);
+}
+
+void StoreWatch::reconfigure(const config::Settings& settings, const WatcherFactory& make_watcher,
+                             Clock::time_point now, std::time_t wall) {
+  const StoreLogScope scope(m_spec.name);
+  m_spec.settings = settings;
+  m_layout = engine::layout_from(settings);
+  m_triggers.reconfigure(TriggerSettings::from(settings), wall);
+  const auto options = watch_options(settings);
+  if (!m_watcher || options.backend != m_watch_options.backend ||
+      options.poll_interval_ms != m_watch_options.poll_interval_ms ||
+      options.state_dir != m_watch_options.state_dir) {
+    try {
+      auto watcher = make_watcher(m_spec.root, options);
+      m_watcher = std::move(watcher);
+      m_watch_options = options;
+      m_next_poll.reset();
+      poll(now);
+      m_triggers.changes(now, 1); // whatever the old watcher did not report
+      spdlog::info("now watching with the {} watcher", m_watcher->name());
+    } catch (const std::exception& error) {
+      spdlog::error("cannot switch watchers ({}); keeping the {} watcher", error.what(),
+                    m_watcher ? std::string(m_watcher->name()) : std::string("old"));
+    }
+  }
+  const auto& trig = m_triggers.settings();
+  spdlog::info("settings reloaded: settle {} ms, max wait {} ms", trig.settle.count(),
+               trig.max_wait.count());
+}
+
+} // namespace engram::daemon

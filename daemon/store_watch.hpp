@@ -1,0 +1,138 @@
+// StoreWatch: one store as the daemon keeps it — its watcher, its triggers,
+// what engram wrote itself, and whether it waits for git or for its running
+// consolidation. The loop feeds it events and the time; it answers with the
+// next deadline and, when one is due, the job to run. It never blocks.
+#pragma once
+
+#include "config/config.hpp"
+#include "daemon/job.hpp"
+#include "daemon/own_writes.hpp"
+#include "daemon/triggers.hpp"
+#include "store/layout.hpp"
+#include "watch/watcher.hpp"
+
+#include <ctime>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace engram::daemon {
+
+// Makes the watcher of a store (watch::make_watcher, or a fake in tests).
+using WatcherFactory = std::function<std::unique_ptr<watch::Watcher>(
+    const std::filesystem::path& root, const watch::WatchOptions& options)>;
+
+// A store the daemon keeps: where it is, what it is called, its settings.
+struct StoreSpec {
+  std::filesystem::path root;
+  std::string name;          // for log lines and status: `[[store]] name`, else the folder's name
+  config::Settings settings; // its effective settings
+};
+
+// The watcher options a store's settings ask for.
+watch::WatchOptions watch_options(const config::Settings& settings);
+
+// The daemon's state for one store.
+class StoreWatch {
+public:
+  // Nothing is watched until start().
+  StoreWatch(StoreSpec spec, std::time_t wall);
+
+  // Makes the watcher (its first scan), then notes what happened while no
+  // daemon ran: uncommitted agent changes, a guard exceeded, an append's request.
+  void start(const WatcherFactory& make_watcher, Clock::time_point now);
+
+  // The watcher's descriptor to wait on, or -1 when it must be polled.
+  int watcher_fd() const;
+
+  // Reads the watcher's pending changes and sorts them: engram's own writes
+  // are dropped, git's files make a waiting store look at git again, and the
+  // rest are the agent's changes, noted with the triggers.
+  void read_changes(Clock::time_point now);
+
+  // Reads the watcher when its polling interval has come round.
+  void poll(Clock::time_point now);
+
+  // Replaces a watcher that failed with a new one and rescans; false when no
+  // new one can be made (the store is then not watched until a reload).
+  bool restart_watcher(const WatcherFactory& make_watcher, Clock::time_point now);
+
+  // When this store next needs the loop: a trigger, a poll, a git re-check.
+  std::optional<Clock::time_point> deadline(Clock::time_point now, std::time_t wall) const;
+
+  // The consolidation due now, when the store is free and git is not busy;
+  // the store is busy from then until finished().
+  std::optional<Job> take_job(Clock::time_point now, std::time_t wall, std::uint64_t id);
+
+  // Takes the result of this store's job: remembers its writes as engram's
+  // own and sorts the events held while it ran.
+  void finished(const JobResult& result, Clock::time_point now, std::time_t wall);
+
+  // Asks for a run of `kind` (control socket); `today` overrides the date.
+  void request(RunKind kind, std::optional<Date> today);
+
+  // Stops or restarts automatic runs; explicit requests still run.
+  void set_paused(bool paused, std::time_t wall);
+
+  // Applies new settings; remakes the watcher when its options changed.
+  void reconfigure(const config::Settings& settings, const WatcherFactory& make_watcher,
+                   Clock::time_point now, std::time_t wall);
+
+  // The daemon's view of this store, for `engram status`.
+  nlohmann::json status(Clock::time_point now, std::time_t wall) const;
+
+  // One line for the service manager's STATUS=.
+  std::string activity() const;
+
+  // The store's folder.
+  const std::filesystem::path& root() const { return m_spec.root; }
+  // The store's name in log lines.
+  const std::string& name() const { return m_spec.name; }
+  // The settings in force.
+  const config::Settings& settings() const { return m_spec.settings; }
+  // True from take_job() until finished().
+  bool busy() const { return m_running.has_value(); }
+  // True while automatic runs are paused.
+  bool paused() const { return m_triggers.paused(); }
+
+private:
+  // Sorts one change event, counting the agent's changes in `agent`.
+  void sort_change(const watch::Change& change, Clock::time_point now, std::size_t& agent);
+  // Looks at a guarded file that changed and asks for a full run when it is over its guard.
+  void check_guard(const std::string& relative);
+  // True when the append's request marker is in the state folder.
+  bool marker_present() const;
+  // Holds back an automatic lightweight run until the snapshot interval since
+  // the last snapshot has passed; true when it was held.
+  bool coalesce(const Due& due, Clock::time_point now);
+
+  StoreSpec m_spec;
+  store::Layout m_layout;
+  std::unique_ptr<watch::Watcher> m_watcher;
+  watch::WatchOptions m_watch_options;
+  std::optional<Clock::time_point> m_next_poll; // only for a watcher that must be polled
+  Triggers m_triggers;
+  OwnWrites m_own;
+  std::optional<Due> m_running;                 // the job in flight
+  std::vector<watch::Change> m_held;            // events seen while it ran
+  std::optional<Due> m_git_wait;                // a run waiting for git
+  std::string m_git_reason;                     // what git is doing
+  std::optional<Clock::time_point> m_git_retry; // when to look at git again
+  std::chrono::milliseconds m_git_backoff{0};
+  std::optional<Due> m_coalesced; // a run held back to coalesce snapshots
+  std::optional<Clock::time_point> m_coalesced_until;
+  std::optional<Clock::time_point> m_last_snapshot; // when the agent's changes were last committed
+  std::optional<Date> m_request_today;              // --now of a pending request
+  std::uint64_t m_failures = 0;                     // consecutive failed runs
+  std::optional<Clock::time_point> m_retry_at;      // re-run after a failure
+  std::optional<Due> m_retry;                       // what to re-run
+  std::uint64_t m_runs = 0;                         // consolidations finished
+  std::optional<JobResult> m_last;                  // the last one
+  std::time_t m_last_at = 0;                        // when it finished (wall)
+};
+
+} // namespace engram::daemon

@@ -1,0 +1,179 @@
+// Locks: looking for other git operations, waiting them out, and clearing the
+// lock files a dead git left behind.
+#include "git/locks.hpp"
+
+#include <cerrno>
+#include <dirent.h>
+#include <fmt/format.h>
+#include <fstream>
+#include <spdlog/spdlog.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+namespace engram::git {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The branch HEAD points at, as a ref path ("refs/heads/main"), or empty when
+// HEAD is detached or unreadable.
+std::string head_ref(const fs::path& gitdir) {
+  std::ifstream in(gitdir / "HEAD");
+  std::string line;
+  std::getline(in, line);
+  constexpr std::string_view k_prefix = "ref: ";
+  return line.starts_with(k_prefix) ? line.substr(k_prefix.size()) : std::string();
+}
+
+// True when something (file, folder or dangling link) is at `path`.
+bool present(const fs::path& path) {
+  std::error_code error;
+  return fs::symlink_status(path, error).type() != fs::file_type::not_found;
+}
+
+// How long ago `path` last changed; zero when it cannot be read.
+std::chrono::milliseconds age_of(const fs::path& path) {
+  struct stat info {};
+  if (::lstat(path.c_str(), &info) != 0) {
+    return std::chrono::milliseconds(0);
+  }
+  const auto changed = std::chrono::system_clock::from_time_t(info.st_mtim.tv_sec) +
+                       std::chrono::nanoseconds(info.st_mtim.tv_nsec);
+  const auto age = std::chrono::system_clock::now() - changed;
+  return std::max(std::chrono::duration_cast<std::chrono::milliseconds>(age),
+                  std::chrono::milliseconds(0));
+}
+
+// Removes `busy` when it is a lock file no process holds and that has not
+// changed for `stale_after`; true when it was removed.
+bool clear_if_stale(const Busy& busy, std::chrono::milliseconds stale_after) {
+  if (!busy.lock_file || age_of(busy.path) < stale_after || held_open(busy.path)) {
+    return false;
+  }
+  std::error_code error;
+  if (!fs::remove(busy.path, error)) {
+    return false;
+  }
+  spdlog::warn("removed the stale git lock {}: no process holds it and it has not changed for {} "
+               "s (a git command probably died while holding it)",
+               busy.path.string(),
+               std::chrono::duration_cast<std::chrono::seconds>(stale_after).count());
+  return true;
+}
+
+// "index.lock, a merge (MERGE_HEAD)" for a message.
+std::string describe(const std::vector<Busy>& busy) {
+  std::string out;
+  for (const auto& item : busy) {
+    out += (out.empty() ? "" : ", ") + item.what;
+  }
+  return out;
+}
+
+} // namespace
+
+std::vector<Busy> find_busy(const fs::path& gitdir) {
+  std::vector<Busy> busy;
+  const auto look = [&](const fs::path& relative, std::string what, bool lock_file) {
+    const fs::path path = gitdir / relative;
+    if (present(path)) {
+      busy.push_back(Busy{path, std::move(what), lock_file});
+    }
+  };
+  look("index.lock", "index.lock (a git command is writing the index)", true);
+  look("HEAD.lock", "HEAD.lock", true);
+  if (const std::string ref = head_ref(gitdir); !ref.empty()) {
+    look(ref + ".lock", ref + ".lock", true);
+  }
+  look("MERGE_HEAD", "a merge in progress (MERGE_HEAD)", false);
+  look("rebase-merge", "a rebase in progress (rebase-merge/)", false);
+  look("rebase-apply", "a rebase or am in progress (rebase-apply/)", false);
+  look("CHERRY_PICK_HEAD", "a cherry-pick in progress (CHERRY_PICK_HEAD)", false);
+  look("REVERT_HEAD", "a revert in progress (REVERT_HEAD)", false);
+  return busy;
+}
+
+bool held_open(const fs::path& path) {
+  struct stat target {};
+  if (::stat(path.c_str(), &target) != 0) {
+    return false; // gone: nobody holds it
+  }
+  DIR* proc = ::opendir("/proc");
+  if (proc == nullptr) {
+    return true; // cannot know: assume it is held
+  }
+  bool held = false;
+  while (dirent* process = ::readdir(proc)) {
+    const std::string pid = process->d_name;
+    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) {
+      continue;
+    }
+    const std::string fd_folder = "/proc/" + pid + "/fd";
+    DIR* fds = ::opendir(fd_folder.c_str());
+    if (fds == nullptr) {
+      continue; // another user's process, or one that just ended
+    }
+    while (dirent* fd = ::readdir(fds)) {
+      if (fd->d_name[0] == '.') {
+        continue;
+      }
+      struct stat open_file {};
+      const std::string link = fd_folder + "/" + fd->d_name;
+      if (::stat(link.c_str(), &open_file) == 0 && open_file.st_dev == target.st_dev &&
+          open_file.st_ino == target.st_ino) {
+        held = true;
+        break;
+      }
+    }
+    ::closedir(fds);
+    if (held) {
+      break;
+    }
+  }
+  ::closedir(proc);
+  return held;
+}
+
+Expected<Waited, std::string> wait_until_idle(const fs::path& gitdir, const LockWait& wait) {
+  Waited waited;
+  auto pause = wait.first_pause;
+  bool told = false;
+  for (;;) {
+    auto busy = find_busy(gitdir);
+    std::erase_if(busy, [&](const Busy& item) {
+      if (!clear_if_stale(item, wait.stale_after)) {
+        return false;
+      }
+      waited.cleared_locks.push_back(item.path);
+      return true;
+    });
+    if (busy.empty()) {
+      return waited;
+    }
+    if (waited.waited >= wait.total) {
+      return unexpected(fmt::format(
+          "git is busy in {}: {}; waited {} s for it to finish. Finish or abort that git "
+          "operation (a lock no process holds is removed once it is {} s old)",
+          gitdir.string(), describe(busy),
+          std::chrono::duration_cast<std::chrono::seconds>(waited.waited).count(),
+          std::chrono::duration_cast<std::chrono::seconds>(wait.stale_after).count()));
+    }
+    if (!told) {
+      spdlog::warn("waiting for git in {}: {}", gitdir.string(), describe(busy));
+      told = true;
+    }
+    const auto step =
+        std::max(std::min(pause, wait.total - waited.waited), std::chrono::milliseconds(1));
+    if (wait.sleep) {
+      wait.sleep(step);
+    } else {
+      std::this_thread::sleep_for(step);
+    }
+    waited.waited += step;
+    pause = std::min(pause * 2, wait.longest_pause);
+  }
+}
+
+} // namespace engram::git

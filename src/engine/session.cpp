@@ -1,0 +1,99 @@
+// Session: the store lock, the open repository, and waiting for git.
+#include "engine/session.hpp"
+
+#include "base/error.hpp"
+
+#include <spdlog/spdlog.h>
+#include <thread>
+
+namespace engram::engine {
+
+git::LockWait lock_wait_from(const config::Settings& settings) {
+  git::LockWait wait;
+  wait.total = std::chrono::seconds(settings.get_int("git.lock_wait_s"));
+  wait.stale_after = std::chrono::seconds(settings.get_int("git.stale_lock_s"));
+  return wait;
+}
+
+store::Layout layout_from(const config::Settings& settings) {
+  store::Layout layout;
+  layout.memory_index = settings.get_string("layout.memory_index");
+  layout.working = settings.get_string("layout.working");
+  layout.core = settings.get_string("layout.core");
+  layout.episodic = settings.get_string("layout.episodic");
+  layout.semantic = settings.get_string("layout.semantic");
+  layout.procedural = settings.get_string("layout.procedural");
+  layout.reference = settings.get_string("layout.reference");
+  layout.archive = settings.get_string("layout.archive");
+  layout.index_json = settings.get_string("layout.index_json");
+  layout.state = settings.get_string("layout.state");
+  return layout;
+}
+
+git::Signature engram_signature(const git::Repository& repository,
+                                const config::Settings& settings) {
+  return repository.signature_for(git::Signature{settings.get_string("git.author_name"),
+                                                 settings.get_string("git.author_email")});
+}
+
+git::Signature agent_signature(const config::Settings& settings) {
+  git::Signature signature{settings.get_string("git.agent_name"),
+                           settings.get_string("git.agent_email")};
+  if (signature.name.empty()) {
+    signature.name = "agent";
+  }
+  if (signature.email.empty()) {
+    signature.email = "agent@" + git::host_name();
+  }
+  return signature;
+}
+
+Session::Session(std::filesystem::path root, config::Settings settings, store::Layout layout,
+                 RunLock lock, git::Repository repository)
+    : m_root(std::move(root)), m_settings(std::move(settings)), m_layout(std::move(layout)),
+      m_lock(std::move(lock)), m_repository(std::move(repository)) {}
+
+Session Session::open(const std::filesystem::path& root, const config::Settings& settings) {
+  auto repository = git::Repository::open(root);
+  if (!repository) {
+    throw Error("{}: not an engram store ({}); run `engram init {}` first", root.string(),
+                repository.error(), root.string());
+  }
+  store::Layout layout = layout_from(settings);
+  RunLock lock(root, layout, lock_wait_from(settings).total);
+  // engram's state must never show in `git status`, even in a store whose
+  // .gitignore lost the line.
+  repository->ensure_excluded("/" + layout.state + "/");
+  Session session(root, settings, std::move(layout), std::move(lock),
+                  std::move(repository).value());
+  session.wait_for_git();
+  return session;
+}
+
+void Session::wait_for_git() {
+  const auto waited = git::wait_until_idle(m_repository.gitdir(), lock_wait_from(m_settings));
+  if (!waited) {
+    throw Error("{}: {}; nothing was changed", m_root.string(), waited.error());
+  }
+}
+
+git::CommitId Session::commit(std::string_view what, const CommitStep& step) {
+  // A lock that stops a step midway costs one more wait; one that keeps
+  // coming back is given up on once git.lock_wait_s has passed in all.
+  const auto deadline = std::chrono::steady_clock::now() + lock_wait_from(m_settings).total;
+  for (;;) {
+    wait_for_git();
+    auto commit = step(m_repository);
+    if (commit) {
+      return *commit;
+    }
+    if (commit.error().locked == git::Locked::no || std::chrono::steady_clock::now() >= deadline) {
+      throw Error("{}: {}: {}", m_root.string(), what, commit.error().message);
+    }
+    spdlog::warn("{}: {}: {}; waiting and trying the whole step again", m_root.string(), what,
+                 commit.error().message);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+} // namespace engram::engine

@@ -1,0 +1,88 @@
+// Snapshot: finding exactly the agent's changes and committing them.
+#include "engine/snapshot.hpp"
+
+#include "engine/apply.hpp"
+#include "engine/recovery.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace engram::engine {
+
+std::string snapshot_message(const std::vector<git::Change>& files, SnapshotReason reason) {
+  const std::size_t n = files.size();
+  std::string message =
+      reason == SnapshotReason::agent
+          ? fmt::format("snapshot: {} file{} changed by the agent\n\n", n, n == 1 ? "" : "s")
+          : fmt::format("snapshot: {} file{} found when engram adopted the folder\n\n", n,
+                        n == 1 ? "" : "s");
+  for (const auto& file : files) {
+    message += fmt::format("- {} {}\n", git::change_kind_name(file.kind), file.path);
+  }
+  message += "\nEngram-Run: snapshot\n";
+  return message;
+}
+
+std::vector<git::Change> agent_changes(const git::Repository& repository,
+                                       const store::Layout& layout) {
+  auto changes = repository.changes();
+  const std::string state = layout.state + "/";
+  std::erase_if(changes, [&](const git::Change& change) {
+    const auto slash = change.path.rfind('/');
+    const std::string_view name =
+        std::string_view(change.path).substr(slash == std::string::npos ? 0 : slash + 1);
+    return change.path.starts_with(state) || is_temporary_name(name);
+  });
+  return changes;
+}
+
+std::optional<Snapshot> snapshot(Session& session, SnapshotReason reason) {
+  const auto files = agent_changes(session.repository(), session.layout());
+  if (files.empty()) {
+    return std::nullopt;
+  }
+  std::vector<std::string> paths;
+  for (const auto& file : files) {
+    paths.push_back(file.path);
+  }
+  const auto author = agent_signature(session.settings());
+  const auto committer = engram_signature(session.repository(), session.settings());
+  // A file the agent is rewriting this instant cannot be read whole; it is
+  // left for the next snapshot, and the message lists exactly what was staged.
+  std::vector<git::Change> committed;
+  const auto commit =
+      session.commit("cannot commit the agent's changes", [&](git::Repository& repository) {
+        auto staged = repository.stage_paths(paths, git::Unreadable::skip);
+        if (!staged) {
+          return Expected<git::CommitId, git::Failure>(unexpected(staged.error()));
+        }
+        committed.clear();
+        for (const auto& file : files) {
+          if (std::find(staged->begin(), staged->end(), file.path) != staged->end()) {
+            committed.push_back(file);
+          }
+        }
+        if (committed.empty()) {
+          return Expected<git::CommitId, git::Failure>(git::CommitId{});
+        }
+        return repository.commit_staged(snapshot_message(committed, reason), author, committer);
+      });
+  if (!commit) {
+    return std::nullopt; // nothing could be staged, or HEAD had it already
+  }
+  return Snapshot{*commit, std::move(committed)};
+}
+
+std::optional<Snapshot> snapshot(const std::filesystem::path& root,
+                                 const config::Settings& settings) {
+  Session session = Session::open(root, settings);
+  finish_interrupted(session);
+  return snapshot(session);
+}
+
+bool snapshot_due(std::optional<std::chrono::steady_clock::time_point> last,
+                  std::chrono::steady_clock::time_point now, const config::Settings& settings) {
+  return !last || now - *last >= std::chrono::seconds(settings.get_int("git.snapshot_interval_s"));
+}
+
+} // namespace engram::engine

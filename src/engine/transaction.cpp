@@ -1,0 +1,52 @@
+// Transaction: the one code path from a change to its commit.
+#include "engine/transaction.hpp"
+
+#include "base/error.hpp"
+#include "base/fault.hpp"
+
+namespace engram::engine {
+
+Committed apply_and_commit(Session& session, const std::vector<FileChange>& changes,
+                           Pending pending, const MessageFor& message) {
+  git::Repository& repository = session.repository();
+  // New contents go into the object database before the working state names
+  // them, so recovery can always write what the state says.
+  ApplyResult everything;
+  pending.files.clear();
+  for (const auto& change : changes) {
+    PendingFile file{change.path, change.base_hash, std::nullopt};
+    if (change.new_bytes) {
+      auto id = repository.write_blob(*change.new_bytes);
+      if (!id) {
+        throw Error("{}: nothing was changed: {}", session.root().string(), id.error().message);
+      }
+      file.target = *id;
+      everything.written.push_back(change.path);
+    } else {
+      everything.removed.push_back(change.path);
+    }
+    pending.files.push_back(std::move(file));
+  }
+  pending.head = repository.head();
+  pending.message = message(everything);
+  write_pending(session.root(), session.layout(), pending);
+  fault_point("after-pending");
+
+  Committed result;
+  result.applied = apply(changes, session.root());
+  std::vector<std::string> touched = result.applied.written;
+  touched.insert(touched.end(), result.applied.removed.begin(), result.applied.removed.end());
+  if (!touched.empty()) {
+    fault_point("before-commit");
+    const std::string text = message(result.applied);
+    const auto signature = engram_signature(repository, session.settings());
+    result.commit = session.commit(
+        "the change was written but not committed (the next run commits it)",
+        [&](git::Repository& open) { return open.commit_paths(touched, text, signature); });
+    fault_point("after-commit");
+  }
+  clear_pending(session.root(), session.layout());
+  return result;
+}
+
+} // namespace engram::engine

@@ -1,0 +1,223 @@
+// The real daemon on real folders: what an agent does to a store becomes
+// commits — a guard exceeded, an editor's rename-save, a burst of writes, a
+// folder moved in — and engram's own writes start nothing more. Every wait is
+// for a commit or the daemon's own state, bounded; none guesses with a sleep.
+#include "base/utf8.hpp"
+#include "lib/daemon_process.hpp"
+#include "lib/stores.hpp"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <csignal>
+#include <fmt/format.h>
+#include <fstream>
+#include <thread>
+
+namespace fs = std::filesystem;
+using engram::test::DaemonProcess;
+using engram::test::head_of;
+using engram::test::read_file;
+using engram::test::Sandbox;
+using engram::test::semantic_memory;
+using engram::test::subjects_since;
+using engram::test::wait_until;
+using engram::test::write_file;
+using namespace std::chrono_literals;
+
+namespace {
+
+// How many of `subjects` start with `prefix`.
+std::size_t count_starting(const std::vector<std::string>& subjects, const std::string& prefix) {
+  return static_cast<std::size_t>(
+      std::count_if(subjects.begin(), subjects.end(),
+                    [&](const std::string& s) { return s.starts_with(prefix); }));
+}
+
+// True when `git status --porcelain` in the store prints nothing.
+bool clean(const Sandbox& sandbox, const fs::path& store) {
+  const auto status = sandbox.git(store, {"status", "--porcelain"});
+  return status.exit_code == 0 && status.out.empty();
+}
+
+} // namespace
+
+TEST_CASE(
+    "with the daemon, appending past WORKING.md's guard yields a commit bringing it under target") {
+  const Sandbox sandbox;
+  const auto made = engram::test::daemon_store(
+      sandbox, "[guard]\nworking_chars = 900\nworking_target_chars = 600\n");
+  DaemonProcess daemon(sandbox, made.store, made.config);
+  const auto before = head_of(made.store);
+
+  // One write, as `cat notes >> WORKING.md` makes it.
+  std::string notes;
+  for (int i = 1; i <= 12; ++i) {
+    notes +=
+        fmt::format("- 2026-11-{:02}: Looked into the order sync retry path, step {}.\n", i, i);
+  }
+  {
+    std::ofstream out(made.store / "WORKING.md", std::ios::app | std::ios::binary);
+    out << notes;
+  }
+  REQUIRE(engram::count_chars(read_file(made.store / "WORKING.md")) > 900);
+
+  INFO(daemon.log());
+  REQUIRE(wait_until(
+      [&] {
+        return count_starting(subjects_since(sandbox, made.store, before), "consolidate(full)") > 0;
+      },
+      15s));
+  REQUIRE(daemon.wait_idle_after(0, 10s));
+  CHECK(engram::count_chars(read_file(made.store / "WORKING.md")) <= 600);
+  CHECK(clean(sandbox, made.store));
+  const auto subjects = subjects_since(sandbox, made.store, before);
+  CHECK(count_starting(subjects, "snapshot") == 1); // the agent's append, on its own
+  // Nothing was dropped: what left WORKING.md went to episodic/.
+  std::string kept = read_file(made.store / "WORKING.md");
+  for (const auto& entry : fs::directory_iterator(made.store / "episodic")) {
+    kept += read_file(entry.path());
+  }
+  for (int i = 1; i <= 12; ++i) {
+    CHECK_THAT(kept, Catch::Contains(fmt::format("step {}.", i)));
+  }
+}
+
+TEST_CASE(
+    "with the daemon, an edit saved by rename yields one snapshot commit and an updated index") {
+  const Sandbox sandbox;
+  const auto made = engram::test::daemon_store(sandbox);
+  DaemonProcess daemon(sandbox, made.store, made.config);
+  const auto before = head_of(made.store);
+  const fs::path file = made.store / "semantic" / "sqlite-cache.md";
+
+  // As `sed -i` saves: a temporary in the same folder, renamed over the file.
+  std::string text = read_file(file);
+  const std::string tags = "tags: [sqlite, cache, migration]";
+  const auto at = text.find(tags);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, tags.size(), "tags: [sqlite, cache, migration, orders]");
+  write_file(made.store / "semantic" / "sedX4b9Qz", text);
+  fs::rename(made.store / "semantic" / "sedX4b9Qz", file);
+
+  INFO(daemon.log());
+  REQUIRE(wait_until([&] { return head_of(made.store) != before; }, 10s));
+  REQUIRE(daemon.wait_idle_after(0, 10s));
+  const auto subjects = subjects_since(sandbox, made.store, before);
+  INFO(fmt::format("{}", fmt::join(subjects, "\n")));
+  CHECK(count_starting(subjects, "snapshot") == 1);
+  CHECK(count_starting(subjects, "consolidate(lightweight)") == 1);
+  CHECK(subjects.size() == 2);
+  CHECK_THAT(read_file(made.store / "MEMORY.md"),
+             Catch::Contains("`sqlite cache migration orders`"));
+  CHECK(clean(sandbox, made.store));
+
+  // engram's own writes (MEMORY.md, .index.json) start no further cycle: the
+  // daemon goes quiet. The one bounded wait that is a quiet check.
+  const auto head = head_of(made.store);
+  const auto runs = daemon.store_status().value("consolidations", 0);
+  std::this_thread::sleep_for(1500ms);
+  CHECK(head_of(made.store) == head);
+  CHECK(daemon.store_status().value("consolidations", 0) == runs);
+  CHECK(daemon.stop() == 0);
+}
+
+TEST_CASE(
+    "with the daemon, 500 writes across 50 files lose nothing and make a handful of commits") {
+  const Sandbox sandbox;
+  const auto made = engram::test::daemon_store(sandbox);
+  DaemonProcess daemon(sandbox, made.store, made.config);
+  const auto before = head_of(made.store);
+
+  std::vector<std::string> bodies(50);
+  for (int round = 0; round < 10; ++round) {
+    for (int n = 0; n < 50; ++n) {
+      bodies[static_cast<std::size_t>(n)] += fmt::format("- Burst fact {} of file {}.\n", round, n);
+      write_file(made.store / "semantic" / fmt::format("burst-{:02}.md", n),
+                 semantic_memory({"burst", fmt::format("file{}", n)}, "2026-11-20",
+                                 bodies[static_cast<std::size_t>(n)]));
+    }
+  }
+
+  INFO(daemon.log());
+  REQUIRE(wait_until([&] { return clean(sandbox, made.store); }, 20s));
+  REQUIRE(daemon.wait_idle_after(0, 10s));
+  REQUIRE(clean(sandbox, made.store));
+  // Every file's last version is what HEAD holds.
+  const auto tracked = sandbox.git(made.store, {"ls-files", "semantic"}).out_lines();
+  CHECK(std::count_if(tracked.begin(), tracked.end(),
+                      [](const std::string& p) { return p.starts_with("semantic/burst-"); }) == 50);
+  for (int n : {0, 17, 49}) {
+    const auto shown =
+        sandbox.git(made.store, {"show", fmt::format("HEAD:semantic/burst-{:02}.md", n)});
+    CHECK_THAT(shown.out, Catch::Contains(fmt::format("Burst fact 9 of file {}.", n)));
+  }
+  const auto subjects = subjects_since(sandbox, made.store, before);
+  INFO(fmt::format("{}", fmt::join(subjects, "\n")));
+  CHECK(subjects.size() >= 1);
+  CHECK(subjects.size() <= 20);
+  CHECK_THAT(read_file(made.store / "MEMORY.md"), Catch::Contains("semantic/burst-49.md"));
+}
+
+TEST_CASE("the daemon picks up a folder moved into the store with files already in it") {
+  const Sandbox sandbox;
+  const auto made = engram::test::daemon_store(sandbox);
+  DaemonProcess daemon(sandbox, made.store, made.config);
+  const auto before = head_of(made.store);
+
+  const fs::path staging = sandbox.work("staging") / "imported";
+  for (int n = 0; n < 3; ++n) {
+    write_file(staging / fmt::format("topic-{}.md", n),
+               semantic_memory({"imported", fmt::format("topic{}", n)}, "2026-11-20",
+                               fmt::format("- Imported fact {}.\n", n)));
+  }
+  fs::rename(staging, made.store / "semantic" / "imported");
+
+  INFO(daemon.log());
+  REQUIRE(
+      wait_until([&] { return head_of(made.store) != before && clean(sandbox, made.store); }, 10s));
+  REQUIRE(daemon.wait_idle_after(0, 10s));
+  const auto tracked = sandbox.git(made.store, {"ls-files", "semantic/imported"}).out_lines();
+  CHECK(tracked.size() == 3);
+  CHECK_THAT(read_file(made.store / "MEMORY.md"), Catch::Contains("semantic/imported/topic-2.md"));
+}
+
+TEST_CASE("after an inotify queue overflow the daemon rescans and misses nothing") {
+  std::ifstream limit_file("/proc/sys/fs/inotify/max_queued_events");
+  std::size_t limit = 0;
+  if (!(limit_file >> limit) || limit > 100'000) {
+    WARN("max_queued_events is unknown or too large to overflow quickly; not tested");
+    return;
+  }
+  const Sandbox sandbox;
+  const auto made = engram::test::daemon_store(sandbox);
+  write_file(made.store / "flood" / "a", "a\n");
+  REQUIRE(sandbox.git(made.store, {"add", "-A"}).exit_code == 0);
+  REQUIRE(sandbox.git(made.store, {"commit", "-qm", "flood"}).exit_code == 0);
+  DaemonProcess daemon(sandbox, made.store, made.config);
+  const auto before = head_of(made.store);
+
+  // Stopped, the daemon cannot read: the kernel's queue overflows under two
+  // events per rename, and the files written meanwhile are in no event.
+  daemon.signal(SIGSTOP);
+  for (std::size_t i = 0; i < limit / 2 + 100; ++i) {
+    fs::rename(made.store / "flood" / (i % 2 == 0 ? "a" : "b"),
+               made.store / "flood" / (i % 2 == 0 ? "b" : "a"));
+  }
+  for (int n = 0; n < 5; ++n) {
+    write_file(made.store / "semantic" / fmt::format("after-overflow-{}.md", n),
+               semantic_memory({"overflow", fmt::format("n{}", n)}, "2026-11-20",
+                               fmt::format("- Written during the overflow, {}.\n", n)));
+  }
+  daemon.signal(SIGCONT);
+
+  INFO(daemon.log());
+  REQUIRE(wait_until([&] { return head_of(made.store) != before && clean(sandbox, made.store); },
+                     15s));
+  REQUIRE(daemon.wait_idle_after(0, 10s));
+  CHECK_THAT(daemon.log(), Catch::Contains("overflowed"));
+  const auto tracked = sandbox.git(made.store, {"ls-files", "semantic"}).out_lines();
+  CHECK(std::count_if(tracked.begin(), tracked.end(), [](const std::string& p) {
+          return p.starts_with("semantic/after-overflow-");
+        }) == 5);
+  CHECK_THAT(read_file(made.store / "MEMORY.md"), Catch::Contains("semantic/after-overflow-4.md"));
+}

@@ -1,0 +1,139 @@
+// Agent snapshots with the real binary and the real git: the agent's own edits
+// are committed first, on their own, authored by the agent and committed by
+// engram, with exactly the files it changed; then the consolidation commits
+// only engram's work. `git status` is empty and `git fsck` clean after each.
+#include "lib/history.hpp"
+
+#include <catch2/catch.hpp>
+
+namespace fs = std::filesystem;
+using namespace engram::test;
+
+namespace {
+
+// A store whose agent files are committed, so the next commit holds only what a test does.
+fs::path committed_store(const Sandbox& sandbox) {
+  const fs::path store = make_history_store(sandbox);
+  git_out(sandbox, store, {"add", "-A"});
+  git_out(sandbox, store, {"commit", "-q", "-m", "agent files"});
+  return store;
+}
+
+} // namespace
+
+TEST_CASE("an agent's edits are committed as a snapshot by the agent, then the consolidation") {
+  const Sandbox sandbox;
+  const fs::path store = committed_store(sandbox);
+  const std::string before = head_of(sandbox, store);
+  write_file(store / "WORKING.md", read_file(store / "WORKING.md") + "- [ ] check the sync\n");
+  write_file(store / "semantic" / "new-fact.md",
+             semantic_memory({"sqlite", "wal"}, "2026-11-21", "- WAL mode allows one writer.\n"));
+  fs::remove(store / "reference" / "systems.md");
+
+  const auto result =
+      sandbox.engram({"consolidate", "--store", store.string(), "--now", k_history_now});
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK_THAT(result.out, Catch::Contains("committed the agent's changes first as"));
+
+  // Two commits on top: the snapshot, then the consolidation.
+  const auto subjects = git_lines(sandbox, store, {"log", "--format=%s", before + "..HEAD"});
+  REQUIRE(subjects.size() == 2);
+  CHECK(subjects[0].starts_with("consolidate(full):"));
+  CHECK(subjects[1] == "snapshot: 3 files changed by the agent");
+
+  // The snapshot holds exactly the agent's three files, and says so.
+  CHECK(git_out(sandbox, store, {"show", "--format=", "--name-status", "HEAD~1"}) ==
+        "M\tWORKING.md\nD\treference/systems.md\nA\tsemantic/new-fact.md\n");
+  CHECK(git_out(sandbox, store, {"log", "-1", "--format=%B", "HEAD~1"}) ==
+        "snapshot: 3 files changed by the agent\n\n"
+        "- modified WORKING.md\n"
+        "- deleted reference/systems.md\n"
+        "- added semantic/new-fact.md\n\n"
+        "Engram-Run: snapshot\n\n");
+  CHECK(git_out(sandbox, store,
+                {"log", "-1", "--format=%(trailers:key=Engram-Run,valueonly)", "HEAD~1"}) ==
+        "snapshot\n\n");
+  // Authored by the agent, committed by engram.
+  CHECK(git_out(sandbox, store, {"log", "-1", "--format=%an", "HEAD~1"}) == "agent\n");
+  CHECK(git_out(sandbox, store, {"log", "-1", "--format=%ae", "HEAD~1"}).starts_with("agent@"));
+  CHECK(git_out(sandbox, store, {"log", "-1", "--format=%cn", "HEAD~1"}) == "engram\n");
+  CHECK(git_out(sandbox, store, {"log", "-1", "--format=%an", "HEAD"}) == "engram\n");
+
+  // The consolidation's diff holds none of the agent's edits.
+  const auto engram_files = git_lines(sandbox, store, {"show", "--format=", "--name-only", "HEAD"});
+  CHECK(std::find(engram_files.begin(), engram_files.end(), "WORKING.md") == engram_files.end());
+  CHECK(std::find(engram_files.begin(), engram_files.end(), "semantic/new-fact.md") ==
+        engram_files.end());
+  check_sound(sandbox, store);
+}
+
+TEST_CASE("a snapshot alone leaves git status empty and git fsck clean") {
+  const Sandbox sandbox;
+  const fs::path store = committed_store(sandbox);
+  REQUIRE(sandbox.engram({"consolidate", "--store", store.string(), "--now", k_history_now})
+              .exit_code == 0);
+  check_sound(sandbox, store);
+  const std::string consolidated = head_of(sandbox, store);
+
+  // An edit the rules have nothing to do with: only the snapshot is committed.
+  const fs::path recent = store / "episodic" / "2026-11-20-recent.md";
+  write_file(recent, read_file(recent) + "- The staging shop gets reset every Friday.\n");
+  const auto result =
+      sandbox.engram({"consolidate", "--store", store.string(), "--now", k_history_now});
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK(git_lines(sandbox, store, {"log", "--format=%s", consolidated + "..HEAD"}).back() ==
+        "snapshot: 1 file changed by the agent");
+  CHECK(git_out(sandbox, store, {"show", "--format=", "--name-only", consolidated + "..HEAD"})
+            .find("episodic/2026-11-20-recent.md") != std::string::npos);
+  check_sound(sandbox, store);
+}
+
+TEST_CASE("git.agent_name and git.agent_email name the snapshot's author") {
+  const Sandbox sandbox;
+  const fs::path config = sandbox.work("engram.toml");
+  write_file(config, "[git]\nagent_name = \"Claude\"\nagent_email = \"claude@agents.example\"\n"
+                     "author_name = \"Memory Keeper\"\n");
+  const fs::path store = committed_store(sandbox);
+  write_file(store / "WORKING.md", read_file(store / "WORKING.md") + "- [ ] one more\n");
+  REQUIRE(sandbox
+              .engram({"--config", config.string(), "consolidate", "--store", store.string(),
+                       "--now", k_history_now})
+              .exit_code == 0);
+  CHECK(git_out(sandbox, store, {"log", "-1", "--format=%an <%ae> / %cn", "HEAD~1"}) ==
+        "Claude <claude@agents.example> / Memory Keeper\n");
+  check_sound(sandbox, store);
+}
+
+TEST_CASE("engram's state folder is never part of a snapshot, even when .gitignore lost it") {
+  const Sandbox sandbox;
+  const fs::path store = committed_store(sandbox);
+  write_file(store / ".gitignore", "# emptied by someone\n");
+  write_file(store / ".engram" / "usage.log", "private\n");
+  REQUIRE(sandbox.engram({"consolidate", "--store", store.string(), "--now", k_history_now})
+              .exit_code == 0);
+  CHECK(git_out(sandbox, store, {"ls-files", ".engram"}).empty());
+  check_sound(sandbox, store);
+}
+
+TEST_CASE("init inside another repository gives the store its own and says so") {
+  const Sandbox sandbox;
+  const fs::path project = sandbox.work("project");
+  write_file(project / "README.md", "# project\n");
+  git_out(sandbox, sandbox.work(), {"init", "-q", project.string()});
+  git_out(sandbox, project, {"add", "-A"});
+  git_out(sandbox, project, {"commit", "-q", "-m", "project"});
+
+  const fs::path store = project / "memory";
+  const auto result = sandbox.engram({"init", store.string()});
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK_THAT(result.out, Catch::Contains("note: " + store.string() +
+                                         " is inside the git repository " + project.string()));
+  CHECK(fs::is_directory(store / ".git"));
+  CHECK(git_out(sandbox, store, {"rev-parse", "--show-toplevel"}) == store.string() + "\n");
+  CHECK(git_out(sandbox, store, {"log", "--format=%s"}) == "init: create engram store\n");
+  CHECK(git_out(sandbox, project, {"log", "--format=%s"}) == "project\n");
+  check_sound(sandbox, store);
+}

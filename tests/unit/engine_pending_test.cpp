@@ -1,0 +1,56 @@
+// engine::Pending: the working state of an interrupted change is written
+// whole, read back exactly, cleared, and never guessed at when unreadable.
+#include "engine/pending.hpp"
+#include "lib/temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+
+namespace fs = std::filesystem;
+using engram::engine::Pending;
+using engram::engine::PendingFile;
+using engram::test::TempDir;
+using engram::test::write_file;
+namespace engine = engram::engine;
+
+namespace {
+
+// A pending consolidation with a write, a new file and a removal.
+Pending sample() {
+  Pending pending;
+  pending.operation = "consolidate";
+  pending.head = std::string(40, 'a');
+  pending.message = "consolidate(full): 1 claim absorbed\n\n- x \"é\"\n\nEngram-Run: full\n";
+  pending.record = {{"run", "full"}, {"actions", nlohmann::json::array()}};
+  pending.files = {PendingFile{"semantic/a.md", std::string(40, 'b'), std::string(40, 'c')},
+                   PendingFile{"semantic/new.md", std::nullopt, std::string(40, 'd')},
+                   PendingFile{"episodic/old.md", std::string(40, 'e'), std::nullopt}};
+  return pending;
+}
+
+} // namespace
+
+TEST_CASE("a pending change is written to .engram/pending.json and read back exactly") {
+  const TempDir dir;
+  const engram::store::Layout layout;
+  CHECK_FALSE(engine::read_pending(dir.path(), layout).has_value());
+  engine::write_pending(dir.path(), layout, sample());
+  CHECK(engine::pending_path(dir.path(), layout) == dir / ".engram" / "pending.json");
+  const auto read = engine::read_pending(dir.path(), layout);
+  REQUIRE(read.has_value());
+  CHECK(*read == sample());
+
+  engine::clear_pending(dir.path(), layout);
+  CHECK_FALSE(fs::exists(dir / ".engram" / "pending.json"));
+  CHECK_FALSE(engine::read_pending(dir.path(), layout).has_value());
+  engine::clear_pending(dir.path(), layout); // clearing twice is harmless
+}
+
+TEST_CASE("an unreadable pending change is an error naming the file, never ignored") {
+  const TempDir dir;
+  const engram::store::Layout layout;
+  write_file(dir / ".engram" / "pending.json", "{\"version\": 1, \"operation\": ");
+  CHECK_THROWS_WITH(engine::read_pending(dir.path(), layout),
+                    Catch::Contains("pending.json") && Catch::Contains("will not guess"));
+  write_file(dir / ".engram" / "pending.json", "{\"version\": 99}");
+  CHECK_THROWS_WITH(engine::read_pending(dir.path(), layout), Catch::Contains("version 99"));
+}
