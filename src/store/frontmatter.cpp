@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <sstream>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 
 namespace engram::store {
 namespace {
@@ -189,6 +192,53 @@ void check_quotes_closed(const std::string& text, const YAML::Node& node) {
   }
 }
 
+// How deep frontmatter may nest (a list in a map in the block is 3). Memory
+// fields are scalars and lists; far deeper is a mistake or an attack on the
+// parser's recursion.
+constexpr int k_max_depth = 16;
+
+// Walks the block's parse events before any tree is built, refusing aliases
+// (`*name`: a "billion laughs" block expands exponentially in whatever walks
+// the tree) and nesting deeper than k_max_depth.
+class ShapeCheck : public YAML::EventHandler {
+public:
+  void OnDocumentStart(const YAML::Mark& /*mark*/) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& /*mark*/, YAML::anchor_t /*anchor*/) override {}
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t /*anchor*/) override {
+    throw YAML::ParserException(mark, "aliases (*name) are not accepted in frontmatter");
+  }
+  void OnScalar(const YAML::Mark& /*mark*/, const std::string& /*tag*/, YAML::anchor_t /*anchor*/,
+                const std::string& /*value*/) override {}
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& /*tag*/,
+                       YAML::anchor_t /*anchor*/, YAML::EmitterStyle::value /*style*/) override {
+    enter(mark);
+  }
+  void OnSequenceEnd() override { --m_depth; }
+  void OnMapStart(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t /*anchor*/,
+                  YAML::EmitterStyle::value /*style*/) override {
+    enter(mark);
+  }
+  void OnMapEnd() override { --m_depth; }
+
+private:
+  void enter(const YAML::Mark& mark) {
+    if (++m_depth > k_max_depth) {
+      throw YAML::ParserException(
+          mark, fmt::format("nested deeper than {} levels; not accepted in frontmatter", k_max_depth));
+    }
+  }
+  int m_depth = 0;
+};
+
+// Throws YAML::ParserException when the block has an alias or nests too deep.
+void check_shape(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  ShapeCheck check;
+  parser.HandleNextDocument(check);
+}
+
 } // namespace
 
 Expected<Frontmatter, FrontmatterError> Frontmatter::parse(std::string text, int first_line,
@@ -268,6 +318,7 @@ Frontmatter& Frontmatter::operator=(Frontmatter&& other) noexcept {
 
 void Frontmatter::reparse() {
   // reset, not `=`: assignment would rewrite the tree that copies still share.
+  check_shape(m_text);
   m_root.reset(YAML::Load(m_text));
   m_spans.clear();
   m_editable = true;

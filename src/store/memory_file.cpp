@@ -5,6 +5,7 @@
 #include "base/utf8.hpp"
 
 #include <array>
+#include <filesystem>
 #include <fmt/format.h>
 
 namespace engram::store {
@@ -79,6 +80,70 @@ bool is_timestamp_time(std::string_view text) {
     return all_digits(text, 1, 2);
   }
   return all_digits(text.substr(0, colon), 1, 2) && all_digits(text.substr(colon + 1), 2, 2);
+}
+
+// True for a line that reads like a YAML `key:` line.
+bool is_key_line(std::string_view line) {
+  if (line.empty() || !((line[0] >= 'a' && line[0] <= 'z') || (line[0] >= 'A' && line[0] <= 'Z') ||
+                        line[0] == '_')) {
+    return false;
+  }
+  std::size_t i = 1;
+  while (i < line.size() && ((line[i] >= 'a' && line[i] <= 'z') || (line[i] >= 'A' && line[i] <= 'Z') ||
+                             (line[i] >= '0' && line[i] <= '9') || line[i] == '_' || line[i] == '-')) {
+    ++i;
+  }
+  return i < line.size() && line[i] == ':' &&
+         (i + 1 == line.size() || line[i + 1] == ' ' || line[i + 1] == '\t');
+}
+
+bool is_fence(std::string_view line) {
+  const auto trimmed = trim_right(line);
+  return trimmed == "---" || trimmed == "...";
+}
+
+// The 0-based body line where a second frontmatter block starts: the body
+// opens (after blank lines) with `---`, YAML `key:` lines and another fence —
+// or, when the first block was empty (`---` twice: a nested fence), with
+// `key:` lines and a fence. An agent that wrote either meant frontmatter, and
+// engram would otherwise read those fields as body text.
+std::optional<int> second_block_line(std::string_view body, bool first_block_empty) {
+  std::size_t pos = 0;
+  int index = 0;
+  while (pos < body.size()) {
+    const auto [line, next] = line_from(body, pos);
+    if (!trim_right(line).empty()) {
+      break;
+    }
+    pos = next;
+    ++index;
+  }
+  if (pos >= body.size()) {
+    return std::nullopt;
+  }
+  const int start = index;
+  auto [line, next] = line_from(body, pos);
+  if (trim_right(line) == "---") {
+    pos = next;
+    ++index;
+  } else if (!first_block_empty) {
+    return std::nullopt;
+  }
+  if (pos >= body.size() || !is_key_line(line_from(body, pos).first)) {
+    return std::nullopt;
+  }
+  while (pos < body.size()) {
+    const auto [inner, after] = line_from(body, pos);
+    if (is_fence(inner)) {
+      return start;
+    }
+    pos = after;
+  }
+  return std::nullopt;
+}
+
+bool is_blank_text(std::string_view text) {
+  return text.find_first_not_of(" \t\r\n") == std::string_view::npos;
 }
 
 } // namespace
@@ -172,6 +237,13 @@ Expected<MemoryFile, Diagnostic> MemoryFile::parse(std::string path, std::string
         return fail(frontmatter.error().line, frontmatter.error().reason);
       }
       file.m_frontmatter = std::move(frontmatter.value());
+      const bool empty = is_blank_text(file.m_frontmatter->text());
+      if (const auto second = second_block_line(file.m_body, empty)) {
+        return fail(file.m_body_first_line + *second,
+                    empty ? "nested frontmatter: an empty '---' block is followed by YAML and "
+                            "another fence; not read"
+                          : "a second frontmatter block; merge it into the first; not read");
+      }
       if (auto error = file.check_list_fields()) {
         return unexpected(std::move(*error));
       }
@@ -304,6 +376,13 @@ void MemoryFile::check_fields() {
     } else if (!parse_date_value(*value)) {
       warn(key, fmt::format("'{}: {}' is not a date (expected YYYY-MM-DD); the field is ignored", key,
                             *value));
+    }
+  }
+  for (const auto& entry : related()) {
+    const auto normal = std::filesystem::path(entry).lexically_normal();
+    if (normal.is_absolute() || (!normal.empty() && *normal.begin() == "..")) {
+      warn("related", fmt::format("'related' entry '{}' points outside the store; it is not followed",
+                                  entry));
     }
   }
   if (m_frontmatter->has("salience") && !is_null("salience") && !salience()) {

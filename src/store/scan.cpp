@@ -2,14 +2,18 @@
 // every failure becomes a diagnostic for that one file; the walk goes on.
 #include "store/scan.hpp"
 
+#include "base/utf8.hpp"
+#include "store/secrets.hpp"
+
 #include <algorithm>
 #include <cerrno>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cstring>
 #include <fmt/format.h>
 #include <fmt/std.h>
-#include <fstream>
 #include <git2.h>
-#include <sstream>
 
 namespace engram::store {
 namespace fs = std::filesystem;
@@ -66,49 +70,97 @@ private:
     if (!layer) {
       return; // not a memory file (README.md at the root, .gitkeep, .index.json, ...)
     }
+    if (const auto why = bad_file_name(relative.string())) {
+      diagnose(relative, 1, *why);
+      return;
+    }
+    fs::path source = m_root / relative;
     if (is_link) {
       const auto target = fs::canonical(m_root / relative, ec);
       if (ec) {
-        diagnose(relative, 1, "broken symlink; not read");
+        diagnose(relative, 1,
+                 ec == std::errc::too_many_symbolic_link_levels
+                     ? std::string("symlink loop; not read")
+                     : fmt::format("broken symlink ({}); not read", ec.message()));
         return;
       }
       const auto [root_end, target_it] =
           std::mismatch(m_canonical_root.begin(), m_canonical_root.end(), target.begin(), target.end());
       if (root_end != m_canonical_root.end()) {
-        diagnose(relative, 1, fmt::format("symlink leaves the store (to {}); not read", target));
+        diagnose(relative, 1,
+                 fmt::format("symlink leaves the store (to {}); not read",
+                             printable_path(target.string())));
         return;
       }
       if (fs::is_directory(target, ec)) {
         return;
       }
+      source = target; // read what the link names, opened without following any further link
     } else if (!child.is_regular_file(ec)) {
       diagnose(relative, 1, "not a regular file; not read");
       return;
     }
-    read(relative, *layer);
+    read(relative, source, *layer);
   }
 
-  void read(const fs::path& relative, Layer layer) {
-    std::error_code ec;
-    const auto size = fs::file_size(m_root / relative, ec);
-    if (ec) {
-      diagnose(relative, 1, fmt::format("cannot read: {}", ec.message()));
-      return;
-    }
-    if (size > m_limits.max_file_bytes) {
+  // Reads at most the size limit (and one byte more, to know it was over)
+  // from `source`, refusing anything that is not a regular file when opened.
+  void read(const fs::path& relative, const fs::path& source, Layer layer) {
+    const int fd = ::open(source.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
       diagnose(relative, 1,
-               fmt::format("file is {} bytes, over the limit of {} (scan.max_file_bytes); not read",
-                           size, m_limits.max_file_bytes));
+               errno == ELOOP ? std::string("changed into a symlink while being read; not read")
+                              : fmt::format("cannot read: {}", std::strerror(errno)));
       return;
     }
-    std::ifstream in(m_root / relative, std::ios::binary);
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    if (!in && !in.eof()) {
-      diagnose(relative, 1, fmt::format("cannot read: {}", std::strerror(errno)));
+    struct stat info {};
+    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+      ::close(fd);
+      diagnose(relative, 1, "not a regular file; not read");
       return;
     }
-    const std::string content = std::move(bytes).str();
+    const auto limit = m_limits.max_file_bytes;
+    if (static_cast<std::uintmax_t>(info.st_size) > limit) {
+      ::close(fd);
+      diagnose(relative, 1, over_limit(static_cast<std::uintmax_t>(info.st_size)));
+      return;
+    }
+    std::string content;
+    char buffer[65536];
+    for (;;) {
+      const ssize_t got = ::read(fd, buffer, sizeof buffer);
+      if (got < 0 && errno == EINTR) {
+        continue;
+      }
+      if (got < 0) {
+        const std::string reason = std::strerror(errno);
+        ::close(fd);
+        diagnose(relative, 1, fmt::format("cannot read: {}", reason));
+        return;
+      }
+      if (got == 0) {
+        break;
+      }
+      content.append(buffer, static_cast<std::size_t>(got));
+      if (content.size() > limit) { // it grew while being read
+        ::close(fd);
+        diagnose(relative, 1, over_limit(content.size()));
+        return;
+      }
+    }
+    ::close(fd);
+    if (const auto line = long_line(content)) {
+      diagnose(relative, line->first,
+               fmt::format("line is {} bytes long, over the limit of {}; not read", line->second,
+                           m_limits.max_line_bytes));
+      return;
+    }
+    if (const auto secret = find_secret(content)) {
+      diagnose(relative, secret->line,
+               fmt::format("looks like {}; the file is not read and is kept out of commits",
+                           secret->kind));
+      return;
+    }
     auto parsed = MemoryFile::parse(display(relative), content);
     if (!parsed) {
       m_out.diagnostics.push_back(std::move(parsed.error()));
@@ -121,7 +173,30 @@ private:
         Entry{relative, layer, std::move(parsed.value()), content.size(), content_hash(content)});
   }
 
-  std::string display(const fs::path& relative) const { return (m_root / relative).string(); }
+  std::string over_limit(std::uintmax_t size) const {
+    return fmt::format("file is {} bytes, over the limit of {} (scan.max_file_bytes); not read",
+                       size, m_limits.max_file_bytes);
+  }
+
+  // The first line longer than the limit: its 1-based number and length.
+  std::optional<std::pair<int, std::size_t>> long_line(std::string_view text) const {
+    int number = 1;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+      const auto nl = text.find('\n', pos);
+      const std::size_t end = nl == std::string_view::npos ? text.size() : nl;
+      if (end - pos > m_limits.max_line_bytes) {
+        return std::pair{number, end - pos};
+      }
+      pos = end + 1;
+      ++number;
+    }
+    return std::nullopt;
+  }
+
+  std::string display(const fs::path& relative) const {
+    return printable_path((m_root / relative).string());
+  }
 
   void diagnose(const fs::path& relative, int line, std::string reason) {
     m_out.diagnostics.push_back(Diagnostic{display(relative), line, std::move(reason), Severity::error});
@@ -173,6 +248,47 @@ std::size_t Snapshot::error_count() const {
   return static_cast<std::size_t>(std::count_if(diagnostics.begin(), diagnostics.end(), [](const auto& d) {
     return d.severity == Severity::error;
   }));
+}
+
+std::string printable_path(std::string_view path) {
+  std::string out;
+  out.reserve(path.size());
+  while (!path.empty()) {
+    const auto bad = first_invalid_utf8(path);
+    const std::size_t good = bad ? *bad : path.size();
+    for (const char c : path.substr(0, good)) {
+      const auto byte = static_cast<unsigned char>(c);
+      if (c == '\n') {
+        out += "\\n";
+      } else if (c == '\t') {
+        out += "\\t";
+      } else if (c == '\r') {
+        out += "\\r";
+      } else if (byte < 0x20 || byte == 0x7f) {
+        out += fmt::format("\\x{:02x}", byte);
+      } else {
+        out += c;
+      }
+    }
+    if (!bad) {
+      break;
+    }
+    out += fmt::format("\\x{:02x}", static_cast<unsigned char>(path[good]));
+    path.remove_prefix(good + 1);
+  }
+  return out;
+}
+
+std::optional<std::string> bad_file_name(std::string_view path) {
+  if (std::any_of(path.begin(), path.end(), [](char c) {
+        return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+      })) {
+    return "the file name has a control character (a newline, a tab, ...); not read";
+  }
+  if (first_invalid_utf8(path)) {
+    return "the file name is not valid UTF-8; not read";
+  }
+  return std::nullopt;
 }
 
 std::string content_hash(std::string_view bytes) {

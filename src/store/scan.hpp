@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@ namespace engram::store {
 // Limits on what a scan reads.
 struct ScanLimits {
   std::uintmax_t max_file_bytes = 1024 * 1024; // larger files are diagnosed, not read
+  std::size_t max_line_bytes = 64 * 1024;       // a file with a longer line is diagnosed, not read
 };
 
 // One readable memory file of a store.
@@ -45,8 +47,18 @@ struct Snapshot {
 
 // Reads every memory file under `root`. Skips `.git` and the state folder;
 // a file that is unreadable, oversized, binary, invalid UTF-8, unparseable,
-// or a symlink leaving the store becomes a diagnostic and is not read further.
+// a symlink leaving the store (or looping), named with control characters or
+// invalid UTF-8, or holding what looks like a credential becomes a diagnostic
+// and is not read further. Never reads more than the limit from any file.
 Snapshot scan(const std::filesystem::path& root, const Layout& layout, const ScanLimits& limits);
+
+// A store-relative path as diagnostics show it: control characters and bytes
+// that are not UTF-8 escaped (\n, \xNN), so one diagnostic stays one line.
+std::string printable_path(std::string_view path);
+
+// Why a store-relative path is not a usable memory file name (a control
+// character, invalid UTF-8), or nullopt when it is one.
+std::optional<std::string> bad_file_name(std::string_view path);
 
 // The hash used for Entry::content_hash (stable across runs and machines).
 std::string content_hash(std::string_view bytes);
