@@ -8,7 +8,7 @@ STORE ?= $(XDG_DATA_HOME)/engram/memory
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
 
-.PHONY: all setup configure build test run install format clean fuzz
+.PHONY: all setup configure build test run install format clean fuzz bench
 
 all: build
 
@@ -37,6 +37,13 @@ run: setup build
 
 install: setup build
 	@umask 022 && cmake --install $(BUILD_DIR) --prefix "$(PREFIX)"
+
+# The benchmark, on a release build: one table, also written to bench/RESULTS.md.
+# BENCH_ARGS passes options to bench/run.py (e.g. --runs 3 --scenarios 1,3).
+BENCH_ARGS ?=
+bench: setup
+	@umask 022 && cmake --preset release >/dev/null && cmake --build --preset release -j $(JOBS)
+	@python3 bench/run.py --engram build/release/bin/engram $(BENCH_ARGS)
 
 FUZZ_SECONDS ?= 60
 fuzz: setup

@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+"""Benchmark store generator: writes a deterministic memory store (same seed,
+same bytes) the way agents write one, for bench/run.py to consolidate.
+
+A store holds `--episodic` session notes, of which `--expired` (a fraction)
+are past their decay date on `--now`; `--semantic` fact files grouped by
+tags; one procedural/feedback.md; a few reference files; and WORKING.md.
+Claims are facts with values, instructions, pointers, lists and paragraphs;
+a fifth of the episodic claims repeat what the store knows (duplicates) and
+a fifth change a value it knows (updates), so every path of absorption runs.
+
+Only the files are written; `engram init` on the folder makes it a store.
+Standard library only.
+"""
+
+import argparse
+import datetime
+import os
+import random
+import sys
+
+SYSTEMS = [
+    "order sync", "invoice export", "refund queue", "customer import", "inventory feed",
+    "label printer", "tax report", "email digest", "search indexer", "price updater",
+    "webhook relay", "payment gateway", "fraud check", "image resizer", "sitemap builder",
+    "stock alert", "return portal", "loyalty ledger", "coupon engine", "review importer",
+    "shipping quote", "currency feed", "audit trail", "session store", "backup job",
+    "metrics exporter", "log shipper", "feature flag service", "rate limiter", "job scheduler",
+    "cache warmer", "pdf renderer", "sms notifier", "gift card service", "catalog merger",
+    "warehouse bridge", "csv exporter", "analytics pipeline", "consent tracker", "chat widget",
+]
+ATTRIBUTES = [
+    "page size", "batch size", "retry limit", "worker count", "timeout in seconds",
+    "cache lifetime in minutes", "queue depth", "memory limit in megabytes", "poll interval",
+    "concurrency cap", "connection pool size", "backoff ceiling",
+]
+DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]
+TAGS = [
+    "shopify", "sync", "orders", "billing", "refunds", "inventory", "shipping", "email",
+    "reports", "api", "database", "cache", "queue", "search", "payments", "fraud", "images",
+    "seo", "alerts", "returns", "loyalty", "coupons", "reviews", "currency", "audit",
+    "sessions", "backups", "metrics", "logging", "flags", "scheduling", "pdf", "sms",
+    "catalog", "warehouse", "exports", "analytics", "privacy", "chat", "deploys",
+    "performance", "security", "testing", "migrations", "webhooks", "workers",
+]
+VERBS = ["check", "verify", "restart", "rebuild", "inspect", "retry"]
+CAUSES = ["a stale lock", "an expired token", "a full disk", "a slow replica",
+          "a missing index", "a DNS hiccup", "a schema drift", "a clock skew"]
+
+
+def slug(text):
+    return text.replace(" ", "-")
+
+
+def day(start, offset):
+    return (start + datetime.timedelta(days=offset)).isoformat()
+
+
+class Generator:
+    """A seeded source of claims."""
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+
+    def pick(self, items):
+        return items[self.rng.randrange(len(items))]
+
+    def chance(self, percent):
+        return self.rng.randrange(100) < percent
+
+    def tags(self, n):
+        return self.rng.sample(TAGS, n)
+
+    @staticmethod
+    def setting_fact(system, attribute, value):
+        return f"The {system} {attribute} is {value}."
+
+    def fresh_claim(self):
+        system = self.pick(SYSTEMS)
+        kind = self.rng.randrange(8)
+        n = self.rng.randrange
+        if kind == 0:
+            return self.setting_fact(system, self.pick(ATTRIBUTES), 10 + n(990))
+        if kind == 1:
+            return f"The {system} failed {2 + n(20)} times on {self.pick(DAYS)} because of {self.pick(CAUSES)}."
+        if kind == 2:
+            return f"Always {self.pick(VERBS)} the {system} before deploying on {self.pick(DAYS)}."
+        if kind == 3:
+            return f"Never restart the {system} while the {self.pick(SYSTEMS)} is running."
+        if kind == 4:
+            return (f"The {system} runbook can be found at "
+                    f"https://wiki.example.com/{slug(system)}/{n(1000)}.")
+        if kind == 5:
+            return (f"The {system} reads its settings from the `{slug(self.pick(SYSTEMS))}` "
+                    f"table {2 + n(40)} times a day.")
+        if kind == 6:
+            return (f"Deploying the {system} takes about {2 + n(30)} minutes, "
+                    f"mostly spent in {self.pick(['tests', 'migrations', 'asset builds', 'warm-up'])}.")
+        return (f"The {system} owner is team {self.pick(['atlas', 'borealis', 'cobalt', 'delta', 'ember'])} "
+                f"since version {1 + n(5)}.{n(10)}.")
+
+
+def frontmatter(fields):
+    lines = ["---"]
+    for key, value in fields:
+        lines.append(f"{key}: {value}")
+    lines.append("---")
+    return "\n".join(lines) + "\n"
+
+
+def flow(items):
+    return "[" + ", ".join(items) + "]"
+
+
+def write(root, relative, text):
+    path = os.path.join(root, relative)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+
+
+def generate(root, episodic, expired, semantic, seed, now):
+    gen = Generator(seed)
+    today = datetime.date.fromisoformat(now)
+    year_ago = today - datetime.timedelta(days=365)
+
+    # Semantic files: the knowledge that duplicates and updates are made of.
+    files = []  # (tags, claims, settings)
+    known = []
+    for f in range(semantic):
+        tags = gen.tags(3 + gen.rng.randrange(2))
+        claims, settings = [], []
+        for _ in range(3 + gen.rng.randrange(8)):
+            if gen.chance(55):
+                setting = (gen.pick(SYSTEMS), gen.pick(ATTRIBUTES), 10 + gen.rng.randrange(990))
+                claim = gen.setting_fact(*setting)
+                settings.append(setting)
+            else:
+                claim = gen.fresh_claim()
+                if claim.startswith(("Always", "Never")) or "can be found" in claim:
+                    claim = gen.setting_fact(gen.pick(SYSTEMS), gen.pick(ATTRIBUTES),
+                                             10 + gen.rng.randrange(990))
+            claims.append(claim)
+            known.append(claim)
+        created = day(year_ago, gen.rng.randrange(200))
+        body = f"# {tags[0].capitalize()} notes {f}\n\n" + "".join(f"- {c}\n" for c in claims)
+        write(root, f"semantic/{'-'.join(sorted(tags))}-{f}.md", frontmatter([
+            ("type", "semantic"), ("tags", flow(tags)),
+            ("salience", gen.pick(["low", "medium", "medium", "high"])),
+            ("confidence", "high"), ("source", "observed"), ("status", "confirmed"),
+            ("trigger", "[]"), ("related", "[]"), ("created", created),
+            ("last-accessed", day(year_ago, 200 + gen.rng.randrange(100))),
+        ]) + body)
+        files.append((tags, claims, settings))
+
+    # Procedural: instructions as "## Title" entries, and one solution.
+    rules = []
+    body = ""
+    for i in range(max(3, semantic // 20)):
+        rule = f"Always {gen.pick(VERBS)} the {gen.pick(SYSTEMS)} before deploying on {gen.pick(DAYS)}."
+        rules.append(rule)
+        known.append(rule)
+        body += f"## Deploy checklist {i}\n\n- {rule}\n\n"
+    body += ("## Solution: stale-lock-after-deploy\n\n"
+             "**Symptom:** the order sync hangs after a deploy\n"
+             "**Solution:** remove `var/sync.lock` before starting it\n")
+    write(root, "procedural/feedback.md", frontmatter([
+        ("type", "procedural"), ("tags", "[feedback, deploys]"), ("salience", "high"),
+        ("confidence", "high"), ("source", "instructed"), ("status", "confirmed"),
+        ("trigger", "[]"), ("related", "[]"), ("created", day(year_ago, 10)),
+        ("last-accessed", day(year_ago, 300)),
+    ]) + body)
+
+    # Reference: where things live.
+    for r in range(max(1, semantic // 50)):
+        tags = gen.tags(3)
+        body = "# Where things are\n\n" + "".join(
+            f"- The {gen.pick(SYSTEMS)} dashboard can be found at "
+            f"https://grafana.example.com/d/{gen.rng.randrange(100000)}.\n" for _ in range(4))
+        write(root, f"reference/{'-'.join(sorted(tags))}-{r}.md", frontmatter([
+            ("type", "reference"), ("tags", flow(tags)), ("salience", "medium"),
+            ("confidence", "high"), ("source", "referenced"), ("status", "confirmed"),
+            ("trigger", "[]"), ("related", "[]"), ("created", day(year_ago, 5)),
+            ("last-accessed", day(year_ago, 300)),
+        ]) + body)
+
+    # Episodic: sessions; the first `expired` fraction of them past their decay date.
+    n_expired = round(episodic * expired)
+    order = list(range(episodic))
+    gen.rng.shuffle(order)
+    expired_set = set(order[:n_expired])
+    for e in range(episodic):
+        if e in expired_set:
+            created_offset = gen.rng.randrange(230)            # a year to ~4 months ago
+            decay = day(year_ago, created_offset + 30 + gen.rng.randrange(60)) if gen.chance(60) else None
+        else:
+            created_offset = 300 + gen.rng.randrange(64)       # the last two months
+            decay = day(year_ago, created_offset + 90) if gen.chance(60) else None
+        created = day(year_ago, created_offset)
+        home_tags, home_claims, home_settings = files[gen.rng.randrange(len(files))] if files else ([], [], [])
+        at_home = files and gen.chance(80)
+        tags = home_tags if at_home else gen.tags(2 + gen.rng.randrange(3))
+        body = f"# Session {e}\n\n"
+        in_list = False
+        for i in range(3 + gen.rng.randrange(6)):
+            roll = gen.rng.randrange(100)
+            if roll < 20 and known:
+                claim = gen.pick(home_claims) if at_home and home_claims else gen.pick(known)
+            elif roll < 40 and at_home and home_settings:
+                system, attribute, value = gen.pick(home_settings)
+                claim = gen.setting_fact(system, attribute, value + 1 + gen.rng.randrange(500))
+            else:
+                claim = gen.fresh_claim()
+            form = gen.rng.randrange(3)
+            if form == 0:
+                body += ("" if in_list else "\n") + f"- {claim}\n"
+                in_list = True
+            else:
+                body += ("\n" if in_list else "") + claim + (" " if form == 2 else "\n")
+                in_list = False
+            if gen.chance(8):
+                body += f"\n## Part {i}\n\n"
+                in_list = False
+        if gen.chance(3):
+            body += (f"\n## Solution: {slug(gen.pick(SYSTEMS))}-{gen.pick(['timeout', 'lock', 'crash'])}\n\n"
+                     f"**Symptom:** it stalls after {gen.pick(CAUSES)}\n"
+                     f"**Solution:** {gen.pick(VERBS)} it and clear the queue\n")
+        if not body.endswith("\n"):
+            body += "\n"
+        fields = [("type", "episodic"), ("tags", flow(tags)), ("salience", "medium"),
+                  ("confidence", "medium"), ("source", "observed"), ("status", "open"),
+                  ("trigger", "[]"), ("related", "[]"), ("created", created),
+                  ("last-accessed", created), ("retention", "temporary")]
+        if decay:
+            fields.append(("decay-after", decay))
+        write(root, f"episodic/{created}-session-{e}.md", frontmatter(fields) + body)
+
+    write(root, "WORKING.md", frontmatter([("type", "working")]) +
+          "# Working memory\n\n## Now\n\n- " + today.isoformat() + ": benchmarking the store\n")
+    return n_expired
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", required=True, help="folder to write (must not exist)")
+    parser.add_argument("--episodic", type=int, required=True, help="episodic files")
+    parser.add_argument("--expired", type=float, default=1.0, help="fraction of episodic files expired")
+    parser.add_argument("--semantic", type=int, required=True, help="semantic files")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--now", default="2026-11-22", help="the date expiry is measured against")
+    args = parser.parse_args()
+    if os.path.exists(args.out):
+        sys.exit(f"generate: {args.out} exists")
+    n = generate(args.out, args.episodic, args.expired, args.semantic, args.seed, args.now)
+    print(f"generate: {args.out}: {args.episodic} episodic ({n} expired on {args.now}), "
+          f"{args.semantic} semantic")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,674 @@
+#!/usr/bin/env python3
+"""Benchmark runner: measures engram against baselines run in the same
+invocation, prints one table and writes it to bench/RESULTS.md.
+
+Scenarios (issue 6):
+  1. full consolidation of 2,000 episodic + 500 semantic files, 100% and 10%
+     expired; baseline: read every file + one `git add -A && git commit` of
+     the tree the consolidation produced.
+  2. change -> commit latency with the daemon (settle_ms = 0) on 10,000 files;
+     baselines: `git add -A && git commit`, and an `inotifywait -m -r` loop.
+  3. scaling over 1,000 / 10,000 / 100,000 files: a one-file lightweight cycle
+     and a full consolidation.
+  4. idle: the daemon watching 10,000 files for 60 s: CPU, wakeups, RSS.
+  5. start-up: exec -> READY=1 on 10,000 files.
+Scenarios 2, 4 and 5 run only when `engram daemon --help` works.
+
+Every timed run gets its own copy of a pristine generated store (copy time
+excluded). Wall time from a monotonic clock around the child; CPU (user+sys)
+and peak RSS from wait4() on the child, which includes its reaped children.
+Standard library only.
+"""
+
+import argparse
+import datetime
+import os
+import platform
+import shlex
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+NOW = "2026-11-22"
+
+
+# ---------------------------------------------------------------- measuring
+
+class Sample:
+    """One measured child: wall and CPU seconds, peak RSS in KiB."""
+
+    def __init__(self, wall, cpu, rss_kb):
+        self.wall, self.cpu, self.rss_kb = wall, cpu, rss_kb
+
+    def __add__(self, other):
+        return Sample(self.wall + other.wall, self.cpu + other.cpu, max(self.rss_kb, other.rss_kb))
+
+
+COMMANDS = []  # every distinct command line measured, for RESULTS.md
+
+
+def note_command(argv, cwd=None):
+    line = " ".join(shlex.quote(a) for a in argv)
+    if cwd:
+        line = f"(cd {shlex.quote(cwd)} && {line})"
+    COMMANDS.append(line)
+
+
+def measure(argv, cwd=None, env=None, check=True, stdin=None):
+    """Runs argv to completion; returns (Sample, stdout bytes)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        child = subprocess.Popen(argv, cwd=cwd, env=env, stdout=out, stderr=err,
+                                 stdin=subprocess.DEVNULL if stdin is None else stdin)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if check and child.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} exited {child.returncode}:\n"
+                           f"{stderr.decode(errors='replace')[-3000:]}")
+    return Sample(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss), stdout
+
+
+def run(argv, cwd=None, env=None, check=True):
+    """Runs argv, unmeasured; returns stdout as text."""
+    done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True)
+    if check and done.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} exited {done.returncode}:\n{done.stderr[-3000:]}")
+    return done.stdout
+
+
+class Stats:
+    """Median and spread of some samples of one quantity."""
+
+    def __init__(self, values):
+        self.values = sorted(values)
+        self.median = statistics.median(self.values) if self.values else float("nan")
+        self.low = self.values[0] if self.values else float("nan")
+        self.high = self.values[-1] if self.values else float("nan")
+
+    def percentile(self, p):
+        if not self.values:
+            return float("nan")
+        k = (len(self.values) - 1) * p / 100
+        lo, hi = int(k), min(int(k) + 1, len(self.values) - 1)
+        return self.values[lo] + (self.values[hi] - self.values[lo]) * (k - lo)
+
+
+def seconds(value):
+    if value != value:  # nan
+        return "-"
+    if value < 1:
+        return f"{value * 1000:.1f} ms"
+    return f"{value:.2f} s"
+
+
+def spread(stats, unit=seconds):
+    return f"{unit(stats.median)} ({unit(stats.low)}–{unit(stats.high)})"
+
+
+def mib(kb):
+    return f"{kb / 1024:.1f} MiB"
+
+
+# ---------------------------------------------------------------- stores
+
+class Bench:
+    """The environment of one invocation: binaries, folders, the results."""
+
+    def __init__(self, args):
+        self.args = args
+        self.engram = os.path.abspath(args.engram)
+        self.work = tempfile.mkdtemp(prefix="engram-bench-", dir=args.work_dir)
+        self.home = os.path.join(self.work, "home")
+        for sub in ("config/engram", "data", "runtime", "state"):
+            os.makedirs(os.path.join(self.home, sub), mode=0o700, exist_ok=True)
+        self.config = os.path.join(self.home, "config/engram/config.toml")
+        with open(self.config, "w") as f:
+            f.write("# engram benchmark: defaults only\n")
+        self.env = dict(os.environ)
+        self.env.update({
+            "HOME": self.home,
+            "XDG_CONFIG_HOME": os.path.join(self.home, "config"),
+            "XDG_DATA_HOME": os.path.join(self.home, "data"),
+            "XDG_STATE_HOME": os.path.join(self.home, "state"),
+            "XDG_RUNTIME_DIR": os.path.join(self.home, "runtime"),
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.com",
+            "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.com",
+        })
+        self.env.pop("NOTIFY_SOCKET", None)
+        self.rows = []    # table rows
+        self.notes = []   # closing notes
+        self.pristine = {}
+
+    def log(self, message):
+        print(f"bench: {message}", file=sys.stderr, flush=True)
+
+    def store(self, name, episodic, expired, semantic):
+        """A pristine generated store (an engram store with everything committed)."""
+        if name in self.pristine:
+            return self.pristine[name]
+        path = os.path.join(self.work, "pristine", name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        start = time.perf_counter()
+        gen = [sys.executable, os.path.join(HERE, "generate.py"), "--out", path, "--episodic",
+               str(episodic), "--expired", str(expired), "--semantic", str(semantic), "--seed",
+               str(self.args.seed), "--now", NOW]
+        note_command(gen)
+        run(gen)
+        run([self.engram, "init", path], env=self.env)
+        files = sum(len(f) for _, _, f in os.walk(path) if "/.git" not in _)
+        self.log(f"store {name}: {files} files, generated and committed in "
+                 f"{time.perf_counter() - start:.1f} s")
+        self.pristine[name] = path
+        return path
+
+    def fresh_copy(self, pristine, tag):
+        """A fresh copy of a pristine store (not timed)."""
+        target = os.path.join(self.work, "runs", f"{os.path.basename(pristine)}-{tag}")
+        if os.path.exists(target):
+            shutil.rmtree(target)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        subprocess.run(["cp", "-a", pristine, target], check=True)
+        return target
+
+    def drop(self, path):
+        shutil.rmtree(path, ignore_errors=True)
+
+    def consolidate(self, store, *extra):
+        argv = [self.engram, "consolidate", "--store", store, "--now", NOW, *extra]
+        return measure(argv, env=self.env)
+
+    def row(self, scenario, measure_name, value, baseline, ratio, target, verdict):
+        self.rows.append((scenario, measure_name, value, baseline, ratio, target, verdict))
+        self.log(f"{scenario} | {measure_name} | {value} | {baseline} | {ratio} | {verdict}")
+
+
+def memory_files(store):
+    """Every file of a store's working tree, .git left out."""
+    out = []
+    for folder, dirs, files in os.walk(store):
+        if ".git" in dirs:
+            dirs.remove(".git")
+        out.extend(os.path.join(folder, f) for f in files)
+    return out
+
+
+def overlay(source, target):
+    """Makes target's working tree (not .git) byte-equal to source's."""
+    src = {os.path.relpath(p, source) for p in memory_files(source)}
+    dst = {os.path.relpath(p, target) for p in memory_files(target)}
+    for rel in dst - src:
+        os.unlink(os.path.join(target, rel))
+    for rel in src:
+        os.makedirs(os.path.dirname(os.path.join(target, rel)), exist_ok=True)
+        shutil.copyfile(os.path.join(source, rel), os.path.join(target, rel))
+
+
+def floor_sample(bench, pristine, result, tag):
+    """The floor: read every file of the input, then one `git add -A && git commit`
+    of the tree `result` holds. The overlay between the two steps is not timed."""
+    copy = bench.fresh_copy(pristine, f"floor-{tag}")
+    read = ["sh", "-c", "find . -path ./.git -prune -o -type f -print0 | xargs -0 cat > /dev/null"]
+    commit = ["sh", "-c", "git add -A && git commit -q -m 'baseline: consolidated tree'"]
+    if tag == "0":
+        note_command(read, "<copy of the store>")
+        note_command(commit, "<copy, its tree replaced by engram's result>")
+    read_sample, _ = measure(read, cwd=copy, env=bench.env)
+    overlay(result, copy)
+    commit_sample, _ = measure(commit, cwd=copy, env=bench.env)
+    bench.drop(copy)
+    return read_sample + commit_sample
+
+
+def verdict(value, limit):
+    if value != value:
+        return "not measured"
+    if value <= limit:
+        return f"met ({value / limit:.2f}× of target)" if limit else "met"
+    return f"**missed** by {value / limit:.1f}×"
+
+
+# ---------------------------------------------------------------- scenario 1
+
+def scenario_full(bench, runs):
+    for label, expired, wall_target in (("100% expired", 1.0, 0.5), ("10% expired", 0.1, 0.1)):
+        pristine = bench.store(f"s1-{int(expired * 100)}", 2000, expired, 500)
+        engram, floor = [], []
+        actions = None
+        for i in range(runs):
+            copy = bench.fresh_copy(pristine, f"engram-{i}")
+            if i == 0:
+                note_command([bench.engram, "consolidate", "--store", "<copy>", "--now", NOW, "--json"])
+            sample, out = bench.consolidate(copy, "--json")
+            if i == 0:
+                actions = out.count(b'"action":')
+            engram.append(sample)
+            floor.append(floor_sample(bench, pristine, copy, str(i)))
+            bench.drop(copy)
+        s = "1. full, 2,000 episodic (" + label + ") + 500 semantic"
+        wall = Stats([x.wall for x in engram])
+        base = Stats([x.wall for x in floor])
+        ratio = wall.median / base.median
+        bench.row(s, "wall", spread(wall), spread(base), f"{ratio:.1f}×",
+                  f"≤ {seconds(wall_target)}, ≤ 3× floor",
+                  f"{verdict(wall.median, wall_target)}; ratio {verdict(ratio, 3.0)}")
+        cpu = Stats([x.cpu for x in engram])
+        bcpu = Stats([x.cpu for x in floor])
+        bench.row(s, "CPU (user+sys)", spread(cpu), spread(bcpu), f"{cpu.median / bcpu.median:.1f}×", "", "")
+        rss = Stats([x.rss_kb for x in engram])
+        brss = Stats([x.rss_kb for x in floor])
+        bench.row(s, "peak RSS", spread(rss, mib), spread(brss, mib),
+                  f"{rss.median / brss.median:.1f}×", "", "")
+        bench.notes.append(f"Scenario 1 ({label}): the first run's record holds {actions} actions.")
+
+
+# ---------------------------------------------------------------- scenario 3
+
+def append_line(path, text):
+    with open(path, "a") as f:
+        f.write(text)
+
+
+def one_semantic_file(store):
+    folder = os.path.join(store, "semantic")
+    return os.path.join(folder, sorted(f for f in os.listdir(folder) if f.endswith(".md"))[0])
+
+
+def scenario_scaling(bench, runs, sizes, full_sizes):
+    cycle = {}
+    for total in sizes:
+        episodic, semantic = total * 8 // 10, total * 2 // 10
+        pristine = bench.store(f"s3-{total}", episodic, 0.1, semantic)
+        # One-file lightweight cycle, steady state: one copy, a first cycle that
+        # rebuilds the index from scratch (not counted), then `runs` cycles that
+        # each append one line to one semantic file. Baseline: the same change
+        # committed with `git add -A && git commit`.
+        copy = bench.fresh_copy(pristine, "cycle")
+        target = one_semantic_file(copy)
+        bench.consolidate(copy, "--lightweight")
+        light, git = [], []
+        commit = ["sh", "-c", "git add -A && git commit -q -m 'baseline: one file'"]
+        for i in range(runs):
+            append_line(target, f"- The bench cycle {i} of store {total} is done.\n")
+            if i == 0 and total == sizes[0]:
+                note_command([bench.engram, "consolidate", "--store", "<copy>", "--now", NOW,
+                              "--lightweight"])
+                note_command(commit, "<copy, one line appended>")
+            sample, _ = bench.consolidate(copy, "--lightweight")
+            light.append(sample)
+            append_line(target, f"- The git cycle {i} of store {total} is done.\n")
+            sample, _ = measure(commit, cwd=copy, env=bench.env)
+            git.append(sample)
+        bench.drop(copy)
+        wall, base = Stats([x.wall for x in light]), Stats([x.wall for x in git])
+        cycle[total] = wall.median
+        bench.row(f"3. scaling, {total:,} files", "one-file lightweight cycle", spread(wall),
+                  spread(base), f"{wall.median / base.median:.1f}×", "", "")
+        if total in full_sizes:
+            fruns = runs if total <= 10000 else max(1, min(runs, 2))
+            full, fl = [], []
+            for i in range(fruns):
+                copy = bench.fresh_copy(pristine, f"full-{i}")
+                sample, _ = bench.consolidate(copy)
+                full.append(sample)
+                fl.append(floor_sample(bench, pristine, copy, f"s3-{i}"))
+                bench.drop(copy)
+            wall, base = Stats([x.wall for x in full]), Stats([x.wall for x in fl])
+            rss = Stats([x.rss_kb for x in full])
+            bench.row(f"3. scaling, {total:,} files", f"full consolidation (10% expired), peak RSS {mib(rss.median)}",
+                      spread(wall), spread(base), f"{wall.median / base.median:.1f}×", "", "")
+        else:
+            bench.row(f"3. scaling, {total:,} files", "full consolidation", "not measured (time budget)",
+                      "", "", "", "")
+    small, large = min(cycle), max(cycle)
+    if small != large:
+        ratio = cycle[large] / cycle[small]
+        bench.row("3. scaling", f"one-file cycle at {large:,} ÷ at {small:,}", f"{ratio:.2f}×", "", "",
+                  "≤ 2×", verdict(ratio, 2.0))
+        bench.notes.append(
+            "Scenario 3 slope (one-file cycle, ms per 1,000 files): " +
+            f"{(cycle[large] - cycle[small]) * 1000 / ((large - small) / 1000):.2f}")
+
+
+# ---------------------------------------------------------------- daemon
+
+def daemon_available(bench):
+    done = subprocess.run([bench.engram, "daemon", "--help"], capture_output=True, env=bench.env)
+    return done.returncode == 0
+
+
+class Daemon:
+    """An `engram daemon` over one store, with READY=1 read from NOTIFY_SOCKET."""
+
+    def __init__(self, bench, store, tag):
+        self.bench = bench
+        self.config = os.path.join(bench.work, f"daemon-{tag}.toml")
+        with open(self.config, "w") as f:
+            f.write(f'[daemon]\nsettle_ms = 0\n\n[[store]]\npath = "{store}"\n')
+        self.notify_path = os.path.join(bench.work, f"notify-{tag}.sock")
+        if os.path.exists(self.notify_path):
+            os.unlink(self.notify_path)
+        self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.notify.bind(self.notify_path)
+        self.argv = [bench.engram, "--config", self.config, "daemon"]
+        self.log = open(os.path.join(bench.work, f"daemon-{tag}.log"), "wb")
+        self.process = None
+
+    def start(self, timeout=120):
+        """Starts it; returns seconds from exec to READY=1."""
+        env = dict(self.bench.env, NOTIFY_SOCKET=self.notify_path)
+        self.notify.settimeout(timeout)
+        start = time.perf_counter()
+        self.process = subprocess.Popen(self.argv, env=env, stdout=self.log, stderr=self.log)
+        deadline = start + timeout
+        while True:
+            self.notify.settimeout(max(0.01, deadline - time.perf_counter()))
+            try:
+                message = self.notify.recv(4096).decode(errors="replace")
+            except socket.timeout:
+                self.stop()
+                raise RuntimeError("the daemon did not send READY=1")
+            if "READY=1" in message.split("\n"):
+                return time.perf_counter() - start
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the daemon exited {self.process.returncode} before READY")
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.notify.close()
+        self.log.close()
+
+
+def head_ref(store):
+    with open(os.path.join(store, ".git", "HEAD")) as f:
+        head = f.read().strip()
+    return os.path.join(store, ".git", head[5:]) if head.startswith("ref: ") else os.path.join(store, ".git", "HEAD")
+
+
+def read_ref(ref):
+    try:
+        with open(ref) as f:
+            return f.read()
+    except FileNotFoundError:
+        return ""
+
+
+def wait_head_moves(ref, before, timeout=30.0):
+    """Seconds until the ref file's content differs from `before` (polled every 0.2 ms)."""
+    start = time.perf_counter()
+    while True:
+        if read_ref(ref) != before:
+            return time.perf_counter() - start
+        if time.perf_counter() - start > timeout:
+            return float("nan")
+        time.sleep(0.0002)
+
+
+def wait_quiet(ref, quiet=0.3, timeout=60.0):
+    """Waits until the ref has not moved for `quiet` seconds."""
+    start = time.perf_counter()
+    last, since = read_ref(ref), time.perf_counter()
+    while time.perf_counter() - start < timeout:
+        time.sleep(0.02)
+        now = read_ref(ref)
+        if now != last:
+            last, since = now, time.perf_counter()
+        elif time.perf_counter() - since >= quiet:
+            return
+
+
+def latency_trials(store, trials, trigger):
+    """Latency of `trials` changes: each appends a line, then waits for HEAD to move."""
+    ref = head_ref(store)
+    target = one_semantic_file(store)
+    out = []
+    for i in range(trials):
+        wait_quiet(ref)
+        before = read_ref(ref)
+        start = time.perf_counter()
+        append_line(target, f"- The latency trial {i} ({trigger}) is done.\n")
+        moved = wait_head_moves(ref, before)
+        if moved == moved:  # not nan: HEAD moved before the timeout
+            out.append(time.perf_counter() - start)
+    return out
+
+
+def scenario_latency(bench, trials):
+    pristine = bench.store("daemon-10k", 8000, 0.0, 2000)
+    s = "2. change → commit, 10,000 files"
+    # Baseline a: `git add -A && git commit` of a one-line change.
+    copy = bench.fresh_copy(pristine, "git")
+    target = one_semantic_file(copy)
+    commit = ["sh", "-c", "git add -A && git commit -q -m 'baseline: change'"]
+    git = []
+    for i in range(trials):
+        append_line(target, f"- The git trial {i} is done.\n")
+        sample, _ = measure(commit, cwd=copy, env=bench.env)
+        git.append(sample.wall)
+    bench.drop(copy)
+    git = Stats(git)
+    # Baseline b: a persistent inotifywait loop that commits every change.
+    copy = bench.fresh_copy(pristine, "inotifywait")
+    loop = ("inotifywait -m -r -q -e close_write,moved_to,create,delete --exclude '/\\.git(/|$)' . "
+            "| while read -r line; do git add -A && git commit -q -m 'inotifywait: change'; done")
+    note_command(["sh", "-c", loop], "<copy>")
+    watcher = subprocess.Popen(["sh", "-c", loop], cwd=copy, env=bench.env, start_new_session=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(3.0)  # inotifywait -r sets its watches up before it reads events
+    inotify = Stats(latency_trials(copy, trials, "inotifywait"))
+    os.killpg(watcher.pid, 15)
+    watcher.wait()
+    bench.drop(copy)
+    # engram daemon.
+    copy = bench.fresh_copy(pristine, "daemon")
+    daemon = Daemon(bench, copy, "latency")
+    note_command(daemon.argv + ["# NOTIFY_SOCKET set; config: settle_ms = 0, one [[store]]"])
+    try:
+        daemon.start()
+        engram = Stats(latency_trials(copy, trials, "engram"))
+    finally:
+        daemon.stop()
+    bench.drop(copy)
+    for p, label in ((50, "p50"), (90, "p90")):
+        value = engram.percentile(p)
+        bench.row(s, f"{label} latency ({trials} trials)", seconds(value),
+                  f"git add+commit {seconds(git.percentile(p))}; inotifywait loop {seconds(inotify.percentile(p))}",
+                  f"{value / git.percentile(p):.2f}× / {value / inotify.percentile(p):.2f}×",
+                  "p50 ≤ 10 ms" if p == 50 else "",
+                  verdict(value, 0.010) if p == 50 else "")
+
+
+def proc_cpu(pid):
+    """User+sys CPU seconds of a process (all threads), from /proc/PID/stat."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def proc_wakeups(pid):
+    """Context switches of every thread of a process: how often it woke up."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/status") as f:
+                for line in f:
+                    if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
+                        total += int(line.split()[1])
+        except FileNotFoundError:
+            pass
+    return total
+
+
+def proc_rss_kb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def scenario_idle_and_startup(bench, idle_seconds, runs):
+    pristine = bench.store("daemon-10k", 8000, 0.0, 2000)
+    # 5. Start-up: exec to READY=1. Baseline: `git status` on the same store.
+    ready, status = [], []
+    for i in range(runs):
+        copy = bench.fresh_copy(pristine, f"startup-{i}")
+        daemon = Daemon(bench, copy, f"startup-{i}")
+        try:
+            ready.append(daemon.start())
+        finally:
+            daemon.stop()
+        sample, _ = measure(["git", "status", "--porcelain"], cwd=copy, env=bench.env)
+        status.append(sample.wall)
+        bench.drop(copy)
+    ready, status = Stats(ready), Stats(status)
+    bench.row("5. start-up, 10,000 files", "exec → READY=1", spread(ready), f"git status {spread(status)}",
+              f"{ready.median / status.median:.1f}×", "", "")
+    # 4. Idle: the daemon and, beside it, an idle `inotifywait -m -r` on a copy.
+    copy = bench.fresh_copy(pristine, "idle")
+    other = bench.fresh_copy(pristine, "idle-inotifywait")
+    daemon = Daemon(bench, copy, "idle")
+    watcher = subprocess.Popen(["inotifywait", "-m", "-r", "-q", "--exclude", "/\\.git(/|$)", other],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        daemon.start()
+        wait_quiet(head_ref(copy), quiet=2.0)
+        pid = daemon.process.pid
+        cpu0, wake0 = proc_cpu(pid), proc_wakeups(pid)
+        wcpu0, wwake0 = proc_cpu(watcher.pid), proc_wakeups(watcher.pid)
+        time.sleep(idle_seconds)
+        cpu, wake, rss = proc_cpu(pid) - cpu0, proc_wakeups(pid) - wake0, proc_rss_kb(pid)
+        wcpu, wwake = proc_cpu(watcher.pid) - wcpu0, proc_wakeups(watcher.pid) - wwake0
+        wrss = proc_rss_kb(watcher.pid)
+    finally:
+        daemon.stop()
+        watcher.terminate()
+        watcher.wait()
+    bench.drop(copy)
+    bench.drop(other)
+    s = f"4. idle {idle_seconds} s, 10,000 files"
+    bench.row(s, "CPU", seconds(cpu), f"inotifywait -m -r {seconds(wcpu)}", "-", "< 5 ms",
+              verdict(cpu, 0.005) if cpu > 0 else "met (0 ticks of 10 ms)")
+    bench.row(s, "wakeups (context switches)", str(wake), str(wwake), "-", "", "")
+    bench.row(s, "RSS", mib(rss), mib(wrss), f"{rss / max(wrss, 1):.1f}×", "< 30 MB",
+              verdict(rss / 1024, 30 * 1000 * 1000 / 1024 / 1024))
+
+
+# ---------------------------------------------------------------- report
+
+def machine():
+    model = "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"cores (nproc)": str(os.cpu_count()), "CPU": model,
+            "kernel": platform.release(), "OS": platform.platform(),
+            "load average at start": " ".join(f"{x:.2f}" for x in os.getloadavg())}
+
+
+def commit_id():
+    head = run(["git", "-C", REPO, "rev-parse", "HEAD"], check=False).strip() or "unknown"
+    dirty = run(["git", "-C", REPO, "status", "--porcelain", "--untracked-files=no"], check=False).strip()
+    return f"{head}{' (dirty: uncommitted changes in tracked files)' if dirty else ''}"
+
+
+def report(bench, started, elapsed):
+    lines = ["# Benchmark results", "",
+             "Generated by `make bench` (bench/run.py); do not edit by hand. Each value is the median "
+             "of the runs with the range (min–max) in brackets; ratios divide engram's median by the "
+             "baseline's median measured in the same invocation.", ""]
+    lines += ["| scenario | measure | engram | baseline (same run) | ratio | target | verdict |",
+              "|---|---|---|---|---|---|---|"]
+    for row in bench.rows:
+        lines.append("| " + " | ".join(str(c) for c in row) + " |")
+    lines += ["", "## Machine", ""]
+    for k, v in machine().items():
+        lines.append(f"- {k}: {v}")
+    version = run([bench.engram, "--version"], env=bench.env, check=False).strip()
+    lines += [f"- commit: {commit_id()}", f"- engram: {version} ({bench.engram})",
+              f"- run: {started} UTC, {elapsed:.0f} s, {bench.args.runs} runs per scenario"
+              f" ({bench.args.trials} latency trials), seed {bench.args.seed}", ""]
+    if bench.notes:
+        lines += ["## Notes", ""] + [f"- {n}" for n in bench.notes] + [""]
+    lines += ["## Commands", "", "Baselines and engram run on fresh copies (`cp -a`) of the same "
+              "generated store; copying is not timed.", "", "```"]
+    seen = set()
+    for c in COMMANDS:
+        c = c.replace(bench.work, "$WORK").replace(REPO + "/", "")
+        if c not in seen:
+            seen.add(c)
+            lines.append(c)
+    lines += ["```", ""]
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--engram", default=os.path.join(REPO, "build/release/bin/engram"))
+    parser.add_argument("--runs", type=int, default=5, help="runs per measurement")
+    parser.add_argument("--trials", type=int, default=50, help="latency trials (scenario 2)")
+    parser.add_argument("--idle", type=int, default=60, help="idle seconds (scenario 4)")
+    parser.add_argument("--sizes", default="1000,10000,100000", help="scenario 3 store sizes")
+    parser.add_argument("--full-sizes", default="1000,10000,100000",
+                        help="scenario 3 sizes that also get a full consolidation")
+    parser.add_argument("--scenarios", default="1,2,3,4,5")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--work-dir", default=None, help="where stores are generated (default: $TMPDIR)")
+    parser.add_argument("--results", default=os.path.join(HERE, "RESULTS.md"))
+    parser.add_argument("--keep", action="store_true", help="keep the generated stores")
+    args = parser.parse_args()
+    if not os.access(args.engram, os.X_OK):
+        sys.exit(f"bench: no engram binary at {args.engram}; run `make bench`")
+
+    started = datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M")
+    begin = time.perf_counter()
+    bench = Bench(args)
+    scenarios = set(args.scenarios.split(","))
+    try:
+        if "1" in scenarios:
+            scenario_full(bench, args.runs)
+        if "3" in scenarios:
+            scenario_scaling(bench, args.runs, [int(x) for x in args.sizes.split(",")],
+                             {int(x) for x in args.full_sizes.split(",") if x})
+        daemon_scenarios = scenarios & {"2", "4", "5"}
+        if daemon_scenarios and not daemon_available(bench):
+            for s in sorted(daemon_scenarios):
+                name = {"2": "2. change → commit latency", "4": "4. idle", "5": "5. start-up"}[s]
+                bench.row(name, "-", "not measured: daemon not available", "", "", "", "not measured")
+        else:
+            if "2" in scenarios:
+                scenario_latency(bench, args.trials)
+            if "4" in scenarios or "5" in scenarios:
+                scenario_idle_and_startup(bench, args.idle, args.runs)
+    finally:
+        if not args.keep:
+            shutil.rmtree(bench.work, ignore_errors=True)
+    text = report(bench, started, time.perf_counter() - begin)
+    with open(args.results, "w") as f:
+        f.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
