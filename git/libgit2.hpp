@@ -58,6 +58,8 @@ using Object = Owned<git_object, git_object_free>;
 using Revwalk = Owned<git_revwalk, git_revwalk_free>;
 // One entry of a tree, looked up by path.
 using TreeEntry = Owned<git_tree_entry, git_tree_entry_free>;
+// A reference (HEAD, a branch).
+using Reference = Owned<git_reference, git_reference_free>;
 // A walk over an index's conflicts.
 using ConflictIterator = Owned<git_index_conflict_iterator, git_index_conflict_iterator_free>;
 

@@ -6,10 +6,13 @@
 #include "git/libgit2.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fmt/format.h>
 #include <fstream>
 #include <iterator>
 #include <spdlog/spdlog.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace engram::git {
@@ -23,7 +26,10 @@ class Library {
 public:
   Library() {
     git_libgit2_init();
-    git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
+    // No fsync per object: a consolidation writes hundreds of objects, and
+    // Repository::flush makes them durable with one syncfs at the points
+    // where a later step depends on them (see commit_index).
+    git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 0);
   }
   ~Library() { git_libgit2_shutdown(); }
   Library(const Library&) = delete;
@@ -292,7 +298,11 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
   git_repository* repository = m_repository.get();
   // The index goes to disk first: should the commit below fail or the
   // process die, staging the same paths again gives the same tree, and the
-  // next attempt commits it (or finds HEAD has it already).
+  // next attempt commits it (or finds HEAD has it already). The blobs it
+  // names are made durable before it.
+  if (auto failed = flush()) {
+    return unexpected(std::move(*failed));
+  }
   if (const int code = git_index_write(index); code != 0) {
     return unexpected(failure(code, "cannot write the index"));
   }
@@ -331,13 +341,62 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
   const git_commit* parents[] = {parent.pointer};
   const std::string text = normalise_message(message);
   git_oid commit_id;
-  if (const int code = git_commit_create(&commit_id, repository, "HEAD", author_signature.pointer,
+  if (const int code = git_commit_create(&commit_id, repository, nullptr, author_signature.pointer,
                                          committer_signature.pointer, nullptr, text.c_str(),
                                          tree.pointer, parent.pointer != nullptr ? 1 : 0, parents);
       code != 0) {
     return unexpected(failure(code, "cannot create the commit"));
   }
+  // The tree and the commit are durable before HEAD names them, and HEAD is
+  // durable before the caller moves on (and clears its working state).
+  if (auto failed = flush()) {
+    return unexpected(std::move(*failed));
+  }
+  if (auto failed = move_head(commit_id, head_result == 0 ? &head_id : nullptr, text)) {
+    return unexpected(std::move(*failed));
+  }
+  if (auto failed = flush()) {
+    return unexpected(std::move(*failed));
+  }
   return CommitId{to_hex(commit_id)};
+}
+
+std::optional<Failure> Repository::move_head(const git_oid& commit, const git_oid* expected,
+                                             std::string_view message) {
+  git_repository* repository = m_repository.get();
+  // HEAD names a branch (possibly unborn) or, detached, a commit itself.
+  std::string name = "HEAD";
+  Reference head;
+  if (git_reference_lookup(&head.pointer, repository, "HEAD") == 0 &&
+      git_reference_type(head.pointer) == GIT_REFERENCE_SYMBOLIC) {
+    name = git_reference_symbolic_target(head.pointer);
+  }
+  const auto summary = message.substr(0, message.find('\n'));
+  const std::string log = fmt::format("commit{}: {}", expected == nullptr ? " (initial)" : "", summary);
+  Reference moved;
+  const int code =
+      expected != nullptr
+          ? git_reference_create_matching(&moved.pointer, repository, name.c_str(), &commit, 1,
+                                          expected, log.c_str())
+          : git_reference_create(&moved.pointer, repository, name.c_str(), &commit, 0, log.c_str());
+  if (code != 0) {
+    return failure(code, "cannot move HEAD to the new commit");
+  }
+  return std::nullopt;
+}
+
+std::optional<Failure> Repository::flush() const {
+  const auto folder = gitdir();
+  const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 || ::syncfs(fd) != 0) {
+    const std::string reason = std::strerror(errno);
+    if (fd >= 0) {
+      ::close(fd);
+    }
+    return Failure{fmt::format("cannot flush {}: {}", folder.string(), reason)};
+  }
+  ::close(fd);
+  return std::nullopt;
 }
 
 std::optional<std::string> Repository::head() const {

@@ -13,6 +13,7 @@
 
 struct git_repository;
 struct git_index;
+struct git_oid;
 
 namespace engram::git {
 
@@ -125,7 +126,8 @@ public:
   // and an addition. Throws engram::Error when status fails.
   std::vector<Change> changes() const;
 
-  // Stores `bytes` as a blob in the object database (fsynced); returns its id.
+  // Stores `bytes` as a blob in the object database (not yet flushed: see
+  // flush); returns its id.
   [[nodiscard]] Expected<std::string, Failure> write_blob(std::string_view bytes);
 
   // The bytes of the blob `id`, or nullopt when the object database lacks it.
@@ -134,6 +136,11 @@ public:
   // Adds `pattern` to `.git/info/exclude` unless it is there, so engram's own
   // state stays out of `git status` even when the store's .gitignore lacks it.
   void ensure_excluded(std::string_view pattern);
+
+  // Makes everything written to the repository so far durable (one syncfs of
+  // its file system): objects are written without an fsync each. nullopt
+  // when it worked.
+  [[nodiscard]] std::optional<Failure> flush() const;
 
   // The repository's git folder (`<workdir>/.git/`, or where a gitdir file points).
   std::filesystem::path gitdir() const;
@@ -170,6 +177,12 @@ private:
   [[nodiscard]] Expected<CommitId, Failure> commit_index(git_index* index, std::string_view message,
                                                          const Signature& author,
                                                          const Signature& committer);
+
+  // Points HEAD (its branch, or HEAD itself when detached) at `commit`,
+  // provided it still points at `expected` (nullptr: unborn). Logged in the
+  // reflog as git does.
+  [[nodiscard]] std::optional<Failure> move_head(const git_oid& commit, const git_oid* expected,
+                                                 std::string_view message);
 
   std::unique_ptr<git_repository, Closer> m_repository;
   std::filesystem::path m_workdir;

@@ -40,14 +40,7 @@ void fsync_folder(const fs::path& folder) {
   }
 }
 
-// write_atomically with a fault point between the fsync and the rename.
-void write_through_temporary(const fs::path& path, std::string_view bytes, std::string_view fault);
-
 } // namespace
-
-void write_atomically(const fs::path& path, std::string_view bytes) {
-  write_through_temporary(path, bytes, {});
-}
 
 bool is_temporary_name(std::string_view filename) {
   // `.` + name + `.` + six characters from mkstemps + `.tmp`.
@@ -64,7 +57,15 @@ bool is_temporary_name(std::string_view filename) {
 
 namespace {
 
-void write_through_temporary(const fs::path& path, std::string_view bytes, std::string_view fault) {
+// A temporary file holding a change's new bytes, not yet renamed into place.
+struct Temporary {
+  fs::path target;
+  std::string path;
+};
+
+// Creates `.<name>.XXXXXX.tmp` beside `path` and writes `bytes` to it (mode
+// 0644). Not flushed: the caller makes every temporary durable at once.
+Temporary write_temporary(const fs::path& path, std::string_view bytes) {
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
   // The temporary ends in .tmp so watchers (ours included) ignore it.
@@ -89,46 +90,133 @@ void write_through_temporary(const fs::path& path, std::string_view bytes, std::
     written += static_cast<std::size_t>(n);
   }
   ::fchmod(fd, 0644);
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+  if (::close(fd) != 0) {
     const std::string reason = std::strerror(errno);
     ::unlink(temp.c_str());
+    throw Error("{}: cannot write: {}", path.string(), reason);
+  }
+  return Temporary{path, std::move(temp)};
+}
+
+// Removes temporaries that will not be renamed (a failed apply).
+void discard(const std::vector<Temporary>& temporaries, std::size_t from) {
+  for (std::size_t i = from; i < temporaries.size(); ++i) {
+    ::unlink(temporaries[i].path.c_str());
+  }
+}
+
+void rename_into_place(const Temporary& temporary) {
+  if (::rename(temporary.path.c_str(), temporary.target.c_str()) != 0) {
+    throw Error("{}: cannot rename into place: {}", temporary.target.string(),
+                std::strerror(errno));
+  }
+}
+
+// Makes the renames or unlinks in each of `folders` durable.
+void sync_folders(const std::vector<fs::path>& paths) {
+  std::vector<fs::path> folders;
+  for (const auto& path : paths) {
+    folders.push_back(path.parent_path());
+  }
+  std::sort(folders.begin(), folders.end());
+  folders.erase(std::unique(folders.begin(), folders.end()), folders.end());
+  for (const auto& folder : folders) {
+    fsync_folder(folder);
+  }
+}
+
+} // namespace
+
+void write_atomically(const fs::path& path, std::string_view bytes) {
+  const auto temporary = write_temporary(path, bytes);
+  const int fd = ::open(temporary.path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || ::fsync(fd) != 0) {
+    const std::string reason = std::strerror(errno);
+    if (fd >= 0) {
+      ::close(fd);
+    }
+    ::unlink(temporary.path.c_str());
     throw Error("{}: cannot flush: {}", path.string(), reason);
   }
-  if (!fault.empty()) {
-    fault_point(fault);
-  }
-  if (::rename(temp.c_str(), path.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
-    ::unlink(temp.c_str());
-    throw Error("{}: cannot rename into place: {}", path.string(), reason);
+  ::close(fd);
+  try {
+    rename_into_place(temporary);
+  } catch (...) {
+    ::unlink(temporary.path.c_str());
+    throw;
   }
   fsync_folder(path.parent_path());
 }
 
-} // namespace
+void sync_filesystem(const fs::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) {
+    throw Error("{}: cannot open to flush: {}", path.string(), std::strerror(errno));
+  }
+  const int result = ::syncfs(fd);
+  const int saved = errno;
+  ::close(fd);
+  if (result != 0) {
+    throw Error("{}: cannot flush the file system: {}", path.string(), std::strerror(saved));
+  }
+}
 
 ApplyResult apply(const Plan& plan, const fs::path& root) {
   return apply(plan.changes, root);
 }
 
+// The order makes every step safe to die in and cheap on a large plan: all
+// new contents go to temporaries, one syncfs makes them durable together
+// (one flush instead of one per file), then the renames, one fsync per
+// folder, and only then the removals, again with one fsync per folder. A
+// removal is never durable before the writes that took its claims.
 ApplyResult apply(const std::vector<FileChange>& changes, const fs::path& root) {
   ApplyResult result;
   std::vector<const FileChange*> removals;
-  for (const auto& change : changes) {
-    const auto path = root / change.path;
-    if (disk_hash(path) != change.base_hash) {
-      result.deferred.push_back(change.path);
-      continue; // the agent wrote it after we read it: its bytes win
+  std::vector<Temporary> temporaries;
+  std::vector<const FileChange*> writes; // the change each temporary holds
+  try {
+    for (const auto& change : changes) {
+      const auto path = root / change.path;
+      if (disk_hash(path) != change.base_hash) {
+        result.deferred.push_back(change.path);
+        continue; // the agent wrote it after we read it: its bytes win
+      }
+      if (!change.new_bytes) {
+        removals.push_back(&change);
+        continue;
+      }
+      temporaries.push_back(write_temporary(path, *change.new_bytes));
+      writes.push_back(&change);
     }
-    if (!change.new_bytes) {
-      removals.push_back(&change);
+    if (!temporaries.empty()) {
+      sync_filesystem(root);
+    }
+  } catch (...) {
+    discard(temporaries, 0);
+    throw;
+  }
+  std::vector<fs::path> renamed;
+  for (std::size_t i = 0; i < temporaries.size(); ++i) {
+    const std::size_t n = i + 1;
+    fault_point(fmt::format("before-rename-{}", n));
+    // Checked again at the last moment: the agent may have written meanwhile.
+    if (disk_hash(temporaries[i].target) != writes[i]->base_hash) {
+      ::unlink(temporaries[i].path.c_str());
+      result.deferred.push_back(writes[i]->path);
       continue;
     }
-    const std::size_t n = result.written.size() + 1;
-    write_through_temporary(path, *change.new_bytes, fmt::format("before-rename-{}", n));
-    result.written.push_back(change.path);
+    try {
+      rename_into_place(temporaries[i]);
+    } catch (...) {
+      discard(temporaries, i);
+      throw;
+    }
+    renamed.push_back(temporaries[i].target);
+    result.written.push_back(writes[i]->path);
     fault_point(fmt::format("after-write-{}", n));
   }
+  sync_folders(renamed);
   if (!result.deferred.empty()) {
     // A removed file's claims may have been bound for a deferred file.
     for (const auto* change : removals) {
@@ -137,6 +225,7 @@ ApplyResult apply(const std::vector<FileChange>& changes, const fs::path& root) 
     return result;
   }
   fault_point("before-remove");
+  std::vector<fs::path> unlinked;
   for (const auto* change : removals) {
     const auto path = root / change->path;
     if (disk_hash(path) != change->base_hash) {
@@ -144,12 +233,14 @@ ApplyResult apply(const std::vector<FileChange>& changes, const fs::path& root) 
       continue;
     }
     if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
+      sync_folders(unlinked);
       throw Error("{}: cannot remove: {}", path.string(), std::strerror(errno));
     }
-    fsync_folder(path.parent_path());
+    unlinked.push_back(path);
     result.removed.push_back(change->path);
     fault_point(fmt::format("after-remove-{}", result.removed.size()));
   }
+  sync_folders(unlinked);
   return result;
 }
 

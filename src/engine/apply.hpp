@@ -1,6 +1,7 @@
 // Apply: writing a plan to disk safely. Each file is checked against the bytes
-// the plan was made from, written through a temporary file, fsynced and
-// renamed; removals come last and only when every write landed. Every step
+// the plan was made from and written through a temporary file; the
+// temporaries are flushed together, then renamed; removals come last and only
+// when every write landed. Every step
 // has a named fault point (ENGRAM_TEST_CRASH_AT) so tests can kill a run there.
 #pragma once
 
@@ -27,7 +28,8 @@ ApplyResult apply(const Plan& plan, const std::filesystem::path& root);
 
 // Applies `changes` (writes first, then removals) under `root`, as apply(Plan)
 // does. Fault points: `before-rename-N` and `after-write-N` around the N-th
-// write (from 1), `before-remove`, and `after-remove-N`.
+// rename (from 1; every temporary is written and flushed before the first),
+// `before-remove`, and `after-remove-N`.
 ApplyResult apply(const std::vector<FileChange>& changes, const std::filesystem::path& root);
 
 // Writes `bytes` to `path` atomically: temporary file in the same folder,
@@ -36,6 +38,10 @@ void write_atomically(const std::filesystem::path& path, std::string_view bytes)
 
 // The content hash (git blob id) of the file at `path`; nullopt when nothing is there.
 std::optional<std::string> disk_hash(const std::filesystem::path& path);
+
+// Flushes the whole file system holding the folder `path` (syncfs): one call
+// that makes many files durable. Throws engram::Error on failure.
+void sync_filesystem(const std::filesystem::path& path);
 
 // True for the name of a temporary file write_atomically makes
 // (`.<name>.XXXXXX.tmp`): one left behind means a run died mid-write.

@@ -27,6 +27,9 @@ Committed apply_and_commit(Session& session, const std::vector<FileChange>& chan
     }
     pending.files.push_back(std::move(file));
   }
+  if (auto failed = repository.flush()) { // the blobs are durable before the state names them
+    throw Error("{}: nothing was changed: {}", session.root().string(), failed->message);
+  }
   pending.head = repository.head();
   pending.message = message(everything);
   write_pending(session.root(), session.layout(), pending);
