@@ -231,8 +231,44 @@ private:
   int m_depth = 0;
 };
 
+// False only when the block can have neither an alias nor nesting anywhere
+// near k_max_depth, judged from its characters alone: an alias needs `*`,
+// and every level of nesting needs a `[` or `{`, one more column of
+// indentation, or one more `- ` before a line's content. Ordinary
+// frontmatter (scalars, short lists) is cleared without a second parse.
+bool needs_shape_check(std::string_view text) {
+  constexpr std::size_t k_margin = k_max_depth / 2; // far below the limit
+  std::size_t brackets = 0;
+  std::size_t deepest_prefix = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const auto nl = text.find('\n', pos);
+    const auto line = text.substr(pos, nl == std::string_view::npos ? text.size() - pos : nl - pos);
+    std::size_t prefix = 0;
+    while (prefix < line.size() &&
+           (line[prefix] == ' ' || line[prefix] == '\t' || line[prefix] == '-')) {
+      ++prefix;
+    }
+    deepest_prefix = std::max(deepest_prefix, prefix);
+    for (const char c : line) {
+      if (c == '*') {
+        return true;
+      }
+      brackets += c == '[' || c == '{' ? 1 : 0;
+    }
+    if (brackets + deepest_prefix >= k_margin) {
+      return true;
+    }
+    pos = nl == std::string_view::npos ? text.size() : nl + 1;
+  }
+  return false;
+}
+
 // Throws YAML::ParserException when the block has an alias or nests too deep.
 void check_shape(const std::string& text) {
+  if (!needs_shape_check(text)) {
+    return;
+  }
   std::istringstream in(text);
   YAML::Parser parser(in);
   ShapeCheck check;
