@@ -8,6 +8,9 @@
 #include "engine/message.hpp"
 #include "store/scan.hpp"
 
+#include <map>
+#include <memory>
+#include <mutex>
 #include <spdlog/spdlog.h>
 
 namespace engram::daemon {
@@ -42,8 +45,23 @@ WrittenFiles own_writes(const std::filesystem::path& root, const engine::Outcome
   return landed;
 }
 
+// Each store's scan cache, by folder: what the last run of it read and
+// parsed, so a run after a one-file change reads one file. A store's jobs
+// run one at a time; the lock guards only the map.
+class ScanCaches {
+public:
+  store::ScanCache& of(const std::filesystem::path& root) {
+    const std::lock_guard lock(m_mutex);
+    return m_caches[root.string()];
+  }
+
+private:
+  std::mutex m_mutex;
+  std::map<std::string, store::ScanCache> m_caches;
+};
+
 // Runs one job; every failure becomes the result's error.
-JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules) {
+JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, ScanCaches& caches) {
   const StoreLogScope scope(job.name);
   const auto started = std::chrono::steady_clock::now();
   JobResult result;
@@ -60,7 +78,8 @@ JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules) {
       std::filesystem::remove(job.root / state / k_request_marker, ignored);
     }
     const engine::Outcome outcome =
-        engine::consolidate(job.root, job.settings, rules, job.today, job.kind, engine::DryRun::no);
+        engine::consolidate(job.root, job.settings, rules, job.today, job.kind, engine::DryRun::no,
+                            &caches.of(job.root));
     result.ok = true;
     result.commit = outcome.commit;
     result.snapshot_commit = outcome.snapshot_commit;
@@ -89,7 +108,9 @@ JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules) {
 } // namespace
 
 Consolidator engine_consolidator(std::vector<engine::RuleSlot> rules) {
-  return [rules = std::move(rules)](const Job& job) { return run(job, rules); };
+  return [rules = std::move(rules), caches = std::make_shared<ScanCaches>()](const Job& job) {
+    return run(job, rules, *caches);
+  };
 }
 
 } // namespace engram::daemon

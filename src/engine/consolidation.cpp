@@ -20,11 +20,17 @@ namespace {
 
 // Runs the rules over a fresh scan of the store.
 Plan plan_for(const std::filesystem::path& root, const config::Settings& settings,
-              const std::vector<RuleSlot>& rules, Date today, RunKind kind) {
+              const std::vector<RuleSlot>& rules, Date today, RunKind kind,
+              store::ScanCache* cache) {
   const auto layout = layout_from(settings);
   const auto snapshot = store::scan(
       root, layout,
-      store::ScanLimits{static_cast<std::uintmax_t>(settings.get_int("scan.max_file_bytes"))});
+      store::ScanLimits{static_cast<std::uintmax_t>(settings.get_int("scan.max_file_bytes"))},
+      cache);
+  if (cache != nullptr) {
+    spdlog::debug("{}: scan reused {} of {} files unchanged since the last", root.string(),
+                  cache->reused, snapshot.entries.size());
+  }
   Workspace workspace(snapshot, layout, settings, today, kind);
   return run_rules(workspace, rules, settings, kind);
 }
@@ -43,14 +49,15 @@ Outcome dry_run(const std::filesystem::path& root, const config::Settings& setti
                  root.string());
   }
   Outcome outcome;
-  outcome.plan = plan_for(root, settings, rules, today, kind);
+  outcome.plan = plan_for(root, settings, rules, today, kind, nullptr);
   return outcome;
 }
 
 } // namespace
 
 Outcome consolidate(const std::filesystem::path& root, const config::Settings& settings,
-                    const std::vector<RuleSlot>& rules, Date today, RunKind kind, DryRun dry) {
+                    const std::vector<RuleSlot>& rules, Date today, RunKind kind, DryRun dry,
+                    store::ScanCache* cache) {
   if (dry == DryRun::yes) {
     return dry_run(root, settings, rules, today, kind);
   }
@@ -63,7 +70,7 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
     outcome.snapshot_commit = snapshot->commit;
   }
 
-  outcome.plan = plan_for(root, settings, rules, today, kind);
+  outcome.plan = plan_for(root, settings, rules, today, kind, cache);
   if (outcome.plan.empty()) {
     return outcome;
   }

@@ -14,6 +14,10 @@
 #include <optional>
 #include <string>
 
+namespace engram::store {
+struct ScanCache;
+}
+
 namespace engram::engine {
 
 // Whether a consolidation writes anything.
@@ -32,8 +36,10 @@ struct Outcome {
 // the plan through a Session and a transaction (see transaction.hpp). Throws
 // engram::Error when the store cannot be consolidated (no repository, git
 // busy for longer than git.lock_wait_s, a commit that fails); what was
-// started is then finished by the next run.
+// started is then finished by the next run. A `cache` (the daemon keeps one
+// per store) lets the scan reuse the files that did not change since the last.
 Outcome consolidate(const std::filesystem::path& root, const config::Settings& settings,
-                    const std::vector<RuleSlot>& rules, Date today, RunKind kind, DryRun dry);
+                    const std::vector<RuleSlot>& rules, Date today, RunKind kind, DryRun dry,
+                    store::ScanCache* cache = nullptr);
 
 } // namespace engram::engine

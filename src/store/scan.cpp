@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cstring>
+#include <ctime>
 #include <fmt/format.h>
 #include <fmt/std.h>
 #include <git2.h>
@@ -22,8 +23,10 @@ namespace {
 // Walks the store, collecting what it finds.
 class Walker {
 public:
-  Walker(const fs::path& root, const Layout& layout, const ScanLimits& limits, Snapshot& out)
-      : m_root(root), m_layout(layout), m_limits(limits), m_out(out) {
+  Walker(const fs::path& root, const Layout& layout, const ScanLimits& limits, Snapshot& out,
+         ScanCache* cache)
+      : m_root(root), m_layout(layout), m_limits(limits), m_out(out), m_cache(cache),
+        m_settled_before(cache == nullptr ? 0 : now_ns() - cache->settled_ns) {
     std::error_code ec;
     m_canonical_root = fs::canonical(root, ec);
     if (ec) {
@@ -119,6 +122,15 @@ private:
       diagnose(relative, 1, "not a regular file; not read");
       return;
     }
+    const FileIdentity identity{
+        static_cast<std::uint64_t>(info.st_dev), static_cast<std::uint64_t>(info.st_ino),
+        static_cast<std::int64_t>(info.st_size),
+        static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec,
+        static_cast<std::int64_t>(info.st_ctim.tv_sec) * 1'000'000'000 + info.st_ctim.tv_nsec};
+    if (reuse(relative, identity)) {
+      ::close(fd);
+      return;
+    }
     const auto limit = m_limits.max_file_bytes;
     if (static_cast<std::uintmax_t>(info.st_size) > limit) {
       ::close(fd);
@@ -171,6 +183,44 @@ private:
     }
     m_out.entries.push_back(
         Entry{relative, layer, std::move(parsed.value()), content.size(), content_hash(content)});
+    if (m_cache != nullptr && identity.ctime_ns < m_settled_before) {
+      m_kept.insert_or_assign(relative.string(),
+                              ScanCache::Item{identity, m_out.entries.back(),
+                                              m_out.entries.back().file.field_diagnostics()});
+    }
+  }
+
+  // Takes the file from the cache when it is there with the same identity.
+  bool reuse(const fs::path& relative, const FileIdentity& identity) {
+    if (m_cache == nullptr) {
+      return false;
+    }
+    const auto it = m_cache->items.find(relative.string());
+    if (it == m_cache->items.end() || it->second.identity != identity) {
+      return false;
+    }
+    m_out.entries.push_back(it->second.entry);
+    m_out.diagnostics.insert(m_out.diagnostics.end(), it->second.warnings.begin(),
+                             it->second.warnings.end());
+    m_kept.insert_or_assign(relative.string(), std::move(it->second));
+    ++m_reused;
+    return true;
+  }
+
+public:
+  // Leaves the cache holding this scan's files only.
+  void finish() {
+    if (m_cache != nullptr) {
+      m_cache->items = std::move(m_kept);
+      m_cache->reused = m_reused;
+    }
+  }
+
+private:
+  static std::int64_t now_ns() {
+    struct timespec now {};
+    ::clock_gettime(CLOCK_REALTIME, &now);
+    return static_cast<std::int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
   }
 
   std::string over_limit(std::uintmax_t size) const {
@@ -207,14 +257,21 @@ private:
   const Layout& m_layout;
   const ScanLimits& m_limits;
   Snapshot& m_out;
+  ScanCache* m_cache;
+  std::int64_t m_settled_before; // a file changed since then is not kept
+  std::unordered_map<std::string, ScanCache::Item> m_kept;
+  std::size_t m_reused = 0;
 };
 
 } // namespace
 
-Snapshot scan(const fs::path& root, const Layout& layout, const ScanLimits& limits) {
+Snapshot scan(const fs::path& root, const Layout& layout, const ScanLimits& limits,
+              ScanCache* cache) {
   Snapshot snapshot;
   snapshot.root = root;
-  Walker(root, layout, limits, snapshot).walk({});
+  Walker walker(root, layout, limits, snapshot, cache);
+  walker.walk({});
+  walker.finish();
   std::sort(snapshot.entries.begin(), snapshot.entries.end(),
             [](const Entry& a, const Entry& b) { return a.relative < b.relative; });
   std::stable_sort(snapshot.diagnostics.begin(), snapshot.diagnostics.end(),

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace engram::store {
@@ -45,12 +46,43 @@ struct Snapshot {
   std::size_t error_count() const;
 };
 
+// What a file was on disk when it was read: a change to its bytes changes its
+// size, its mtime or at least its ctime (which no one can set back).
+struct FileIdentity {
+  std::uint64_t device = 0;
+  std::uint64_t inode = 0;
+  std::int64_t size = 0;
+  std::int64_t mtime_ns = 0;
+  std::int64_t ctime_ns = 0;
+  bool operator==(const FileIdentity&) const = default;
+};
+
+// The files a scan read and parsed, kept by a long-running process (the
+// daemon, one per store) so the next scan of the store reuses every file
+// whose identity is unchanged instead of reading and parsing it again. Only
+// files whose ctime was at least `settled_ns` old when read are kept: a file
+// written again within the same timestamp tick could otherwise look unchanged
+// (git's "racily clean" problem). Files that were diagnosed are never kept.
+struct ScanCache {
+  std::int64_t settled_ns = 2'000'000'000; // tests set 0 to keep files just written
+  struct Item {
+    FileIdentity identity;
+    Entry entry;
+    std::vector<Diagnostic> warnings; // what parsing it warned about, given again on reuse
+  };
+  std::unordered_map<std::string, Item> items; // by store-relative path
+  std::size_t reused = 0;                      // by the last scan, for the debug log
+};
+
 // Reads every memory file under `root`. Skips `.git` and the state folder;
 // a file that is unreadable, oversized, binary, invalid UTF-8, unparseable,
 // a symlink leaving the store (or looping), named with control characters or
 // invalid UTF-8, or holding what looks like a credential becomes a diagnostic
 // and is not read further. Never reads more than the limit from any file.
-Snapshot scan(const std::filesystem::path& root, const Layout& layout, const ScanLimits& limits);
+// With a `cache`, unchanged files come from it and it is left holding exactly
+// this scan's files.
+Snapshot scan(const std::filesystem::path& root, const Layout& layout, const ScanLimits& limits,
+              ScanCache* cache = nullptr);
 
 // A store-relative path as diagnostics show it: control characters and bytes
 // that are not UTF-8 escaped (\n, \xNN), so one diagnostic stays one line.
