@@ -48,6 +48,11 @@ bool has_digit_and_letter(std::string_view text) {
   return digit && letter;
 }
 
+bool has_upper_and_lower(std::string_view text) {
+  return std::any_of(text.begin(), text.end(), [](char c) { return c >= 'A' && c <= 'Z'; }) &&
+         std::any_of(text.begin(), text.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+}
+
 // A known token shape starting at `i` (a word start), or nullptr.
 const char* token_at(std::string_view line, std::size_t i) {
   const auto rest = line.substr(i);
@@ -73,10 +78,13 @@ const char* token_at(std::string_view line, std::size_t i) {
       run_length(line, i + 5, [](char c) { return is_alnum(c) || c == '-'; }) >= 10) {
     return "a Slack token";
   }
-  // OpenAI (and look-alikes): sk-, sk-proj-, then a long random run.
+  // OpenAI (and look-alikes): sk-, sk-proj-, then a long random run. Real
+  // keys are mixed-case base62; hyphenated words ("sk-learn-pipeline-v2")
+  // have no capitals.
   if (rest.starts_with("sk-")) {
     const auto n = run_length(line, i + 3, is_word);
     if (n >= 20 && has_digit_and_letter(line.substr(i + 3, n)) &&
+        has_upper_and_lower(line.substr(i + 3, n)) &&
         run_length(line, i + 3, [](char c) { return is_alnum(c) || c == '-'; }) >= 20) {
       return "an OpenAI API key";
     }
@@ -144,6 +152,8 @@ const char* secret_in_line(std::string_view line) {
                                                    line.find("PRIVATE KEY", begin) != std::string_view::npos) {
     return "a private key";
   }
+  // Known shapes first, over the whole line: `OPENAI_API_KEY=sk-...` is
+  // reported as the key it is, not as a random value.
   for (std::size_t i = 0; i < line.size(); ++i) {
     const char c = line[i];
     if ((i == 0 || !is_alnum(line[i - 1])) && (c == 'A' || c == 'g' || c == 'x' || c == 's')) {
@@ -151,7 +161,9 @@ const char* secret_in_line(std::string_view line) {
         return kind;
       }
     }
-    if ((c == '=' || c == ':') && assignment_at(line, i)) {
+  }
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if ((line[i] == '=' || line[i] == ':') && assignment_at(line, i)) {
       return "a high-entropy value assigned to a key, secret, token or password";
     }
   }

@@ -272,3 +272,67 @@ TEST_CASE("fuzzer-found inputs stay fixed") {
   REQUIRE_FALSE(parsed);
   CHECK(parsed.error().reason.find("unterminated quoted string") != std::string::npos);
 }
+
+TEST_CASE("a second frontmatter block is an error at its opening fence") {
+  struct Case {
+    std::string bytes;
+    int line;
+    std::string reason;
+  };
+  const std::vector<Case> cases = {
+      {"---\ntype: semantic\n---\n---\ntags: [a, b]\n---\nBody.\n", 4,
+       "a second frontmatter block"},
+      {"---\ntype: semantic\n---\n\n\n---\ntags: [a, b]\n---\nBody.\n", 6,
+       "a second frontmatter block"},
+      {"---\r\ntype: semantic\r\n---\r\n---\r\ntags: [a, b]\r\n---\r\nBody.\r\n", 4,
+       "a second frontmatter block"},
+      {"---\ntype: semantic\n---\n---\ntags: [a, b]\n...\nBody.\n", 4,
+       "a second frontmatter block"},
+      // `---` twice opens an empty block; the YAML after it was meant as frontmatter.
+      {"---\n---\ntype: semantic\ntags: [a, b]\n---\nBody.\n", 3, "nested frontmatter"},
+      {"---\n---\n---\ntype: semantic\n---\nBody.\n", 3, "nested frontmatter"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.bytes);
+    auto parsed = MemoryFile::parse("semantic/twice.md", c.bytes);
+    REQUIRE_FALSE(parsed);
+    CHECK(parsed.error().line == c.line);
+    CHECK(parsed.error().reason.find(c.reason) != std::string::npos);
+    CHECK(parsed.error().to_string().starts_with("semantic/twice.md:" + std::to_string(c.line) +
+                                                 ": "));
+  }
+}
+
+TEST_CASE("a thematic break or prose after the frontmatter is not a second block") {
+  for (const std::string bytes : {
+           "---\ntype: semantic\n---\nText.\n\n---\n\nMore text.\n",
+           "---\ntype: semantic\n---\n---\n\nA rule, then prose.\n---\n",
+           "---\ntype: semantic\n---\n---\nNot a key line here\n---\n",
+           "---\ntype: semantic\n---\n---\ntags: [a, b]\nno closing fence\n",
+           "---\n---\nPlain prose after an empty block.\n",
+           "---\n---\n",
+       }) {
+    INFO(bytes);
+    const auto file = parse(bytes);
+    CHECK(file.render() == bytes);
+  }
+}
+
+TEST_CASE("'related' entries that leave the store are warned about at their line") {
+  auto file =
+      parse("---\ntype: semantic\nrelated:\n  - semantic/ok.md\n  - ../outside.md\n"
+            "  - /etc/passwd\n  - semantic/../../escape.md\n  - semantic/../reference/x.md\n"
+            "---\nBody.\n");
+  std::vector<std::string> warned;
+  for (const auto& d : file.field_diagnostics()) {
+    CHECK(d.severity == engram::store::Severity::warning);
+    CHECK(d.line == 3);
+    warned.push_back(d.reason);
+  }
+  REQUIRE(warned.size() == 3);
+  CHECK_THAT(warned[0], Catch::Contains("'../outside.md' points outside the store"));
+  CHECK_THAT(warned[1], Catch::Contains("'/etc/passwd' points outside the store"));
+  CHECK_THAT(warned[2], Catch::Contains("'semantic/../../escape.md' points outside the store"));
+  // A warning, not an error: the file is still read, its fields kept.
+  CHECK(file.related().size() == 5);
+}

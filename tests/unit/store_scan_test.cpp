@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sys/stat.h>
 
 using namespace engram::store;
 using engram::Date;
@@ -151,4 +152,139 @@ TEST_CASE("episodic files decay after decay-after, else created plus retention, 
   CHECK_FALSE(when("episodic/2026-01-01-f.md"));
   CHECK(is_expired(*snapshot.find("episodic/b.md"), Date(2026, 4, 6), 90));
   CHECK_FALSE(is_expired(*snapshot.find("episodic/b.md"), Date(2026, 4, 5), 90));
+}
+
+TEST_CASE("symlink loops are diagnosed and the rest of the store is read") {
+  Folder store;
+  store.write("semantic/good.md", "---\ntype: semantic\ntags: [x, y]\n---\nGood.\n");
+  fs::create_symlink("b.md", store.path / "semantic" / "a.md");
+  fs::create_symlink("a.md", store.path / "semantic" / "b.md");
+  fs::create_symlink("self.md", store.path / "semantic" / "self.md");
+  const auto snapshot = scan(store.path, Layout{}, ScanLimits{});
+  CHECK(snapshot.find("semantic/good.md") != nullptr);
+  for (const char* name : {"semantic/a.md", "semantic/b.md", "semantic/self.md"}) {
+    INFO(name);
+    const auto* d = diagnostic_for(snapshot, name);
+    REQUIRE(d != nullptr);
+    CHECK(d->line == 1);
+    CHECK(d->reason == "symlink loop; not read");
+  }
+  CHECK(snapshot.diagnostics.size() == 3);
+}
+
+TEST_CASE("a file name with a control character or invalid UTF-8 is diagnosed on one line") {
+  Folder store;
+  store.write("semantic/good.md", "Good.\n");
+  store.write("semantic/two\nlines.md", "A file whose name has a newline.\n");
+  store.write("semantic/tab\there.md", "A tab.\n");
+  store.write("semantic/caf\xe9.md", "A Latin-1 name.\n");
+  store.write("semantic/with spaces and caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac.md", "Fine.\n");
+  const auto snapshot = scan(store.path, Layout{}, ScanLimits{});
+  CHECK(snapshot.find("semantic/good.md") != nullptr);
+  // Spaces and non-ASCII UTF-8 are ordinary names.
+  CHECK(snapshot.find("semantic/with spaces and caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac.md") !=
+        nullptr);
+  REQUIRE(snapshot.diagnostics.size() == 3);
+  for (const auto& d : snapshot.diagnostics) {
+    INFO(d.to_string());
+    CHECK(d.line == 1);
+    CHECK(d.to_string().find('\n') == std::string::npos);
+    CHECK(d.to_string().find('\t') == std::string::npos);
+  }
+  const auto* newline = diagnostic_for(snapshot, "semantic/two\\nlines.md");
+  REQUIRE(newline != nullptr);
+  CHECK_THAT(newline->reason, Catch::Contains("control character"));
+  const auto* tab = diagnostic_for(snapshot, "semantic/tab\\there.md");
+  REQUIRE(tab != nullptr);
+  CHECK_THAT(tab->reason, Catch::Contains("control character"));
+  const auto* latin1 = diagnostic_for(snapshot, "semantic/caf\\xe9.md");
+  REQUIRE(latin1 != nullptr);
+  CHECK_THAT(latin1->reason, Catch::Contains("not valid UTF-8"));
+}
+
+TEST_CASE("printable_path escapes control characters and bad bytes and keeps UTF-8") {
+  CHECK(printable_path("semantic/a.md") == "semantic/a.md");
+  CHECK(printable_path("a\nb\tc\rd") == "a\\nb\\tc\\rd");
+  CHECK(printable_path(std::string("x\x01y\x7fz", 5)) == "x\\x01y\\x7fz");
+  CHECK(printable_path("caf\xe9-\xc3\xa9") == "caf\\xe9-\xc3\xa9");
+  CHECK(printable_path("\xff\xfe") == "\\xff\\xfe");
+  CHECK_FALSE(bad_file_name("semantic/caf\xc3\xa9 notes.md"));
+  CHECK(bad_file_name("semantic/a\nb.md"));
+  CHECK(bad_file_name("semantic/\xff.md"));
+}
+
+TEST_CASE("a file with a line over the limit is diagnosed at that line") {
+  Folder store;
+  store.write("semantic/good.md", "Short lines.\nOnly.\n");
+  store.write("semantic/long.md", "first\nsecond\n" + std::string(101, 'x') + "\nlast\n");
+  store.write("semantic/exact.md", std::string(100, 'y') + "\n");
+  store.write("semantic/tail.md", "first\n" + std::string(150, 'z'));
+  const auto snapshot = scan(store.path, Layout{}, ScanLimits{1024 * 1024, 100});
+  CHECK(snapshot.find("semantic/good.md") != nullptr);
+  const auto* long_line = diagnostic_for(snapshot, "semantic/long.md");
+  REQUIRE(long_line != nullptr);
+  CHECK(long_line->line == 3);
+  CHECK_THAT(long_line->reason, Catch::Contains("line is 101 bytes long, over the limit of 100"));
+  const auto* tail = diagnostic_for(snapshot, "semantic/tail.md");
+  REQUIRE(tail != nullptr);
+  CHECK(tail->line == 2);
+  CHECK(snapshot.find("semantic/exact.md") != nullptr); // exactly at the limit
+  CHECK(snapshot.diagnostics.size() == 2);
+}
+
+TEST_CASE("a file that looks like it holds a credential is diagnosed at that line, not read") {
+  Folder store;
+  store.write("semantic/good.md", "---\ntype: semantic\ntags: [x, y]\n---\nGood.\n");
+  store.write("semantic/aws.md", "---\ntype: semantic\ntags: [aws, deploy]\n---\nDeploy notes.\n"
+                                 "aws_access_key_id = AKIAIOSFODNN7EXAMPLE\n");
+  store.write("reference/key.md",
+              "The deploy key:\n\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn\n");
+  store.write("semantic/cache.md", "cache_key = user_profile_v2\n");
+  const auto snapshot = scan(store.path, Layout{}, ScanLimits{});
+  CHECK(snapshot.find("semantic/good.md") != nullptr);
+  CHECK(snapshot.find("semantic/cache.md") != nullptr);
+  CHECK(snapshot.find("semantic/aws.md") == nullptr);
+  CHECK(snapshot.find("reference/key.md") == nullptr);
+  const auto* aws = diagnostic_for(snapshot, "semantic/aws.md");
+  REQUIRE(aws != nullptr);
+  CHECK(aws->line == 6);
+  CHECK_THAT(aws->reason, Catch::Contains("looks like an AWS access key id") &&
+                              Catch::Contains("kept out of commits"));
+  CHECK(aws->reason.find("AKIA") == std::string::npos);
+  const auto* key = diagnostic_for(snapshot, "reference/key.md");
+  REQUIRE(key != nullptr);
+  CHECK(key->line == 3);
+  CHECK_THAT(key->reason, Catch::Contains("a private key"));
+  CHECK(snapshot.diagnostics.size() == 2);
+}
+
+TEST_CASE("a FIFO is never opened for reading, directly or through a link") {
+  Folder store;
+  store.write("semantic/good.md", "Good.\n");
+  REQUIRE(mkfifo((store.path / "semantic" / "pipe.md").c_str(), 0600) == 0);
+  fs::create_directories(store.path / "reference");
+  REQUIRE(mkfifo((store.path / "fifo").c_str(), 0600) == 0);
+  fs::create_symlink("../fifo", store.path / "reference" / "to-pipe.md");
+  // A blocking open of a FIFO with no writer would hang the scan here.
+  const auto snapshot = scan(store.path, Layout{}, ScanLimits{});
+  CHECK(snapshot.find("semantic/good.md") != nullptr);
+  for (const char* name : {"semantic/pipe.md", "reference/to-pipe.md"}) {
+    INFO(name);
+    const auto* d = diagnostic_for(snapshot, name);
+    REQUIRE(d != nullptr);
+    CHECK_THAT(d->reason, Catch::Contains("not a regular file"));
+  }
+}
+
+TEST_CASE("a file over the size limit is diagnosed from its size, and smaller ones are read") {
+  Folder store;
+  store.write("semantic/good.md", "Good.\n");
+  store.write("semantic/at-limit.md", std::string(999, 'a') + "\n");
+  store.write("semantic/over.md", std::string(1000, 'a') + "\n");
+  const auto snapshot = scan(store.path, Layout{}, ScanLimits{1000, 2000});
+  CHECK(snapshot.find("semantic/at-limit.md") != nullptr);
+  const auto* over = diagnostic_for(snapshot, "semantic/over.md");
+  REQUIRE(over != nullptr);
+  CHECK_THAT(over->reason, Catch::Contains("file is 1001 bytes, over the limit of 1000"));
+  CHECK(snapshot.diagnostics.size() == 1);
 }
