@@ -239,7 +239,9 @@ int run_init(const Globals& globals, const InitOptions& options) {
     if (had_files) {
       const auto reason =
           had_repository ? engine::SnapshotReason::agent : engine::SnapshotReason::adopted;
-      if (const auto snapshot = engine::snapshot(session, reason)) {
+      // What it holds back, the commit below holds back again and reports.
+      std::vector<engine::HeldBack> reported_below;
+      if (const auto snapshot = engine::snapshot(session, reason, &reported_below)) {
         fmt::print("commit {} snapshot: {} existing file{}\n", snapshot->commit.substr(0, 12),
                    snapshot->files.size(), snapshot->files.size() == 1 ? "" : "s");
       }
@@ -250,11 +252,17 @@ int run_init(const Globals& globals, const InitOptions& options) {
     }
     create_layout(store);
     const auto signature = engine::engram_signature(session.repository(), store.settings);
+    // Everything not committed yet: the layout, the example's files, and any
+    // file the snapshot held back, which stays held back here too.
+    std::vector<engine::HeldBack> held;
     const auto commit =
         session.commit("cannot commit the new store", [&](git::Repository& repository) {
-          return repository.commit_all(k_init_message, signature);
+          held.clear();
+          return repository.commit_all(k_init_message, signature, signature,
+                                       engine::keep_out_secrets(held));
         });
-    if (!session.repository().is_clean()) {
+    engine::report_held_back(root, held);
+    if (held.empty() && !session.repository().is_clean()) {
       spdlog::warn("{} has changes git could not stage", root.string());
     }
     fmt::print("created engram store at {}\n", root.string());

@@ -8,11 +8,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <fstream>
 #include <iterator>
 #include <spdlog/spdlog.h>
-#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace engram::git {
@@ -97,6 +98,89 @@ Expected<git_index*, Failure> fresh_index(git_repository* repository, Index& ind
     return unexpected(failure(code, "cannot re-read the index"));
   }
   return index.pointer;
+}
+
+// A working-tree file's bytes as git would stage them unfiltered: a link's
+// target, a regular file's content; nullopt for anything else (a FIFO is
+// never opened for reading) or when it cannot be read (staging then decides
+// what happens to it).
+std::optional<std::string> working_bytes(const std::filesystem::path& file) {
+  std::error_code error;
+  if (std::filesystem::is_symlink(std::filesystem::symlink_status(file, error))) {
+    const auto target = std::filesystem::read_symlink(file, error);
+    return error ? std::nullopt : std::optional(target.string());
+  }
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    return std::nullopt;
+  }
+  struct stat info {};
+  std::optional<std::string> bytes;
+  if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode)) {
+    bytes.emplace();
+    char buffer[65536];
+    for (;;) {
+      const ssize_t got = ::read(fd, buffer, sizeof buffer);
+      if (got < 0 && errno == EINTR) {
+        continue;
+      }
+      if (got < 0) {
+        bytes.reset();
+      }
+      if (got <= 0) {
+        break;
+      }
+      bytes->append(buffer, static_cast<std::size_t>(got));
+    }
+  }
+  ::close(fd);
+  return bytes;
+}
+
+// True when what the index now holds for `path` may be committed: the bytes
+// `admit` was shown before staging (`seen`, the same blob id), or bytes it
+// accepts now — the file changed in between, or a filter rewrote it.
+bool admit_staged(git_repository* repository, git_index* index, const std::string& path,
+                  const std::optional<std::string>& seen, const Admit& admit) {
+  const git_index_entry* entry = git_index_get_bypath(index, path.c_str(), 0);
+  if (entry == nullptr) {
+    return true;
+  }
+  if (seen) {
+    git_oid id;
+    if (git_odb_hash(&id, seen->data(), seen->size(), GIT_OBJECT_BLOB) == 0 &&
+        git_oid_equal(&id, &entry->id) != 0) {
+      return true;
+    }
+  }
+  Blob blob;
+  if (git_blob_lookup(&blob.pointer, repository, &entry->id) != 0) {
+    return false; // what cannot be checked is not committed
+  }
+  return admit(path, std::string_view(static_cast<const char*>(git_blob_rawcontent(blob.pointer)),
+                                      static_cast<std::size_t>(git_blob_rawsize(blob.pointer))));
+}
+
+// Stages `path` as HEAD has it, or drops it from the index when HEAD lacks
+// it. The entry carries no stat data, so git compares the file's content and
+// `git status` still shows it changed.
+int stage_as_head(git_repository* repository, git_index* index, const std::string& path) {
+  Object head_tree;
+  TreeEntry entry;
+  if (git_revparse_single(&head_tree.pointer, repository, "HEAD^{tree}") == 0 &&
+      git_tree_entry_bypath(&entry.pointer, reinterpret_cast<git_tree*>(head_tree.pointer),
+                            path.c_str()) == 0 &&
+      git_tree_entry_type(entry.pointer) == GIT_OBJECT_BLOB) {
+    git_index_entry staged{};
+    staged.path = path.c_str();
+    staged.mode = git_tree_entry_filemode(entry.pointer);
+    git_oid_cpy(&staged.id, git_tree_entry_id(entry.pointer));
+    return git_index_add(index, &staged);
+  }
+  if (git_index_get_bypath(index, path.c_str(), 0) == nullptr) {
+    return 0;
+  }
+  return git_index_remove_bypath(index, path.c_str());
 }
 
 // The change a status entry stands for, seen from HEAD to the working tree.
@@ -212,9 +296,34 @@ Expected<CommitId, Failure> Repository::commit_all(std::string_view message,
   return commit_all(message, signature, signature);
 }
 
+namespace {
+
+// What commit_all's add_all callback needs: the files `admit` is asked about,
+// and the bytes it saw of each one it let in, to check again once staged.
+struct AdmitAll {
+  const std::filesystem::path& workdir;
+  const Admit& admit;
+  std::vector<std::pair<std::string, std::optional<std::string>>> admitted;
+  std::vector<std::string> refused;
+};
+
+// git_index_add_all's callback: 0 adds the path, 1 skips it.
+int admit_for_add_all(const char* path, const char* /*matched*/, void* payload) {
+  auto& all = *static_cast<AdmitAll*>(payload);
+  auto bytes = working_bytes(all.workdir / path);
+  if (bytes && !all.admit(path, *bytes)) {
+    all.refused.emplace_back(path);
+    return 1;
+  }
+  all.admitted.emplace_back(path, std::move(bytes));
+  return 0;
+}
+
+} // namespace
+
 Expected<CommitId, Failure> Repository::commit_all(std::string_view message,
                                                    const Signature& author,
-                                                   const Signature& committer) {
+                                                   const Signature& committer, const Admit& admit) {
   Index owner;
   auto index = fresh_index(m_repository.get(), owner);
   if (!index) {
@@ -225,13 +334,27 @@ Expected<CommitId, Failure> Repository::commit_all(std::string_view message,
   char star[] = "*";
   char* patterns[] = {star};
   const git_strarray pathspec{patterns, 1};
-  if (const int code =
-          git_index_add_all(*index, &pathspec, GIT_INDEX_ADD_DEFAULT, nullptr, nullptr);
+  AdmitAll all{m_workdir, admit, {}, {}};
+  if (const int code = git_index_add_all(*index, &pathspec, GIT_INDEX_ADD_DEFAULT,
+                                         admit ? admit_for_add_all : nullptr, &all);
       code != 0) {
     return unexpected(failure(code, "cannot stage the working tree"));
   }
   if (const int code = git_index_update_all(*index, &pathspec, nullptr, nullptr); code != 0) {
     return unexpected(failure(code, "cannot stage the working tree"));
+  }
+  // What changed after it was admitted is checked again as staged. A refused
+  // file goes back to HEAD's version even when the index had it already (the
+  // user's `git add`): a commit of the index would take it otherwise.
+  for (const auto& [path, seen] : all.admitted) {
+    if (!admit_staged(m_repository.get(), *index, path, seen, admit)) {
+      all.refused.push_back(path);
+    }
+  }
+  for (const auto& path : all.refused) {
+    if (const int code = stage_as_head(m_repository.get(), *index, path); code != 0) {
+      return unexpected(failure(code, fmt::format("cannot keep {} out of the commit", path)));
+    }
   }
   return commit_index(*index, message, author, committer);
 }
@@ -254,7 +377,8 @@ Expected<CommitId, Failure> Repository::commit_paths(const std::vector<std::stri
 }
 
 Expected<std::vector<std::string>, Failure>
-Repository::stage_paths(const std::vector<std::string>& paths, Unreadable unreadable) {
+Repository::stage_paths(const std::vector<std::string>& paths, Unreadable unreadable,
+                        const Admit& admit) {
   Index owner;
   auto index = fresh_index(m_repository.get(), owner);
   if (!index) {
@@ -265,8 +389,26 @@ Repository::stage_paths(const std::vector<std::string>& paths, Unreadable unread
     std::error_code error;
     const bool present = std::filesystem::symlink_status(m_workdir / path, error).type() !=
                          std::filesystem::file_type::not_found;
-    const int code = present ? git_index_add_bypath(*index, path.c_str())
-                             : git_index_remove_bypath(*index, path.c_str());
+    std::optional<std::string> seen;
+    if (present && admit) {
+      seen = working_bytes(m_workdir / path);
+      if (seen && !admit(path, *seen)) {
+        if (const int code = stage_as_head(m_repository.get(), *index, path); code != 0) {
+          git_index_read(*index, 1);
+          return unexpected(failure(code, fmt::format("cannot keep {} out of the commit", path)));
+        }
+        continue;
+      }
+    }
+    int code = present ? git_index_add_bypath(*index, path.c_str())
+                       : git_index_remove_bypath(*index, path.c_str());
+    if (code == 0 && present && admit &&
+        !admit_staged(m_repository.get(), *index, path, seen, admit)) {
+      code = stage_as_head(m_repository.get(), *index, path);
+      if (code == 0) {
+        continue; // held back, not staged
+      }
+    }
     if (code == 0) {
       staged.push_back(path);
       continue;

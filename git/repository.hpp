@@ -5,6 +5,7 @@
 #include "base/expected.hpp"
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -46,6 +47,11 @@ enum class Unreadable {
   fail, // the whole step fails (engram's own files: they must all land)
   skip, // the file waits for the next commit (an agent's file being written right now)
 };
+
+// Whether a file's bytes may be committed. A file refused stays on disk as
+// it is and out of the commit (HEAD's version, if any, stays committed), so
+// a later commit can take it once its content changes.
+using Admit = std::function<bool(const std::string& path, std::string_view bytes)>;
 
 // A commit's id as 40 hex digits, or nullopt when there was nothing to commit
 // (the staged tree equals HEAD's; the index is written all the same).
@@ -90,9 +96,12 @@ public:
   [[nodiscard]] Expected<CommitId, Failure> commit_all(std::string_view message,
                                                        const Signature& signature);
 
-  // commit_all with an author other than the committer (the agent's snapshots).
-  [[nodiscard]] Expected<CommitId, Failure>
-  commit_all(std::string_view message, const Signature& author, const Signature& committer);
+  // commit_all with an author other than the committer (the agent's snapshots);
+  // a changed file `admit` refuses is left out (see Admit).
+  [[nodiscard]] Expected<CommitId, Failure> commit_all(std::string_view message,
+                                                       const Signature& author,
+                                                       const Signature& committer,
+                                                       const Admit& admit = {});
 
   // Stages exactly `paths` (store-relative, '/'-separated): a path that exists
   // in the working tree is added, one that does not is removed from the index.
@@ -112,9 +121,12 @@ public:
   // Stages `paths` as commit_paths does, in the index in memory only; then
   // commit_staged() commits them. A path that cannot be read (an agent is
   // rewriting it this instant) fails the step, or with Unreadable::skip is
-  // left as the index had it, for the next commit. Returns the paths staged.
+  // left as the index had it, for the next commit. A file `admit` refuses (its
+  // bytes as they are on disk, and again as staged, should it change between)
+  // is staged as HEAD has it, or not at all. Returns the paths staged.
   [[nodiscard]] Expected<std::vector<std::string>, Failure>
-  stage_paths(const std::vector<std::string>& paths, Unreadable unreadable);
+  stage_paths(const std::vector<std::string>& paths, Unreadable unreadable,
+              const Admit& admit = {});
 
   // Writes the index stage_paths() prepared and commits it on HEAD; nullopt
   // when the staged tree is HEAD's already.

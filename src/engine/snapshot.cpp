@@ -36,7 +36,8 @@ std::vector<git::Change> agent_changes(const git::Repository& repository,
   return changes;
 }
 
-std::optional<Snapshot> snapshot(Session& session, SnapshotReason reason) {
+std::optional<Snapshot> snapshot(Session& session, SnapshotReason reason,
+                                 std::vector<HeldBack>* held_out) {
   const auto files = agent_changes(session.repository(), session.layout());
   if (files.empty()) {
     return std::nullopt;
@@ -49,10 +50,14 @@ std::optional<Snapshot> snapshot(Session& session, SnapshotReason reason) {
   const auto committer = engram_signature(session.repository(), session.settings());
   // A file the agent is rewriting this instant cannot be read whole; it is
   // left for the next snapshot, and the message lists exactly what was staged.
+  // A file that looks like it holds a credential is held back the same way,
+  // until the credential is gone.
   std::vector<git::Change> committed;
+  std::vector<HeldBack> held;
   const auto commit =
       session.commit("cannot commit the agent's changes", [&](git::Repository& repository) {
-        auto staged = repository.stage_paths(paths, git::Unreadable::skip);
+        held.clear();
+        auto staged = repository.stage_paths(paths, git::Unreadable::skip, keep_out_secrets(held));
         if (!staged) {
           return Expected<git::CommitId, git::Failure>(unexpected(staged.error()));
         }
@@ -67,6 +72,11 @@ std::optional<Snapshot> snapshot(Session& session, SnapshotReason reason) {
         }
         return repository.commit_staged(snapshot_message(committed, reason), author, committer);
       });
+  if (held_out != nullptr) {
+    held_out->insert(held_out->end(), held.begin(), held.end());
+  } else {
+    report_held_back(session.root(), held);
+  }
   if (!commit) {
     return std::nullopt; // nothing could be staged, or HEAD had it already
   }

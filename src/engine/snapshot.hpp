@@ -5,6 +5,7 @@
 #pragma once
 
 #include "config/config.hpp"
+#include "engine/held_back.hpp"
 #include "engine/session.hpp"
 #include "git/repository.hpp"
 
@@ -39,9 +40,12 @@ std::vector<git::Change> agent_changes(const git::Repository& repository,
                                        const store::Layout& layout);
 
 // Commits exactly agent_changes(), authored by the agent; nullopt when there
-// are none. Finish an interrupted change first (finish_interrupted), or its
-// half-written files would pass for the agent's. Throws engram::Error.
-std::optional<Snapshot> snapshot(Session& session, SnapshotReason reason = SnapshotReason::agent);
+// are none. A file that looks like it holds a credential is held back
+// (held_back.hpp): warned about, or added to `*held` when given. Finish an
+// interrupted change first (finish_interrupted), or its half-written files
+// would pass for the agent's. Throws engram::Error.
+std::optional<Snapshot> snapshot(Session& session, SnapshotReason reason = SnapshotReason::agent,
+                                 std::vector<HeldBack>* held = nullptr);
 
 // For the daemon: one session on `root` that finishes an interrupted change
 // and then snapshots the agent's changes. Throws engram::Error.
