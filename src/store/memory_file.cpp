@@ -43,15 +43,27 @@ bool all_digits(std::string_view text, std::size_t min, std::size_t max) {
   return true;
 }
 
-// Checks the time and zone part of a YAML timestamp: `hh:mm:ss(.frac)?(Z|±hh(:mm)?)?`.
+// True when `digits` (all digits) is at most `max`.
+bool at_most(std::string_view digits, int max) {
+  int value = 0;
+  for (char c : digits) {
+    value = value * 10 + (c - '0');
+  }
+  return value <= max;
+}
+
+// Checks the time and zone part of a YAML timestamp: `hh:mm:ss(.frac)?(Z|±hh(:mm)?)?`,
+// with a real time of day (`25:00:00` is no time, so its date is not read either).
 bool is_timestamp_time(std::string_view text) {
   const auto c1 = text.find(':');
-  if (c1 == std::string_view::npos || !all_digits(text.substr(0, c1), 1, 2)) {
+  if (c1 == std::string_view::npos || !all_digits(text.substr(0, c1), 1, 2) ||
+      !at_most(text.substr(0, c1), 23)) {
     return false;
   }
   text.remove_prefix(c1 + 1);
   if (text.size() < 5 || !all_digits(text.substr(0, 2), 2, 2) || text[2] != ':' ||
-      !all_digits(text.substr(3, 2), 2, 2)) {
+      !all_digits(text.substr(3, 2), 2, 2) || !at_most(text.substr(0, 2), 59) ||
+      !at_most(text.substr(3, 2), 60)) { // 60: a leap second
     return false;
   }
   text.remove_prefix(5);
@@ -77,9 +89,10 @@ bool is_timestamp_time(std::string_view text) {
   text.remove_prefix(1);
   const auto colon = text.find(':');
   if (colon == std::string_view::npos) {
-    return all_digits(text, 1, 2);
+    return all_digits(text, 1, 2) && at_most(text, 23);
   }
-  return all_digits(text.substr(0, colon), 1, 2) && all_digits(text.substr(colon + 1), 2, 2);
+  return all_digits(text.substr(0, colon), 1, 2) && at_most(text.substr(0, colon), 23) &&
+         all_digits(text.substr(colon + 1), 2, 2) && at_most(text.substr(colon + 1), 59);
 }
 
 // True for a line that reads like a YAML `key:` line.

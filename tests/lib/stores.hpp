@@ -109,7 +109,8 @@ inline std::vector<std::string> files_under(const std::filesystem::path& root) {
       it.disable_recursion_pending();
       continue;
     }
-    if (it->is_regular_file() && !it->is_symlink()) {
+    // The link test first: is_regular_file() follows a link, and throws on a loop.
+    if (!it->is_symlink() && it->is_regular_file()) {
       files.push_back(fs::relative(it->path(), root).generic_string());
     }
   }

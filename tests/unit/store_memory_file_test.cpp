@@ -226,6 +226,14 @@ TEST_CASE("YAML timestamps are read as their date") {
   CHECK_FALSE(engram::store::parse_date_value("2026-07-04T"));
   CHECK_FALSE(engram::store::parse_date_value("2026-07-04 tomorrow"));
   CHECK_FALSE(engram::store::parse_date_value("2026-13-01T00:00:00Z"));
+  // A time of day that does not exist makes the whole value unreadable: no guessing.
+  CHECK_FALSE(engram::store::parse_date_value("2026-07-04T25:00:00"));
+  CHECK_FALSE(engram::store::parse_date_value("2026-07-04T23:60:00"));
+  CHECK_FALSE(engram::store::parse_date_value("2026-07-04T23:59:61"));
+  CHECK_FALSE(engram::store::parse_date_value("2026-07-04T10:00:00+24:00"));
+  CHECK_FALSE(engram::store::parse_date_value("2026-07-04T10:00:00+02:75"));
+  CHECK(engram::store::parse_date_value("2026-07-04T23:59:60Z") == Date(2026, 7, 4));
+  CHECK(engram::store::parse_date_value("2026-07-04T00:00:00-23:59") == Date(2026, 7, 4));
 }
 
 TEST_CASE("malformed files are errors with the line of the problem") {
