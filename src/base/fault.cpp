@@ -9,14 +9,25 @@
 
 namespace engram {
 
+namespace {
+
+// The value of an environment variable, or empty.
+std::string variable(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? value : "";
+}
+
+} // namespace
+
 void fault_point(std::string_view point) {
-  static const std::string k_target = [] {
-    const char* value = std::getenv(k_crash_variable);
-    return std::string(value != nullptr ? value : "");
-  }();
+  static const std::string k_target = variable(k_crash_variable);
+  static const std::string k_pause = variable(k_pause_variable);
   if (!k_target.empty() && k_target == point) {
     ::kill(::getpid(), SIGKILL);
     ::_exit(137); // not reached: SIGKILL is not deliverable to a handler
+  }
+  if (!k_pause.empty() && k_pause == point) {
+    ::kill(::getpid(), SIGSTOP); // returns once a SIGCONT arrives
   }
 }
 

@@ -2,6 +2,7 @@
 #include "engine/run_lock.hpp"
 
 #include "base/error.hpp"
+#include "base/fault.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -43,6 +44,7 @@ RunLock::RunLock(const std::filesystem::path& root, const store::Layout& layout,
     if (!told) {
       spdlog::info("{}: waiting for another engram run to finish", root.string());
       told = true;
+      fault_point("run-lock-busy");
     }
     const auto step = std::min(pause, wait - waited);
     std::this_thread::sleep_for(step);

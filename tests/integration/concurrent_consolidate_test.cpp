@@ -1,0 +1,197 @@
+// Two `engram consolidate` on one store never both apply: the run lock makes
+// the second wait for the first (and then find nothing left to do) or, when
+// it may not wait, say the store is busy and touch nothing. The runs are put
+// where the test wants them with ENGRAM_TEST_PAUSE_AT: each stops itself
+// (SIGSTOP) at a named point, the test sees the stop with waitpid(WUNTRACED),
+// and lets it go on with SIGCONT. Nothing is timed.
+#include "lib/history.hpp"
+
+#include <catch2/catch.hpp>
+#include <csignal>
+#include <sys/wait.h>
+
+namespace fs = std::filesystem;
+using namespace engram::test;
+
+namespace {
+
+// A real engram run in the background, killed and reaped if a test leaves it behind.
+class Run {
+public:
+  // Starts `engram args...` in the sandbox, paused at `pause_at` when not empty.
+  Run(const Sandbox& sandbox, const std::string& name, const std::vector<std::string>& args,
+      const std::string& pause_at = {})
+      : m_out(sandbox.work(name + ".out")), m_err(sandbox.work(name + ".err")) {
+    std::vector<std::string> command{ENGRAM_BINARY};
+    command.insert(command.end(), args.begin(), args.end());
+    Environment changes = sandbox.engram_environment();
+    if (!pause_at.empty()) {
+      changes["ENGRAM_TEST_PAUSE_AT"] = pause_at;
+    }
+    m_pid = spawn(command, changes, m_out, m_err);
+  }
+  Run(const Run&) = delete;
+  Run& operator=(const Run&) = delete;
+  ~Run() {
+    if (m_pid > 0) {
+      ::kill(m_pid, SIGKILL);
+      int status = 0;
+      ::waitpid(m_pid, &status, 0);
+    }
+  }
+
+  // Waits until the run stops itself at its pause point; false when it ended instead.
+  bool wait_paused() {
+    int status = 0;
+    while (::waitpid(m_pid, &status, WUNTRACED) < 0) {
+      if (errno != EINTR) {
+        return false;
+      }
+    }
+    if (WIFSTOPPED(status)) {
+      return true;
+    }
+    m_pid = -1; // it ended: reaped
+    return false;
+  }
+
+  // Lets a paused run go on.
+  void resume() const { ::kill(m_pid, SIGCONT); }
+
+  // Waits for the run to end; what it left behind.
+  Result finish() {
+    int status = 0;
+    while (::waitpid(m_pid, &status, 0) < 0) {
+      if (errno != EINTR) {
+        throw std::runtime_error("waitpid failed");
+      }
+    }
+    m_pid = -1;
+    Result result;
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    result.out = read_file(m_out);
+    result.err = read_file(m_err);
+    return result;
+  }
+
+private:
+  fs::path m_out;
+  fs::path m_err;
+  pid_t m_pid = -1;
+};
+
+// The consolidation commits of the store's history (snapshots and init left out).
+std::vector<std::string> consolidations(const Sandbox& sandbox, const fs::path& store) {
+  std::vector<std::string> found;
+  for (const auto& subject : git_lines(sandbox, store, {"log", "--format=%s"})) {
+    if (subject.starts_with("consolidate(")) {
+      found.push_back(subject);
+    }
+  }
+  return found;
+}
+
+// `consolidate` of `store` at the history tests' date, with `extra` options first.
+std::vector<std::string> consolidate_args(const fs::path& store,
+                                          const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> args = extra;
+  for (const char* arg : {"consolidate", "--store"}) {
+    args.emplace_back(arg);
+  }
+  args.push_back(store.string());
+  args.emplace_back("--now");
+  args.emplace_back(k_history_now);
+  return args;
+}
+
+} // namespace
+
+TEST_CASE("a consolidation that may not wait is told the store is busy while another applies, "
+          "and changes nothing") {
+  const Sandbox sandbox;
+  const fs::path store = make_history_store(sandbox);
+  const fs::path no_wait = sandbox.work("no-wait.toml");
+  write_file(no_wait, "[git]\nlock_wait_s = 0\n");
+
+  // The first has written its files and stops before committing them.
+  Run first(sandbox, "first", consolidate_args(store), "before-commit");
+  REQUIRE(first.wait_paused());
+  const auto during = memory_files(store);
+  const std::string head = head_of(sandbox, store);
+
+  const auto second = sandbox.engram(consolidate_args(store, {"--config", no_wait.string()}));
+  INFO(second.out << second.err);
+  CHECK(second.exit_code == 1);
+  CHECK_THAT(second.err, Catch::Contains("cannot lock the store (another engram run is working "
+                                         "on it)"));
+  // It wrote nothing, committed nothing, and left the first one's work alone.
+  CHECK(memory_files(store) == during);
+  CHECK(head_of(sandbox, store) == head);
+
+  first.resume();
+  const auto done = first.finish();
+  INFO(done.out << done.err);
+  REQUIRE(done.exit_code == 0);
+  CHECK(consolidations(sandbox, store).size() == 1);
+  for (const auto& expired : k_history_expired) {
+    CHECK_FALSE(fs::exists(store / expired));
+  }
+  check_every_claim(store);
+  check_sound(sandbox, store);
+}
+
+TEST_CASE("a consolidation started while another applies waits for it, then has nothing left "
+          "to do") {
+  const Sandbox sandbox;
+  const fs::path store = make_history_store(sandbox);
+
+  Run first(sandbox, "first", consolidate_args(store), "before-commit");
+  REQUIRE(first.wait_paused());
+  // The second stops where it finds the store locked: it reached the lock,
+  // found it held, and is about to wait.
+  Run second(sandbox, "second", consolidate_args(store, {"--log-level", "info"}), "run-lock-busy");
+  REQUIRE(second.wait_paused());
+  const std::string head = head_of(sandbox, store);
+
+  // The first finishes while the second waits; the second then takes the lock.
+  first.resume();
+  const auto first_done = first.finish();
+  INFO(first_done.out << first_done.err);
+  REQUIRE(first_done.exit_code == 0);
+  CHECK_THAT(first_done.out, Catch::Contains("consolidate(full):"));
+  const std::string consolidated = head_of(sandbox, store);
+  CHECK(consolidated != head);
+
+  second.resume();
+  const auto second_done = second.finish();
+  INFO(second_done.out << second_done.err);
+  REQUIRE(second_done.exit_code == 0);
+  CHECK_THAT(second_done.err, Catch::Contains("waiting for another engram run to finish"));
+  CHECK_THAT(second_done.out, Catch::Contains("nothing to consolidate"));
+
+  // One consolidation commit, and nothing after it.
+  CHECK(consolidations(sandbox, store).size() == 1);
+  CHECK(head_of(sandbox, store) == consolidated);
+  check_every_claim(store);
+  check_sound(sandbox, store);
+}
+
+TEST_CASE("two consolidations started at once make one consolidation commit between them") {
+  const Sandbox sandbox;
+  const fs::path store = make_history_store(sandbox);
+  // No pause: whichever takes the lock first applies, the other waits and finds nothing to do.
+  Run a(sandbox, "a", consolidate_args(store));
+  Run b(sandbox, "b", consolidate_args(store));
+  const auto a_done = a.finish();
+  const auto b_done = b.finish();
+  INFO(a_done.out << a_done.err << b_done.out << b_done.err);
+  CHECK(a_done.exit_code == 0);
+  CHECK(b_done.exit_code == 0);
+  const bool a_applied = a_done.out.find("consolidate(full):") != std::string::npos;
+  const bool b_applied = b_done.out.find("consolidate(full):") != std::string::npos;
+  CHECK(a_applied != b_applied);
+  CHECK_THAT((a_applied ? b_done : a_done).out, Catch::Contains("nothing to consolidate"));
+  CHECK(consolidations(sandbox, store).size() == 1);
+  check_every_claim(store);
+  check_sound(sandbox, store);
+}
