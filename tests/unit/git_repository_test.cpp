@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <set>
 
 namespace fs = std::filesystem;
 using engram::git::Repository;
@@ -268,4 +269,96 @@ TEST_CASE("enclosing finds the repository a folder lies inside, and none for a p
   CHECK(Repository::enclosing(dir / "memory") == dir.path());
   const TempDir plain;
   CHECK_FALSE(Repository::enclosing(plain / "memory").has_value());
+}
+
+namespace {
+
+// An Admit that refuses any file holding the word SECRET.
+bool no_secret(const std::string& /*path*/, std::string_view bytes) {
+  return bytes.find("SECRET") == std::string_view::npos;
+}
+
+// The paths of repository.changes(), in order.
+std::vector<std::string> changed_paths(const Repository& repository) {
+  std::vector<std::string> paths;
+  for (const auto& change : repository.changes()) {
+    paths.push_back(change.path);
+  }
+  return paths;
+}
+
+} // namespace
+
+TEST_CASE("stage_paths leaves out what admit refuses: a new file stays new, an edit keeps HEAD's "
+          "version") {
+  const TempDir dir;
+  Repository repository = make_repository(dir);
+  write_file(dir / "a.md", "A.\n");
+  commit(repository);
+  write_file(dir / "a.md", "A, now with a SECRET.\n");
+  write_file(dir / "b.md", "SECRET\n");
+  write_file(dir / "c.md", "C.\n");
+
+  const auto staged =
+      repository.stage_paths({"a.md", "b.md", "c.md"}, engram::git::Unreadable::skip, no_secret);
+  REQUIRE(staged.has_value());
+  CHECK(*staged == std::vector<std::string>{"c.md"});
+  const auto id = repository.commit_staged("test: admitted", k_signature, k_signature);
+  REQUIRE(id.has_value());
+  REQUIRE(id->has_value());
+  // Still changed, as git sees it: the held-back entry has no stat data to fool it.
+  CHECK(changed_paths(repository) == std::vector<std::string>{"a.md", "b.md"});
+  // Once the file is fine, it is staged like any other.
+  write_file(dir / "a.md", "A, edited.\n");
+  const auto later = repository.stage_paths({"a.md"}, engram::git::Unreadable::skip, no_secret);
+  REQUIRE(later.has_value());
+  CHECK(*later == std::vector<std::string>{"a.md"});
+}
+
+TEST_CASE(
+    "stage_paths asks again about the bytes as staged when they differ from those it checked") {
+  const TempDir dir;
+  Repository repository = make_repository(dir);
+  // `text` makes git store LF where the file has CRLF: the staged blob is not
+  // the bytes read from disk, as when the file changes between the two.
+  write_file(dir / ".gitattributes", "*.md text\n");
+  commit(repository);
+  write_file(dir / "crlf.md", "Line one.\r\nLine two.\r\n");
+  write_file(dir / "lf.md", "Line one.\n");
+  // Accepts each path the first time it is shown, refuses it after.
+  std::vector<std::string> seen;
+  std::set<std::string> asked;
+  const engram::git::Admit first_look_only = [&](const std::string& path, std::string_view bytes) {
+    seen.push_back(path + ":" + std::string(bytes));
+    return asked.insert(path).second;
+  };
+  const auto staged =
+      repository.stage_paths({"crlf.md", "lf.md"}, engram::git::Unreadable::skip, first_look_only);
+  REQUIRE(staged.has_value());
+  // lf.md was staged as read; crlf.md was shown again as staged, refused, and left out.
+  CHECK(*staged == std::vector<std::string>{"lf.md"});
+  CHECK(seen == std::vector<std::string>{"crlf.md:Line one.\r\nLine two.\r\n",
+                                         "crlf.md:Line one.\nLine two.\n", "lf.md:Line one.\n"});
+}
+
+TEST_CASE("commit_all leaves out what admit refuses, even a file the index already had") {
+  const TempDir dir;
+  Repository repository = make_repository(dir);
+  write_file(dir / "a.md", "A.\n");
+  commit(repository);
+  write_file(dir / "b.md", "B.\n");
+  write_file(dir / "staged-secret.md", "SECRET\n");
+  write_file(dir / "sub" / "new-secret.md", "SECRET\n");
+  // As the user's `git add` would: the index already holds the secret.
+  REQUIRE(repository.stage_paths({"staged-secret.md"}, engram::git::Unreadable::fail).has_value());
+
+  const auto id = repository.commit_all("test: admitted", k_signature, k_signature, no_secret);
+  REQUIRE(id.has_value());
+  REQUIRE(id->has_value());
+  CHECK(changed_paths(repository) ==
+        std::vector<std::string>{"staged-secret.md", "sub/new-secret.md"});
+  // Not left in the index either: committing the index as it is adds nothing.
+  const auto index = repository.commit_staged("test: the index", k_signature, k_signature);
+  REQUIRE(index.has_value());
+  CHECK_FALSE(index->has_value());
 }
