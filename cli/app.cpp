@@ -68,6 +68,7 @@ int run(int argc, char** argv) {
   add_init_command(app, commands);
   add_check_command(app, commands);
   add_status_command(app, commands);
+  add_health_command(app, commands);
   add_config_command(app, commands);
   add_consolidate_command(app, commands);
   add_append_command(app, commands);

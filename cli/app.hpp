@@ -44,6 +44,9 @@ void add_check_command(CLI::App& app, std::vector<Command>& commands);
 // Adds `engram status` (layers, guards, waiting decay, diagnostics) to `app`.
 void add_status_command(CLI::App& app, std::vector<Command>& commands);
 
+// Adds `engram health`: the health report, with what a dry run of the rules would do.
+void add_health_command(CLI::App& app, std::vector<Command>& commands);
+
 // Adds `engram config show` and `engram config keys` to `app`.
 void add_config_command(CLI::App& app, std::vector<Command>& commands);
 

@@ -11,6 +11,7 @@
 #include "engine/message.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
 #include <memory>
@@ -27,6 +28,8 @@ struct ConsolidateOptions {
   bool dry_run = false;                       // --dry-run
   bool lightweight = false;                   // --lightweight
   bool json = false;                          // --json
+  std::vector<std::string> only;              // --only RULE,...: run these rules and no other
+  std::vector<std::string> skip;              // --skip RULE: run every rule but these
 };
 
 // The outcome as JSON: the record, what was applied, and the commits.
@@ -177,6 +180,36 @@ std::optional<int> consolidate_through_daemon(const SelectedStore& selected,
   return print_daemon_reply(selected, *reply, options.json);
 }
 
+// The rules a consolidation runs: all loaded ones, or the subset --only and
+// --skip name. nullopt (with the reason printed) when a name is not a loaded rule.
+std::optional<std::vector<engine::RuleSlot>> selected_rules(const plugins::Host& host,
+                                                            const ConsolidateOptions& options) {
+  auto slots = host.slots();
+  for (const auto* names : {&options.only, &options.skip}) {
+    for (const auto& name : *names) {
+      const bool loaded = std::any_of(slots.begin(), slots.end(),
+                                      [&](const engine::RuleSlot& slot) { return slot.name == name; });
+      if (!loaded) {
+        std::string known;
+        for (const auto& slot : slots) {
+          known += (known.empty() ? "" : ", ") + slot.name;
+        }
+        fmt::print(stderr, "engram: consolidate: no rule named '{}' is loaded (loaded: {})\n", name,
+                   known);
+        return std::nullopt;
+      }
+    }
+  }
+  const auto named = [](const std::vector<std::string>& names, const std::string& rule) {
+    return std::find(names.begin(), names.end(), rule) != names.end();
+  };
+  std::erase_if(slots, [&](const engine::RuleSlot& slot) {
+    return (!options.only.empty() && !named(options.only, slot.name)) ||
+           named(options.skip, slot.name);
+  });
+  return slots;
+}
+
 // Runs `engram consolidate`.
 int run_consolidate(const Globals& globals, const ConsolidateOptions& options) {
   const auto config = load_config(globals);
@@ -194,17 +227,27 @@ int run_consolidate(const Globals& globals, const ConsolidateOptions& options) {
     return k_exit_problems;
   }
 
-  if (const auto through_daemon = consolidate_through_daemon(selected, options)) {
-    return *through_daemon;
+  // A subset of the rules is this command's own choice, which the daemon's
+  // request does not carry: it runs here, and the run lock keeps it from
+  // racing the daemon's runs.
+  const bool subset = !options.only.empty() || !options.skip.empty();
+  if (!subset) {
+    if (const auto through_daemon = consolidate_through_daemon(selected, options)) {
+      return *through_daemon;
+    }
   }
 
   plugins::Host host;
   load_rule_plugins(host, *config);
+  const auto rules = selected_rules(host, options);
+  if (!rules) {
+    return k_exit_usage;
+  }
   const auto dry = options.dry_run ? engine::DryRun::yes : engine::DryRun::no;
   const auto kind = options.lightweight ? RunKind::lightweight : RunKind::full;
   engine::Outcome outcome;
   try {
-    outcome = engine::consolidate(selected.root, selected.settings, host.slots(), today, kind, dry);
+    outcome = engine::consolidate(selected.root, selected.settings, *rules, today, kind, dry);
   } catch (const Error& error) {
     fmt::print(stderr, "engram: consolidate: {}\n", error.what());
     return k_exit_problems;
@@ -235,6 +278,17 @@ void add_consolidate_command(CLI::App& app, std::vector<Command>& commands) {
                     "Run only the guards and the index, not every rule");
   command->add_flag("--json", options->json,
                     "Print the record as JSON (with the commit ids and skipped files)");
+  auto* only = command
+                   ->add_option("--only", options->only,
+                                "Run only these rules (comma-separated), e.g. dedupe,contradictions")
+                   ->type_name("RULES")
+                   ->delimiter(',');
+  command
+      ->add_option("--skip", options->skip,
+                   "Run every rule but this one (repeatable, or comma-separated)")
+      ->type_name("RULE")
+      ->delimiter(',')
+      ->excludes(only);
   commands.push_back(
       {command, [options](const Globals& globals) { return run_consolidate(globals, *options); }});
 }

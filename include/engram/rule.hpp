@@ -18,7 +18,7 @@
 namespace engram {
 
 // The ABI of the rule interface; a plugin built against another is refused.
-inline constexpr int k_abi_version = 3;
+inline constexpr int k_abi_version = 4;
 
 // The SDK version a plugin was built against (major.minor must match the host's).
 inline constexpr const char* k_sdk_version = "0.1";
@@ -160,6 +160,14 @@ public:
 
   // Reports a problem with a file as `path:line: reason`; the file is left alone.
   virtual void diagnose(std::string_view path, int line, std::string reason) = 0;
+
+  // When a file was last modified on disk, in seconds since 1970-01-01 UTC, as
+  // the snapshot found it; nullopt for a file this consolidation created.
+  // What breaks a tie between equal `created` dates. This default is what a
+  // StoreView without a disk answers.
+  virtual std::optional<std::int64_t> modified(std::string_view /*path*/) const {
+    return std::nullopt;
+  }
 };
 
 // A consolidation rule. Constructors do nothing; run does the work.

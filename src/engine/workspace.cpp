@@ -12,6 +12,7 @@
 #include "store/tags.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <sstream>
 
@@ -283,6 +284,21 @@ void Workspace::diagnose(std::string_view path, int line, std::string reason) {
   m_diagnostics.push_back(store::Diagnostic{
       (std::filesystem::path(m_root_display) / std::string(path)).string(), line, std::move(reason),
       store::Severity::error});
+}
+
+std::optional<std::int64_t> Workspace::modified(std::string_view path) const {
+  const auto it = m_files.find(path);
+  if (it == m_files.end() || !it->second.current || !it->second.base_hash) {
+    return std::nullopt;
+  }
+  std::error_code error;
+  const auto when =
+      std::filesystem::last_write_time(std::filesystem::path(m_root_display) / std::string(path), error);
+  if (error) {
+    return std::nullopt;
+  }
+  const auto system = std::chrono::file_clock::to_sys(when);
+  return std::chrono::duration_cast<std::chrono::seconds>(system.time_since_epoch()).count();
 }
 
 } // namespace engram::engine

@@ -66,6 +66,7 @@ public:
   std::string slug(std::string_view text) const override;
   void record(Action action) override;
   void diagnose(std::string_view path, int line, std::string reason) override;
+  std::optional<std::int64_t> modified(std::string_view path) const override;
 
 private:
   // One file of the model: what the snapshot held and what it holds now.

@@ -1,0 +1,443 @@
+// `engram health`: the memory-consolidation seed's health report. Totals by
+// layer and type, ages, unused and low-effectiveness memories, orphans, guard
+// headroom, diagnostics and the last consolidation are read from the store;
+// likely duplicates, contradictions and stale references are what a dry run
+// of the rules would do — the same plan `engram consolidate --dry-run` makes,
+// never a second implementation of the rules. Markdown, or JSON with --json.
+#include "base/error.hpp"
+#include "base/utf8.hpp"
+#include "cli/app.hpp"
+#include "cli/rule_plugins.hpp"
+#include "cli/store_selection.hpp"
+#include "engine/consolidation.hpp"
+#include "git/history.hpp"
+#include "git/repository.hpp"
+#include "store/tags.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <fmt/format.h>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace engram::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+// What `engram health` was asked to do.
+struct HealthOptions {
+  std::optional<fs::path> store;  // --store
+  bool json = false;              // --json
+  std::optional<std::string> now; // --now YYYY-MM-DD
+};
+
+// The record's actions of one rule and verb, as JSON objects.
+Json actions_of(const engine::Plan& plan, std::string_view rule,
+                std::initializer_list<std::string_view> verbs) {
+  Json out = Json::array();
+  for (const auto& action : plan.record) {
+    if (action.rule == rule &&
+        std::find(verbs.begin(), verbs.end(), action.action) != verbs.end()) {
+      Json item = {{"action", action.action}, {"source", action.source}, {"target", action.target}};
+      if (!action.claim.empty()) {
+        item["claim"] = action.claim;
+      }
+      item["reason"] = action.reason;
+      out.push_back(std::move(item));
+    }
+  }
+  return out;
+}
+
+// How many of the record's actions of `rule` have verb `verb`.
+std::size_t count_of(const engine::Plan& plan, std::string_view rule, std::string_view verb) {
+  return static_cast<std::size_t>(std::count_if(plan.record.begin(), plan.record.end(), [&](const Action& a) {
+    return a.rule == rule && a.action == verb;
+  }));
+}
+
+// A number field of a memory (`uses`, `helpful`), when it is one.
+std::optional<double> number_field(const store::MemoryFile& file, std::string_view key) {
+  const auto text = file.field(key);
+  if (!text) {
+    return std::nullopt;
+  }
+  try {
+    std::size_t used = 0;
+    const double value = std::stod(*text, &used);
+    return used == text->size() ? std::optional(value) : std::nullopt;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+// Gathers the report as JSON; the Markdown is rendered from it.
+Json gather(const SelectedStore& selected, const Date& today, const engine::Plan& plan,
+            const std::vector<std::string>& rules) {
+  const auto& settings = selected.settings;
+  const store::Snapshot snapshot = store::scan(selected.root, selected.layout, selected.limits);
+  Json report;
+  report["store"] = selected.root.string();
+  report["today"] = today.to_string();
+
+  // Totals, ages, unused and ineffective memories.
+  const Layer knowledge[] = {Layer::episodic, Layer::semantic, Layer::procedural, Layer::reference};
+  Json layers = Json::object();
+  std::map<std::string, std::size_t> types;
+  std::int64_t age_sum = 0;
+  std::size_t aged = 0;
+  const auto unused_days = settings.get_int("rules.forgetting.unused_days");
+  const auto min_helpful = settings.get_real("rules.forgetting.min_helpful");
+  Json unused = Json::array();
+  Json ineffective = Json::array();
+  std::size_t memories = 0;
+  for (const Layer layer : store::k_all_layers) {
+    layers[std::string(store::layer_name(layer))] = snapshot.in(layer).size();
+  }
+  for (const Layer layer : knowledge) {
+    for (const store::Entry* entry : snapshot.in(layer)) {
+      ++memories;
+      const auto path = entry->relative.generic_string();
+      ++types[entry->file.type().value_or("(none)")];
+      if (const auto created = entry->file.date("created")) {
+        age_sum += today.days_since(*created);
+        ++aged;
+      }
+      const auto accessed = entry->file.date("last-accessed");
+      if (layer != Layer::episodic && accessed && today.days_since(*accessed) > unused_days) {
+        unused.push_back({{"path", path}, {"last_accessed", accessed->to_string()}});
+      }
+      const auto uses = number_field(entry->file, "uses");
+      const auto helpful = number_field(entry->file, "helpful");
+      if (uses && helpful && *uses > 0 && *helpful / *uses < min_helpful) {
+        ineffective.push_back({{"path", path}, {"effectiveness", *helpful / *uses}});
+      }
+    }
+  }
+  report["totals"] = {{"memories", memories}, {"layers", layers}, {"types", types}};
+  report["average_age_days"] = aged == 0 ? Json(nullptr)
+                                         : Json(static_cast<double>(age_sum) / static_cast<double>(aged));
+  report["unused"] = {{"days", unused_days}, {"count", unused.size()}, {"files", unused}};
+  report["low_effectiveness"] = {{"below", min_helpful}, {"count", ineffective.size()}, {"files", ineffective}};
+
+  // What the rules would do: the dry run's plan.
+  const auto ran = [&](std::string_view rule) {
+    return std::find(plan.rules.begin(), plan.rules.end(), rule) != plan.rules.end();
+  };
+  report["duplicates"] = {{"checked", ran("dedupe")},
+                          {"would_merge", actions_of(plan, "dedupe", {"merged"})},
+                          {"not_merged", actions_of(plan, "dedupe", {"flagged"})}};
+  report["contradictions"] = {
+      {"checked", ran("contradictions")},
+      {"would_supersede", actions_of(plan, "contradictions", {"superseded"})},
+      {"not_changed", actions_of(plan, "contradictions", {"flagged"})}};
+  const auto project_root = settings.get_string("rules.stale-refs.project_root");
+  Json partly = Json::array();
+  Json fully_kept = Json::array();
+  for (auto& item : actions_of(plan, "stale-refs", {"flagged"})) {
+    (item["reason"].get<std::string>().starts_with("partly") ? partly : fully_kept).push_back(item);
+  }
+  report["stale_references"] = {
+      {"checked", ran("stale-refs") && !project_root.empty()},
+      {"project_root", project_root.empty() ? Json(nullptr) : Json(project_root)},
+      {"would_archive", actions_of(plan, "stale-refs", {"archived"})},
+      {"partly_stale", partly},
+      {"fully_stale_kept", fully_kept}};
+
+  // Orphans: no `related` link either way and no tag shared with any other memory.
+  std::map<std::string, std::size_t> tag_files;
+  std::set<std::string> linked;
+  std::vector<std::pair<std::string, std::vector<std::string>>> candidates;
+  for (const Layer layer : {Layer::semantic, Layer::procedural, Layer::reference}) {
+    for (const store::Entry* entry : snapshot.in(layer)) {
+      std::set<std::string> canon;
+      for (const auto& tag : entry->file.tags()) {
+        canon.insert(store::canonical_tag(tag));
+      }
+      for (const auto& tag : canon) {
+        ++tag_files[tag];
+      }
+      const auto path = entry->relative.generic_string();
+      const auto related = entry->file.related();
+      if (!related.empty()) {
+        linked.insert(path);
+        for (const auto& link : related) {
+          linked.insert(link);
+        }
+      }
+      candidates.emplace_back(path, std::vector<std::string>(canon.begin(), canon.end()));
+    }
+  }
+  Json orphans = Json::array();
+  for (const auto& [path, canon] : candidates) {
+    const auto name = path.substr(path.rfind('/') + 1);
+    const auto stem = name.substr(0, name.size() - 3);
+    const bool shares = std::any_of(canon.begin(), canon.end(),
+                                    [&](const std::string& tag) { return tag_files[tag] > 1; });
+    if (!shares && !linked.contains(path) && !linked.contains(name) && !linked.contains(stem)) {
+      orphans.push_back(path);
+    }
+  }
+  report["orphans"] = {{"count", orphans.size()}, {"files", orphans}};
+
+  // Guards and their headroom.
+  Json guards = Json::array();
+  const auto guard = [&](const std::string& path, std::string_view unit, std::int64_t limit) {
+    std::size_t size = 0;
+    const store::Entry* entry = snapshot.find(path);
+    if (entry != nullptr) {
+      const auto bytes = entry->file.render();
+      size = unit == "chars" ? count_chars(bytes)
+                             : static_cast<std::size_t>(std::count(bytes.begin(), bytes.end(), '\n')) +
+                                   (!bytes.empty() && bytes.back() != '\n' ? 1 : 0);
+    }
+    guards.push_back({{"path", path},
+                      {"present", entry != nullptr},
+                      {"size", size},
+                      {"unit", unit},
+                      {"limit", limit},
+                      {"headroom", limit - static_cast<std::int64_t>(size)}});
+  };
+  guard(selected.layout.working, "chars", settings.get_int("guard.working_chars"));
+  guard(selected.layout.memory_index, "lines", settings.get_int("guard.memory_lines"));
+  report["guards"] = guards;
+
+  Json diagnostics = Json::array();
+  for (const auto& diagnostic : snapshot.diagnostics) {
+    diagnostics.push_back(diagnostic.to_string());
+  }
+  report["diagnostics"] = diagnostics;
+
+  // The last consolidation, from the history.
+  report["last_consolidation"] = nullptr;
+  if (auto repository = git::Repository::open(selected.root)) {
+    for (const auto& entry : git::log(*repository, 200)) {
+      if (entry.run == "full" || entry.run == "lightweight") {
+        report["last_consolidation"] = {{"commit", entry.id},
+                                        {"date", Date::from_days(entry.time / 86'400).to_string()},
+                                        {"run", entry.run},
+                                        {"summary", entry.summary}};
+        break;
+      }
+    }
+  }
+  report["rules"] = rules;
+  report["dry_run_changes"] = plan.changes.size();
+
+  // Recommendations, from what was found.
+  Json advice = Json::array();
+  if (!report["duplicates"]["would_merge"].empty() ||
+      !report["contradictions"]["would_supersede"].empty() ||
+      !report["stale_references"]["would_archive"].empty()) {
+    advice.push_back("Run `engram consolidate`: it would merge, supersede or archive what is "
+                     "listed above (`--dry-run` shows the diff).");
+  }
+  if (!report["duplicates"]["not_merged"].empty()) {
+    advice.push_back("Review the likely duplicates that are not merged automatically.");
+  }
+  if (!report["contradictions"]["not_changed"].empty()) {
+    advice.push_back("Review the contradicted memories that are protected from automatic edits.");
+  }
+  if (project_root.empty()) {
+    advice.push_back("Set rules.stale-refs.project_root to check memories' file and symbol "
+                     "references against the project.");
+  } else if (!partly.empty() || !fully_kept.empty()) {
+    advice.push_back("Review the memories whose references are partly or recently gone.");
+  }
+  if (!orphans.empty()) {
+    advice.push_back("Relate or tag the orphaned memories, or let forgetting retire them.");
+  }
+  for (const auto& g : guards) {
+    if (g["headroom"].get<std::int64_t>() < 0) {
+      advice.push_back(fmt::format("{} is over its guard: run a consolidation.",
+                                   g["path"].get<std::string>()));
+    }
+  }
+  if (!diagnostics.empty()) {
+    advice.push_back("Fix the files `engram check` lists; engram leaves them alone until then.");
+  }
+  if (report["last_consolidation"].is_null()) {
+    advice.push_back("No consolidation has run yet: run `engram consolidate`.");
+  }
+  if (advice.empty()) {
+    advice.push_back(fmt::format("All {} memories look healthy; nothing to do.", memories));
+  }
+  report["recommendations"] = advice;
+  return report;
+}
+
+// One table row per action, for the Markdown report.
+std::string action_rows(const Json& actions) {
+  std::string out;
+  for (const auto& action : actions) {
+    const auto target = action.value("target", std::string());
+    out += fmt::format("| `{}` | {} | {} |\n", action.value("source", std::string()),
+                       target.empty() ? std::string("—") : "`" + target + "`",
+                       action.value("reason", std::string()));
+  }
+  return out;
+}
+
+// A section of actions as a Markdown table, or a line saying there are none.
+std::string action_section(std::string_view title, const Json& actions, std::string_view none) {
+  std::string out = fmt::format("### {}\n\n", title);
+  if (actions.empty()) {
+    return out + fmt::format("{}\n\n", none);
+  }
+  return out + "| file | with | why |\n|---|---|---|\n" + action_rows(actions) + "\n";
+}
+
+// The report as Markdown, the seed's "Memory Health Report".
+std::string to_markdown(const Json& r) {
+  std::string out = fmt::format("## Memory Health Report\n\n**Store:** {}\n**Generated:** {}\n",
+                                r["store"].get<std::string>(), r["today"].get<std::string>());
+  const auto& last = r["last_consolidation"];
+  out += fmt::format("**Last consolidation:** {}\n\n",
+                     last.is_null() ? std::string("never")
+                                    : fmt::format("{} ({}, {})", last["date"].get<std::string>(),
+                                                  last["run"].get<std::string>(),
+                                                  last["summary"].get<std::string>()));
+  out += "### Summary statistics\n\n| Metric | Value |\n|---|---|\n";
+  out += fmt::format("| Total memories | {} |\n", r["totals"]["memories"].get<std::size_t>());
+  for (const auto& [layer, count] : r["totals"]["layers"].items()) {
+    out += fmt::format("| Files in {} | {} |\n", layer, count.get<std::size_t>());
+  }
+  for (const auto& [type, count] : r["totals"]["types"].items()) {
+    out += fmt::format("| Type {} | {} |\n", type, count.get<std::size_t>());
+  }
+  out += fmt::format("| Average age (days) | {} |\n\n",
+                     r["average_age_days"].is_null()
+                         ? std::string("—")
+                         : fmt::format("{:.0f}", r["average_age_days"].get<double>()));
+
+  const auto status = [](bool ok) { return ok ? "OK" : "WARN"; };
+  const auto n = [&](const Json& j) { return j.size(); };
+  out += "### Health indicators\n\n| Indicator | Status | Details |\n|---|---|---|\n";
+  out += fmt::format("| Unused memories | {} | {} not accessed for over {} days |\n",
+                     status(r["unused"]["count"] == 0), r["unused"]["count"].get<std::size_t>(),
+                     r["unused"]["days"].get<std::int64_t>());
+  out += fmt::format("| Low effectiveness | {} | {} below {:.0f}% helpful |\n",
+                     status(r["low_effectiveness"]["count"] == 0),
+                     r["low_effectiveness"]["count"].get<std::size_t>(),
+                     r["low_effectiveness"]["below"].get<double>() * 100);
+  out += fmt::format("| Duplicates | {} | {} would merge, {} not merged automatically |\n",
+                     status(n(r["duplicates"]["would_merge"]) + n(r["duplicates"]["not_merged"]) == 0),
+                     n(r["duplicates"]["would_merge"]), n(r["duplicates"]["not_merged"]));
+  out += fmt::format(
+      "| Contradictions | {} | {} would be superseded, {} protected |\n",
+      status(n(r["contradictions"]["would_supersede"]) + n(r["contradictions"]["not_changed"]) == 0),
+      n(r["contradictions"]["would_supersede"]), n(r["contradictions"]["not_changed"]));
+  const auto& stale = r["stale_references"];
+  out += stale["project_root"].is_null()
+             ? std::string("| Stale references | — | not checked: rules.stale-refs.project_root is not set |\n")
+             : fmt::format("| Stale references | {} | {} would be archived, {} partly stale, {} "
+                           "fully stale but kept |\n",
+                           status(n(stale["would_archive"]) + n(stale["partly_stale"]) +
+                                      n(stale["fully_stale_kept"]) ==
+                                  0),
+                           n(stale["would_archive"]), n(stale["partly_stale"]),
+                           n(stale["fully_stale_kept"]));
+  out += fmt::format("| Orphaned | {} | {} with no relations and no shared tags |\n",
+                     status(r["orphans"]["count"] == 0), r["orphans"]["count"].get<std::size_t>());
+  for (const auto& g : r["guards"]) {
+    out += fmt::format("| Guard {} | {} | {} of {} {} ({} left) |\n", g["path"].get<std::string>(),
+                       status(g["headroom"].get<std::int64_t>() >= 0), g["size"].get<std::size_t>(),
+                       g["limit"].get<std::int64_t>(), g["unit"].get<std::string>(),
+                       g["headroom"].get<std::int64_t>());
+  }
+  out += fmt::format("| Diagnostics | {} | {} files engram cannot read |\n\n",
+                     status(r["diagnostics"].empty()), n(r["diagnostics"]));
+
+  out += action_section("Likely duplicates (would merge)", r["duplicates"]["would_merge"], "None.");
+  out += action_section("Likely duplicates (not merged automatically)",
+                        r["duplicates"]["not_merged"], "None.");
+  out += action_section("Contradictions (would supersede)",
+                        r["contradictions"]["would_supersede"], "None.");
+  out += action_section("Contradictions (protected, not changed)",
+                        r["contradictions"]["not_changed"], "None.");
+  if (!stale["project_root"].is_null()) {
+    out += action_section("Stale references (would archive)", stale["would_archive"], "None.");
+    out += action_section("Partly stale references (kept, flagged)", stale["partly_stale"], "None.");
+    out += action_section("Fully stale but kept", stale["fully_stale_kept"], "None.");
+  }
+  out += "### Orphaned memories\n\n";
+  if (r["orphans"]["files"].empty()) {
+    out += "None.\n\n";
+  } else {
+    for (const auto& path : r["orphans"]["files"]) {
+      out += fmt::format("- `{}`\n", path.get<std::string>());
+    }
+    out += "\n";
+  }
+  if (!r["diagnostics"].empty()) {
+    out += "### Diagnostics\n\n";
+    for (const auto& d : r["diagnostics"]) {
+      out += fmt::format("- {}\n", d.get<std::string>());
+    }
+    out += "\n";
+  }
+  out += "### Recommendations\n\n";
+  std::size_t i = 0;
+  for (const auto& advice : r["recommendations"]) {
+    out += fmt::format("{}. {}\n", ++i, advice.get<std::string>());
+  }
+  return out;
+}
+
+// Runs `engram health`.
+int run_health(const Globals& globals, const HealthOptions& options) {
+  const auto config = load_config(globals);
+  if (!config) {
+    return k_exit_usage;
+  }
+  const auto today_or_not = today_from(options.now, "health");
+  if (!today_or_not) {
+    return k_exit_usage;
+  }
+  const SelectedStore selected = select_store(*config, options.store);
+  if (!fs::is_directory(selected.root)) {
+    fmt::print(stderr, "engram: health: no store at {}\n", selected.root.string());
+    return k_exit_problems;
+  }
+  plugins::Host host;
+  load_rule_plugins(host, *config);
+  engine::Outcome outcome;
+  try {
+    // The same dry run `engram consolidate --dry-run` makes: a full one, every rule.
+    outcome = engine::consolidate(selected.root, selected.settings, host.slots(), *today_or_not,
+                                  RunKind::full, engine::DryRun::yes);
+  } catch (const Error& error) {
+    fmt::print(stderr, "engram: health: {}\n", error.what());
+    return k_exit_problems;
+  }
+  const auto report = gather(selected, *today_or_not, outcome.plan, outcome.plan.rules);
+  if (options.json) {
+    fmt::print("{}\n", report.dump(2));
+  } else {
+    fmt::print("{}", to_markdown(report));
+  }
+  return k_exit_ok;
+}
+
+} // namespace
+
+void add_health_command(CLI::App& app, std::vector<Command>& commands) {
+  auto options = std::make_shared<HealthOptions>();
+  CLI::App* command = app.add_subcommand(
+      "health", "Report a store's health: totals, ages, unused memories, likely duplicates, "
+                "contradictions and stale references (what a dry run would do), orphans, guard "
+                "headroom, problems, the last consolidation and recommendations");
+  add_store_option(*command, options->store);
+  command->add_flag("--json", options->json, "Print one JSON object instead of Markdown");
+  command->add_option("--now", options->now, "Take this date as today")->type_name("YYYY-MM-DD");
+  commands.push_back(
+      {command, [options](const Globals& globals) { return run_health(globals, *options); }});
+}
+
+} // namespace engram::cli

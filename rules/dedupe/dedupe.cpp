@@ -1,0 +1,386 @@
+// The dedupe rule: memories of one type whose significant words overlap at
+// least `similarity` (the share of the smaller set) are duplicates, and the
+// older merges into the newer: every claim of the older is absorbed, recorded
+// as a duplicate of the text already there, or kept in a superseded marker
+// beside the newer claim that updates it; tags and `related` are unioned; the
+// older file is removed last. Files that are young, critical, confirmed
+// never/do-not rules, or procedural are never merged: they are reported.
+// Candidates come from an inverted index with prefix filtering (rarest words
+// first), so a store of 10,000 files is not compared pair by pair.
+#include "../shared/knowledge.hpp"
+#include "engram/plugin.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace {
+
+using engram::Action;
+using engram::Layer;
+using engram::Relation;
+using engram::StoreView;
+namespace knowledge = engram::knowledge;
+
+// One memory file as dedupe sees it.
+struct Doc {
+  std::string path;
+  std::vector<std::uint32_t> words; // significant word ids, sorted, unique
+  knowledge::Age age;
+  std::string guard; // why it is never merged automatically ("" when it may be)
+  bool removed = false;
+};
+
+// Two duplicate files, as found.
+struct Pair {
+  std::size_t a = 0;  // index of one doc
+  std::size_t b = 0;  // index of the other
+  double score = 0.0; // the overlap of their significant words
+};
+
+int salience_rank(const std::optional<std::string>& salience) {
+  return salience == "high" ? 3 : salience == "low" ? 1 : 2;
+}
+
+std::string percent(double share) {
+  return std::to_string(static_cast<int>(std::floor(share * 100.0 + 1e-9))) + "%";
+}
+
+class DedupeRule final : public engram::Rule {
+public:
+  void run(StoreView& store) override {
+    m_ids.clear();
+    m_canonical.clear();
+    m_similarity = std::clamp(knowledge::real_setting(store, "similarity", 0.6), 0.0, 1.0);
+    m_min_age = knowledge::int_setting(store, "min_age_days", 14);
+    for (const Layer layer : {Layer::semantic, Layer::reference, Layer::procedural}) {
+      // Files of one type only: the `type` field, else the layer's.
+      std::map<std::string, std::vector<std::string>> by_type;
+      for (const auto& path : store.files(layer)) {
+        auto type = knowledge::lower(store.field(path, "type").value_or(""));
+        by_type[type.empty() ? store.layer_path(layer) : type].push_back(path);
+      }
+      for (const auto& [type, paths] : by_type) {
+        dedupe(store, layer, paths);
+      }
+    }
+  }
+
+private:
+  // Merges the duplicates among `paths` until none is left that may merge,
+  // then reports the duplicates that may not.
+  void dedupe(StoreView& store, Layer layer, const std::vector<std::string>& paths) {
+    if (paths.size() < 2) {
+      return;
+    }
+    std::vector<Doc> docs;
+    docs.reserve(paths.size());
+    for (const auto& path : paths) {
+      Doc doc{path, words_of(store, store.body(path)), knowledge::Age::of(store, path), {}, false};
+      doc.guard = guard_of(store, layer, doc);
+      docs.push_back(std::move(doc));
+    }
+    // Merging adds words to the newer file, which can make it a duplicate of
+    // another: search again until a search finds nothing to merge, so a second
+    // run right after this one has nothing to do.
+    for (;;) {
+      const auto pairs = find_pairs(docs);
+      std::vector<Pair> mergeable;
+      for (const auto& pair : pairs) {
+        if (docs[pair.a].guard.empty() && docs[pair.b].guard.empty()) {
+          mergeable.push_back(pair);
+        }
+      }
+      if (mergeable.empty()) {
+        report(store, docs, pairs);
+        return;
+      }
+      std::set<std::size_t> targets; // grew this round: searched again before they merge on
+      for (const auto& pair : mergeable) {
+        auto [newer, older] = knowledge::newer(docs[pair.a].age, docs[pair.b].age)
+                                  ? std::pair{pair.a, pair.b}
+                                  : std::pair{pair.b, pair.a};
+        if (docs[newer].removed || docs[older].removed || targets.contains(older)) {
+          continue;
+        }
+        merge(store, docs[older], docs[newer], pair.score);
+        docs[older].removed = true;
+        docs[newer].words = words_of(store, store.body(docs[newer].path));
+        targets.insert(newer);
+      }
+    }
+  }
+
+  // Why a file is never merged automatically, or "".
+  std::string guard_of(const StoreView& store, Layer layer, const Doc& doc) const {
+    if (layer == Layer::procedural) {
+      return "procedural entries are never merged automatically";
+    }
+    if (auto reason = knowledge::protected_reason(store, doc.path); !reason.empty()) {
+      return reason;
+    }
+    const auto day = doc.age.day();
+    if (!day) {
+      return "its age is unknown";
+    }
+    if (store.today().days_since(*day) < m_min_age) {
+      return "younger than " + std::to_string(m_min_age) + " days (made " + day->to_string() + ")";
+    }
+    return {};
+  }
+
+  // The significant words of a body as sorted, unique ids of their canonical forms.
+  std::vector<std::uint32_t> words_of(const StoreView& store, std::string_view body) {
+    std::vector<std::uint32_t> ids;
+    for (auto& raw : knowledge::raw_significant_words(body)) {
+      auto [canon, fresh] = m_canonical.try_emplace(std::move(raw));
+      if (fresh) {
+        canon->second = store.canonical_tag(canon->first);
+      }
+      if (canon->second.empty()) {
+        continue;
+      }
+      const auto [id, added] =
+          m_ids.try_emplace(canon->second, static_cast<std::uint32_t>(m_ids.size()));
+      ids.push_back(id->second);
+    }
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return ids;
+  }
+
+  // Every pair of live docs whose overlap reaches the threshold, best first.
+  // Prefix filtering: with words ordered rarest first, two sets that share at
+  // least ceil(t·|S|) words (S the smaller) share one among the first
+  // |S| − ceil(t·|S|) + 1 words of S; so S probes the postings of those words only.
+  std::vector<Pair> find_pairs(const std::vector<Doc>& docs) const {
+    std::unordered_map<std::uint32_t, std::vector<std::size_t>> postings;
+    for (std::size_t i = 0; i < docs.size(); ++i) {
+      if (!docs[i].removed) {
+        for (const auto word : docs[i].words) {
+          postings[word].push_back(i);
+        }
+      }
+    }
+    const auto frequency = [&](std::uint32_t word) { return postings.find(word)->second.size(); };
+    std::vector<Pair> pairs;
+    std::vector<std::size_t> seen(docs.size(), SIZE_MAX);
+    for (std::size_t i = 0; i < docs.size(); ++i) {
+      const auto& doc = docs[i];
+      if (doc.removed || doc.words.empty()) {
+        continue;
+      }
+      auto order = doc.words;
+      std::sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+        const auto fx = frequency(x);
+        const auto fy = frequency(y);
+        return fx != fy ? fx < fy : x < y;
+      });
+      const auto n = order.size();
+      const auto need = static_cast<std::size_t>(
+          std::max(1.0, std::ceil(m_similarity * static_cast<double>(n) - 1e-9)));
+      const std::size_t prefix = n >= need ? n - need + 1 : n;
+      for (std::size_t k = 0; k < prefix; ++k) {
+        for (const auto j : postings.find(order[k])->second) {
+          // i is the smaller of the two (ties: the lower index).
+          const auto& other = docs[j];
+          if (j == i || seen[j] == i || other.words.size() < n ||
+              (other.words.size() == n && j < i)) {
+            continue;
+          }
+          seen[j] = i;
+          const double score = knowledge::overlap(doc.words, other.words);
+          if (score + 1e-9 >= m_similarity) {
+            pairs.push_back(Pair{i, j, score});
+          }
+        }
+      }
+    }
+    std::sort(pairs.begin(), pairs.end(), [&](const Pair& x, const Pair& y) {
+      if (x.score != y.score) {
+        return x.score > y.score;
+      }
+      return std::tie(docs[x.a].path, docs[x.b].path) < std::tie(docs[y.a].path, docs[y.b].path);
+    });
+    return pairs;
+  }
+
+  // Records the duplicates that are not merged, and why.
+  static void report(StoreView& store, const std::vector<Doc>& docs, const std::vector<Pair>& pairs) {
+    for (const auto& pair : pairs) {
+      const auto& a = docs[pair.a];
+      const auto& b = docs[pair.b];
+      const auto& [guarded, other] = !a.guard.empty() ? std::pair{&a, &b} : std::pair{&b, &a};
+      store.record(Action{"", "flagged", "", guarded->path, other->path,
+                          "likely duplicate, " + percent(pair.score) +
+                              " of significant words shared; not merged: " + guarded->guard});
+    }
+  }
+
+  // Merges `older` into `newer`: each claim absorbed, a duplicate, or kept in
+  // a superseded marker; then tags, related and salience; then older removed.
+  void merge(StoreView& store, const Doc& older, const Doc& newer, double score) {
+    const auto& from = older.path;
+    const auto& into = newer.path;
+    const auto old_body = store.body(from);
+    const auto claims = store.claims(old_body);
+    std::string body = store.body(into);
+    // The target's claims, kept in step with what is appended.
+    std::vector<std::string> present;
+    for (const auto& claim : store.claims(body)) {
+      present.push_back(claim.text);
+    }
+    std::size_t absorbed = 0;
+    std::size_t duplicates = 0;
+    std::size_t superseded = 0;
+    for (const auto& claim : claims) {
+      const std::string* duplicate = nullptr;
+      const std::string* update = nullptr;
+      for (const auto& existing : present) {
+        const auto relation = store.compare(claim.text, existing);
+        if (relation == Relation::duplicate) {
+          duplicate = &existing;
+          break;
+        }
+        if (relation == Relation::update && update == nullptr) {
+          update = &existing;
+        }
+      }
+      if (duplicate != nullptr) {
+        store.record(Action{"", "duplicate", claim.text, from, into,
+                            "already there as \"" + knowledge::one_line(*duplicate) + "\""});
+        ++duplicates;
+        continue;
+      }
+      if (update != nullptr) {
+        // The newer file's claim stands; the older one is kept beside it.
+        body = knowledge::with_marker_beside(body, *update,
+                                             knowledge::superseded_marker(store.today(), claim.text));
+        store.record(Action{"", "superseded", claim.text, from, into,
+                            "updated by the newer \"" + knowledge::one_line(*update) +
+                                "\", kept in a superseded marker"});
+        ++superseded;
+        continue;
+      }
+      body = placed(body, old_body, claim);
+      present.push_back(claim.text);
+      store.record(Action{"", "absorbed", claim.text, from, into, "merged from a duplicate file"});
+      ++absorbed;
+    }
+    if (body != store.body(into)) {
+      store.set_body(into, body);
+    }
+    merge_frontmatter(store, from, into);
+    redirect_related(store, from, into);
+    store.remove(from);
+    store.record(Action{"", "merged", "", from, into,
+                        percent(score) + " of significant words shared; " +
+                            std::to_string(claims.size()) + " claims accounted for (" +
+                            std::to_string(absorbed) + " absorbed, " + std::to_string(duplicates) +
+                            " duplicate, " + std::to_string(superseded) + " superseded)"});
+  }
+
+  // `body` with a claim of the older file added: under the same `## heading`
+  // when the target has it, in a new one when the claim had one, else at the end.
+  static std::string placed(const std::string& body, const std::string& old_body,
+                            const engram::Claim& claim) {
+    const bool paragraph = claim.text.find('\n') != std::string::npos;
+    if (!claim.context.empty()) {
+      const auto sep = claim.context.rfind(" > ");
+      const auto title = sep == std::string::npos ? claim.context : claim.context.substr(sep + 3);
+      if (const auto section = knowledge::find_section(body, title)) {
+        return knowledge::insert_in_section(body, *section, knowledge::as_entry(claim.text));
+      }
+      if (knowledge::find_section(old_body, title)) {
+        return knowledge::appended(body, "## " + title + "\n\n" + knowledge::as_entry(claim.text),
+                                   true);
+      }
+    }
+    return knowledge::appended(body, knowledge::as_entry(claim.text), paragraph);
+  }
+
+  // Tags and `related` unioned (the newer's first), the higher salience kept.
+  static void merge_frontmatter(StoreView& store, const std::string& from, const std::string& into) {
+    const auto union_of = [&](std::string_view key, bool canonical) {
+      auto values = store.list(into, key);
+      std::set<std::string> seen;
+      for (const auto& value : values) {
+        seen.insert(canonical ? store.canonical_tag(value) : value);
+      }
+      bool grew = false;
+      for (const auto& value : store.list(from, key)) {
+        if (seen.insert(canonical ? store.canonical_tag(value) : value).second) {
+          values.push_back(value);
+          grew = true;
+        }
+      }
+      return grew ? std::optional(values) : std::nullopt;
+    };
+    if (const auto tags = union_of("tags", true)) {
+      store.set_list(into, "tags", *tags);
+    }
+    if (auto related = union_of("related", false)) {
+      // Neither file points at itself, nor at the file that is going.
+      std::erase_if(*related, [&](const std::string& link) {
+        return names(from, link) || names(into, link);
+      });
+      store.set_list(into, "related", *related);
+    }
+    const auto old_salience = store.field(from, "salience");
+    const auto new_salience = store.field(into, "salience");
+    if (old_salience && salience_rank(old_salience) > salience_rank(new_salience)) {
+      store.set_field(into, "salience", *old_salience);
+    }
+  }
+
+  // True when a `related` link names `path`: the path, its file name, or its stem.
+  static bool names(const std::string& path, const std::string& link) {
+    const auto name = path.substr(path.rfind('/') + 1);
+    const auto stem = name.size() > 3 && name.ends_with(".md") ? name.substr(0, name.size() - 3) : name;
+    return link == path || link == name || link == stem;
+  }
+
+  // Links to the removed file from other memories now point at the file it merged into.
+  static void redirect_related(StoreView& store, const std::string& from, const std::string& into) {
+    for (const Layer layer : {Layer::semantic, Layer::reference, Layer::procedural, Layer::episodic}) {
+      for (const auto& path : store.files(layer)) {
+        if (path == from) {
+          continue;
+        }
+        auto related = store.list(path, "related");
+        bool changed = false;
+        for (auto& link : related) {
+          if (names(from, link)) {
+            const auto name = into.substr(into.rfind('/') + 1);
+            link = link == from ? into : link.ends_with(".md") ? name : name.substr(0, name.size() - 3);
+            changed = true;
+          }
+        }
+        if (changed) {
+          std::vector<std::string> unique;
+          for (const auto& link : related) {
+            if (std::find(unique.begin(), unique.end(), link) == unique.end() && !names(path, link)) {
+              unique.push_back(link);
+            }
+          }
+          store.set_list(path, "related", unique);
+        }
+      }
+    }
+  }
+
+  double m_similarity = 0.6;
+  std::int64_t m_min_age = 14;
+  std::unordered_map<std::string, std::uint32_t> m_ids;     // canonical word → id, this run
+  std::unordered_map<std::string, std::string> m_canonical; // raw word → canonical form
+};
+
+} // namespace
+
+ENGRAM_RULE_PLUGIN(DedupeRule, "dedupe", engram::Phase::merge,
+                   "merges near-duplicate memories of one type into the newer, every claim kept",
+                   "0.1.0", false)

@@ -1,0 +1,374 @@
+// Knowledge: what the knowledge-quality rules (dedupe, contradictions,
+// stale-refs) share — the significant words of a memory, which of two files is
+// the newer, the guards that keep a memory out of automatic edits, and the
+// Markdown edits that keep superseded text beside what replaced it. Header-only
+// and built into each plugin, so a plugin still links nothing of engram's.
+#pragma once
+
+#include "engram/rule.hpp"
+#include "engram/text.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+namespace engram::knowledge {
+
+// A text on one line: line breaks become spaces.
+inline std::string one_line(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    out += (c == '\n' || c == '\r') ? ' ' : c;
+  }
+  return out;
+}
+
+// ASCII lower case (bytes of other scripts are kept).
+inline std::string lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) {
+    return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  });
+  return out;
+}
+
+// `text` without its HTML comments (superseded markers are history, not content).
+inline std::string without_comments(std::string_view text) {
+  std::string out;
+  while (!text.empty()) {
+    const auto open = text.find("<!--");
+    out.append(text.substr(0, open));
+    if (open == std::string_view::npos) {
+      break;
+    }
+    const auto close = text.find("-->", open + 4);
+    if (close == std::string_view::npos) {
+      break;
+    }
+    out += ' ';
+    text.remove_prefix(close + 3);
+  }
+  return out;
+}
+
+// The dream seed's stopwords: words that say nothing about a memory's subject.
+inline constexpr std::array<std::string_view, 52> k_stopwords = {
+    "the",  "a",    "an",     "is",     "are",     "was",    "were", "be",    "been",
+    "have", "has",  "had",    "do",     "does",    "did",    "will", "would", "could",
+    "should", "may", "might", "can",    "shall",   "to",     "of",   "in",    "for",
+    "on",   "with", "at",     "by",     "from",    "as",     "into", "through", "during",
+    "before", "after", "this", "that",  "it",      "not",    "no",   "but",   "or",
+    "and",  "if",   "then",   "than",   "so",      "its",    "their"};
+
+// True for a stopword.
+inline bool is_stopword(std::string_view word) {
+  return std::find(k_stopwords.begin(), k_stopwords.end(), word) != k_stopwords.end();
+}
+
+// The raw significant words of a body: lower-cased runs of letters and digits
+// (bytes of other scripts count as letters), longer than two characters, not
+// stopwords, comments left out. Duplicates are kept; callers make sets.
+inline std::vector<std::string> raw_significant_words(std::string_view body) {
+  const std::string text = without_comments(body);
+  std::vector<std::string> words;
+  std::string word;
+  const auto flush = [&] {
+    if (word.size() > 2 && !is_stopword(word)) {
+      words.push_back(word);
+    }
+    word.clear();
+  };
+  for (char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c >= 0x80) {
+      word += ch;
+    } else if (c >= 'A' && c <= 'Z') {
+      word += static_cast<char>(c - 'A' + 'a');
+    } else {
+      flush();
+    }
+  }
+  flush();
+  return words;
+}
+
+// The share of the smaller set that both sets hold (0 when either is empty);
+// both are sorted and unique.
+template <typename T> double overlap(const std::vector<T>& a, const std::vector<T>& b) {
+  if (a.empty() || b.empty()) {
+    return 0.0;
+  }
+  std::size_t shared = 0;
+  auto i = a.begin();
+  auto j = b.begin();
+  while (i != a.end() && j != b.end()) {
+    if (*i < *j) {
+      ++i;
+    } else if (*j < *i) {
+      ++j;
+    } else {
+      ++shared;
+      ++i;
+      ++j;
+    }
+  }
+  return static_cast<double>(shared) / static_cast<double>(std::min(a.size(), b.size()));
+}
+
+// How old a file is, for deciding which of two is the newer: its `created`
+// date, then its modification time, then its path.
+struct Age {
+  std::optional<Date> created;           // the `created` field, when a date
+  std::optional<std::int64_t> modified;  // seconds since the epoch; nullopt: made in this run
+  std::string path;                      // the last tie-breaker, so the answer is stable
+
+  // Reads a file's age from the store.
+  static Age of(const StoreView& store, const std::string& path) {
+    return Age{store.date(path, "created"), store.modified(path), path};
+  }
+
+  // The day the file was made: `created`, else its modification day; nullopt when neither.
+  std::optional<Date> day() const {
+    if (created) {
+      return created;
+    }
+    if (modified) {
+      return Date::from_days(*modified / 86'400);
+    }
+    return std::nullopt;
+  }
+};
+
+// True when `a` is newer than `b`: a later `created`; equal or missing, a later
+// modification time (a file made in this run is the newest); then the later path.
+inline bool newer(const Age& a, const Age& b) {
+  if (a.created && b.created && *a.created != *b.created) {
+    return *a.created > *b.created;
+  }
+  const std::int64_t am = a.modified.value_or(INT64_MAX);
+  const std::int64_t bm = b.modified.value_or(INT64_MAX);
+  if (am != bm) {
+    return am > bm;
+  }
+  return a.path > b.path;
+}
+
+// A setting of the rule's table as a number, or `fallback`.
+inline double real_setting(const StoreView& store, std::string_view key, double fallback) {
+  const auto value = store.setting(key);
+  if (!value) {
+    return fallback;
+  }
+  if (const auto* d = std::get_if<double>(&*value)) {
+    return *d;
+  }
+  if (const auto* i = std::get_if<std::int64_t>(&*value)) {
+    return static_cast<double>(*i);
+  }
+  return fallback;
+}
+
+// A setting of the rule's table as a whole number, or `fallback`.
+inline std::int64_t int_setting(const StoreView& store, std::string_view key,
+                                std::int64_t fallback) {
+  const auto value = store.setting(key);
+  if (!value) {
+    return fallback;
+  }
+  if (const auto* i = std::get_if<std::int64_t>(&*value)) {
+    return *i;
+  }
+  if (const auto* d = std::get_if<double>(&*value)) {
+    return static_cast<std::int64_t>(*d);
+  }
+  return fallback;
+}
+
+// A setting of the rule's table as text, or "".
+inline std::string text_setting(const StoreView& store, std::string_view key) {
+  const auto value = store.setting(key);
+  if (!value) {
+    return {};
+  }
+  if (const auto* s = std::get_if<std::string>(&*value)) {
+    return *s;
+  }
+  return {};
+}
+
+// True when `word` appears in `text` (lower case) with no letter on either side.
+inline bool has_word(std::string_view text, std::string_view word) {
+  const auto letter = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '\'';
+  };
+  for (auto at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+    const bool start = at == 0 || !letter(text[at - 1]);
+    const bool end = at + word.size() >= text.size() || !letter(text[at + word.size()]);
+    if (start && end) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Why a file must never be changed by an automatic merge or resolution, or ""
+// when it may be: `critical: true`, or a confirmed rule that says never / do not.
+inline std::string protected_reason(const StoreView& store, const std::string& path) {
+  if (lower(store.field(path, "critical").value_or("")) == "true") {
+    return "marked critical";
+  }
+  if (lower(store.field(path, "status").value_or("")) == "confirmed") {
+    const auto body = lower(without_comments(store.body(path)));
+    for (std::string_view word : {"never", "do not", "don't", "must not"}) {
+      if (has_word(body, word)) {
+        return "a confirmed rule that says \"" + std::string(word) + "\"";
+      }
+    }
+  }
+  return {};
+}
+
+// True for a claim that is a Markdown list item.
+inline bool is_item(std::string_view text) { return text::starts_list_item(text); }
+
+// The claim as it is written into another file: a list item when it is one line.
+inline std::string as_entry(std::string_view claim) {
+  if (is_item(claim) || claim.find('\n') != std::string_view::npos) {
+    return std::string(claim);
+  }
+  return "- " + std::string(claim);
+}
+
+// Appends a block to a body: a list item joins a list that ends the body, anything
+// else starts a paragraph of its own.
+inline std::string appended(std::string body, const std::string& block, bool as_paragraph) {
+  if (!body.empty() && body.back() != '\n') {
+    body += '\n';
+  }
+  bool ends_in_item = false;
+  std::size_t end = body.size();
+  while (end > 0) {
+    const auto newline = end >= 2 ? body.rfind('\n', end - 2) : std::string::npos;
+    const std::size_t begin = newline == std::string::npos ? 0 : newline + 1;
+    const std::string_view line = std::string_view(body).substr(begin, end - begin);
+    if (!text::is_blank(line)) {
+      ends_in_item = is_item(line);
+      break;
+    }
+    end = begin;
+  }
+  if (!body.empty() && (as_paragraph || !ends_in_item) && !body.ends_with("\n\n")) {
+    body += '\n';
+  }
+  return body + block + (block.ends_with('\n') ? "" : "\n");
+}
+
+// Where a `## <title>` section of a body starts and ends.
+struct Section {
+  std::size_t heading; // offset of the heading line
+  std::size_t end;     // offset just past the section
+};
+
+// The `## <title>` section of a body (title compared case-insensitively).
+inline std::optional<Section> find_section(const std::string& body, const std::string& title) {
+  const auto wanted = lower(title);
+  std::optional<Section> found;
+  std::size_t pos = 0;
+  while (pos < body.size()) {
+    const auto nl = body.find('\n', pos);
+    const std::size_t next = nl == std::string::npos ? body.size() : nl + 1;
+    const auto line = text::without_eol(std::string_view(body).substr(pos, next - pos));
+    const bool level2 = line.starts_with("## ");
+    const bool level1 = line.starts_with("# ");
+    if (found && (level1 || level2)) {
+      found->end = pos;
+      return found;
+    }
+    if (!found && level2) {
+      auto heading = std::string(line.substr(3));
+      heading.erase(0, heading.find_first_not_of(" \t"));
+      while (!heading.empty() && (heading.back() == ' ' || heading.back() == '#')) {
+        heading.pop_back();
+      }
+      if (lower(heading) == wanted) {
+        found = Section{pos, body.size()};
+      }
+    }
+    pos = next;
+  }
+  return found;
+}
+
+// Inserts a block at the end of a section, after its last non-blank line.
+inline std::string insert_in_section(const std::string& body, const Section& section,
+                                     const std::string& block) {
+  std::size_t at = section.end;
+  while (at > section.heading &&
+         (body[at - 1] == '\n' || body[at - 1] == '\r' || body[at - 1] == ' ')) {
+    --at;
+  }
+  std::string out = body.substr(0, at) + "\n" + block;
+  if (!block.ends_with('\n')) {
+    out += '\n';
+  }
+  const std::string rest = body.substr(at);
+  const auto content = rest.find_first_not_of("\r\n ");
+  return out + (content == std::string::npos ? "" : "\n" + rest.substr(content));
+}
+
+// A claim's text made safe to quote inside an HTML comment.
+inline std::string quote_for_marker(std::string_view claim) {
+  std::string text = one_line(claim);
+  for (std::size_t at = text.find("-->"); at != std::string::npos; at = text.find("-->", at)) {
+    text.replace(at, 3, "--&gt;");
+  }
+  for (std::size_t at = text.find('"'); at != std::string::npos; at = text.find('"', at + 2)) {
+    text.replace(at, 1, "\\\"");
+  }
+  return text;
+}
+
+// The marker that keeps a superseded claim: `<!-- superseded DATE: previously "…" -->`.
+inline std::string superseded_marker(Date today, std::string_view claim) {
+  return "<!-- superseded " + today.to_string() + ": previously \"" + quote_for_marker(claim) +
+         "\" -->";
+}
+
+// Puts `marker` right beside the claim `beside` in `body`: a continuation line
+// of a list item, else a block of its own after the claim's paragraph (at the
+// end when the claim is not found).
+inline std::string with_marker_beside(const std::string& body, std::string_view beside,
+                                      const std::string& marker) {
+  const auto at = beside.empty() ? std::string::npos : body.find(beside);
+  if (at == std::string::npos) {
+    return appended(body, marker, true);
+  }
+  const std::size_t after = at + beside.size();
+  if (is_item(beside)) {
+    return body.substr(0, after) + "\n  " + marker + body.substr(after);
+  }
+  const auto blank = body.find("\n\n", after);
+  if (blank == std::string::npos) {
+    return appended(body, marker, true);
+  }
+  return body.substr(0, blank + 1) + "\n" + marker + "\n" + body.substr(blank + 1);
+}
+
+// Replaces the claim `old_text` in `body` by `replacement` (the first place it is
+// found); nullopt when it is not there.
+inline std::optional<std::string> replaced(const std::string& body, std::string_view old_text,
+                                           std::string_view replacement) {
+  const auto at = body.find(old_text);
+  if (old_text.empty() || at == std::string::npos) {
+    return std::nullopt;
+  }
+  return body.substr(0, at) + std::string(replacement) + body.substr(at + old_text.size());
+}
+
+} // namespace engram::knowledge

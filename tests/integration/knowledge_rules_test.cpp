@@ -1,0 +1,395 @@
+// The knowledge-quality rules through the real `engram` binary on real stores:
+// dedupe merges near-duplicates into the newer file with every claim kept and
+// the older text recoverable, never touching young, critical or protected
+// files; contradictions keep the newer value and mark the older, never across
+// unrelated subjects; stale-refs archives only with a project and after the age
+// gate; `engram health` reports what a dry run would do; --only and --skip.
+#include "lib/process.hpp"
+#include "lib/stores.hpp"
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace fs = std::filesystem;
+using engram::test::read_file;
+using engram::test::Sandbox;
+using engram::test::write_file;
+
+namespace {
+
+constexpr const char* k_now = "2026-11-22";
+
+// A memory of `type` with the given frontmatter extras (lines ending in '\n') and body.
+std::string memory(const std::string& type, const std::vector<std::string>& tags,
+                   const std::string& created, const std::string& body,
+                   const std::string& extra = "", const std::string& status = "confirmed") {
+  return "---\ntype: " + type + "\ntags: " + engram::test::flow_list(tags) +
+         "\nsalience: medium\nconfidence: high\nsource: observed\nstatus: " + status +
+         "\ntrigger: []\n" + (extra.find("related:") == std::string::npos ? "related: []\n" : "") +
+         extra + "created: " + created + "\nlast-accessed: " + created + "\n---\n" + body;
+}
+
+// A new store, with its files written and committed by init's adoption or a consolidation.
+fs::path new_store(const Sandbox& sandbox) {
+  const fs::path store = sandbox.work("store");
+  REQUIRE(sandbox.engram({"init", store.string()}).exit_code == 0);
+  return store;
+}
+
+// Runs engram and requires it to succeed; returns its output.
+engram::test::Result ok(const Sandbox& sandbox, const std::vector<std::string>& args) {
+  auto result = sandbox.engram(args);
+  INFO(result.out);
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  return result;
+}
+
+// The record's actions of a dry run (or a run) as JSON.
+nlohmann::json actions_of(const engram::test::Result& result) {
+  return nlohmann::json::parse(result.out)["actions"];
+}
+
+// True when the actions hold one with this rule, verb and source.
+bool has_action(const nlohmann::json& actions, const std::string& rule, const std::string& verb,
+                const std::string& source) {
+  for (const auto& a : actions) {
+    if (a["rule"] == rule && a["action"] == verb && a["source"] == source) {
+      return true;
+    }
+  }
+  return false;
+}
+
+const std::vector<std::string> k_old_claims = {
+    "- The REST Admin API returns at most 250 items per page.",
+    "- Pagination follows the cursor links in the Link header.",
+    "- The GraphQL Admin API has a cost-based rate limit.",
+};
+const std::vector<std::string> k_new_claims = {
+    "- The REST Admin API returns at most 250 items per page.",
+    "- Pagination follows the cursor links in the Link header.",
+    "- Bulk operations export whole tables as JSONL files.",
+};
+
+std::string lines(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) {
+    out += item + "\n";
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("near-duplicate files merge into the newer with every claim kept and the older text in the record") {
+  const Sandbox sandbox;
+  const fs::path store = new_store(sandbox);
+  const std::string older = memory("semantic", {"shopify", "pagination"}, "2026-01-05",
+                                   "# Shopify paging\n\n" + lines(k_old_claims),
+                                   "related: [semantic/webhooks.md]\n");
+  write_file(store / "semantic" / "shopify-pagination.md", older);
+  write_file(store / "semantic" / "shopify-api.md",
+             memory("semantic", {"shopify", "api"}, "2026-03-01",
+                    "# Shopify API\n\n" + lines(k_new_claims), "related: [semantic/orders.md]\n"));
+  write_file(store / "semantic" / "webhooks.md",
+             memory("semantic", {"webhooks"}, "2026-01-05",
+                    "- Webhook deliveries retry for 48 hours.\n",
+                    "related: [shopify-pagination]\n"));
+
+  const auto run = ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now, "--json"});
+  const auto actions = actions_of(run);
+
+  CHECK_FALSE(fs::exists(store / "semantic" / "shopify-pagination.md"));
+  const std::string merged = read_file(store / "semantic" / "shopify-api.md");
+  for (const auto& claim : k_old_claims) {
+    INFO(claim);
+    CHECK(merged.find(claim) != std::string::npos);
+  }
+  for (const auto& claim : k_new_claims) {
+    INFO(claim);
+    CHECK(merged.find(claim) != std::string::npos);
+  }
+  // Duplicates are not doubled.
+  CHECK(merged.find(k_old_claims[0]) == merged.rfind(k_old_claims[0]));
+  CHECK_THAT(merged, Catch::Contains("tags: [shopify, api, pagination]"));
+  CHECK_THAT(merged, Catch::Contains("semantic/orders.md"));
+  CHECK_THAT(merged, Catch::Contains("semantic/webhooks.md"));
+  // A link to the file that went now points at the one it merged into.
+  CHECK_THAT(read_file(store / "semantic" / "webhooks.md"), Catch::Contains("related: [shopify-api]"));
+
+  // The record accounts for every claim of the older file, and where it went.
+  for (const auto& claim : k_old_claims) {
+    bool accounted = false;
+    for (const auto& a : actions) {
+      accounted = accounted || (a["rule"] == "dedupe" && a["claim"] == claim &&
+                                a["source"] == "semantic/shopify-pagination.md" &&
+                                a["target"] == "semantic/shopify-api.md");
+    }
+    INFO(claim);
+    CHECK(accounted);
+  }
+  CHECK(has_action(actions, "dedupe", "merged", "semantic/shopify-pagination.md"));
+
+  // The commit says so, and the older file's bytes are one `git show` away.
+  const auto message = sandbox.git(store, {"log", "-1", "--format=%B"}).out;
+  CHECK_THAT(message, Catch::Contains("1 merged"));
+  CHECK_THAT(message, Catch::Contains(
+                          "semantic/shopify-pagination.md → semantic/shopify-api.md"));
+  CHECK_THAT(message, Catch::Contains("The GraphQL Admin API has a cost-based rate limit."));
+  CHECK(sandbox.git(store, {"show", "HEAD~1:semantic/shopify-pagination.md"}).out == older);
+  CHECK(sandbox.git(store, {"status", "--porcelain"}).out.empty());
+
+  // A second run right after has nothing to do.
+  const auto again = ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now});
+  CHECK_THAT(again.out, Catch::Contains("nothing to consolidate"));
+}
+
+TEST_CASE("young, critical and confirmed never-rule files are never merged and are reported") {
+  const Sandbox sandbox;
+  const fs::path store = new_store(sandbox);
+  const std::map<std::string, std::string> files = {
+      {"semantic/young-a.md", memory("semantic", {"shopify"}, "2026-01-05", lines(k_old_claims))},
+      {"semantic/young-b.md", memory("semantic", {"shopify"}, "2026-11-15", lines(k_new_claims))},
+      {"reference/crit-a.md",
+       memory("reference", {"docs"}, "2026-01-05",
+              "- The API reference can be found at https://shopify.dev/docs/api for every version.\n",
+              "critical: true\n")},
+      {"reference/crit-b.md",
+       memory("reference", {"docs"}, "2026-02-05",
+              "- The API reference can be found at https://shopify.dev/docs/api for each version.\n")},
+  };
+  for (const auto& [path, bytes] : files) {
+    write_file(store / path, bytes);
+  }
+  const auto dry = ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now,
+                                "--dry-run", "--json", "--only", "dedupe"});
+  const auto actions = actions_of(dry);
+  bool young = false;
+  bool critical = false;
+  for (const auto& a : actions) {
+    CHECK(a["action"] != "merged");
+    if (a["action"] == "flagged") {
+      young = young || a["reason"].get<std::string>().find("younger than 14 days") != std::string::npos;
+      critical = critical || a["reason"].get<std::string>().find("marked critical") != std::string::npos;
+    }
+  }
+  CHECK(young);
+  CHECK(critical);
+
+  ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now});
+  for (const auto& [path, bytes] : files) {
+    INFO(path);
+    REQUIRE(fs::exists(store / path));
+    CHECK(read_file(store / path) == bytes);
+  }
+}
+
+TEST_CASE("a value change keeps the new value and marks the old, and a file of superseded claims says so") {
+  const Sandbox sandbox;
+  const fs::path store = new_store(sandbox);
+  write_file(store / "semantic" / "sync-old.md",
+             memory("semantic", {"shopify", "sync"}, "2026-02-01",
+                    "- The order sync runs every 15 minutes.\n- Orders are matched by their name field.\n"));
+  write_file(store / "semantic" / "sync-new.md",
+             memory("semantic", {"shopify", "sync"}, "2026-06-01",
+                    "- The order sync runs every 30 minutes.\n"));
+  write_file(store / "semantic" / "db-old.md",
+             memory("semantic", {"database", "staging"}, "2026-01-10",
+                    "- The staging database is PostgreSQL 14.\n"));
+  write_file(store / "semantic" / "db-new.md",
+             memory("semantic", {"database", "staging"}, "2026-05-10",
+                    "- The staging database is PostgreSQL 16.\n- Backups run nightly.\n"));
+
+  ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now, "--only", "contradictions"});
+
+  const auto sync_old = read_file(store / "semantic" / "sync-old.md");
+  CHECK_THAT(sync_old, Catch::Contains("<!-- superseded 2026-11-22: previously \"- The order sync "
+                                       "runs every 15 minutes.\" -->"));
+  CHECK(sync_old.find("- The order sync runs every 15 minutes.\n") == std::string::npos);
+  CHECK_THAT(sync_old, Catch::Contains("- Orders are matched by their name field."));
+  CHECK_THAT(sync_old, Catch::Contains("status: confirmed")); // one claim still stands
+  CHECK_THAT(read_file(store / "semantic" / "sync-new.md"),
+             Catch::Contains("- The order sync runs every 30 minutes.\n"));
+
+  const auto db_old = read_file(store / "semantic" / "db-old.md");
+  CHECK_THAT(db_old, Catch::Contains("previously \"- The staging database is PostgreSQL 14.\""));
+  CHECK_THAT(db_old, Catch::Contains("status: superseded"));
+  CHECK_THAT(read_file(store / "semantic" / "db-new.md"),
+             Catch::Contains("- The staging database is PostgreSQL 16.\n"));
+
+  const auto message = sandbox.git(store, {"log", "-1", "--format=%B"}).out;
+  CHECK_THAT(message, Catch::Contains("contradictions superseded \"- The order sync runs every 15 minutes.\""));
+  const auto again = ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now,
+                                  "--only", "contradictions"});
+  CHECK_THAT(again.out, Catch::Contains("nothing to consolidate"));
+}
+
+TEST_CASE("unrelated files with a never and an always are left alone") {
+  const Sandbox sandbox;
+  const fs::path store = new_store(sandbox);
+  const std::string cooking = memory("semantic", {"cooking"}, "2026-01-05",
+                                     "- Never rinse pasta after draining it.\n");
+  const std::string deploys = memory("semantic", {"deploy", "ci"}, "2026-03-05",
+                                     "- Always run the smoke tests after a deploy.\n");
+  const std::string rule_a = memory("procedural", {"kitchen"}, "2026-01-05",
+                                    "## Oven\n\n- Never leave the oven door open overnight.\n");
+  const std::string rule_b = memory("procedural", {"garage"}, "2026-04-05",
+                                    "## Garage\n\n- Always leave the garage door open for the cat.\n");
+  write_file(store / "semantic" / "cooking.md", cooking);
+  write_file(store / "semantic" / "deploys.md", deploys);
+  write_file(store / "procedural" / "kitchen.md", rule_a);
+  write_file(store / "procedural" / "garage.md", rule_b);
+  const auto run = ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now, "--json"});
+  for (const auto& a : actions_of(run)) {
+    CHECK(a["rule"] != "contradictions");
+  }
+  CHECK(read_file(store / "semantic" / "cooking.md") == cooking);
+  CHECK(read_file(store / "semantic" / "deploys.md") == deploys);
+  CHECK(read_file(store / "procedural" / "kitchen.md") == rule_a);
+  CHECK(read_file(store / "procedural" / "garage.md") == rule_b);
+}
+
+TEST_CASE("a fully stale memory is archived only with project_root set and after the age gate") {
+  const Sandbox sandbox;
+  const fs::path store = new_store(sandbox);
+  const fs::path project = sandbox.work("project");
+  write_file(project / "src" / "app.py", "def load_orders():\n    return []\n");
+  const std::string fresh = memory("semantic", {"app"}, "2026-01-05",
+                                   "- Orders load through `load_orders()` in `src/app.py`.\n");
+  const std::string gone = memory("semantic", {"legacy"}, "2026-01-05",
+                                  "- The old sync lived in `src/old_sync.py` as `sync_legacy()`.\n");
+  const std::string gone_young = memory("semantic", {"legacy2"}, "2026-11-20",
+                                        "- The importer was `src/importer.py`.\n");
+  const std::string partly = memory("semantic", {"mixed"}, "2026-01-05",
+                                    "- Config is read in `src/app.py` and `src/settings.py`.\n");
+  const std::string evergreen = memory("semantic", {"team"}, "2026-01-05",
+                                       "- The team prefers small pull requests.\n");
+  write_file(store / "semantic" / "fresh.md", fresh);
+  write_file(store / "semantic" / "gone.md", gone);
+  write_file(store / "semantic" / "gone-young.md", gone_young);
+  write_file(store / "semantic" / "partly.md", partly);
+  write_file(store / "semantic" / "evergreen.md", evergreen);
+
+  // Without project_root: nothing is checked, nothing moves.
+  ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now});
+  CHECK(fs::exists(store / "semantic" / "gone.md"));
+  const auto health = nlohmann::json::parse(
+      ok(sandbox, {"health", "--store", store.string(), "--now", k_now, "--json"}).out);
+  CHECK(health["stale_references"]["checked"] == false);
+
+  write_file(sandbox.default_config_file(),
+             fmt::format("[rules.stale-refs]\nproject_root = \"{}\"\n", project.string()));
+  const auto run = ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now, "--json"});
+  const auto actions = actions_of(run);
+  CHECK_FALSE(fs::exists(store / "semantic" / "gone.md"));
+  REQUIRE(fs::exists(store / "archive" / "semantic" / "gone.md"));
+  CHECK(read_file(store / "archive" / "semantic" / "gone.md") == gone);
+  CHECK(has_action(actions, "stale-refs", "archived", "semantic/gone.md"));
+  CHECK(read_file(store / "semantic" / "gone-young.md") == gone_young);
+  CHECK(has_action(actions, "stale-refs", "flagged", "semantic/gone-young.md"));
+  CHECK(read_file(store / "semantic" / "partly.md") == partly);
+  CHECK(has_action(actions, "stale-refs", "flagged", "semantic/partly.md"));
+  CHECK(read_file(store / "semantic" / "fresh.md") == fresh);
+  CHECK(read_file(store / "semantic" / "evergreen.md") == evergreen);
+  CHECK_FALSE(has_action(actions, "stale-refs", "flagged", "semantic/fresh.md"));
+  CHECK(sandbox.git(store, {"status", "--porcelain"}).out.empty());
+}
+
+TEST_CASE("engram health reports what a dry run would do and writes nothing") {
+  const Sandbox sandbox;
+  const fs::path store = new_store(sandbox);
+  write_file(store / "semantic" / "shopify-pagination.md",
+             memory("semantic", {"shopify", "pagination"}, "2026-01-05", lines(k_old_claims)));
+  write_file(store / "semantic" / "shopify-api.md",
+             memory("semantic", {"shopify", "api"}, "2026-03-01", lines(k_new_claims)));
+  write_file(store / "semantic" / "db-old.md",
+             memory("semantic", {"database", "staging"}, "2026-01-10",
+                    "- The staging database is PostgreSQL 14.\n"));
+  write_file(store / "semantic" / "db-new.md",
+             memory("semantic", {"database", "staging"}, "2026-05-10",
+                    "- The staging database is PostgreSQL 16.\n- Backups run nightly at two.\n"));
+  write_file(store / "semantic" / "lonely.md",
+             memory("semantic", {"astronomy"}, "2026-01-05", "- Saturn has many moons.\n"));
+  ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now, "--lightweight"});
+  const auto before = engram::test::files_under(store);
+
+  const auto dry = nlohmann::json::parse(
+      ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now, "--dry-run", "--json"}).out);
+  const auto health = nlohmann::json::parse(
+      ok(sandbox, {"health", "--store", store.string(), "--now", k_now, "--json"}).out);
+
+  // Every merge and supersession of the dry run, and nothing else, is in the report.
+  std::set<std::pair<std::string, std::string>> dry_merges;
+  std::set<std::pair<std::string, std::string>> dry_supersede;
+  for (const auto& a : dry["actions"]) {
+    if (a["rule"] == "dedupe" && a["action"] == "merged") {
+      dry_merges.emplace(a["source"], a["target"]);
+    }
+    if (a["rule"] == "contradictions" && a["action"] == "superseded") {
+      dry_supersede.emplace(a["source"], a["target"]);
+    }
+  }
+  std::set<std::pair<std::string, std::string>> health_merges;
+  for (const auto& a : health["duplicates"]["would_merge"]) {
+    health_merges.emplace(a["source"], a["target"]);
+  }
+  std::set<std::pair<std::string, std::string>> health_supersede;
+  for (const auto& a : health["contradictions"]["would_supersede"]) {
+    health_supersede.emplace(a["source"], a["target"]);
+  }
+  CHECK(health_merges == dry_merges);
+  CHECK(health_merges.count({"semantic/shopify-pagination.md", "semantic/shopify-api.md"}) == 1);
+  CHECK(health_supersede == dry_supersede);
+  CHECK(health_supersede.count({"semantic/db-old.md", "semantic/db-new.md"}) == 1);
+  CHECK(health["dry_run_changes"] == dry["changes"].size());
+  const auto orphans = health["orphans"]["files"];
+  CHECK(std::find(orphans.begin(), orphans.end(), "semantic/lonely.md") != orphans.end());
+  CHECK(std::find(orphans.begin(), orphans.end(), "semantic/db-old.md") == orphans.end());
+  CHECK(health["totals"]["memories"] == 5);
+  CHECK_FALSE(health["last_consolidation"].is_null());
+  CHECK(health["guards"].size() == 2);
+  CHECK_FALSE(health["recommendations"].empty());
+
+  const auto markdown = ok(sandbox, {"health", "--store", store.string(), "--now", k_now});
+  CHECK_THAT(markdown.out, Catch::Contains("## Memory Health Report"));
+  CHECK_THAT(markdown.out, Catch::Contains("`semantic/shopify-pagination.md`"));
+  CHECK_THAT(markdown.out, Catch::Contains("### Recommendations"));
+
+  CHECK(engram::test::files_under(store) == before);
+  CHECK(sandbox.git(store, {"status", "--porcelain"}).out.empty());
+}
+
+TEST_CASE("consolidate --only and --skip run a subset of the rules and refuse unknown names") {
+  const Sandbox sandbox;
+  const fs::path store = new_store(sandbox);
+  write_file(store / "semantic" / "shopify-pagination.md",
+             memory("semantic", {"shopify", "pagination"}, "2026-01-05", lines(k_old_claims)));
+  write_file(store / "semantic" / "shopify-api.md",
+             memory("semantic", {"shopify", "api"}, "2026-03-01", lines(k_new_claims)));
+
+  const auto only = nlohmann::json::parse(
+      ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now, "--dry-run", "--json",
+                   "--only", "dedupe,contradictions"})
+          .out);
+  CHECK(only["rules"] == nlohmann::json::array({"dedupe", "contradictions"}));
+
+  const auto skipped = ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now,
+                                    "--skip", "dedupe", "--json"});
+  const auto rules = nlohmann::json::parse(skipped.out)["rules"];
+  CHECK(std::find(rules.begin(), rules.end(), "dedupe") == rules.end());
+  CHECK(std::find(rules.begin(), rules.end(), "index") != rules.end());
+  CHECK(fs::exists(store / "semantic" / "shopify-pagination.md"));
+
+  const auto unknown = sandbox.engram({"consolidate", "--store", store.string(), "--only", "dedup"});
+  CHECK(unknown.exit_code == 2);
+  CHECK_THAT(unknown.err, Catch::Contains("no rule named 'dedup'"));
+  const auto both = sandbox.engram(
+      {"consolidate", "--store", store.string(), "--only", "dedupe", "--skip", "index"});
+  CHECK(both.exit_code == 2);
+
+  ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now, "--only", "dedupe"});
+  CHECK_FALSE(fs::exists(store / "semantic" / "shopify-pagination.md"));
+}
