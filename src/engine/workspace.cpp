@@ -12,7 +12,6 @@
 #include "store/tags.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <fstream>
 #include <sstream>
 
@@ -30,7 +29,8 @@ Workspace::Workspace(const store::Snapshot& snapshot, const store::Layout& layou
       m_diagnostics(snapshot.diagnostics), m_root_display(snapshot.root.string()) {
   for (const auto& entry : snapshot.entries) {
     m_files.emplace(entry.relative.generic_string(),
-                    File{entry.content_hash, entry.file.render(), entry.file, false, entry.layer});
+                    File{entry.content_hash, entry.file.render(), entry.file, false, entry.layer,
+                         entry.modified});
   }
   // The machine-readable index is generated, not a memory; the index rule reads its old bytes.
   std::ifstream in(snapshot.root / layout.index_json, std::ios::binary);
@@ -41,7 +41,7 @@ Workspace::Workspace(const store::Snapshot& snapshot, const store::Layout& layou
     if (parsed) {
       m_files.emplace(layout.index_json, File{store::content_hash(bytes.str()), bytes.str(),
                                               std::move(parsed.value()), false,
-                                              layout.classify(layout.index_json)});
+                                              layout.classify(layout.index_json), std::nullopt});
     }
   }
 }
@@ -288,17 +288,10 @@ void Workspace::diagnose(std::string_view path, int line, std::string reason) {
 
 std::optional<std::int64_t> Workspace::modified(std::string_view path) const {
   const auto it = m_files.find(path);
-  if (it == m_files.end() || !it->second.current || !it->second.base_hash) {
+  if (it == m_files.end() || !it->second.current) {
     return std::nullopt;
   }
-  std::error_code error;
-  const auto when =
-      std::filesystem::last_write_time(std::filesystem::path(m_root_display) / std::string(path), error);
-  if (error) {
-    return std::nullopt;
-  }
-  const auto system = std::chrono::file_clock::to_sys(when);
-  return std::chrono::duration_cast<std::chrono::seconds>(system.time_since_epoch()).count();
+  return it->second.modified;
 }
 
 } // namespace engram::engine

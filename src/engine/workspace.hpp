@@ -76,6 +76,7 @@ private:
     std::optional<store::MemoryFile> current; // nullopt: removed
     bool touched = false; // changed by a rule in this run (its hash must be recomputed)
     std::optional<Layer> layer; // the layer its path is in
+    std::optional<std::int64_t> modified; // as the snapshot found it; nullopt: created in this run
   };
 
   // A layer's claim index and how far it has read the log of body changes.

@@ -28,6 +28,7 @@ struct Entry {
   MemoryFile file;
   std::uintmax_t bytes = 0;       // size on disk
   std::string content_hash;       // hash of the bytes read, to detect changes before writing
+  std::optional<std::int64_t> modified; // last modification, seconds since 1970-01-01 UTC
 };
 
 // What a scan found: the usable files, by path order, and the diagnostics.

@@ -3,6 +3,7 @@
 #include "store/scan.hpp"
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -287,4 +288,24 @@ TEST_CASE("a file over the size limit is diagnosed from its size, and smaller on
   REQUIRE(over != nullptr);
   CHECK_THAT(over->reason, Catch::Contains("file is 1001 bytes, over the limit of 1000"));
   CHECK(snapshot.diagnostics.size() == 1);
+}
+
+TEST_CASE("a scan records when each file was last modified, which breaks ties between equal dates") {
+  Folder store;
+  store.write("semantic/older.md", "---\ntype: semantic\n---\nFact.\n");
+  store.write("semantic/newer.md", "---\ntype: semantic\n---\nFact.\n");
+  const auto at = [](std::int64_t seconds) {
+    return fs::file_time_type::clock::from_sys(
+        std::chrono::sys_seconds(std::chrono::seconds(seconds)));
+  };
+  fs::last_write_time(store.path / "semantic/older.md", at(1'700'000'000));
+  fs::last_write_time(store.path / "semantic/newer.md", at(1'700'086'400));
+
+  const auto snapshot = scan(store.path, Layout{}, ScanLimits{});
+  const auto* older = snapshot.find("semantic/older.md");
+  const auto* newer = snapshot.find("semantic/newer.md");
+  REQUIRE(older != nullptr);
+  REQUIRE(newer != nullptr);
+  CHECK(older->modified == 1'700'000'000);
+  CHECK(newer->modified == 1'700'086'400);
 }
