@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -209,67 +210,133 @@ private:
     return pairs;
   }
 
-  // Records the duplicates that are not merged, and why.
+  // Records the duplicates that are not merged, and why: one line for each
+  // guarded file, naming the file it overlaps most (pairs come best first), so
+  // a cluster of young files does not fill the record with every pair.
   static void report(StoreView& store, const std::vector<Doc>& docs, const std::vector<Pair>& pairs) {
+    struct Flag {
+      const Pair* best = nullptr;
+      std::size_t others = 0;
+    };
+    std::map<std::string, Flag> flags; // by path, so the record's order is stable
     for (const auto& pair : pairs) {
-      const auto& a = docs[pair.a];
-      const auto& b = docs[pair.b];
-      const auto& [guarded, other] = !a.guard.empty() ? std::pair{&a, &b} : std::pair{&b, &a};
-      store.record(Action{"", "flagged", "", guarded->path, other->path,
+      for (const auto index : {pair.a, pair.b}) {
+        if (!docs[index].guard.empty()) {
+          auto& flag = flags[docs[index].path];
+          if (flag.best == nullptr) {
+            flag.best = &pair;
+          } else {
+            ++flag.others;
+          }
+        }
+      }
+    }
+    for (const auto& [path, flag] : flags) {
+      const auto& pair = *flag.best;
+      const auto& guarded = docs[pair.a].path == path ? docs[pair.a] : docs[pair.b];
+      const auto& other = docs[pair.a].path == path ? docs[pair.b] : docs[pair.a];
+      const auto more = flag.others == 0 ? std::string()
+                                         : " (and " + std::to_string(flag.others) + " more file" +
+                                               (flag.others == 1 ? "" : "s") + ")";
+      store.record(Action{"", "flagged", "", guarded.path, other.path,
                           "likely duplicate, " + percent(pair.score) +
-                              " of significant words shared; not merged: " + guarded->guard});
+                              " of significant words shared" + more +
+                              "; not merged: " + guarded.guard});
     }
   }
 
-  // Merges `older` into `newer`: each claim absorbed, a duplicate, or kept in
-  // a superseded marker; then tags, related and salience; then older removed.
+  // Merges `older` into `newer`. A claim travels with its superseded markers
+  // as one unit: absorbed whole; a duplicate, its markers kept beside the
+  // claim it duplicates; or updated by a claim of the newer file, kept in a
+  // marker of its own text followed by its markers, so histories stay a flat
+  // list that never nests. Comments outside any claim are kept at the end.
+  // Then tags, related and salience; then the older file is removed.
   void merge(StoreView& store, const Doc& older, const Doc& newer, double score) {
     const auto& from = older.path;
     const auto& into = newer.path;
     const auto old_body = store.body(from);
     const auto claims = store.claims(old_body);
     std::string body = store.body(into);
-    // The target's claims, kept in step with what is appended.
+    // The target's own claims (what an older claim can be updated by), and
+    // every claim it holds as it grows, each kept in step with its markers.
     std::vector<std::string> present;
     for (const auto& claim : store.claims(body)) {
       present.push_back(claim.text);
     }
+    const std::size_t own_claims = present.size();
     std::size_t absorbed = 0;
     std::size_t duplicates = 0;
     std::size_t superseded = 0;
+    std::vector<std::string> carried; // the comments that went with a claim
     for (const auto& claim : claims) {
-      const std::string* duplicate = nullptr;
-      const std::string* update = nullptr;
-      for (const auto& existing : present) {
-        const auto relation = store.compare(claim.text, existing);
+      const auto unit = knowledge::split_markers(claim.text);
+      for (auto& comment : knowledge::comments_of(claim.text)) {
+        carried.push_back(std::move(comment));
+      }
+      std::optional<std::size_t> duplicate;
+      std::optional<std::size_t> update;
+      for (std::size_t i = 0; i < present.size(); ++i) {
+        const auto relation = store.compare(unit.own, present[i]);
         if (relation == Relation::duplicate) {
-          duplicate = &existing;
+          duplicate = i;
           break;
         }
-        if (relation == Relation::update && update == nullptr) {
-          update = &existing;
+        if (relation == Relation::update && !update && i < own_claims) {
+          update = i;
         }
       }
-      if (duplicate != nullptr) {
-        store.record(Action{"", "duplicate", claim.text, from, into,
-                            "already there as \"" + knowledge::one_line(*duplicate) + "\""});
+      const auto history = unit.markers.empty()
+                               ? std::string()
+                               : ", with its " + std::to_string(unit.markers.size()) +
+                                     " superseded marker" + (unit.markers.size() == 1 ? "" : "s");
+      if (duplicate) {
+        const auto existing = knowledge::one_line(knowledge::split_markers(present[*duplicate]).own);
+        body = knowledge::with_markers_beside(body, present[*duplicate], unit.markers);
+        store.record(Action{"", "duplicate", unit.own, from, into,
+                            "already there as \"" + existing + "\"" +
+                                (history.empty() ? "" : "; kept beside it" + history)});
         ++duplicates;
         continue;
       }
-      if (update != nullptr) {
+      if (update) {
         // The newer file's claim stands; the older one is kept beside it.
-        body = knowledge::with_marker_beside(body, *update,
-                                             knowledge::superseded_marker(store.today(), claim.text));
-        store.record(Action{"", "superseded", claim.text, from, into,
-                            "updated by the newer \"" + knowledge::one_line(*update) +
-                                "\", kept in a superseded marker"});
+        const auto standing = knowledge::one_line(knowledge::split_markers(present[*update]).own);
+        std::vector<std::string> markers{knowledge::superseded_marker(store.today(), unit.own)};
+        markers.insert(markers.end(), unit.markers.begin(), unit.markers.end());
+        body = knowledge::with_markers_beside(body, present[*update], markers);
+        store.record(Action{"", "superseded", unit.own, from, into,
+                            "updated by the newer \"" + standing +
+                                "\", kept in a superseded marker" + history});
         ++superseded;
         continue;
       }
-      body = placed(body, old_body, claim);
-      present.push_back(claim.text);
-      store.record(Action{"", "absorbed", claim.text, from, into, "merged from a duplicate file"});
+      body = placed(body, old_body, claim, unit);
+      present.push_back(knowledge::entry_with_markers(unit));
+      store.record(Action{"", "absorbed", unit.own, from, into,
+                          "merged from a duplicate file" + history});
       ++absorbed;
+    }
+    // Comments of the older file that belong to no claim (the markers of
+    // claims superseded before, a person's notes): history is never dropped.
+    std::vector<std::string> loose;
+    for (auto& comment : knowledge::comments_of(old_body)) {
+      const auto it = std::find(carried.begin(), carried.end(), comment);
+      if (it != carried.end()) {
+        carried.erase(it);
+      } else if (body.find(comment) == std::string::npos &&
+                 std::find(loose.begin(), loose.end(), comment) == loose.end()) {
+        loose.push_back(std::move(comment));
+      }
+    }
+    if (!loose.empty()) {
+      std::string block;
+      for (const auto& comment : loose) {
+        block += (block.empty() ? "" : "\n") + comment;
+      }
+      body = knowledge::appended(body, block, true);
+      store.record(Action{"", "kept", "", from, into,
+                          std::to_string(loose.size()) + " comment" + (loose.size() == 1 ? "" : "s") +
+                              " outside any claim kept at the end"});
     }
     if (body != store.body(into)) {
       store.set_body(into, body);
@@ -284,23 +351,24 @@ private:
                             " duplicate, " + std::to_string(superseded) + " superseded)"});
   }
 
-  // `body` with a claim of the older file added: under the same `## heading`
-  // when the target has it, in a new one when the claim had one, else at the end.
+  // `body` with a claim of the older file and its markers added: under the
+  // same `## heading` when the target has it, in a new one when the claim had
+  // one, else at the end.
   static std::string placed(const std::string& body, const std::string& old_body,
-                            const engram::Claim& claim) {
-    const bool paragraph = claim.text.find('\n') != std::string::npos;
+                            const engram::Claim& claim, const knowledge::MarkedClaim& unit) {
+    const auto entry = knowledge::entry_with_markers(unit);
+    const bool paragraph = unit.own.find('\n') != std::string::npos;
     if (!claim.context.empty()) {
       const auto sep = claim.context.rfind(" > ");
       const auto title = sep == std::string::npos ? claim.context : claim.context.substr(sep + 3);
       if (const auto section = knowledge::find_section(body, title)) {
-        return knowledge::insert_in_section(body, *section, knowledge::as_entry(claim.text));
+        return knowledge::insert_in_section(body, *section, entry);
       }
       if (knowledge::find_section(old_body, title)) {
-        return knowledge::appended(body, "## " + title + "\n\n" + knowledge::as_entry(claim.text),
-                                   true);
+        return knowledge::appended(body, "## " + title + "\n\n" + entry, true);
       }
     }
-    return knowledge::appended(body, knowledge::as_entry(claim.text), paragraph);
+    return knowledge::appended(body, entry, paragraph);
   }
 
   // Tags and `related` unioned (the newer's first), the higher salience kept.

@@ -360,6 +360,114 @@ inline std::string with_marker_beside(const std::string& body, std::string_view 
   return body.substr(0, blank + 1) + "\n" + marker + "\n" + body.substr(blank + 1);
 }
 
+// How a superseded marker starts.
+inline constexpr std::string_view k_marker_open = "<!-- superseded ";
+
+// Every HTML comment of `text`, in order; an unclosed `<!--` is text, not a comment.
+inline std::vector<std::string> comments_of(std::string_view text) {
+  std::vector<std::string> out;
+  for (auto open = text.find("<!--"); open != std::string_view::npos; open = text.find("<!--", open)) {
+    const auto close = text.find("-->", open + 4);
+    if (close == std::string_view::npos) {
+      break;
+    }
+    out.emplace_back(text.substr(open, close + 3 - open));
+    open = close + 3;
+  }
+  return out;
+}
+
+// A claim as one unit: what it says, and the superseded markers that keep the
+// values it replaced. Markers hold no `-->` of their own (quote_for_marker), so
+// the first `-->` closes one, and a marker never holds another.
+struct MarkedClaim {
+  std::string own;                  // the claim without its markers, trailing space trimmed
+  std::vector<std::string> markers; // its `<!-- superseded … -->` markers, in order
+};
+
+// Splits a claim's text into what it says and its superseded markers.
+inline MarkedClaim split_markers(std::string_view text) {
+  MarkedClaim out;
+  while (!text.empty()) {
+    const auto open = text.find(k_marker_open);
+    const auto close =
+        open == std::string_view::npos ? open : text.find("-->", open + k_marker_open.size());
+    if (close == std::string_view::npos) {
+      out.own.append(text);
+      break;
+    }
+    out.own.append(text.substr(0, open));
+    out.markers.emplace_back(text.substr(open, close + 3 - open));
+    text.remove_prefix(close + 3);
+    // The marker's indentation goes with it, and so does its line when it had one of its own.
+    while (!out.own.empty() && (out.own.back() == ' ' || out.own.back() == '\t')) {
+      out.own.pop_back();
+    }
+    if (out.own.ends_with('\n') && (text.empty() || text.front() == '\n' || text.front() == '\r')) {
+      out.own.pop_back();
+      if (out.own.ends_with('\r')) {
+        out.own.pop_back();
+      }
+    }
+  }
+  while (!out.own.empty() && (out.own.back() == '\n' || out.own.back() == '\r' ||
+                              out.own.back() == ' ' || out.own.back() == '\t')) {
+    out.own.pop_back();
+  }
+  return out;
+}
+
+// The markers a claim carries after it: continuation lines of a list item (so
+// they stay part of it), else lines of the claim's own paragraph.
+inline std::string markers_after(std::string_view claim, const std::vector<std::string>& markers) {
+  std::string out;
+  for (const auto& marker : markers) {
+    out += (is_item(claim) ? "\n  " : "\n") + marker;
+  }
+  return out;
+}
+
+// A claim and its markers as one entry of a body: a one-line claim becomes a
+// list item, and its markers follow it as continuation lines.
+inline std::string entry_with_markers(const MarkedClaim& claim) {
+  const auto entry = as_entry(claim.own);
+  return entry + markers_after(entry, claim.markers);
+}
+
+// `body` with `markers` put right after the claim `beside` (continuation lines
+// of a list item, else a block after its paragraph; at the end when the claim
+// is not found), leaving out markers the body already holds, so a history is
+// never written twice. `beside` becomes the claim's new text.
+inline std::string with_markers_beside(const std::string& body, std::string& beside,
+                                       const std::vector<std::string>& markers) {
+  std::vector<std::string> fresh;
+  for (const auto& marker : markers) {
+    if (body.find(marker) == std::string::npos &&
+        std::find(fresh.begin(), fresh.end(), marker) == fresh.end()) {
+      fresh.push_back(marker);
+    }
+  }
+  if (fresh.empty()) {
+    return body;
+  }
+  const auto at = beside.empty() ? std::string::npos : body.find(beside);
+  if (at != std::string::npos && is_item(beside)) {
+    const auto added = markers_after(beside, fresh);
+    const std::size_t after = at + beside.size();
+    beside += added;
+    return body.substr(0, after) + added + body.substr(after);
+  }
+  std::string block;
+  for (const auto& marker : fresh) {
+    block += (block.empty() ? "" : "\n") + marker;
+  }
+  const auto blank = at == std::string::npos ? at : body.find("\n\n", at + beside.size());
+  if (blank == std::string::npos) {
+    return appended(body, block, true);
+  }
+  return body.substr(0, blank + 1) + "\n" + block + "\n" + body.substr(blank + 1);
+}
+
 // Replaces the claim `old_text` in `body` by `replacement` (the first place it is
 // found); nullopt when it is not there.
 inline std::optional<std::string> replaced(const std::string& body, std::string_view old_text,

@@ -147,6 +147,63 @@ TEST_CASE("near-duplicate files merge into the newer with every claim kept and t
   CHECK_THAT(again.out, Catch::Contains("nothing to consolidate"));
 }
 
+TEST_CASE("a merge moves each claim with its superseded markers as one unit and never nests them") {
+  const Sandbox sandbox;
+  const fs::path store = new_store(sandbox);
+  const std::string page_100 =
+      "<!-- superseded 2026-06-01: previously \"- The order sync page size is 100.\" -->";
+  const std::string every_5 =
+      "<!-- superseded 2026-06-01: previously \"- The order sync runs every 5 minutes.\" -->";
+  const std::string rest_api =
+      "<!-- superseded 2026-05-01: previously \"- The order sync used the REST API.\" -->";
+  const std::string note = "<!-- a note the person left -->";
+  write_file(store / "semantic" / "sync-a.md",
+             memory("semantic", {"sync", "orders"}, "2026-01-05",
+                    "# Order sync\n\n- The order sync page size is 250.\n  " + page_100 +
+                        "\n- The order sync runs every 15 minutes.\n  " + every_5 +
+                        "\n- Orders are matched by their name field.\n\n" + rest_api + "\n" +
+                        note + "\n"));
+  write_file(store / "semantic" / "sync-b.md",
+             memory("semantic", {"sync", "orders"}, "2026-03-01",
+                    "# Order sync\n\n- The order sync page size is 500.\n"
+                    "- The order sync runs every 15 minutes.\n"
+                    "- Orders are matched by their name field.\n"
+                    "- Failed orders are retried three times.\n"));
+
+  const auto run = ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now, "--json"});
+  const auto actions = actions_of(run);
+  REQUIRE_FALSE(fs::exists(store / "semantic" / "sync-a.md"));
+  const auto merged = read_file(store / "semantic" / "sync-b.md");
+  // The older value is kept in a marker of its own text, its history follows flat.
+  CHECK_THAT(merged,
+             Catch::Contains("- The order sync page size is 500.\n"
+                             "  <!-- superseded 2026-11-22: previously \"- The order sync page size "
+                             "is 250.\" -->\n  " +
+                             page_100 + "\n"));
+  // A duplicate's markers stay beside the claim it duplicates.
+  CHECK_THAT(merged, Catch::Contains("- The order sync runs every 15 minutes.\n  " + every_5 + "\n"));
+  // Comments outside any claim are kept, once each.
+  CHECK_THAT(merged, Catch::Contains(rest_api));
+  CHECK_THAT(merged, Catch::Contains(note));
+  for (const auto& comment : {page_100, every_5, rest_api, note}) {
+    INFO(comment);
+    CHECK(merged.find(comment) == merged.rfind(comment));
+  }
+  // Never a marker inside a marker: no quote is ever escaped.
+  CHECK(merged.find("\\\"") == std::string::npos);
+  CHECK(merged.find("Orders are matched by their name field.") ==
+        merged.rfind("Orders are matched by their name field."));
+  bool superseded = false;
+  for (const auto& a : actions) {
+    superseded = superseded || (a["rule"] == "dedupe" && a["action"] == "superseded" &&
+                                a["claim"] == "- The order sync page size is 250.");
+  }
+  CHECK(superseded);
+
+  const auto again = ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now});
+  CHECK_THAT(again.out, Catch::Contains("nothing to consolidate"));
+}
+
 TEST_CASE("young, critical and confirmed never-rule files are never merged and are reported") {
   const Sandbox sandbox;
   const fs::path store = new_store(sandbox);
@@ -305,9 +362,12 @@ TEST_CASE("engram health reports what a dry run would do and writes nothing") {
              memory("semantic", {"shopify", "pagination"}, "2026-01-05", lines(k_old_claims)));
   write_file(store / "semantic" / "shopify-api.md",
              memory("semantic", {"shopify", "api"}, "2026-03-01", lines(k_new_claims)));
+  // Related (a shared tag) but not duplicates: most of db-old's words are its own,
+  // so the flip of the version is the contradictions rule's, not a merge.
   write_file(store / "semantic" / "db-old.md",
              memory("semantic", {"database", "staging"}, "2026-01-10",
-                    "- The staging database is PostgreSQL 14.\n"));
+                    "- The staging database is PostgreSQL 14.\n"
+                    "- Schema migrations are applied by Flyway during every release.\n"));
   write_file(store / "semantic" / "db-new.md",
              memory("semantic", {"database", "staging"}, "2026-05-10",
                     "- The staging database is PostgreSQL 16.\n- Backups run nightly at two.\n"));
