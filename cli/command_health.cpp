@@ -55,13 +55,6 @@ Json actions_of(const engine::Plan& plan, std::string_view rule,
   return out;
 }
 
-// How many of the record's actions of `rule` have verb `verb`.
-std::size_t count_of(const engine::Plan& plan, std::string_view rule, std::string_view verb) {
-  return static_cast<std::size_t>(std::count_if(plan.record.begin(), plan.record.end(), [&](const Action& a) {
-    return a.rule == rule && a.action == verb;
-  }));
-}
-
 // A number field of a memory (`uses`, `helpful`), when it is one.
 std::optional<double> number_field(const store::MemoryFile& file, std::string_view key) {
   const auto text = file.field(key);

@@ -29,6 +29,18 @@ std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
+// A fact of its own for memory `i`, longer than one index line: most of its
+// significant words are made from `i`, so no two of these memories share the
+// 60% of words that makes dedupe merge them.
+std::string distinct_fact(int i) {
+  std::string fact = fmt::format("Fact {} lists", i);
+  for (const char* part : {"host", "queue", "shard", "table", "bucket", "ledger", "mirror", "cache",
+                           "topic", "route", "vault", "index", "batch", "relay"}) {
+    fact += fmt::format(" {}{:03}", part, i);
+  }
+  return fact + ", a sentence that goes on well past the width of one index line.\n";
+}
+
 } // namespace
 
 TEST_CASE("WORKING.md over its guard is trimmed under the target and every moved item is kept") {
@@ -98,11 +110,7 @@ TEST_CASE("MEMORY.md fits 200 lines of 150 chars for 400 memories and .index.jso
     const std::string salience = i % 3 == 0 ? "high" : i % 3 == 1 ? "medium" : "low";
     write_file(store / "semantic" / fmt::format("topic-{:03}.md", i),
                semantic_memory({"topic", fmt::format("t{}", i % 17)}, "2026-01-05",
-                               fmt::format("Fact number {} is a long sentence about the {} system "
-                                           "that goes on well past the width of one index line "
-                                           "so that it has to be cut short.\n",
-                                           i, i % 17),
-                               salience));
+                               distinct_fact(i), salience));
   }
   write_file(store / "procedural" / "feedback.md",
              "---\ntype: procedural\ntags: [workflow]\ntrigger: [deploy]\n---\n## Deploy\n\n"
