@@ -58,6 +58,14 @@ public:
     m_canonical.clear();
     m_similarity = std::clamp(knowledge::real_setting(store, "similarity", 0.6), 0.0, 1.0);
     m_min_age = knowledge::int_setting(store, "min_age_days", 14);
+    m_linking.clear();
+    for (const Layer layer : k_linking_layers) {
+      for (const auto& path : store.files(layer)) {
+        if (!store.list(path, "related").empty()) {
+          m_linking.push_back(path);
+        }
+      }
+    }
     for (const Layer layer : {Layer::semantic, Layer::reference, Layer::procedural}) {
       // Files of one type only: the `type` field, else the layer's.
       std::map<std::string, std::vector<std::string>> by_type;
@@ -342,6 +350,10 @@ private:
       store.set_body(into, body);
     }
     merge_frontmatter(store, from, into);
+    if (!store.list(into, "related").empty() &&
+        std::find(m_linking.begin(), m_linking.end(), into) == m_linking.end()) {
+      m_linking.push_back(into);
+    }
     redirect_related(store, from, into);
     store.remove(from);
     store.record(Action{"", "merged", "", from, into,
@@ -412,35 +424,40 @@ private:
     return link == path || link == name || link == stem;
   }
 
-  // Links to the removed file from other memories now point at the file it merged into.
-  static void redirect_related(StoreView& store, const std::string& from, const std::string& into) {
-    for (const Layer layer : {Layer::semantic, Layer::reference, Layer::procedural, Layer::episodic}) {
-      for (const auto& path : store.files(layer)) {
-        if (path == from) {
-          continue;
+  // Links to the removed file from other memories now point at the file it
+  // merged into. Only files with links can have one: a merge does not read
+  // every file of the store again.
+  void redirect_related(StoreView& store, const std::string& from, const std::string& into) {
+    for (const auto& path : m_linking) {
+      if (path == from || !store.exists(path)) {
+        continue;
+      }
+      auto related = store.list(path, "related");
+      bool changed = false;
+      for (auto& link : related) {
+        if (names(from, link)) {
+          const auto name = into.substr(into.rfind('/') + 1);
+          link = link == from ? into : link.ends_with(".md") ? name : name.substr(0, name.size() - 3);
+          changed = true;
         }
-        auto related = store.list(path, "related");
-        bool changed = false;
-        for (auto& link : related) {
-          if (names(from, link)) {
-            const auto name = into.substr(into.rfind('/') + 1);
-            link = link == from ? into : link.ends_with(".md") ? name : name.substr(0, name.size() - 3);
-            changed = true;
+      }
+      if (changed) {
+        std::vector<std::string> unique;
+        for (const auto& link : related) {
+          if (std::find(unique.begin(), unique.end(), link) == unique.end() && !names(path, link)) {
+            unique.push_back(link);
           }
         }
-        if (changed) {
-          std::vector<std::string> unique;
-          for (const auto& link : related) {
-            if (std::find(unique.begin(), unique.end(), link) == unique.end() && !names(path, link)) {
-              unique.push_back(link);
-            }
-          }
-          store.set_list(path, "related", unique);
-        }
+        store.set_list(path, "related", unique);
       }
     }
   }
 
+  // The layers whose files can link to a merged file.
+  static constexpr Layer k_linking_layers[] = {Layer::semantic, Layer::reference,
+                                               Layer::procedural, Layer::episodic};
+
+  std::vector<std::string> m_linking; // files with `related` links, this run
   double m_similarity = 0.6;
   std::int64_t m_min_age = 14;
   std::unordered_map<std::string, std::uint32_t> m_ids;     // canonical word → id, this run

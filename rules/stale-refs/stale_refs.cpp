@@ -5,7 +5,8 @@
 // source files. EVERGREEN (no references) and FRESH memories are kept;
 // PARTIALLY_STALE ones are flagged and kept; FULLY_STALE ones (every reference
 // gone) are moved whole to `archive/`, with the reason in the record, once they
-// are older than `min_age_days`. Without `project_root` the rule does nothing.
+// are older than `min_age_days`. Without `project_root` the rule does nothing,
+// and says so once.
 // It reads the project tree, never the store's disk, and never writes outside
 // the store.
 #include "../shared/knowledge.hpp"
@@ -246,13 +247,21 @@ public:
   void run(StoreView& store) override {
     const auto root_text = knowledge::text_setting(store, "project_root");
     if (root_text.empty()) {
-      return; // nothing to check against; `engram health` says so
+      // Nothing to check against: said once for the life of the rule (a
+      // command's run, or the daemon's), not in every consolidation.
+      if (!m_said_no_root) {
+        m_said_no_root = true;
+        store.record(Action{"", "skipped", "", "", "",
+                            "rules.stale-refs.project_root is not set for this store; no "
+                            "reference was checked"});
+      }
+      return;
     }
     Project project{fs::path(root_text), {}, {}, {}, false};
     std::error_code error;
     if (!fs::is_directory(project.root, error)) {
       store.record(Action{"", "flagged", "", "", "",
-                          "stale-refs: project_root " + root_text +
+                          "project_root " + root_text +
                               " is not a folder; no reference was checked"});
       return;
     }
@@ -301,6 +310,8 @@ public:
   }
 
 private:
+  bool m_said_no_root = false; // the missing project_root was recorded once already
+
   // Moves a fully stale memory to archive/ whole, or says why it stays.
   static void archive(StoreView& store, Layer layer, const std::string& path,
                       const std::string& listed, const std::string& root, std::int64_t min_age) {

@@ -204,7 +204,7 @@ TEST_CASE("a merge moves each claim with its superseded markers as one unit and 
   CHECK_THAT(again.out, Catch::Contains("nothing to consolidate"));
 }
 
-TEST_CASE("young, critical and confirmed never-rule files are never merged and are reported") {
+TEST_CASE("young, critical, procedural and confirmed never-rule files are never merged and are reported") {
   const Sandbox sandbox;
   const fs::path store = new_store(sandbox);
   const std::map<std::string, std::string> files = {
@@ -217,6 +217,22 @@ TEST_CASE("young, critical and confirmed never-rule files are never merged and a
       {"reference/crit-b.md",
        memory("reference", {"docs"}, "2026-02-05",
               "- The API reference can be found at https://shopify.dev/docs/api for each version.\n")},
+      {"procedural/deploy-a.md",
+       memory("procedural", {"deploy"}, "2026-01-05",
+              "## Deploy\n\n- Always run the smoke tests after a deploy to production.\n")},
+      {"procedural/deploy-b.md",
+       memory("procedural", {"deploy"}, "2026-02-05",
+              "## Deploy\n\n- Always run the smoke tests after a deploy to production.\n"
+              "- Tell the support team before a deploy.\n")},
+      {"semantic/rule-a.md",
+       memory("semantic", {"git"}, "2026-01-05",
+              "- Never force-push to the main branch of the shop repository.\n"
+              "- Review every migration before it runs.\n")},
+      {"semantic/rule-b.md",
+       memory("semantic", {"git"}, "2026-02-05",
+              "- Never force-push to the main branch of the shop repository.\n"
+              "- Review every migration before it runs on staging.\n",
+              "", "open")},
   };
   for (const auto& [path, bytes] : files) {
     write_file(store / path, bytes);
@@ -224,17 +240,22 @@ TEST_CASE("young, critical and confirmed never-rule files are never merged and a
   const auto dry = ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now,
                                 "--dry-run", "--json", "--only", "dedupe"});
   const auto actions = actions_of(dry);
-  bool young = false;
-  bool critical = false;
+  // Each guarded file is reported once, with the reason it is not merged.
+  std::map<std::string, std::string> flagged;
   for (const auto& a : actions) {
     CHECK(a["action"] != "merged");
     if (a["action"] == "flagged") {
-      young = young || a["reason"].get<std::string>().find("younger than 14 days") != std::string::npos;
-      critical = critical || a["reason"].get<std::string>().find("marked critical") != std::string::npos;
+      CHECK(flagged.count(a["source"]) == 0);
+      flagged[a["source"]] = a["reason"];
     }
   }
-  CHECK(young);
-  CHECK(critical);
+  CHECK_THAT(flagged["semantic/young-b.md"], Catch::Contains("younger than 14 days"));
+  CHECK_THAT(flagged["reference/crit-a.md"], Catch::Contains("marked critical"));
+  CHECK_THAT(flagged["procedural/deploy-a.md"],
+             Catch::Contains("procedural entries are never merged automatically"));
+  CHECK_THAT(flagged["semantic/rule-a.md"],
+             Catch::Contains("a confirmed rule that says \"never\""));
+  CHECK(flagged.count("semantic/rule-b.md") == 0); // open, old: it would merge but for rule-a
 
   ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now});
   for (const auto& [path, bytes] : files) {
@@ -330,9 +351,16 @@ TEST_CASE("a fully stale memory is archived only with project_root set and after
   write_file(store / "semantic" / "partly.md", partly);
   write_file(store / "semantic" / "evergreen.md", evergreen);
 
-  // Without project_root: nothing is checked, nothing moves.
-  ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now});
+  // Without project_root: nothing is checked, nothing moves, and the record says so once.
+  const auto unchecked = actions_of(
+      ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now, "--json"}));
   CHECK(fs::exists(store / "semantic" / "gone.md"));
+  std::size_t said = 0;
+  for (const auto& a : unchecked) {
+    CHECK((a["rule"] != "stale-refs" || a["action"] == "skipped"));
+    said += a["rule"] == "stale-refs" ? 1 : 0;
+  }
+  CHECK(said == 1);
   const auto health = nlohmann::json::parse(
       ok(sandbox, {"health", "--store", store.string(), "--now", k_now, "--json"}).out);
   CHECK(health["stale_references"]["checked"] == false);
