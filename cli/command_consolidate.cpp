@@ -67,7 +67,9 @@ void print_text(const engine::Outcome& outcome, engine::DryRun dry) {
     fmt::print("committed the agent's changes first as {}\n", short_id(*outcome.snapshot_commit));
   }
   if (plan.empty()) {
-    fmt::print("nothing to consolidate\n");
+    // What the rules report without changing anything (a likely duplicate
+    // that is not merged, a partly stale memory) is still worth reading.
+    fmt::print("nothing to consolidate\n{}", engine::render_record(plan));
     return;
   }
   if (dry == engine::DryRun::yes) {

@@ -27,6 +27,9 @@ std::string counted(std::string_view verb, std::size_t n) {
   if (verb == "failed") {
     return fmt::format("{} rule{} failed", n, n == 1 ? "" : "s");
   }
+  if (verb == "skipped") {
+    return fmt::format("{} rule{} skipped", n, n == 1 ? "" : "s");
+  }
   return fmt::format("{} {}", n, verb);
 }
 
