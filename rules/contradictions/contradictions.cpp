@@ -94,7 +94,8 @@ private:
     }
     for (const auto& [older, newer] : flagged) {
       store.record(Action{"", "flagged", older.text, older.path, newer.path,
-                          "contradicted by the newer \"" + knowledge::one_line(newer.text) +
+                          "contradicted by the newer \"" +
+                            knowledge::one_line(knowledge::split_markers(newer.text).own) +
                               "\"; not changed: " + facts.at(older.path).guard});
     }
     std::set<std::string> edited;
@@ -162,23 +163,17 @@ private:
   // is no longer where it was (an earlier edit of this run changed it).
   static bool supersede(StoreView& store, const Place& older, const Place& newer) {
     std::string body = store.body(older.path);
-    // An item superseded before carries its markers as continuation lines:
-    // the new marker quotes only the claim itself, and the old ones follow.
-    std::string own;
-    std::string markers;
-    for (const auto& line : engram::text::split_lines(older.text)) {
-      const auto bare = engram::text::without_eol(line);
-      const auto start = bare.find_first_not_of(" \t");
-      if (start != std::string_view::npos && bare.substr(start).starts_with("<!-- superseded ")) {
-        markers += "\n" + std::string(bare.substr(start));
-      } else {
-        own += line;
-      }
+    // A claim superseded before carries its markers: the new marker quotes
+    // only the claim's own text, and the old ones follow it, so a history of
+    // updates stays a flat list instead of nesting.
+    const auto unit = knowledge::split_markers(older.text);
+    std::vector<std::string> markers{knowledge::superseded_marker(store.today(), unit.own)};
+    markers.insert(markers.end(), unit.markers.begin(), unit.markers.end());
+    std::string marker;
+    for (const auto& line : markers) {
+      marker += (marker.empty() ? "" : "\n") + line;
     }
-    while (!own.empty() && (own.back() == '\n' || own.back() == '\r')) {
-      own.pop_back();
-    }
-    const std::string marker = knowledge::superseded_marker(store.today(), own) + markers;
+    const auto& own = unit.own;
     const auto at = body.find(older.text);
     if (at == std::string::npos) {
       return false;
@@ -192,7 +187,8 @@ private:
     }
     body.erase(at, end - at);
     if (older.path == newer.path) {
-      body = knowledge::with_marker_beside(body, newer.text, marker);
+      std::string beside = newer.text;
+      body = knowledge::with_markers_beside(body, beside, markers);
     } else if (item) {
       body.insert(at, marker + "\n");
     } else {
@@ -204,7 +200,8 @@ private:
     }
     store.set_body(older.path, body);
     store.record(Action{"", "superseded", own, older.path, newer.path,
-                        "contradicted by the newer \"" + knowledge::one_line(newer.text) +
+                        "contradicted by the newer \"" +
+                            knowledge::one_line(knowledge::split_markers(newer.text).own) +
                             "\"" + (older.path == newer.path ? " later in the file" : "") +
                             "; kept in a superseded marker"});
     return true;

@@ -340,26 +340,6 @@ inline std::string superseded_marker(Date today, std::string_view claim) {
          "\" -->";
 }
 
-// Puts `marker` right beside the claim `beside` in `body`: a continuation line
-// of a list item, else a block of its own after the claim's paragraph (at the
-// end when the claim is not found).
-inline std::string with_marker_beside(const std::string& body, std::string_view beside,
-                                      const std::string& marker) {
-  const auto at = beside.empty() ? std::string::npos : body.find(beside);
-  if (at == std::string::npos) {
-    return appended(body, marker, true);
-  }
-  const std::size_t after = at + beside.size();
-  if (is_item(beside)) {
-    return body.substr(0, after) + "\n  " + marker + body.substr(after);
-  }
-  const auto blank = body.find("\n\n", after);
-  if (blank == std::string::npos) {
-    return appended(body, marker, true);
-  }
-  return body.substr(0, blank + 1) + "\n" + marker + "\n" + body.substr(blank + 1);
-}
-
 // How a superseded marker starts.
 inline constexpr std::string_view k_marker_open = "<!-- superseded ";
 
@@ -466,17 +446,6 @@ inline std::string with_markers_beside(const std::string& body, std::string& bes
     return appended(body, block, true);
   }
   return body.substr(0, blank + 1) + "\n" + block + "\n" + body.substr(blank + 1);
-}
-
-// Replaces the claim `old_text` in `body` by `replacement` (the first place it is
-// found); nullopt when it is not there.
-inline std::optional<std::string> replaced(const std::string& body, std::string_view old_text,
-                                           std::string_view replacement) {
-  const auto at = body.find(old_text);
-  if (old_text.empty() || at == std::string::npos) {
-    return std::nullopt;
-  }
-  return body.substr(0, at) + std::string(replacement) + body.substr(at + old_text.size());
 }
 
 } // namespace engram::knowledge
