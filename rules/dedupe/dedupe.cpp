@@ -5,8 +5,8 @@
 // beside the newer claim that updates it; tags and `related` are unioned; the
 // older file is removed last. Files that are young, critical, confirmed
 // never/do-not rules, or procedural are never merged: they are reported.
-// Candidates come from an inverted index with prefix filtering (rarest words
-// first), so a store of 10,000 files is not compared pair by pair.
+// Candidates come from an inverted index with prefix filtering and counting
+// (rarest words first), so a store of 10,000 files is not compared pair by pair.
 #include "../shared/knowledge.hpp"
 #include "engram/plugin.hpp"
 
@@ -162,52 +162,67 @@ private:
     return ids;
   }
 
-  // Every pair of live docs whose overlap reaches the threshold, best first.
-  // Prefix filtering: with words ordered rarest first, two sets that share at
-  // least ceil(t·|S|) words (S the smaller) share one among the first
-  // |S| − ceil(t·|S|) + 1 words of S; so S probes the postings of those words only.
+  // Every pair of live docs whose overlap reaches the threshold, best first,
+  // without comparing every pair. Words are ordered rarest first. If S (the
+  // smaller set, n words) and T share at least need = ceil(t·n) words, then of
+  // S's first L words at least need − (n − L) are in T. So S counts, through
+  // the postings of its first L words only, how many each T shares, and only a
+  // T whose count reaches that bound is compared whole. L = n − need + 1 (the
+  // prefix) is the least that can find every pair; a few rarer-than-common
+  // words more cost little and turn the bound from 1 into several, which is
+  // what keeps mid-frequency words from making every file a candidate.
   std::vector<Pair> find_pairs(const std::vector<Doc>& docs) const {
-    std::unordered_map<std::uint32_t, std::vector<std::size_t>> postings;
+    std::vector<std::vector<std::uint32_t>> postings(m_ids.size());
     for (std::size_t i = 0; i < docs.size(); ++i) {
       if (!docs[i].removed) {
         for (const auto word : docs[i].words) {
-          postings[word].push_back(i);
+          postings[word].push_back(static_cast<std::uint32_t>(i));
         }
       }
     }
-    const auto frequency = [&](std::uint32_t word) { return postings.find(word)->second.size(); };
     std::vector<Pair> pairs;
-    std::vector<std::size_t> seen(docs.size(), SIZE_MAX);
+    std::vector<std::uint32_t> shared(docs.size(), 0); // per candidate, this doc's words it holds
+    std::vector<std::uint32_t> candidates;
+    std::vector<std::uint32_t> order;
     for (std::size_t i = 0; i < docs.size(); ++i) {
       const auto& doc = docs[i];
       if (doc.removed || doc.words.empty()) {
         continue;
       }
-      auto order = doc.words;
+      order = doc.words;
       std::sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
-        const auto fx = frequency(x);
-        const auto fy = frequency(y);
+        const auto fx = postings[x].size();
+        const auto fy = postings[y].size();
         return fx != fy ? fx < fy : x < y;
       });
       const auto n = order.size();
-      const auto need = static_cast<std::size_t>(
-          std::max(1.0, std::ceil(m_similarity * static_cast<double>(n) - 1e-9)));
-      const std::size_t prefix = n >= need ? n - need + 1 : n;
-      for (std::size_t k = 0; k < prefix; ++k) {
-        for (const auto j : postings.find(order[k])->second) {
+      const auto need = std::min(
+          n, static_cast<std::size_t>(
+                 std::max(1.0, std::ceil(m_similarity * static_cast<double>(n) - 1e-9))));
+      const std::size_t probed = std::min(n, n - need + 1 + k_extra_probes);
+      const std::size_t bound = need - (n - probed);
+      for (std::size_t k = 0; k < probed; ++k) {
+        for (const auto j : postings[order[k]]) {
           // i is the smaller of the two (ties: the lower index).
-          const auto& other = docs[j];
-          if (j == i || seen[j] == i || other.words.size() < n ||
-              (other.words.size() == n && j < i)) {
+          const auto size = docs[j].words.size();
+          if (j == i || size < n || (size == n && j < i)) {
             continue;
           }
-          seen[j] = i;
-          const double score = knowledge::overlap(doc.words, other.words);
+          if (shared[j]++ == 0) {
+            candidates.push_back(j);
+          }
+        }
+      }
+      for (const auto j : candidates) {
+        if (shared[j] >= bound) {
+          const double score = knowledge::overlap(doc.words, docs[j].words);
           if (score + 1e-9 >= m_similarity) {
             pairs.push_back(Pair{i, j, score});
           }
         }
+        shared[j] = 0;
       }
+      candidates.clear();
     }
     std::sort(pairs.begin(), pairs.end(), [&](const Pair& x, const Pair& y) {
       if (x.score != y.score) {
@@ -458,6 +473,9 @@ private:
                                                Layer::procedural, Layer::episodic};
 
   std::vector<std::string> m_linking; // files with `related` links, this run
+  // Words probed beyond the prefix, each raising the count a candidate needs by one.
+  static constexpr std::size_t k_extra_probes = 8;
+
   double m_similarity = 0.6;
   std::int64_t m_min_age = 14;
   std::unordered_map<std::string, std::uint32_t> m_ids;     // canonical word → id, this run

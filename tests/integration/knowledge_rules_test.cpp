@@ -147,6 +147,41 @@ TEST_CASE("near-duplicate files merge into the newer with every claim kept and t
   CHECK_THAT(again.out, Catch::Contains("nothing to consolidate"));
 }
 
+TEST_CASE("a short file whose words a much longer one holds is its duplicate: the overlap is of the smaller") {
+  const Sandbox sandbox;
+  const fs::path store = new_store(sandbox);
+  const std::vector<std::string> short_claims = {
+      "- Webhook deliveries retry for 48 hours.",
+      "- Failed webhooks are removed after nineteen attempts.",
+  };
+  write_file(store / "semantic" / "webhooks-short.md",
+             memory("semantic", {"webhooks"}, "2026-01-05", lines(short_claims)));
+  write_file(store / "semantic" / "webhooks-long.md",
+             memory("semantic", {"webhooks", "shopify"}, "2026-02-05",
+                    "- Webhook deliveries retry for 48 hours with exponential backoff.\n"
+                    "- Failed webhooks are removed after nineteen attempts in a row.\n"
+                    "- Every payload carries an HMAC signature header.\n"
+                    "- Verify the signature against the raw request body.\n"
+                    "- Topics cover orders, products, customers and fulfillments.\n"
+                    "- Mandatory compliance topics handle customer data requests.\n"
+                    "- Subscriptions are managed through the GraphQL Admin API.\n"
+                    "- EventBridge and Pub/Sub can receive deliveries instead of HTTPS.\n"
+                    "- Duplicate deliveries share one event identifier header.\n"));
+  const auto actions = actions_of(
+      ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now, "--json"}));
+  CHECK(has_action(actions, "dedupe", "merged", "semantic/webhooks-short.md"));
+  CHECK_FALSE(fs::exists(store / "semantic" / "webhooks-short.md"));
+  for (const auto& claim : short_claims) {
+    bool accounted = false;
+    for (const auto& a : actions) {
+      accounted = accounted || (a["rule"] == "dedupe" && a["claim"] == claim &&
+                                a["target"] == "semantic/webhooks-long.md");
+    }
+    INFO(claim);
+    CHECK(accounted);
+  }
+}
+
 TEST_CASE("a merge moves each claim with its superseded markers as one unit and never nests them") {
   const Sandbox sandbox;
   const fs::path store = new_store(sandbox);
