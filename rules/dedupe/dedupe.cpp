@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -55,7 +57,7 @@ class DedupeRule final : public engram::Rule {
 public:
   void run(StoreView& store) override {
     m_ids.clear();
-    m_canonical.clear();
+    m_word_ids.clear();
     m_similarity = std::clamp(knowledge::real_setting(store, "similarity", 0.6), 0.0, 1.0);
     m_min_age = knowledge::int_setting(store, "min_age_days", 14);
     m_linking.clear();
@@ -95,9 +97,12 @@ private:
     }
     // Merging adds words to the newer file, which can make it a duplicate of
     // another: search again until a search finds nothing to merge, so a second
-    // run right after this one has nothing to do.
+    // run right after this one has nothing to do. A search after the first
+    // looks only for pairs with a file that changed; the others still hold.
+    std::vector<bool> changed(docs.size(), true);
+    std::vector<Pair> pairs;
     for (;;) {
-      const auto pairs = find_pairs(docs);
+      pairs = find_pairs(docs, changed, pairs);
       std::vector<Pair> mergeable;
       for (const auto& pair : pairs) {
         if (docs[pair.a].guard.empty() && docs[pair.b].guard.empty()) {
@@ -108,18 +113,19 @@ private:
         report(store, docs, pairs);
         return;
       }
-      std::set<std::size_t> targets; // grew this round: searched again before they merge on
+      // A file that grew this round is searched again before it merges on.
+      std::fill(changed.begin(), changed.end(), false);
       for (const auto& pair : mergeable) {
         auto [newer, older] = knowledge::newer(docs[pair.a].age, docs[pair.b].age)
                                   ? std::pair{pair.a, pair.b}
                                   : std::pair{pair.b, pair.a};
-        if (docs[newer].removed || docs[older].removed || targets.contains(older)) {
+        if (docs[newer].removed || docs[older].removed || changed[older]) {
           continue;
         }
         merge(store, docs[older], docs[newer], pair.score);
         docs[older].removed = true;
         docs[newer].words = words_of(store, store.body(docs[newer].path));
-        targets.insert(newer);
+        changed[newer] = true;
       }
     }
   }
@@ -142,58 +148,91 @@ private:
     return {};
   }
 
-  // The significant words of a body as sorted, unique ids of their canonical forms.
+  // The significant words of a body as sorted, unique ids of their canonical
+  // forms. Each distinct word is stemmed once a run; after that a word costs
+  // one lookup, without a copy.
   std::vector<std::uint32_t> words_of(const StoreView& store, std::string_view body) {
     std::vector<std::uint32_t> ids;
-    for (auto& raw : knowledge::raw_significant_words(body)) {
-      auto [canon, fresh] = m_canonical.try_emplace(std::move(raw));
-      if (fresh) {
-        canon->second = store.canonical_tag(canon->first);
+    knowledge::for_each_significant_word(body, [&](std::string_view raw) {
+      auto known = m_word_ids.find(raw);
+      if (known == m_word_ids.end()) {
+        const auto canon = store.canonical_tag(raw);
+        std::uint32_t id = k_no_word;
+        if (!canon.empty()) {
+          id = m_ids.try_emplace(canon, static_cast<std::uint32_t>(m_ids.size())).first->second;
+        }
+        known = m_word_ids.emplace(std::string(raw), id).first;
       }
-      if (canon->second.empty()) {
-        continue;
+      if (known->second != k_no_word) {
+        ids.push_back(known->second);
       }
-      const auto [id, added] =
-          m_ids.try_emplace(canon->second, static_cast<std::uint32_t>(m_ids.size()));
-      ids.push_back(id->second);
-    }
+    });
     std::sort(ids.begin(), ids.end());
     ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
     return ids;
   }
 
   // Every pair of live docs whose overlap reaches the threshold, best first,
-  // without comparing every pair. Words are ordered rarest first. If S (the
-  // smaller set, n words) and T share at least need = ceil(t·n) words, then of
-  // S's first L words at least need − (n − L) are in T. So S counts, through
-  // the postings of its first L words only, how many each T shares, and only a
-  // T whose count reaches that bound is compared whole. L = n − need + 1 (the
-  // prefix) is the least that can find every pair; a few rarer-than-common
-  // words more cost little and turn the bound from 1 into several, which is
-  // what keeps mid-frequency words from making every file a candidate.
-  std::vector<Pair> find_pairs(const std::vector<Doc>& docs) const {
-    std::vector<std::vector<std::uint32_t>> postings(m_ids.size());
+  // without comparing every pair: the pairs of `known` between files that did
+  // not change, and every pair with a file of `changed`, found anew.
+  //
+  // Words are ordered rarest first. If S (the smaller set, n words) and T
+  // share at least need = ceil(t·n) words, then of S's first L words at least
+  // need − (n − L) are in T (this holds for any order of S's words; rarest
+  // first makes the postings probed short). So S counts, through the postings
+  // of its first L words only, how many each T shares, and only a T whose
+  // count reaches that bound is compared whole. L = n − need + 1 (the prefix)
+  // is the least that can find every pair; a few words more cost little and
+  // turn the bound from 1 into several, which keeps words of everyday
+  // frequency from making every file a candidate. Postings are in (size,
+  // index) order, so the larger files S is paired with are one binary search
+  // away. A file that did not change probes the postings of changed files only.
+  std::vector<Pair> find_pairs(const std::vector<Doc>& docs, const std::vector<bool>& changed,
+                               const std::vector<Pair>& known) const {
+    const auto live = [&](std::size_t i) { return !docs[i].removed && !docs[i].words.empty(); };
+    std::vector<std::uint32_t> by_size;
     for (std::size_t i = 0; i < docs.size(); ++i) {
-      if (!docs[i].removed) {
-        for (const auto word : docs[i].words) {
-          postings[word].push_back(static_cast<std::uint32_t>(i));
+      if (live(i)) {
+        by_size.push_back(static_cast<std::uint32_t>(i));
+      }
+    }
+    // Sizes and word frequencies in arrays of their own: the searches below read them at random.
+    std::vector<std::uint32_t> sizes(docs.size());
+    for (std::size_t i = 0; i < docs.size(); ++i) {
+      sizes[i] = static_cast<std::uint32_t>(docs[i].words.size());
+    }
+    const auto key = [&](std::size_t i) { return (std::uint64_t{sizes[i]} << 32) | i; };
+    std::sort(by_size.begin(), by_size.end(),
+              [&](std::uint32_t x, std::uint32_t y) { return key(x) < key(y); });
+    std::vector<std::vector<std::uint32_t>> all(m_ids.size());
+    std::vector<std::vector<std::uint32_t>> fresh(m_ids.size()); // postings of changed files
+    for (const auto j : by_size) {
+      for (const auto word : docs[j].words) {
+        all[word].push_back(j);
+        if (changed[j]) {
+          fresh[word].push_back(j);
         }
       }
     }
     std::vector<Pair> pairs;
+    for (const auto& pair : known) {
+      if (live(pair.a) && live(pair.b) && !changed[pair.a] && !changed[pair.b]) {
+        pairs.push_back(pair);
+      }
+    }
+    std::vector<std::uint32_t> frequency(all.size());
+    for (std::size_t word = 0; word < all.size(); ++word) {
+      frequency[word] = static_cast<std::uint32_t>(all[word].size());
+    }
     std::vector<std::uint32_t> shared(docs.size(), 0); // per candidate, this doc's words it holds
     std::vector<std::uint32_t> candidates;
     std::vector<std::uint32_t> order;
-    for (std::size_t i = 0; i < docs.size(); ++i) {
+    for (const auto i : by_size) {
       const auto& doc = docs[i];
-      if (doc.removed || doc.words.empty()) {
-        continue;
-      }
+      const auto& postings = changed[i] ? all : fresh;
       order = doc.words;
       std::sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
-        const auto fx = postings[x].size();
-        const auto fy = postings[y].size();
-        return fx != fy ? fx < fy : x < y;
+        return frequency[x] != frequency[y] ? frequency[x] < frequency[y] : x < y;
       });
       const auto n = order.size();
       const auto need = std::min(
@@ -202,14 +241,13 @@ private:
       const std::size_t probed = std::min(n, n - need + 1 + k_extra_probes);
       const std::size_t bound = need - (n - probed);
       for (std::size_t k = 0; k < probed; ++k) {
-        for (const auto j : postings[order[k]]) {
-          // i is the smaller of the two (ties: the lower index).
-          const auto size = docs[j].words.size();
-          if (j == i || size < n || (size == n && j < i)) {
-            continue;
-          }
-          if (shared[j]++ == 0) {
-            candidates.push_back(j);
+        const auto& list = postings[order[k]];
+        // i is the smaller of the two (ties: the lower index): only files after it.
+        auto j = std::upper_bound(list.begin(), list.end(), key(i),
+                                  [&](std::uint64_t at, std::uint32_t x) { return at < key(x); });
+        for (; j != list.end(); ++j) {
+          if (shared[*j]++ == 0) {
+            candidates.push_back(*j);
           }
         }
       }
@@ -474,12 +512,21 @@ private:
 
   std::vector<std::string> m_linking; // files with `related` links, this run
   // Words probed beyond the prefix, each raising the count a candidate needs by one.
-  static constexpr std::size_t k_extra_probes = 8;
+  static constexpr std::size_t k_extra_probes = 4;
 
   double m_similarity = 0.6;
   std::int64_t m_min_age = 14;
-  std::unordered_map<std::string, std::uint32_t> m_ids;     // canonical word → id, this run
-  std::unordered_map<std::string, std::string> m_canonical; // raw word → canonical form
+  // Hashes strings and string views alike, so a lookup needs no copy.
+  struct WordHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view word) const { return std::hash<std::string_view>{}(word); }
+  };
+  // The id of a word whose canonical form is empty.
+  static constexpr std::uint32_t k_no_word = UINT32_MAX;
+
+  std::unordered_map<std::string, std::uint32_t> m_ids; // canonical word → id, this run
+  std::unordered_map<std::string, std::uint32_t, WordHash, std::equal_to<>>
+      m_word_ids; // raw word → id of its canonical form, this run
 };
 
 } // namespace

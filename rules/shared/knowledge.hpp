@@ -68,19 +68,22 @@ inline constexpr std::array<std::string_view, 52> k_stopwords = {
 
 // True for a stopword.
 inline bool is_stopword(std::string_view word) {
+  if (word.size() > 7) {
+    return false; // no stopword is longer ("through", "before", "during")
+  }
   return std::find(k_stopwords.begin(), k_stopwords.end(), word) != k_stopwords.end();
 }
 
-// The raw significant words of a body: lower-cased runs of letters and digits
-// (bytes of other scripts count as letters), longer than two characters, not
-// stopwords, comments left out. Duplicates are kept; callers make sets.
-inline std::vector<std::string> raw_significant_words(std::string_view body) {
+// Calls `take(word)` for each raw significant word of a body: lower-cased runs
+// of letters and digits (bytes of other scripts count as letters), longer than
+// two characters, not stopwords, comments left out. Duplicates are kept. The
+// word is a view of a buffer that is reused: copy it to keep it.
+template <typename Take> void for_each_significant_word(std::string_view body, Take&& take) {
   const std::string text = without_comments(body);
-  std::vector<std::string> words;
   std::string word;
   const auto flush = [&] {
     if (word.size() > 2 && !is_stopword(word)) {
-      words.push_back(word);
+      take(std::string_view(word));
     }
     word.clear();
   };
@@ -95,6 +98,12 @@ inline std::vector<std::string> raw_significant_words(std::string_view body) {
     }
   }
   flush();
+}
+
+// The raw significant words of a body (see for_each_significant_word).
+inline std::vector<std::string> raw_significant_words(std::string_view body) {
+  std::vector<std::string> words;
+  for_each_significant_word(body, [&](std::string_view word) { words.emplace_back(word); });
   return words;
 }
 
