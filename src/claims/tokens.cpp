@@ -42,6 +42,11 @@ constexpr std::array<std::string_view, 30> k_date_words = {
     "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
 };
 
+// The forms of "enable" and "disable": the two values of a switch.
+constexpr std::array<std::string_view, 4> k_enabling = {"enable", "enabled", "enables", "enabling"};
+constexpr std::array<std::string_view, 4> k_disabling = {"disable", "disabled", "disables",
+                                                         "disabling"};
+
 // Whether `word` is one of `list`.
 template <std::size_t N>
 bool is_one_of(std::string_view word, const std::array<std::string_view, N>& list) {
@@ -177,6 +182,16 @@ ClaimTokens tokens_of(std::string_view text) {
     const auto singular = word.ends_with("days") ? word.substr(0, word.size() - 1) : word;
     if (is_one_of(singular, k_date_words) || word == "true" || word == "false") {
       tokens.values.push_back(singular); // "on Fridays" and "on Friday" name the same day
+      continue;
+    }
+    // A switch has two values, whatever the verb's form: "enable retries" and
+    // "retries are enabled" say the same, "disable retries" the opposite.
+    if (is_one_of(word, k_enabling)) {
+      tokens.values.emplace_back("enabled");
+      continue;
+    }
+    if (is_one_of(word, k_disabling)) {
+      tokens.values.emplace_back("disabled");
       continue;
     }
     if (is_one_of(word, k_stopwords)) {

@@ -340,6 +340,46 @@ TEST_CASE("a value change keeps the new value and marks the old, and a file of s
   CHECK_THAT(again.out, Catch::Contains("nothing to consolidate"));
 }
 
+TEST_CASE("a flipped switch keeps the newer setting, and a confirmed never-rule is reported, not changed") {
+  const Sandbox sandbox;
+  const fs::path store = new_store(sandbox);
+  write_file(store / "semantic" / "webhooks-old.md",
+             memory("semantic", {"webhooks", "shopify"}, "2026-02-01",
+                    "- Retries for the webhook queue are enabled.\n"
+                    "- The webhook queue keeps deliveries for 48 hours.\n",
+                    "", "open"));
+  write_file(store / "semantic" / "webhooks-new.md",
+             memory("semantic", {"webhooks"}, "2026-07-01",
+                    "- Retries for the webhook queue are disabled.\n", "", "open"));
+  const std::string rule = memory("procedural", {"deploy"}, "2026-01-01",
+                                  "## Deploys\n\n- Never deploy the storefront theme on Fridays.\n");
+  write_file(store / "procedural" / "deploy-rules.md", rule);
+  write_file(store / "procedural" / "deploy-new.md",
+             memory("procedural", {"deploy"}, "2026-06-01",
+                    "## Deploys\n\n- Deploy the storefront theme on Fridays.\n", "", "open"));
+
+  const auto actions = actions_of(ok(sandbox, {"consolidate", "--store", store.string(), "--now",
+                                               k_now, "--json", "--only", "contradictions"}));
+  const auto old = read_file(store / "semantic" / "webhooks-old.md");
+  CHECK_THAT(old, Catch::Contains("<!-- superseded 2026-11-22: previously \"- Retries for the "
+                                  "webhook queue are enabled.\" -->"));
+  CHECK_THAT(old, Catch::Contains("- The webhook queue keeps deliveries for 48 hours.\n"));
+  CHECK_THAT(old, Catch::Contains("status: open"));
+  CHECK_THAT(read_file(store / "semantic" / "webhooks-new.md"),
+             Catch::Contains("- Retries for the webhook queue are disabled.\n"));
+
+  CHECK(read_file(store / "procedural" / "deploy-rules.md") == rule);
+  bool reported = false;
+  for (const auto& a : actions) {
+    reported = reported ||
+               (a["rule"] == "contradictions" && a["action"] == "flagged" &&
+                a["source"] == "procedural/deploy-rules.md" &&
+                a["reason"].get<std::string>().find("confirmed rule that says \"never\"") !=
+                    std::string::npos);
+  }
+  CHECK(reported);
+}
+
 TEST_CASE("unrelated files with a never and an always are left alone") {
   const Sandbox sandbox;
   const fs::path store = new_store(sandbox);

@@ -96,6 +96,18 @@ TEST_CASE("claims: a flipped polarity on the same subject is an update") {
   CHECK(result.reason == "same subject, polarity flipped (positive → negative)");
 }
 
+TEST_CASE("claims: enable and disable, true and false, are the two values of a switch") {
+  CHECK(compare("Disable retries for the order sync", "Enable retries for the order sync") ==
+        Relation::update);
+  CHECK(compare("Retries for the order sync are disabled",
+                "Retries for the order sync are enabled") == Relation::update);
+  CHECK(compare("Strict mode is false for the staging build",
+                "Strict mode is true for the staging build") == Relation::update);
+  // The same switch in another verb form is the same knowledge.
+  CHECK(compare("Retries for the order sync are enabled", "Enable retries for the order sync") ==
+        Relation::duplicate);
+}
+
 TEST_CASE(
     "claims: claims about unrelated subjects are distinct even with shared values or polarity") {
   CHECK(compare("The cache holds 100 items", "The API returns 100 items per page") ==
