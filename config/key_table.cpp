@@ -264,6 +264,9 @@ const std::vector<Key> k_config_key_table = {
          "Files sharing at least this share of their significant words are merged."),
     integer("rules.dedupe.min_age_days", 14, 0, k_days_max,
             "Files younger than this many days are left alone."),
+    integer("rules.dedupe.max_merged_bytes", 32768, 1024, 1024 * 1024,
+            "Two files whose bodies would together be larger are reported, not merged: "
+            "merging must not grow one file without bound."),
 
     flag("rules.contradictions.enabled", true, "Whether the rule runs."),
 

@@ -60,6 +60,8 @@ public:
     m_word_ids.clear();
     m_similarity = std::clamp(knowledge::real_setting(store, "similarity", 0.6), 0.0, 1.0);
     m_min_age = knowledge::int_setting(store, "min_age_days", 14);
+    m_max_bytes = static_cast<std::size_t>(knowledge::int_setting(store, "max_merged_bytes", 32768));
+    m_too_large.clear();
     m_linking.clear();
     for (const Layer layer : k_linking_layers) {
       for (const auto& path : store.files(layer)) {
@@ -105,7 +107,8 @@ private:
       pairs = find_pairs(docs, changed, pairs);
       std::vector<Pair> mergeable;
       for (const auto& pair : pairs) {
-        if (docs[pair.a].guard.empty() && docs[pair.b].guard.empty()) {
+        if (docs[pair.a].guard.empty() && docs[pair.b].guard.empty() &&
+            !too_large(store, docs[pair.a], docs[pair.b], pair.score)) {
           mergeable.push_back(pair);
         }
       }
@@ -119,8 +122,9 @@ private:
         auto [newer, older] = knowledge::newer(docs[pair.a].age, docs[pair.b].age)
                                   ? std::pair{pair.a, pair.b}
                                   : std::pair{pair.b, pair.a};
-        if (docs[newer].removed || docs[older].removed || changed[older]) {
-          continue;
+        if (docs[newer].removed || docs[older].removed || changed[older] ||
+            too_large(store, docs[older], docs[newer], pair.score)) {
+          continue; // sizes change as this round merges
         }
         merge(store, docs[older], docs[newer], pair.score);
         docs[older].removed = true;
@@ -128,6 +132,29 @@ private:
         changed[newer] = true;
       }
     }
+  }
+
+  // True when merging the two files would make one over max_merged_bytes:
+  // with "of the smaller set" overlap, a file that absorbed many others
+  // shares most words with every small file, and would absorb the store.
+  // Such a pair is reported once per run and left for a person.
+  bool too_large(StoreView& store, const Doc& a, const Doc& b, double score) {
+    if (a.removed || b.removed) {
+      return false;
+    }
+    const auto bytes = store.body(a.path).size() + store.body(b.path).size();
+    if (bytes <= m_max_bytes) {
+      return false;
+    }
+    const auto key = a.path < b.path ? a.path + '\n' + b.path : b.path + '\n' + a.path;
+    if (m_too_large.insert(key).second) {
+      store.record(Action{"", "flagged", "", a.path, b.path,
+                          "likely duplicate, " + percent(score) +
+                              " of significant words shared; not merged: together " +
+                              std::to_string(bytes) + " bytes, over rules.dedupe.max_merged_bytes (" +
+                              std::to_string(m_max_bytes) + ")"});
+    }
+    return true;
   }
 
   // Why a file is never merged automatically, or "".
@@ -516,6 +543,8 @@ private:
 
   double m_similarity = 0.6;
   std::int64_t m_min_age = 14;
+  std::size_t m_max_bytes = 32768;
+  std::set<std::string> m_too_large; // pairs reported as too large this run
   // Hashes strings and string views alike, so a lookup needs no copy.
   struct WordHash {
     using is_transparent = void;

@@ -182,6 +182,45 @@ TEST_CASE("a short file whose words a much longer one holds is its duplicate: th
   }
 }
 
+TEST_CASE("two duplicates that together would pass max_merged_bytes are reported, not merged") {
+  const Sandbox sandbox;
+  const fs::path store = new_store(sandbox);
+  write_file(sandbox.default_config_file(), "[rules.dedupe]\nmax_merged_bytes = 1024\n");
+  std::string long_body;
+  for (int i = 0; i < 12; ++i) {
+    long_body += fmt::format("- Webhook deliveries retry for 48 hours, attempt group {} of the "
+                             "queue, with exponential backoff.\n",
+                             i);
+  }
+  const std::string short_file = memory("semantic", {"webhooks"}, "2026-01-05",
+                                        "- Webhook deliveries retry for 48 hours.\n");
+  const std::string long_file =
+      memory("semantic", {"webhooks", "shopify"}, "2026-02-05", long_body);
+  write_file(store / "semantic" / "webhooks-short.md", short_file);
+  write_file(store / "semantic" / "webhooks-long.md", long_file);
+  REQUIRE(long_body.size() > 1024);
+
+  // Only dedupe: the long file's lines differ in a number, which is the
+  // contradictions rule's business, not this test's.
+  const auto actions = actions_of(ok(sandbox, {"consolidate", "--store", store.string(), "--now",
+                                               k_now, "--json", "--only", "dedupe"}));
+  CHECK_FALSE(has_action(actions, "dedupe", "merged", "semantic/webhooks-short.md"));
+  bool flagged = false;
+  for (const auto& a : actions) {
+    flagged = flagged || (a["rule"] == "dedupe" && a["action"] == "flagged" &&
+                          a["reason"].get<std::string>().find("max_merged_bytes") != std::string::npos);
+  }
+  CHECK(flagged);
+  CHECK(read_file(store / "semantic" / "webhooks-short.md") == short_file);
+  CHECK(read_file(store / "semantic" / "webhooks-long.md") == long_file);
+
+  // With room for both, the same pair merges.
+  write_file(sandbox.default_config_file(), "[rules.dedupe]\nmax_merged_bytes = 65536\n");
+  const auto merged = actions_of(ok(sandbox, {"consolidate", "--store", store.string(), "--now",
+                                              k_now, "--json", "--only", "dedupe"}));
+  CHECK(has_action(merged, "dedupe", "merged", "semantic/webhooks-short.md"));
+}
+
 TEST_CASE("a merge moves each claim with its superseded markers as one unit and never nests them") {
   const Sandbox sandbox;
   const fs::path store = new_store(sandbox);
