@@ -23,6 +23,7 @@ Standard library only.
 import argparse
 import datetime
 import os
+import re
 import platform
 import shlex
 import shutil
@@ -60,8 +61,9 @@ def note_command(argv, cwd=None):
     COMMANDS.append(line)
 
 
-def measure(argv, cwd=None, env=None, check=True, stdin=None):
-    """Runs argv to completion; returns (Sample, stdout bytes)."""
+def measure(argv, cwd=None, env=None, check=True, stdin=None, stderr_sink=None):
+    """Runs argv to completion; returns (Sample, stdout bytes). With a list as
+    stderr_sink, its standard error is appended to it as text."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         child = subprocess.Popen(argv, cwd=cwd, env=env, stdout=out, stderr=err,
@@ -72,6 +74,8 @@ def measure(argv, cwd=None, env=None, check=True, stdin=None):
         out.seek(0)
         err.seek(0)
         stdout, stderr = out.read(), err.read()
+    if stderr_sink is not None:
+        stderr_sink.append(stderr.decode(errors="replace"))
     if check and child.returncode != 0:
         raise RuntimeError(f"{' '.join(argv)} exited {child.returncode}:\n"
                            f"{stderr.decode(errors='replace')[-3000:]}")
@@ -338,6 +342,40 @@ def scenario_scaling(bench, runs, sizes, full_sizes):
         bench.notes.append(
             "Scenario 3 slope (one-file cycle, ms per 1,000 files): " +
             f"{(cycle[large] - cycle[small]) * 1000 / ((large - small) / 1000):.2f}")
+
+
+# ---------------------------------------------------------------- scenario 6
+
+def scenario_dedupe(bench, runs):
+    """Issue 8: the dedupe rule over 10,000 semantic files, target under a
+    second. A dry run (it writes nothing, so every run sees the same store);
+    the rule's own time comes from the engine's debug log. Baseline: reading
+    every file of the store."""
+    pristine = bench.store("s6-dedupe", 0, 0.0, 10000)
+    argv = [bench.engram, "--log-level", "debug", "consolidate", "--store", pristine, "--now", NOW,
+            "--only", "dedupe", "--dry-run", "--json"]
+    read = ["sh", "-c", "find . -path ./.git -prune -o -type f -print0 | xargs -0 cat > /dev/null"]
+    note_command([a if a != pristine else "<store>" for a in argv])
+    walls, rule, floor = [], [], []
+    actions = None
+    for _ in range(runs):
+        errors = []
+        sample, out = measure(argv, env=bench.env, stderr_sink=errors)
+        found = re.search(r"rule dedupe ran in ([0-9.]+) ms", errors[0])
+        if found:
+            rule.append(float(found.group(1)) / 1000)
+        walls.append(sample.wall)
+        if actions is None:
+            actions = {kind: out.count(f'"action":"{kind}"'.encode())
+                       for kind in ("absorbed", "duplicate", "superseded", "flagged")}
+        sample, _ = measure(read, cwd=pristine, env=bench.env)
+        floor.append(sample.wall)
+    s = "6. dedupe, 10,000 semantic files"
+    r, w, f = Stats(rule), Stats(walls), Stats(floor)
+    bench.row(s, "dedupe rule (from the debug log)", spread(r), spread(f), f"{r.median / f.median:.1f}×",
+              "< 1 s", verdict(r.median, 1.0))
+    bench.row(s, "whole dry run (scan, all of it)", spread(w), spread(f), f"{w.median / f.median:.1f}×", "", "")
+    bench.notes.append(f"Scenario 6: the dry run's record holds {actions} (by action).")
 
 
 # ---------------------------------------------------------------- daemon
@@ -632,7 +670,7 @@ def main():
     parser.add_argument("--sizes", default="1000,10000,100000", help="scenario 3 store sizes")
     parser.add_argument("--full-sizes", default="1000,10000,100000",
                         help="scenario 3 sizes that also get a full consolidation")
-    parser.add_argument("--scenarios", default="1,2,3,4,5")
+    parser.add_argument("--scenarios", default="1,2,3,4,5,6")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--work-dir", default=None, help="where stores are generated (default: $TMPDIR)")
     parser.add_argument("--results", default=os.path.join(HERE, "RESULTS.md"))
@@ -651,6 +689,8 @@ def main():
         if "3" in scenarios:
             scenario_scaling(bench, args.runs, [int(x) for x in args.sizes.split(",")],
                              {int(x) for x in args.full_sizes.split(",") if x})
+        if "6" in scenarios:
+            scenario_dedupe(bench, args.runs)
         daemon_scenarios = scenarios & {"2", "4", "5"}
         if daemon_scenarios and not daemon_available(bench):
             for s in sorted(daemon_scenarios):
