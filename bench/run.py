@@ -22,6 +22,7 @@ Standard library only.
 
 import argparse
 import datetime
+import json
 import os
 import re
 import platform
@@ -366,8 +367,9 @@ def scenario_dedupe(bench, runs):
             rule.append(float(found.group(1)) / 1000)
         walls.append(sample.wall)
         if actions is None:
-            actions = {kind: out.count(f'"action":"{kind}"'.encode())
-                       for kind in ("absorbed", "duplicate", "superseded", "flagged")}
+            kinds = [a.get("action") for a in json.loads(out).get("actions", [])]
+            actions = {kind: kinds.count(kind)
+                       for kind in ("merged", "absorbed", "duplicate", "superseded", "flagged")}
         sample, _ = measure(read, cwd=pristine, env=bench.env)
         floor.append(sample.wall)
     s = "6. dedupe, 10,000 semantic files"
@@ -392,7 +394,10 @@ class Daemon:
         self.bench = bench
         self.config = os.path.join(bench.work, f"daemon-{tag}.toml")
         with open(self.config, "w") as f:
-            f.write(f'[daemon]\nsettle_ms = 0\n\n[[store]]\npath = "{store}"\n')
+            # snapshot_interval_s = 0: the agent's change is committed at
+            # once, as the scenario measures, not coalesced for a minute.
+            f.write(f'[daemon]\nsettle_ms = 0\n\n[git]\nsnapshot_interval_s = 0\n\n'
+                    f'[[store]]\npath = "{store}"\n')
         self.notify_path = os.path.join(bench.work, f"notify-{tag}.sock")
         if os.path.exists(self.notify_path):
             os.unlink(self.notify_path)
@@ -516,7 +521,7 @@ def scenario_latency(bench, trials):
     # engram daemon.
     copy = bench.fresh_copy(pristine, "daemon")
     daemon = Daemon(bench, copy, "latency")
-    note_command(daemon.argv + ["# NOTIFY_SOCKET set; config: settle_ms = 0, one [[store]]"])
+    note_command(daemon.argv + ["# NOTIFY_SOCKET set; config: settle_ms = 0, git.snapshot_interval_s = 0, one [[store]]"])
     try:
         daemon.start()
         engram = Stats(latency_trials(copy, trials, "engram"))
