@@ -3,6 +3,7 @@
 
 #include "base/error.hpp"
 #include "base/fault.hpp"
+#include "base/regular_file.hpp"
 #include "git/libgit2.hpp"
 
 #include <algorithm>
@@ -12,8 +13,8 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <spdlog/spdlog.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 namespace engram::git {
@@ -110,31 +111,12 @@ std::optional<std::string> working_bytes(const std::filesystem::path& file) {
     const auto target = std::filesystem::read_symlink(file, error);
     return error ? std::nullopt : std::optional(target.string());
   }
-  const int fd = ::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) {
+  RegularFile::Failure failure{};
+  auto opened = RegularFile::open(file, failure);
+  if (!opened) {
     return std::nullopt;
   }
-  struct stat info {};
-  std::optional<std::string> bytes;
-  if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode)) {
-    bytes.emplace();
-    char buffer[65536];
-    for (;;) {
-      const ssize_t got = ::read(fd, buffer, sizeof buffer);
-      if (got < 0 && errno == EINTR) {
-        continue;
-      }
-      if (got < 0) {
-        bytes.reset();
-      }
-      if (got <= 0) {
-        break;
-      }
-      bytes->append(buffer, static_cast<std::size_t>(got));
-    }
-  }
-  ::close(fd);
-  return bytes;
+  return opened->read(std::numeric_limits<std::uintmax_t>::max());
 }
 
 // True when what the index now holds for `path` may be committed: the bytes

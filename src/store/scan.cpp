@@ -2,14 +2,13 @@
 // every failure becomes a diagnostic for that one file; the walk goes on.
 #include "store/scan.hpp"
 
+#include "base/regular_file.hpp"
 #include "base/utf8.hpp"
 #include "store/secrets.hpp"
 
 #include <algorithm>
 #include <cerrno>
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include <cstring>
 #include <ctime>
 #include <fmt/format.h>
@@ -109,58 +108,41 @@ private:
   // Reads at most the size limit (and one byte more, to know it was over)
   // from `source`, refusing anything that is not a regular file when opened.
   void read(const fs::path& relative, const fs::path& source, Layer layer) {
-    const int fd = ::open(source.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
+    RegularFile::Failure failure{};
+    auto file = RegularFile::open(source, failure);
+    if (!file) {
       diagnose(relative, 1,
-               errno == ELOOP ? std::string("changed into a symlink while being read; not read")
-                              : fmt::format("cannot read: {}", std::strerror(errno)));
+               failure == RegularFile::Failure::is_link
+                   ? std::string("changed into a symlink while being read; not read")
+               : failure == RegularFile::Failure::not_regular
+                   ? std::string("not a regular file; not read")
+                   : fmt::format("cannot read: {}", std::strerror(errno)));
       return;
     }
-    struct stat info {};
-    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-      ::close(fd);
-      diagnose(relative, 1, "not a regular file; not read");
-      return;
-    }
+    const struct stat& info = file->info();
     const FileIdentity identity{
         static_cast<std::uint64_t>(info.st_dev), static_cast<std::uint64_t>(info.st_ino),
         static_cast<std::int64_t>(info.st_size),
         static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec,
         static_cast<std::int64_t>(info.st_ctim.tv_sec) * 1'000'000'000 + info.st_ctim.tv_nsec};
     if (reuse(relative, identity)) {
-      ::close(fd);
       return;
     }
     const auto limit = m_limits.max_file_bytes;
     if (static_cast<std::uintmax_t>(info.st_size) > limit) {
-      ::close(fd);
       diagnose(relative, 1, over_limit(static_cast<std::uintmax_t>(info.st_size)));
       return;
     }
-    std::string content;
-    char buffer[65536];
-    for (;;) {
-      const ssize_t got = ::read(fd, buffer, sizeof buffer);
-      if (got < 0 && errno == EINTR) {
-        continue;
-      }
-      if (got < 0) {
-        const std::string reason = std::strerror(errno);
-        ::close(fd);
-        diagnose(relative, 1, fmt::format("cannot read: {}", reason));
-        return;
-      }
-      if (got == 0) {
-        break;
-      }
-      content.append(buffer, static_cast<std::size_t>(got));
-      if (content.size() > limit) { // it grew while being read
-        ::close(fd);
-        diagnose(relative, 1, over_limit(content.size()));
-        return;
-      }
+    const auto read = file->read(limit);
+    if (!read) {
+      diagnose(relative, 1, fmt::format("cannot read: {}", std::strerror(errno)));
+      return;
     }
-    ::close(fd);
+    const std::string& content = *read;
+    if (content.size() > limit) { // it grew while being read
+      diagnose(relative, 1, over_limit(content.size()));
+      return;
+    }
     if (const auto line = long_line(content)) {
       diagnose(relative, line->first,
                fmt::format("line is {} bytes long, over the limit of {}; not read", line->second,

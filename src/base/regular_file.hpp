@@ -1,0 +1,49 @@
+// RegularFile: a file opened for reading the way engram reads what agents
+// wrote: never through a symlink, never blocking on a FIFO, and never more
+// than a limit. Checked with fstat on the open descriptor, so a file swapped
+// between a stat and the open cannot slip through.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <sys/stat.h>
+
+namespace engram {
+
+class RegularFile {
+public:
+  // Why a file could not be opened or read.
+  enum class Failure {
+    is_link,     // the path is (or became) a symlink: ELOOP under O_NOFOLLOW
+    cannot_open, // any other open error; errno is kept
+    not_regular, // a folder, a FIFO, a device...
+    cannot_read, // read failed; errno is kept
+  };
+
+  // Opens `path` read-only, O_NOFOLLOW | O_NONBLOCK, and requires a regular
+  // file. nullopt on failure, with why in `failure` and errno preserved.
+  static std::optional<RegularFile> open(const std::filesystem::path& path, Failure& failure);
+
+  RegularFile(RegularFile&& other) noexcept;
+  RegularFile& operator=(RegularFile&&) = delete;
+  RegularFile(const RegularFile&) = delete;
+  RegularFile& operator=(const RegularFile&) = delete;
+  ~RegularFile();
+
+  // What fstat said of the open file.
+  const struct stat& info() const { return m_info; }
+
+  // Reads to the end, stopping once more than `limit` bytes have come (the
+  // result is then longer than `limit`: the file grew). nullopt when a read
+  // fails, with errno preserved.
+  std::optional<std::string> read(std::uintmax_t limit);
+
+private:
+  RegularFile(int fd, const struct stat& info) : m_fd(fd), m_info(info) {}
+  int m_fd = -1;
+  struct stat m_info {};
+};
+
+} // namespace engram
