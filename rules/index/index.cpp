@@ -46,10 +46,15 @@ std::string summarise(const StoreView& store, const std::string& path) {
       return *value;
     }
   }
-  std::string heading;
+  const std::string body = store.body(path);
+  std::string_view heading;
   bool in_code = false;
-  for (const auto& raw : engram::text::split_lines(store.body(path))) {
-    auto line = std::string(engram::text::without_eol(raw));
+  std::size_t pos = 0;
+  while (pos < body.size()) {
+    const auto nl = body.find('\n', pos);
+    const std::size_t next = nl == std::string::npos ? body.size() : nl + 1;
+    auto line = engram::text::without_eol(std::string_view(body).substr(pos, next - pos));
+    pos = next;
     if (line.starts_with("```") || line.starts_with("~~~")) {
       in_code = !in_code;
       continue;
@@ -63,18 +68,17 @@ std::string summarise(const StoreView& store, const std::string& path) {
       }
       continue;
     }
-    const auto start = line.find_first_not_of(" \t");
-    line = line.substr(start);
+    line.remove_prefix(line.find_first_not_of(" \t"));
     if (engram::text::starts_list_item(line)) {
-      line = line.substr(line.find(' ') + 1);
+      line.remove_prefix(line.find(' ') + 1);
       if (line.starts_with("[ ] ") || line.starts_with("[x] ") || line.starts_with("[X] ")) {
-        line = line.substr(4);
+        line.remove_prefix(4);
       }
     }
-    return line;
+    return std::string(line);
   }
   const auto start = heading.find_first_not_of(" \t");
-  return start == std::string::npos ? std::string() : heading.substr(start);
+  return start == std::string_view::npos ? std::string() : std::string(heading.substr(start));
 }
 
 // Cuts text to at most `limit` code points, ending with an ellipsis when cut.
@@ -109,70 +113,97 @@ std::string index_line(const IndexEntry& entry, std::size_t limit) {
   return cut(line, limit);
 }
 
-nlohmann::json json_entry(const StoreView& store, const std::string& path, const std::string& summary,
-                          bool episodic) {
-  auto scalar = [&](const char* key) -> nlohmann::json {
-    auto value = store.field(path, key);
-    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-  };
-  nlohmann::json entry = {{"path", path},
-                          {"filename", path.substr(path.rfind('/') + 1)},
-                          {"type", scalar("type")},
-                          {"tags", store.list(path, "tags")},
-                          {"salience", scalar("salience")},
-                          {"confidence", scalar("confidence")},
-                          {"source", scalar("source")},
-                          {"created", scalar("created")},
-                          {"last_accessed", scalar("last-accessed")},
-                          {"summary", summary},
-                          {"related", store.list(path, "related")},
-                          {"project", scalar("project")},
-                          {"status", scalar("status")},
-                          {"trigger", store.list(path, "trigger")}};
+// Appends `text` as a JSON string. Plain text is copied as it is; anything
+// that needs escaping (quotes, control characters, non-ASCII that may not be
+// valid UTF-8) goes through the JSON library, which replaces invalid bytes.
+void append_json_string(std::string& out, std::string_view text) {
+  const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return byte >= 0x20 && byte < 0x80 && c != '"' && c != '\\';
+  });
+  if (plain) {
+    out += '"';
+    out += text;
+    out += '"';
+    return;
+  }
+  out += nlohmann::json(std::string(text)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// One .index.json entry, written as one line of JSON: rendering text directly
+// keeps a store of 10,000 files from building (and freeing) a document tree on
+// every run, which was most of a one-file cycle's time.
+class EntryWriter {
+public:
+  explicit EntryWriter(std::string& out) : m_out(out) { m_out += '{'; }
+  ~EntryWriter() { m_out += '}'; }
+  EntryWriter(const EntryWriter&) = delete;
+  EntryWriter& operator=(const EntryWriter&) = delete;
+
+  void text(std::string_view key, const std::optional<std::string>& value) {
+    name(key);
+    if (value) {
+      append_json_string(m_out, *value);
+    } else {
+      m_out += "null";
+    }
+  }
+  void list(std::string_view key, const std::vector<std::string>& values) {
+    name(key);
+    m_out += '[';
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      m_out += i == 0 ? "" : ", ";
+      append_json_string(m_out, values[i]);
+    }
+    m_out += ']';
+  }
+
+private:
+  void name(std::string_view key) {
+    m_out += m_first ? "" : ", ";
+    m_first = false;
+    append_json_string(m_out, key);
+    m_out += ": ";
+  }
+
+  std::string& m_out;
+  bool m_first = true;
+};
+
+// Appends the .index.json entry of one memory and returns what MEMORY.md shows of it.
+IndexEntry write_entry(std::string& out, const StoreView& store, const std::string& path, bool episodic) {
+  IndexEntry shown{path,
+                   store.field(path, "type").value_or(""),
+                   store.list(path, "tags"),
+                   store.field(path, "salience").value_or(""),
+                   store.field(path, "created").value_or(""),
+                   summarise(store, path)};
+  EntryWriter entry(out);
+  entry.text("path", path);
+  entry.text("filename", path.substr(path.rfind('/') + 1));
+  entry.text("type", store.field(path, "type"));
+  entry.list("tags", shown.tags);
+  for (const auto* key : {"salience", "confidence", "source", "created"}) {
+    entry.text(key, store.field(path, key));
+  }
+  entry.text("last_accessed", store.field(path, "last-accessed"));
+  entry.text("summary", shown.summary);
+  entry.list("related", store.list(path, "related"));
+  for (const auto* key : {"project", "status"}) {
+    entry.text(key, store.field(path, key));
+  }
+  entry.list("trigger", store.list(path, "trigger"));
   if (episodic) {
-    entry["retention"] = scalar("retention");
+    entry.text("retention", store.field(path, "retention"));
     const auto decay = store.decay_date(path);
-    entry["decay_after"] = decay ? nlohmann::json(decay->to_string()) : nlohmann::json(nullptr);
+    entry.text("decay_after", decay ? std::optional<std::string>(decay->to_string()) : std::nullopt);
   }
-  return entry;
+  entry.text("hash", store.content_hash(path));
+  return shown;
 }
 
-// The fields MEMORY.md shows, read back from an .index.json entry.
-IndexEntry index_entry(const nlohmann::json& entry) {
-  auto text = [&](const char* key) {
-    const auto it = entry.find(key);
-    return it != entry.end() && it->is_string() ? it->get<std::string>() : std::string();
-  };
-  std::vector<std::string> tags;
-  if (const auto it = entry.find("tags"); it != entry.end() && it->is_array()) {
-    for (const auto& tag : *it) {
-      if (tag.is_string()) {
-        tags.push_back(tag.get<std::string>());
-      }
-    }
-  }
-  return IndexEntry{text("path"), text("type"), std::move(tags), text("salience"), text("created"),
-                    text("summary")};
-}
-
-// The entries of the current .index.json by path; empty when it is missing or unreadable.
-std::map<std::string, nlohmann::json> previous_entries(const StoreView& store, const std::string& path) {
-  std::map<std::string, nlohmann::json> out;
-  if (!store.exists(path)) {
-    return out;
-  }
-  try {
-    const auto index = nlohmann::json::parse(store.read(path));
-    for (const auto& entry : index.value("entries", nlohmann::json::array())) {
-      if (entry.is_object() && entry.contains("path") && entry["path"].is_string()) {
-        out.emplace(entry["path"].get<std::string>(), entry);
-      }
-    }
-  } catch (const nlohmann::json::exception&) {
-    // Unreadable: every entry is rebuilt.
-  }
-  return out;
-}
+// .index.json up to its `generated` date; what follows the date is the rest.
+constexpr std::string_view k_index_head = "{\n  \"version\": 1,\n  \"generated\": \"";
 
 class IndexRule final : public engram::Rule {
 public:
@@ -184,26 +215,16 @@ public:
     const auto* json_name = json_setting ? std::get_if<std::string>(&*json_setting) : nullptr;
     const auto json_path = json_name == nullptr ? std::string(".index.json") : *json_name;
 
-    // In a lightweight run an entry is rebuilt only when its file's bytes changed.
-    const auto previous = previous_entries(store, json_path);
-    const bool reuse = store.run_kind() == engram::RunKind::lightweight;
-
-    nlohmann::json entries = nlohmann::json::array();
+    // Every entry is rendered from the model, whatever the run: unchanged
+    // files cost a few field lookups, far less than reading back the old index.
+    std::string entries;
+    std::size_t count = 0;
     std::vector<std::pair<std::string, std::vector<IndexEntry>>> sections;
     for (const auto& [layer, title] : k_sections) {
       std::vector<IndexEntry> section;
       for (const auto& path : store.files(layer)) {
-        const auto hash = store.content_hash(path);
-        const auto old = previous.find(path);
-        nlohmann::json entry;
-        if (reuse && old != previous.end() && old->second.value("hash", "") == hash) {
-          entry = old->second;
-        } else {
-          entry = json_entry(store, path, summarise(store, path), layer == Layer::episodic);
-          entry["hash"] = hash;
-        }
-        section.push_back(index_entry(entry));
-        entries.push_back(std::move(entry));
+        entries += count++ == 0 ? "\n    " : ",\n    ";
+        section.push_back(write_entry(entries, store, path, layer == Layer::episodic));
       }
       sections.emplace_back(title, std::move(section));
     }
@@ -259,22 +280,19 @@ public:
     }
     write_if_changed(store, index_path, memory, "MEMORY.md index");
 
-    nlohmann::json index = {{"version", 1}, {"generated", store.today().to_string()}, {"entries", entries}};
-    auto json_text = index.dump(2) + "\n";
-    // `generated` alone changing is not a change: keep the old date when nothing else moved.
+    // `generated` alone changing is not a change: the old index stands when
+    // everything after its date is the same.
+    const std::string rest = "\",\n  \"entries\": [" + entries + (count == 0 ? "]\n}\n" : "\n  ]\n}\n");
+    const std::string today = store.today().to_string();
     if (store.exists(json_path)) {
-      try {
-        auto old = nlohmann::json::parse(store.read(json_path));
-        if (old.value("entries", nlohmann::json()) == entries) {
-          return;
-        }
-      } catch (const nlohmann::json::exception&) {
-        // Unreadable: rebuild it.
+      const auto old = store.read(json_path);
+      if (old.starts_with(k_index_head) && old.ends_with(rest) &&
+          old.size() == k_index_head.size() + today.size() + rest.size()) {
+        return;
       }
     }
-    store.write(json_path, json_text);
-    store.record(engram::Action{"", "rebuilt", "", "", json_path,
-                                std::to_string(entries.size()) + " entries"});
+    store.write(json_path, std::string(k_index_head) + today + rest);
+    store.record(engram::Action{"", "rebuilt", "", "", json_path, std::to_string(count) + " entries"});
   }
 
 private:

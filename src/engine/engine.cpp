@@ -46,7 +46,7 @@ Plan run_rules(Workspace& workspace, std::vector<RuleSlot> rules, const config::
     if (!enabled(settings, slot.name) || (kind == RunKind::lightweight && !slot.lightweight)) {
       continue;
     }
-    const auto checkpoint = workspace.checkpoint();
+    workspace.checkpoint();
     workspace.begin_rule(slot.name);
     std::string failure;
     const auto started = std::chrono::steady_clock::now();
@@ -62,7 +62,7 @@ Plan run_rules(Workspace& workspace, std::vector<RuleSlot> rules, const config::
                   std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
                       .count());
     if (!failure.empty()) {
-      workspace.restore(checkpoint);
+      workspace.restore();
       spdlog::error("rule {} failed, its changes are discarded: {}", slot.name, failure);
       workspace.record(Action{slot.name, "failed", "", "", "", failure});
       failed.push_back(slot.name);

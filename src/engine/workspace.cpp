@@ -17,12 +17,6 @@
 
 namespace engram::engine {
 
-struct Workspace::Checkpoint {
-  std::map<std::string, File, std::less<>> files;
-  std::size_t record_size;
-  std::size_t diagnostics_size;
-};
-
 Workspace::Workspace(const store::Snapshot& snapshot, const store::Layout& layout,
                      const config::Settings& settings, Date today, RunKind kind)
     : m_layout(layout), m_settings(settings), m_today(today), m_kind(kind),
@@ -48,16 +42,33 @@ Workspace::Workspace(const store::Snapshot& snapshot, const store::Layout& layou
 
 void Workspace::begin_rule(std::string name) { m_rule = std::move(name); }
 
-std::shared_ptr<const Workspace::Checkpoint> Workspace::checkpoint() const {
-  return std::make_shared<const Checkpoint>(Checkpoint{m_files, m_record.size(), m_diagnostics.size()});
+void Workspace::checkpoint() {
+  m_undo.clear();
+  m_undo_record = m_record.size();
+  m_undo_diagnostics = m_diagnostics.size();
 }
 
-void Workspace::restore(const std::shared_ptr<const Checkpoint>& checkpoint) {
-  m_files = checkpoint->files;
+void Workspace::save_for_undo(const std::string& path) {
+  if (m_undo.contains(path)) {
+    return; // the state before the first change is the one to go back to
+  }
+  const auto it = m_files.find(path);
+  m_undo.emplace(path, it == m_files.end() ? std::nullopt : std::optional<File>(it->second));
+}
+
+void Workspace::restore() {
+  for (auto& [path, saved] : m_undo) {
+    if (saved) {
+      m_files.insert_or_assign(path, std::move(*saved));
+    } else if (const auto it = m_files.find(path); it != m_files.end()) {
+      m_files.erase(it);
+    }
+  }
+  m_undo.clear();
   m_indexes.clear(); // rebuilt from the restored files when next asked
   m_changed.clear();
-  m_record.resize(checkpoint->record_size);
-  m_diagnostics.resize(checkpoint->diagnostics_size);
+  m_record.resize(m_undo_record);
+  m_diagnostics.resize(m_undo_diagnostics);
 }
 
 Plan Workspace::plan() const {
@@ -71,6 +82,9 @@ Plan Workspace::plan() const {
         removals.push_back(FileChange{path, file.base_hash, file.base_bytes, std::nullopt});
       }
       continue;
+    }
+    if (!file.touched && file.base_bytes) {
+      continue; // no rule changed it: its bytes are the snapshot's
     }
     auto bytes = file.current->render();
     if (!file.base_bytes || bytes != *file.base_bytes) {
@@ -134,6 +148,7 @@ store::MemoryFile& Workspace::mutable_file(std::string_view path) {
   if (it == m_files.end() || !it->second.current) {
     throw Error("a rule changed '{}', which does not exist", path);
   }
+  save_for_undo(it->first);
   it->second.touched = true;
   return *it->second.current;
 }
@@ -195,6 +210,7 @@ void Workspace::write(std::string_view path, std::string bytes) {
     throw Error("a rule wrote '{}' in a form engram cannot read back: {}", path,
                 parsed.error().to_string());
   }
+  save_for_undo(normal);
   auto& file = m_files[normal];
   file.current = std::move(parsed.value());
   file.touched = true;
@@ -221,6 +237,7 @@ void Workspace::remove(std::string_view path) {
   if (it == m_files.end() || !it->second.current) {
     throw Error("a rule removed '{}', which does not exist", path);
   }
+  save_for_undo(it->first);
   it->second.current.reset();
   changed(it->first);
 }

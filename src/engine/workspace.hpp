@@ -27,12 +27,13 @@ public:
   // Sets the rule whose actions are being recorded and whose table `setting` reads.
   void begin_rule(std::string name);
 
-  // A copy of the model, taken before a rule runs so its changes can be undone.
-  struct Checkpoint;
-  std::shared_ptr<const Checkpoint> checkpoint() const;
+  // Starts keeping what the next rule changes, so restore() can undo it.
+  // Only the files a rule touches are saved (their first state since the
+  // checkpoint), never a copy of the whole store.
+  void checkpoint();
 
-  // Restores the model to a checkpoint (a failed rule's changes are discarded).
-  void restore(const std::shared_ptr<const Checkpoint>& checkpoint);
+  // Undoes everything since checkpoint() (a failed rule's changes are discarded).
+  void restore();
 
   // The plan: every file whose bytes differ from the snapshot, and the record.
   Plan plan() const;
@@ -91,6 +92,9 @@ private:
   // Notes that a file's body changed (or the file came or went), for the claim indexes.
   void changed(const std::string& path);
 
+  // Saves a file's state (or its absence) before its first change since the checkpoint.
+  void save_for_undo(const std::string& path);
+
   store::MemoryFile& mutable_file(std::string_view path);
   const store::MemoryFile* find(std::string_view path) const;
   std::string checked_path(std::string_view path) const;
@@ -101,6 +105,10 @@ private:
   RunKind m_kind;
   std::string m_rule;
   std::map<std::string, File, std::less<>> m_files;
+  // Since the checkpoint: each changed file's state before its first change (nullopt: absent).
+  std::map<std::string, std::optional<File>, std::less<>> m_undo;
+  std::size_t m_undo_record = 0;      // m_record's size at the checkpoint
+  std::size_t m_undo_diagnostics = 0; // m_diagnostics's size at the checkpoint
   std::vector<Action> m_record;
   std::vector<store::Diagnostic> m_diagnostics;
   std::string m_root_display;

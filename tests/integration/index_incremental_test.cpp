@@ -1,5 +1,6 @@
-// The index rule in lightweight runs: an .index.json entry is rebuilt only
-// when its file's bytes changed; a full run rebuilds every entry.
+// The index rule renders .index.json from the files on every run, light or
+// full: a changed file's entry follows it, a hand-edited entry of the
+// generated file is put back, and a new day alone changes nothing.
 #include "lib/process.hpp"
 
 #include <catch2/catch.hpp>
@@ -24,30 +25,37 @@ nlohmann::json& entry_for(nlohmann::json& index, const std::string& path) {
 
 } // namespace
 
-TEST_CASE("a lightweight run reuses index entries of unchanged files and rebuilds changed ones") {
+TEST_CASE("a lightweight run renders every index entry from its file") {
   const Sandbox sandbox;
   const fs::path store = sandbox.work("store");
   REQUIRE(sandbox.engram({"init", store.string()}).exit_code == 0);
   write_file(store / "semantic/a.md", "---\ntype: semantic\ntags: [alpha, beta]\n---\nAlpha is first.\n");
-  write_file(store / "semantic/b.md", "---\ntype: semantic\ntags: [beta, gamma]\n---\nBeta is second.\n");
+  write_file(store / "semantic/b.md", "---\ntype: semantic\ntags: [beta, \"gam\\\"ma\"]\n---\nBeta is second.\n");
   REQUIRE(sandbox.engram({"consolidate", "--store", store.string(), "--now", "2026-11-22"}).exit_code == 0);
 
-  // Mark both entries so a rebuild is visible: the hash still matches the file.
   auto index = nlohmann::json::parse(read_file(store / ".index.json"));
-  REQUIRE(entry_for(index, "semantic/a.md")["hash"].is_string());
-  entry_for(index, "semantic/a.md")["summary"] = "kept from before";
-  entry_for(index, "semantic/b.md")["summary"] = "kept from before";
-  write_file(store / ".index.json", index.dump(2) + "\n");
-  write_file(store / "semantic/b.md", "---\ntype: semantic\ntags: [beta, gamma]\n---\nBeta changed.\n");
+  CHECK(index["generated"] == "2026-11-22");
+  CHECK(entry_for(index, "semantic/b.md")["tags"] == nlohmann::json::array({"beta", "gam\"ma"}));
+  CHECK(entry_for(index, "semantic/a.md")["hash"].is_string());
 
-  REQUIRE(sandbox.engram({"consolidate", "--lightweight", "--store", store.string(), "--now", "2026-11-22"})
+  // Someone edits the generated file, and an agent edits a memory.
+  entry_for(index, "semantic/a.md")["summary"] = "edited by hand";
+  write_file(store / ".index.json", index.dump(2) + "\n");
+  write_file(store / "semantic/b.md", "---\ntype: semantic\ntags: [beta]\n---\nBeta changed.\n");
+
+  REQUIRE(sandbox.engram({"consolidate", "--lightweight", "--store", store.string(), "--now", "2026-11-23"})
               .exit_code == 0);
   index = nlohmann::json::parse(read_file(store / ".index.json"));
-  CHECK(entry_for(index, "semantic/a.md")["summary"] == "kept from before");
-  CHECK(entry_for(index, "semantic/b.md")["summary"] == "Beta changed.");
-
-  REQUIRE(sandbox.engram({"consolidate", "--store", store.string(), "--now", "2026-11-22"}).exit_code == 0);
-  index = nlohmann::json::parse(read_file(store / ".index.json"));
   CHECK(entry_for(index, "semantic/a.md")["summary"] == "Alpha is first.");
+  CHECK(entry_for(index, "semantic/b.md")["summary"] == "Beta changed.");
+  CHECK(index["generated"] == "2026-11-23");
   CHECK(sandbox.git(store, {"status", "--porcelain"}).out.empty());
+
+  // A later day with nothing changed: the index keeps its date, no commit.
+  const auto head = sandbox.git(store, {"rev-parse", "HEAD"}).out;
+  REQUIRE(sandbox.engram({"consolidate", "--lightweight", "--store", store.string(), "--now", "2026-11-24"})
+              .exit_code == 0);
+  CHECK(sandbox.git(store, {"rev-parse", "HEAD"}).out == head);
+  index = nlohmann::json::parse(read_file(store / ".index.json"));
+  CHECK(index["generated"] == "2026-11-23");
 }
