@@ -17,14 +17,16 @@
 
 namespace engram::engine {
 
-Workspace::Workspace(const store::Snapshot& snapshot, const store::Layout& layout,
+Workspace::Workspace(store::Snapshot snapshot, const store::Layout& layout,
                      const config::Settings& settings, Date today, RunKind kind)
     : m_layout(layout), m_settings(settings), m_today(today), m_kind(kind),
-      m_diagnostics(snapshot.diagnostics), m_root_display(snapshot.root.string()) {
-  for (const auto& entry : snapshot.entries) {
+      m_diagnostics(std::move(snapshot.diagnostics)), m_root_display(snapshot.root.string()) {
+  // A file's bytes as scanned are rendered only when a rule first changes it
+  // (keep_base): most files of a run are never changed.
+  for (auto& entry : snapshot.entries) {
     m_files.emplace(entry.relative.generic_string(),
-                    File{entry.content_hash, entry.file.render(), entry.file, false, entry.layer,
-                         entry.modified});
+                    File{std::move(entry.content_hash), std::nullopt, std::move(entry.file), false,
+                         entry.layer, entry.modified});
   }
   // The machine-readable index is generated, not a memory; the index rule reads its old bytes.
   std::ifstream in(snapshot.root / layout.index_json, std::ios::binary);
@@ -46,6 +48,12 @@ void Workspace::checkpoint() {
   m_undo.clear();
   m_undo_record = m_record.size();
   m_undo_diagnostics = m_diagnostics.size();
+}
+
+void Workspace::keep_base(File& file) {
+  if (file.base_hash && !file.base_bytes && file.current) {
+    file.base_bytes = file.current->render();
+  }
 }
 
 void Workspace::save_for_undo(const std::string& path) {
@@ -83,11 +91,11 @@ Plan Workspace::plan() const {
       }
       continue;
     }
-    if (!file.touched && file.base_bytes) {
+    if (!file.touched && file.base_hash) {
       continue; // no rule changed it: its bytes are the snapshot's
     }
     auto bytes = file.current->render();
-    if (!file.base_bytes || bytes != *file.base_bytes) {
+    if (!file.base_hash || !file.base_bytes || bytes != *file.base_bytes) {
       plan.changes.push_back(FileChange{path, file.base_hash, file.base_bytes, std::move(bytes)});
     }
   }
@@ -149,6 +157,7 @@ store::MemoryFile& Workspace::mutable_file(std::string_view path) {
     throw Error("a rule changed '{}', which does not exist", path);
   }
   save_for_undo(it->first);
+  keep_base(it->second);
   it->second.touched = true;
   return *it->second.current;
 }
@@ -212,6 +221,7 @@ void Workspace::write(std::string_view path, std::string bytes) {
   }
   save_for_undo(normal);
   auto& file = m_files[normal];
+  keep_base(file);
   file.current = std::move(parsed.value());
   file.touched = true;
   file.layer = m_layout.classify(normal);
@@ -238,6 +248,7 @@ void Workspace::remove(std::string_view path) {
     throw Error("a rule removed '{}', which does not exist", path);
   }
   save_for_undo(it->first);
+  keep_base(it->second);
   it->second.current.reset();
   changed(it->first);
 }

@@ -21,7 +21,7 @@ namespace engram::engine {
 class Workspace : public StoreView {
 public:
   // Builds the model from a snapshot; `settings` are the store's effective settings.
-  Workspace(const store::Snapshot& snapshot, const store::Layout& layout,
+  Workspace(store::Snapshot snapshot, const store::Layout& layout,
             const config::Settings& settings, Date today, RunKind kind);
 
   // Sets the rule whose actions are being recorded and whose table `setting` reads.
@@ -73,7 +73,7 @@ private:
   // One file of the model: what the snapshot held and what it holds now.
   struct File {
     std::optional<std::string> base_hash;  // nullopt: created during this consolidation
-    std::optional<std::string> base_bytes;
+    std::optional<std::string> base_bytes; // rendered when a rule first changes it (keep_base)
     std::optional<store::MemoryFile> current; // nullopt: removed
     bool touched = false; // changed by a rule in this run (its hash must be recomputed)
     std::optional<Layer> layer; // the layer its path is in
@@ -91,6 +91,9 @@ private:
 
   // Notes that a file's body changed (or the file came or went), for the claim indexes.
   void changed(const std::string& path);
+
+  // Renders a file's scanned bytes before its first change, for the plan's diff.
+  static void keep_base(File& file);
 
   // Saves a file's state (or its absence) before its first change since the checkpoint.
   void save_for_undo(const std::string& path);
