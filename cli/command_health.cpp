@@ -97,17 +97,17 @@ Json gather(const SelectedStore& selected, const Date& today, const engine::Plan
     for (const store::Entry* entry : snapshot.in(layer)) {
       ++memories;
       const auto path = entry->relative.generic_string();
-      ++types[entry->file.type().value_or("(none)")];
-      if (const auto created = entry->file.date("created")) {
+      ++types[entry->file->type().value_or("(none)")];
+      if (const auto created = entry->file->date("created")) {
         age_sum += today.days_since(*created);
         ++aged;
       }
-      const auto accessed = entry->file.date("last-accessed");
+      const auto accessed = entry->file->date("last-accessed");
       if (layer != Layer::episodic && accessed && today.days_since(*accessed) > unused_days) {
         unused.push_back({{"path", path}, {"last_accessed", accessed->to_string()}});
       }
-      const auto uses = number_field(entry->file, "uses");
-      const auto helpful = number_field(entry->file, "helpful");
+      const auto uses = number_field(*entry->file, "uses");
+      const auto helpful = number_field(*entry->file, "helpful");
       if (uses && helpful && *uses > 0 && *helpful / *uses < min_helpful) {
         ineffective.push_back({{"path", path}, {"effectiveness", *helpful / *uses}});
       }
@@ -150,14 +150,14 @@ Json gather(const SelectedStore& selected, const Date& today, const engine::Plan
   for (const Layer layer : {Layer::semantic, Layer::procedural, Layer::reference}) {
     for (const store::Entry* entry : snapshot.in(layer)) {
       std::set<std::string> canon;
-      for (const auto& tag : entry->file.tags()) {
+      for (const auto& tag : entry->file->tags()) {
         canon.insert(store::canonical_tag(tag));
       }
       for (const auto& tag : canon) {
         ++tag_files[tag];
       }
       const auto path = entry->relative.generic_string();
-      const auto related = entry->file.related();
+      const auto related = entry->file->related();
       if (!related.empty()) {
         linked.insert(path);
         for (const auto& link : related) {
@@ -185,7 +185,7 @@ Json gather(const SelectedStore& selected, const Date& today, const engine::Plan
     std::size_t size = 0;
     const store::Entry* entry = snapshot.find(path);
     if (entry != nullptr) {
-      const auto bytes = entry->file.render();
+      const auto bytes = entry->file->render();
       size = unit == "chars" ? count_chars(bytes)
                              : static_cast<std::size_t>(std::count(bytes.begin(), bytes.end(), '\n')) +
                                    (!bytes.empty() && bytes.back() != '\n' ? 1 : 0);

@@ -71,7 +71,7 @@ GuardReading measure(const store::Snapshot& snapshot, std::string name, const st
                      std::string unit, std::int64_t limit) {
   GuardReading reading{std::move(name), path, std::move(unit), false, 0, limit};
   if (const store::Entry* entry = snapshot.find(path)) {
-    const std::string bytes = entry->file.render();
+    const std::string bytes = entry->file->render();
     reading.present = true;
     reading.size = reading.unit == "chars" ? count_chars(bytes) : count_lines(bytes);
   }

@@ -36,7 +36,9 @@ Workspace::Workspace(store::Snapshot snapshot, const store::Layout& layout,
     auto parsed = store::MemoryFile::parse(layout.index_json, bytes.str());
     if (parsed) {
       m_files.emplace(layout.index_json, File{store::content_hash(bytes.str()), bytes.str(),
-                                              std::move(parsed.value()), false,
+                                              std::make_shared<const store::MemoryFile>(
+                                                  std::move(parsed.value())),
+                                              false,
                                               layout.classify(layout.index_json), std::nullopt});
     }
   }
@@ -148,7 +150,7 @@ std::string Workspace::checked_path(std::string_view path) const {
 
 const store::MemoryFile* Workspace::find(std::string_view path) const {
   const auto it = m_files.find(path);
-  return it == m_files.end() || !it->second.current ? nullptr : &*it->second.current;
+  return it == m_files.end() ? nullptr : it->second.current.get();
 }
 
 store::MemoryFile& Workspace::mutable_file(std::string_view path) {
@@ -157,9 +159,16 @@ store::MemoryFile& Workspace::mutable_file(std::string_view path) {
     throw Error("a rule changed '{}', which does not exist", path);
   }
   save_for_undo(it->first);
-  keep_base(it->second);
-  it->second.touched = true;
-  return *it->second.current;
+  auto& file = it->second;
+  keep_base(file);
+  // Copy on write: the scan, the daemon's cache or the undo log may hold the same object.
+  if (!file.owned || file.current.use_count() > 1) {
+    file.current = std::make_shared<const store::MemoryFile>(*file.current);
+    file.owned = true;
+  }
+  file.touched = true;
+  // Made by this model (above or in write) and held by nothing else.
+  return const_cast<store::MemoryFile&>(*file.current);
 }
 
 bool Workspace::exists(std::string_view path) const { return find(path) != nullptr; }
@@ -222,7 +231,8 @@ void Workspace::write(std::string_view path, std::string bytes) {
   save_for_undo(normal);
   auto& file = m_files[normal];
   keep_base(file);
-  file.current = std::move(parsed.value());
+  file.current = std::make_shared<const store::MemoryFile>(std::move(parsed.value()));
+  file.owned = true;
   file.touched = true;
   file.layer = m_layout.classify(normal);
   changed(normal);

@@ -74,10 +74,13 @@ private:
   struct File {
     std::optional<std::string> base_hash;  // nullopt: created during this consolidation
     std::optional<std::string> base_bytes; // rendered when a rule first changes it (keep_base)
-    std::optional<store::MemoryFile> current; // nullopt: removed
+    // Shared with the scan (and the daemon's cache) until a rule changes it;
+    // null: removed.
+    std::shared_ptr<const store::MemoryFile> current;
     bool touched = false; // changed by a rule in this run (its hash must be recomputed)
     std::optional<Layer> layer; // the layer its path is in
     std::optional<std::int64_t> modified; // as the snapshot found it; nullopt: created in this run
+    bool owned = false; // `current` was made by this model, so it may be changed when not shared
   };
 
   // A layer's claim index and how far it has read the log of body changes.

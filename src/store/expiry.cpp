@@ -5,7 +5,7 @@
 namespace engram::store {
 
 std::optional<Date> decay_date(const Entry& entry, int default_retention_days) {
-  return decay_date(entry.relative, entry.file, default_retention_days);
+  return decay_date(entry.relative, *entry.file, default_retention_days);
 }
 
 std::optional<Date> decay_date(const std::filesystem::path& relative, const MemoryFile& file,

@@ -169,12 +169,14 @@ private:
     // The mtime from the same fstat as the bytes: what breaks a tie between
     // equal `created` dates.
     const std::int64_t modified = identity.mtime_ns / 1'000'000'000;
-    m_out.entries.push_back(Entry{relative, layer, std::move(parsed.value()), content.size(),
+    m_out.entries.push_back(Entry{relative, layer,
+                                  std::make_shared<const MemoryFile>(std::move(parsed.value())),
+                                  content.size(),
                                   content_hash(content), modified});
     if (m_cache != nullptr && identity.ctime_ns < m_settled_before) {
       m_kept.insert_or_assign(relative.string(),
                               ScanCache::Item{identity, m_out.entries.back(),
-                                              m_out.entries.back().file.field_diagnostics()});
+                                              m_out.entries.back().file->field_diagnostics()});
     }
   }
 

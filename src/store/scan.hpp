@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -25,7 +26,9 @@ struct ScanLimits {
 struct Entry {
   std::filesystem::path relative; // path from the store root, e.g. episodic/2026-01-02-x.md
   Layer layer;
-  MemoryFile file;
+  // Shared, never changed: the daemon's scan cache and a run's model hold the
+  // same parsed file, and a rule that changes it works on its own copy.
+  std::shared_ptr<const MemoryFile> file;
   std::uintmax_t bytes = 0;       // size on disk
   std::string content_hash;       // hash of the bytes read, to detect changes before writing
   std::optional<std::int64_t> modified; // last modification, seconds since 1970-01-01 UTC

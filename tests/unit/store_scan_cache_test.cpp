@@ -57,7 +57,7 @@ TEST_CASE("a scan with a cache reuses unchanged files and reads changed ones aga
   for (std::size_t i = 0; i < 3; ++i) {
     CHECK(second.entries[i].relative == first.entries[i].relative);
     CHECK(second.entries[i].content_hash == first.entries[i].content_hash);
-    CHECK(second.entries[i].file.body() == first.entries[i].file.body());
+    CHECK(second.entries[i].file->body() == first.entries[i].file->body());
   }
   // The field warning (salience: loud) comes with the reused file too.
   CHECK(second.diagnostics.size() == first.diagnostics.size());
@@ -69,8 +69,8 @@ TEST_CASE("a scan with a cache reuses unchanged files and reads changed ones aga
   const auto third = scan(store.path, Layout{}, ScanLimits{}, &cache);
   CHECK(cache.reused == 1);
   REQUIRE(third.find("semantic/a.md") != nullptr);
-  CHECK(third.find("semantic/a.md")->file.body().find("skip holidays") != std::string::npos);
-  CHECK(third.find("semantic/b.md")->file.body().find("41 jobs") != std::string::npos);
+  CHECK(third.find("semantic/a.md")->file->body().find("skip holidays") != std::string::npos);
+  CHECK(third.find("semantic/b.md")->file->body().find("41 jobs") != std::string::npos);
   CHECK(third.find("semantic/b.md")->content_hash !=
         second.find("semantic/b.md")->content_hash);
 }

@@ -61,7 +61,7 @@ TEST_CASE("a scan sorts files into their layers and skips .git, state and non-me
   REQUIRE(snapshot.entries.size() == 8);
   CHECK(snapshot.in(Layer::episodic).size() == 1);
   CHECK(snapshot.in(Layer::semantic).size() == 1);
-  CHECK(snapshot.find("semantic/shopify.md")->file.tags() == std::vector<std::string>{"a", "b"});
+  CHECK(snapshot.find("semantic/shopify.md")->file->tags() == std::vector<std::string>{"a", "b"});
   CHECK(snapshot.find("WORKING.md")->layer == Layer::working);
   CHECK(snapshot.find("archive/old.md")->layer == Layer::archive);
   CHECK(snapshot.find("README.md") == nullptr);
