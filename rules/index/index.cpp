@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace {
@@ -215,8 +217,12 @@ public:
     const auto* json_name = json_setting ? std::get_if<std::string>(&*json_setting) : nullptr;
     const auto json_path = json_name == nullptr ? std::string(".index.json") : *json_name;
 
-    // Every entry is rendered from the model, whatever the run: unchanged
-    // files cost a few field lookups, far less than reading back the old index.
+    // Every entry comes from the model, whatever the run. An entry depends
+    // only on its file's path and bytes (and the retention setting), so one
+    // rendered before from the same bytes is used again: the daemon keeps this
+    // rule for its whole life, and a cycle renders only the files that changed.
+    const auto retention = int_setting(store, "decay.retention_days", 90);
+    const std::lock_guard lock(m_mutex);
     std::string entries;
     std::size_t count = 0;
     std::vector<std::pair<std::string, std::vector<IndexEntry>>> sections;
@@ -224,9 +230,21 @@ public:
       std::vector<IndexEntry> section;
       for (const auto& path : store.files(layer)) {
         entries += count++ == 0 ? "\n    " : ",\n    ";
-        section.push_back(write_entry(entries, store, path, layer == Layer::episodic));
+        const auto hash = store.content_hash(path);
+        auto& rendered = m_rendered[path];
+        if (rendered.hash != hash || rendered.retention != retention) {
+          rendered.json.clear();
+          rendered.shown = write_entry(rendered.json, store, path, layer == Layer::episodic);
+          rendered.hash = hash;
+          rendered.retention = retention;
+        }
+        entries += rendered.json;
+        section.push_back(rendered.shown);
       }
       sections.emplace_back(title, std::move(section));
+    }
+    if (m_rendered.size() > 2 * count + 1024) {
+      m_rendered.clear(); // files gone (or another store's): start again next run
     }
 
     // Fold the least salient entries of the biggest sections until the index fits.
@@ -296,6 +314,17 @@ public:
   }
 
 private:
+  // An entry as rendered from one version of a file.
+  struct Rendered {
+    std::string hash;           // the file's content hash it was rendered from
+    std::int64_t retention = 0; // decay.retention_days it was rendered with
+    std::string json;           // its line of .index.json
+    IndexEntry shown;           // what MEMORY.md shows of it
+  };
+
+  std::mutex m_mutex; // a rule may serve several stores' runs
+  std::unordered_map<std::string, Rendered> m_rendered; // by path
+
   static void write_if_changed(StoreView& store, const std::string& path, const std::string& text,
                                const std::string& what) {
     if (store.exists(path) && store.read(path) == text) {

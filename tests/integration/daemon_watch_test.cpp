@@ -121,6 +121,36 @@ TEST_CASE(
   CHECK(daemon.stop() == 0);
 }
 
+TEST_CASE("with the daemon, each edit of the same file reaches the index, not a remembered entry") {
+  const Sandbox sandbox;
+  const auto made = engram::test::daemon_store(sandbox);
+  DaemonProcess daemon(sandbox, made.store, made.config);
+  const fs::path file = made.store / "semantic" / "sqlite-cache.md";
+  const std::string original = read_file(file);
+  const std::string tags = "tags: [sqlite, cache, migration]";
+  REQUIRE(original.find(tags) != std::string::npos);
+
+  INFO(daemon.log());
+  for (const std::string added : {"orders", "billing", "orders"}) {
+    const auto before = head_of(made.store);
+    std::string text = original;
+    text.replace(text.find(tags), tags.size(), "tags: [sqlite, cache, migration, " + added + "]");
+    write_file(file, text);
+    REQUIRE(wait_until(
+        [&] {
+          return count_starting(subjects_since(sandbox, made.store, before),
+                                "consolidate(lightweight)") == 1;
+        },
+        10s));
+    REQUIRE(daemon.wait_idle_after(0, 10s));
+    CHECK_THAT(read_file(made.store / "MEMORY.md"),
+               Catch::Contains("`sqlite cache migration " + added + "`"));
+    CHECK_THAT(read_file(made.store / ".index.json"), Catch::Contains("\"migration\", \"" + added + "\"]"));
+    CHECK(clean(sandbox, made.store));
+  }
+  CHECK(daemon.stop() == 0);
+}
+
 TEST_CASE(
     "with the daemon, 500 writes across 50 files lose nothing and make a handful of commits") {
   const Sandbox sandbox;
