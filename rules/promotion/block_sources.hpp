@@ -83,9 +83,9 @@ struct ClaimLine {
 };
 
 // The one-line claims of a memory, in order, solutions left out (too long to summarise).
-inline std::vector<ClaimLine> claim_lines(const StoreView& store, const std::string& path) {
+inline std::vector<ClaimLine> claim_lines(ClaimCache& cache, const std::string& path) {
   std::vector<ClaimLine> out;
-  for (const auto& claim : store.claims(store.body(path))) {
+  for (const auto& claim : cache.of(path)) {
     if (claim.kind == ClaimKind::solution) {
       continue;
     }
@@ -124,7 +124,8 @@ std::vector<std::string> ordered_files(const StoreView& store, std::initializer_
 
 // The candidates of every block, in CORE.md's order, none repeating a Deep
 // Truth (`shown`) or a claim an earlier block would show.
-inline std::vector<BlockInput> block_inputs(const StoreView& store, const std::vector<Truth>& shown) {
+inline std::vector<BlockInput> block_inputs(const StoreView& store, ClaimCache& cache,
+                                            const std::vector<Truth>& shown) {
   std::set<std::string> taken;
   for (const auto& truth : shown) {
     taken.insert(store.normalise(truth.text));
@@ -152,13 +153,15 @@ inline std::vector<BlockInput> block_inputs(const StoreView& store, const std::v
   // Adds a block from files in order, keeping the claims `keep` accepts.
   const auto add = [&](std::string name, const std::vector<std::string>& files, auto keep) {
     BlockInput block{std::move(name), {}};
+    std::set<std::string> listed; // the block's own items, so none is listed twice
     for (const auto& path : files) {
-      for (auto& [line, kind] : claim_lines(store, path)) {
-        const auto normal = store.normalise(line);
-        if (keep(path, line, kind) && !taken.contains(normal) &&
-            std::find(block.items.begin(), block.items.end(), line) == block.items.end()) {
-          block.items.push_back(std::move(line));
+      for (auto& [line, kind] : claim_lines(cache, path)) {
+        if (listed.contains(line) || !keep(path, line, kind) ||
+            taken.contains(store.normalise(line))) {
+          continue;
         }
+        listed.insert(line);
+        block.items.push_back(std::move(line));
       }
     }
     // What this block would show is not repeated by the blocks after it.
@@ -215,6 +218,12 @@ inline std::vector<BlockInput> block_inputs(const StoreView& store, const std::v
         return has_tag(store, path, "preference") || is_preference(line);
       });
   return blocks;
+}
+
+// block_inputs with claims split for this call only.
+inline std::vector<BlockInput> block_inputs(const StoreView& store, const std::vector<Truth>& shown) {
+  ClaimCache cache(store);
+  return block_inputs(store, cache, shown);
 }
 
 } // namespace engram::promotion

@@ -5,8 +5,10 @@
 
 #include "../shared/knowledge.hpp"
 
+#include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace engram::promotion {
 
@@ -39,5 +41,26 @@ inline std::string claim_line(std::string_view claim) {
   }
   return out;
 }
+
+// The claims of each file, split once per run: Deep Truths and the core
+// blocks read the same episodic files, and splitting costs more than reading.
+// Valid while the files it has read do not change (the rule writes only CORE.md).
+class ClaimCache {
+public:
+  explicit ClaimCache(const StoreView& store) : m_store(store) {}
+
+  // The claims of `path`'s body.
+  const std::vector<Claim>& of(const std::string& path) {
+    auto it = m_claims.find(path);
+    if (it == m_claims.end()) {
+      it = m_claims.emplace(path, m_store.claims(m_store.body(path))).first;
+    }
+    return it->second;
+  }
+
+private:
+  const StoreView& m_store;
+  std::map<std::string, std::vector<Claim>> m_claims;
+};
 
 } // namespace engram::promotion

@@ -25,6 +25,7 @@ struct Truth {
 struct CoreDocument {
   std::vector<Truth> truths;    // shown, best first
   std::vector<Truth> held_back; // proven but over the cap, best first
+  std::size_t not_kept = 0;     // proven, but ranked below the held-back ones too
   std::size_t cap = 10;         // guard.deep_truths
   std::vector<BlockOutput> blocks;
 };
@@ -77,6 +78,13 @@ inline std::string render_core(const CoreDocument& doc) {
              evidence_comment(truth.evidence) + "\n";
     }
     out += "\n";
+  }
+  if (doc.not_kept > 0) {
+    // Said, not kept: a file loaded every session cannot carry every proven claim.
+    out += std::to_string(doc.not_kept) + " more proven " +
+           (doc.not_kept == 1 ? "claim ranks" : "claims rank") +
+           " below these and " + (doc.not_kept == 1 ? "is" : "are") +
+           " not kept; each can be proven again by new sessions.\n\n";
   }
   for (const auto& block : doc.blocks) {
     out += "## " + block.name + "\n\n";

@@ -44,7 +44,8 @@ struct Dropped {
 // What the Deep Truths are after this run.
 struct TruthOutcome {
   std::vector<Truth> shown;     // ranked, at most `cap`
-  std::vector<Truth> held_back; // ranked, proven but over the cap
+  std::vector<Truth> held_back; // ranked, proven but over the cap: at most `cap` more
+  std::size_t not_kept = 0;     // proven, but ranked below the held-back ones too
   std::vector<Truth> promoted;  // shown or held back now, in no truth of last run
   std::vector<Dropped> dropped; // last run's truths that left
 };
@@ -126,7 +127,7 @@ struct ClaimGroup {
 };
 
 // The claims of every session, grouped by sameness.
-inline std::vector<ClaimGroup> group_session_claims(const StoreView& store,
+inline std::vector<ClaimGroup> group_session_claims(const StoreView& store, ClaimCache& cache,
                                                     std::vector<SessionClaim>& nodes) {
   std::map<std::pair<std::string, std::size_t>, std::size_t> id_of;
   for (const auto& path : store.files(Layer::episodic)) {
@@ -134,7 +135,7 @@ inline std::vector<ClaimGroup> group_session_claims(const StoreView& store,
     if (!day) {
       continue; // a session without a day proves nothing about "across days"
     }
-    const auto claims = store.claims(store.body(path));
+    const auto& claims = cache.of(path);
     for (std::size_t i = 0; i < claims.size(); ++i) {
       if (claim_line(claims[i].text).empty()) {
         continue;
@@ -152,16 +153,33 @@ inline std::vector<ClaimGroup> group_session_claims(const StoreView& store,
     }
     return x;
   };
+  const auto unite = [&](std::size_t x, std::size_t y) {
+    const auto a = find(x);
+    const auto b = find(y);
+    parent[std::max(a, b)] = std::min(a, b);
+  };
+  // Sessions repeat themselves word for word: the same text is looked up once,
+  // and every session that wrote it joins the first one's group. A claim an
+  // earlier look-up already found is not looked up again: what it duplicates,
+  // the claim that found it duplicates too (containment carries over).
+  std::map<std::string, std::size_t> first_with_text;
+  std::vector<bool> found(nodes.size(), false);
   for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const auto [seen, fresh] = first_with_text.emplace(nodes[i].text, i);
+    if (!fresh) {
+      unite(i, seen->second);
+      continue;
+    }
+    if (found[i]) {
+      continue;
+    }
     for (const auto& match : store.related_claims(nodes[i].text, Layer::episodic)) {
       if (match.relation != Relation::duplicate) {
         continue;
       }
-      const auto it = id_of.find({match.path, match.index});
-      if (it != id_of.end()) {
-        const auto a = find(i);
-        const auto b = find(it->second);
-        parent[std::max(a, b)] = std::min(a, b);
+      if (const auto it = id_of.find({match.path, match.index}); it != id_of.end()) {
+        unite(i, it->second);
+        found[it->second] = true;
       }
     }
   }
@@ -190,13 +208,13 @@ inline std::vector<ClaimGroup> group_session_claims(const StoreView& store,
 }
 
 // The text a memory is promoted with: its `summary`, else its first claim.
-inline std::string memory_text(const StoreView& store, const std::string& path) {
+inline std::string memory_text(const StoreView& store, ClaimCache& cache, const std::string& path) {
   for (const char* key : {"summary", "description"}) {
     if (auto value = store.field(path, key); value && !value->empty()) {
       return knowledge::one_line(*value);
     }
   }
-  for (const auto& claim : store.claims(store.body(path))) {
+  for (const auto& claim : cache.of(path)) {
     if (auto line = claim_line(claim.text); !line.empty()) {
       return line;
     }
@@ -289,10 +307,10 @@ inline void rank(std::vector<Truth>& truths) {
 }
 
 // This run's Deep Truths, from the store and last run's truths (`previous`).
-inline TruthOutcome deep_truths(const StoreView& store, const std::vector<Truth>& previous,
-                                const TruthSettings& s) {
+inline TruthOutcome deep_truths(const StoreView& store, ClaimCache& cache,
+                                const std::vector<Truth>& previous, const TruthSettings& s) {
   std::vector<SessionClaim> nodes;
-  auto groups = group_session_claims(store, nodes);
+  auto groups = group_session_claims(store, cache, nodes);
 
   std::map<std::pair<std::string, std::size_t>, std::size_t> node_of;
   for (std::size_t n = 0; n < nodes.size(); ++n) {
@@ -350,7 +368,7 @@ inline TruthOutcome deep_truths(const StoreView& store, const std::vector<Truth>
       if (path == feedback || !proven_by_use(store, path, s)) {
         continue;
       }
-      const auto text = memory_text(store, path);
+      const auto text = memory_text(store, cache, path);
       if (text.empty()) {
         continue;
       }
@@ -383,9 +401,28 @@ inline TruthOutcome deep_truths(const StoreView& store, const std::vector<Truth>
   }
   rank(kept);
   for (auto& truth : kept) {
-    (out.shown.size() < s.cap ? out.shown : out.held_back).push_back(std::move(truth));
+    if (out.shown.size() < s.cap) {
+      out.shown.push_back(std::move(truth));
+    } else if (out.held_back.size() < s.cap) {
+      out.held_back.push_back(std::move(truth));
+    } else {
+      ++out.not_kept;
+    }
   }
+  std::erase_if(out.promoted, [&](const Truth& p) {
+    const auto in = [&](const std::vector<Truth>& list) {
+      return std::any_of(list.begin(), list.end(), [&](const Truth& t) { return t.text == p.text; });
+    };
+    return !in(out.shown) && !in(out.held_back);
+  });
   return out;
+}
+
+// deep_truths with claims split for this call only.
+inline TruthOutcome deep_truths(const StoreView& store, const std::vector<Truth>& previous,
+                                const TruthSettings& s) {
+  ClaimCache cache(store);
+  return deep_truths(store, cache, previous, s);
 }
 
 } // namespace engram::promotion

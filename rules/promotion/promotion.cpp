@@ -65,17 +65,19 @@ public:
     const auto core = store.layer_path(Layer::core);
     const auto settings = truth_settings(store);
     const auto previous = promotion::parse_truths(store.read(core));
-    auto truths = promotion::deep_truths(store, previous, settings);
+    promotion::ClaimCache cache(store);
+    auto truths = promotion::deep_truths(store, cache, previous, settings);
 
     promotion::CoreDocument doc;
     doc.cap = settings.cap;
     const auto block_chars = knowledge::int_setting(store, "guard.core_block_chars", 500);
     const auto total_chars = knowledge::int_setting(store, "guard.core_chars", 2000);
-    doc.blocks = promotion::pack_blocks(promotion::block_inputs(store, truths.shown),
+    doc.blocks = promotion::pack_blocks(promotion::block_inputs(store, cache, truths.shown),
                                         static_cast<std::size_t>(std::max<std::int64_t>(0, block_chars)),
                                         static_cast<std::size_t>(std::max<std::int64_t>(0, total_chars)));
     doc.truths = truths.shown;
     doc.held_back = truths.held_back;
+    doc.not_kept = truths.not_kept;
 
     const bool nothing = doc.truths.empty() && doc.held_back.empty() && doc.blocks.empty();
     if (nothing && !store.exists(core)) {

@@ -264,6 +264,18 @@ TEST_CASE("the cap keeps the best-proven truths and holds the rest back, in a st
   CHECK_THAT(out.shown[1].text, Catch::StartsWith("Service c"));
   REQUIRE(out.held_back.size() == 2);
   CHECK_THAT(out.held_back[0].text, Catch::StartsWith("Service b"));
+  CHECK(out.not_kept == 0);
+
+  // At most as many are held back as are shown; the rest are counted, and the file says so.
+  settings.cap = 1;
+  const auto tight = promotion::deep_truths(*model.workspace, {}, settings);
+  CHECK(tight.shown.size() == 1);
+  CHECK(tight.held_back.size() == 1);
+  CHECK(tight.not_kept == 2);
+  CHECK(tight.promoted.size() == 2);
+  promotion::CoreDocument doc{tight.shown, tight.held_back, tight.not_kept, 1, {}};
+  CHECK_THAT(promotion::render_core(doc),
+             Catch::Contains("2 more proven claims rank below these and are not kept"));
 }
 
 TEST_CASE("core blocks follow the seed's sources and never repeat a Deep Truth") {
