@@ -7,12 +7,11 @@
 // procedural/feedback.md, an episodic file (decay absorbs those claim by
 // claim) or a generated file. Off until some memory has a `uses` field: in a
 // store nothing measures yet, every memory looks unused.
+#include "../shared/knowledge.hpp"
 #include "../shared/usage.hpp"
+#include "engram/plugin.hpp"
 #include "forgotten_list.hpp"
 #include "verdict.hpp"
-
-#include "../shared/knowledge.hpp"
-#include "engram/plugin.hpp"
 
 #include <string>
 #include <vector>
@@ -88,19 +87,19 @@ public:
         store.remove(path);
         store.record(Action{"", "archived", "", path, target, "forgotten: " + verdict.reason});
         const auto effectiveness = used.effectiveness();
-        listed.push_back(forgetting::Json{
-            {"path", path},
-            {"archived_to", target},
-            {"forgotten", store.today().to_string()},
-            {"reason", verdict.reason},
-            {"last_accessed", date_json(used.last_accessed)},
-            {"created", date_json(used.created)},
-            {"days_unused", verdict.idle_days},
-            {"uses", used.uses},
-            {"helpful", used.helpful},
-            {"unhelpful", used.unhelpful},
-            {"effectiveness",
-             effectiveness ? forgetting::Json(*effectiveness) : forgetting::Json(nullptr)}});
+        listed.push_back(
+            forgetting::Json{{"path", path},
+                             {"archived_to", target},
+                             {"forgotten", store.today().to_string()},
+                             {"reason", verdict.reason},
+                             {"last_accessed", date_json(used.last_accessed)},
+                             {"created", date_json(used.created)},
+                             {"days_unused", verdict.idle_days},
+                             {"uses", used.uses},
+                             {"helpful", used.helpful},
+                             {"unhelpful", used.unhelpful},
+                             {"effectiveness", effectiveness ? forgetting::Json(*effectiveness)
+                                                             : forgetting::Json(nullptr)}});
       }
     }
     if (listed.empty()) {
@@ -110,8 +109,8 @@ public:
     store.write(list.path, list.bytes);
     store.record(Action{"", "listed", "", "", list.path,
                         std::to_string(listed.size()) + " forgotten " +
-                            (listed.size() == 1 ? "memory" : "memories") +
-                            " with their stats" + (list.appended ? ", added to the day's list" : "")});
+                            (listed.size() == 1 ? "memory" : "memories") + " with their stats" +
+                            (list.appended ? ", added to the day's list" : "")});
   }
 
 private:
@@ -132,5 +131,5 @@ private:
 } // namespace
 
 ENGRAM_RULE_PLUGIN(ForgettingRule, "forgetting", engram::Phase::prune,
-                   "archives memories unused for months and rarely used or rarely helpful",
-                   "0.1.0", false)
+                   "archives memories unused for months and rarely used or rarely helpful", "0.1.0",
+                   false)

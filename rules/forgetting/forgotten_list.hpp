@@ -31,14 +31,16 @@ inline std::optional<Json> read_list(std::string_view bytes) {
 }
 
 // A list as the file holds it: indented, ending in a newline.
-inline std::string render_list(const Json& list) { return list.dump(2) + "\n"; }
+inline std::string render_list(const Json& list) {
+  return list.dump(2) + "\n";
+}
 
 // Where today's entries go and what the file then holds: the day's list with
 // the entries appended, or, when a file of that name is not a list engram can
 // read, the first free `-N` name after it.
 struct ListWrite {
-  std::string path;  // store-relative
-  std::string bytes; // the whole new file
+  std::string path;      // store-relative
+  std::string bytes;     // the whole new file
   bool appended = false; // entries were added to an existing list
 };
 

@@ -30,10 +30,10 @@ struct Protection {
 
 // The decision about one memory.
 struct Verdict {
-  bool candidate = false; // its usage says forget it
-  bool forget = false;    // a candidate nothing protects: it is archived
-  std::string reason;     // why it is a candidate (or why not, when it is not)
-  std::string kept_because; // for a candidate that is kept: what protects it
+  bool candidate = false;     // its usage says forget it
+  bool forget = false;        // a candidate nothing protects: it is archived
+  std::string reason;         // why it is a candidate (or why not, when it is not)
+  std::string kept_because;   // for a candidate that is kept: what protects it
   std::int64_t idle_days = 0; // days since it was last used
 };
 
@@ -81,8 +81,8 @@ inline Verdict decide(const usage::Usage& usage, const Protection& protection, D
   verdict.reason = "unused for " + std::to_string(verdict.idle_days) + " days (last used " +
                    last->to_string() + ")";
   if (rarely) {
-    verdict.reason += ", used " + times(usage.uses) + " (fewer than " +
-                      std::to_string(t.min_uses) + ")";
+    verdict.reason +=
+        ", used " + times(usage.uses) + " (fewer than " + std::to_string(t.min_uses) + ")";
   }
   if (ineffective) {
     verdict.reason += std::string(rarely ? " and" : ",") + " " + percent(*effectiveness) +
@@ -93,8 +93,7 @@ inline Verdict decide(const usage::Usage& usage, const Protection& protection, D
   if (protection.critical) {
     verdict.kept_because = "marked critical";
   } else if (protection.confirmed && !t.include_confirmed) {
-    verdict.kept_because =
-        "status: confirmed (rules.forgetting.include_confirmed is off)";
+    verdict.kept_because = "status: confirmed (rules.forgetting.include_confirmed is off)";
   }
   verdict.forget = verdict.kept_because.empty();
   return verdict;

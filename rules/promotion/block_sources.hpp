@@ -147,7 +147,9 @@ inline std::vector<BlockInput> block_inputs(const StoreView& store, ClaimCache& 
     }
     return it->second;
   };
-  const auto by_uses = [&](const std::string& a, const std::string& b) { return uses(a) > uses(b); };
+  const auto by_uses = [&](const std::string& a, const std::string& b) {
+    return uses(a) > uses(b);
+  };
 
   std::vector<BlockInput> blocks;
   // Adds a block from files in order, keeping the claims `keep` accepts.
@@ -221,7 +223,8 @@ inline std::vector<BlockInput> block_inputs(const StoreView& store, ClaimCache& 
 }
 
 // block_inputs with claims split for this call only.
-inline std::vector<BlockInput> block_inputs(const StoreView& store, const std::vector<Truth>& shown) {
+inline std::vector<BlockInput> block_inputs(const StoreView& store,
+                                            const std::vector<Truth>& shown) {
   ClaimCache cache(store);
   return block_inputs(store, cache, shown);
 }

@@ -34,7 +34,9 @@ struct BlockOutput {
 };
 
 // The line of one shown claim.
-inline std::string item_line(const std::string& item) { return "- " + item; }
+inline std::string item_line(const std::string& item) {
+  return "- " + item;
+}
 
 // The line that says what a block left out.
 inline std::string more_line(std::size_t more) {
@@ -42,7 +44,9 @@ inline std::string more_line(std::size_t more) {
 }
 
 // The size of a line in a block: its code points and its newline.
-inline std::size_t line_chars(const std::string& line) { return text::count_chars(line) + 1; }
+inline std::size_t line_chars(const std::string& line) {
+  return text::count_chars(line) + 1;
+}
 
 // `text` cut to at most `limit` code points at a word boundary, ending in "…";
 // "" when not even one word fits.

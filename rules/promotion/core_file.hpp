@@ -82,8 +82,8 @@ inline std::string render_core(const CoreDocument& doc) {
   if (doc.not_kept > 0) {
     // Said, not kept: a file loaded every session cannot carry every proven claim.
     out += std::to_string(doc.not_kept) + " more proven " +
-           (doc.not_kept == 1 ? "claim ranks" : "claims rank") +
-           " below these and " + (doc.not_kept == 1 ? "is" : "are") +
+           (doc.not_kept == 1 ? "claim ranks" : "claims rank") + " below these and " +
+           (doc.not_kept == 1 ? "is" : "are") +
            " not kept; each can be proven again by new sessions.\n\n";
   }
   for (const auto& block : doc.blocks) {

@@ -93,13 +93,14 @@ inline std::vector<Superseded> superseded_markers(const StoreView& store) {
         if (!day || quote == std::string_view::npos || !rest.ends_with("\" -->")) {
           continue;
         }
-        auto quoted = std::string(rest.substr(quote + previously.size(),
-                                              rest.size() - quote - previously.size() - 5));
+        auto quoted = std::string(
+            rest.substr(quote + previously.size(), rest.size() - quote - previously.size() - 5));
         for (auto at = quoted.find("\\\""); at != std::string::npos; at = quoted.find("\\\"", at)) {
           quoted.replace(at, 2, "\"");
           ++at;
         }
-        for (auto at = quoted.find("--&gt;"); at != std::string::npos; at = quoted.find("--&gt;", at)) {
+        for (auto at = quoted.find("--&gt;"); at != std::string::npos;
+             at = quoted.find("--&gt;", at)) {
           quoted.replace(at, 6, "-->");
         }
         out.push_back(Superseded{*day, std::move(quoted), path});
@@ -223,7 +224,8 @@ inline std::string memory_text(const StoreView& store, ClaimCache& cache, const 
 }
 
 // The memory evidence of a file now, or nullopt when its usage cannot be read.
-inline std::optional<MemoryEvidence> memory_evidence(const StoreView& store, const std::string& path) {
+inline std::optional<MemoryEvidence> memory_evidence(const StoreView& store,
+                                                     const std::string& path) {
   const auto used = usage::usage_of(store, path);
   if (!used.problem.empty()) {
     return std::nullopt;
@@ -346,7 +348,8 @@ inline TruthOutcome deep_truths(const StoreView& store, ClaimCache& cache,
 
   // New truths: claims stated in enough sessions across enough days.
   for (const auto& group : groups) {
-    if (!group.owner && static_cast<std::int64_t>(group.evidence.sessions.size()) >= s.min_sessions &&
+    if (!group.owner &&
+        static_cast<std::int64_t>(group.evidence.sessions.size()) >= s.min_sessions &&
         group.evidence.span_days() >= s.min_days) {
       truths.push_back(Truth{group.text, group.evidence});
     }
@@ -411,7 +414,8 @@ inline TruthOutcome deep_truths(const StoreView& store, ClaimCache& cache,
   }
   std::erase_if(out.promoted, [&](const Truth& p) {
     const auto in = [&](const std::vector<Truth>& list) {
-      return std::any_of(list.begin(), list.end(), [&](const Truth& t) { return t.text == p.text; });
+      return std::any_of(list.begin(), list.end(),
+                         [&](const Truth& t) { return t.text == p.text; });
     };
     return !in(out.shown) && !in(out.held_back);
   });

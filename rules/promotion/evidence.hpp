@@ -26,7 +26,7 @@ struct Session {
 
 // The usage of the memory a truth was promoted from.
 struct MemoryEvidence {
-  std::string path;        // store-relative
+  std::string path; // store-relative
   std::int64_t uses = 0;
   std::int64_t helpful = 0;
   std::int64_t unhelpful = 0;
@@ -37,7 +37,7 @@ struct MemoryEvidence {
 
 // Everything that proves one truth.
 struct Evidence {
-  std::vector<Session> sessions;       // one per path, sorted by day then path
+  std::vector<Session> sessions;        // one per path, sorted by day then path
   std::optional<MemoryEvidence> memory; // when promoted (also) for its usage
 
   // Adds a session; a path already there keeps one entry (the newer reading of its day).
@@ -106,12 +106,23 @@ inline std::string escape_path(std::string_view path) {
   std::string out;
   for (char c : path) {
     switch (c) {
-    case '%': out += "%25"; break;
-    case ',': out += "%2C"; break;
-    case ';': out += "%3B"; break;
-    case '>': out += "%3E"; break;
-    case '\n': out += "%0A"; break;
-    default: out += c;
+    case '%':
+      out += "%25";
+      break;
+    case ',':
+      out += "%2C";
+      break;
+    case ';':
+      out += "%3B";
+      break;
+    case '>':
+      out += "%3E";
+      break;
+    case '\n':
+      out += "%0A";
+      break;
+    default:
+      out += c;
     }
   }
   return out;
@@ -123,8 +134,12 @@ inline std::string unescape_path(std::string_view text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (text[i] == '%' && i + 2 < text.size()) {
       const auto code = text.substr(i + 1, 2);
-      const char c = code == "25" ? '%' : code == "2C" ? ',' : code == "3B" ? ';'
-                   : code == "3E" ? '>' : code == "0A" ? '\n' : '\0';
+      const char c = code == "25"   ? '%'
+                     : code == "2C" ? ','
+                     : code == "3B" ? ';'
+                     : code == "3E" ? '>'
+                     : code == "0A" ? '\n'
+                                    : '\0';
       if (c != '\0') {
         out += c;
         i += 2;
@@ -229,8 +244,8 @@ inline std::optional<Evidence> parse_evidence(std::string_view comment) {
       return std::nullopt;
     }
     for (const auto item : split_on(part.substr(colon + 2), ", ")) {
-      const auto day = item.size() > 11 && item[10] == ' ' ? Date::parse(item.substr(0, 10))
-                                                           : std::nullopt;
+      const auto day =
+          item.size() > 11 && item[10] == ' ' ? Date::parse(item.substr(0, 10)) : std::nullopt;
       if (!day) {
         return std::nullopt;
       }

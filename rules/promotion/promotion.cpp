@@ -7,7 +7,6 @@
 #include "block_sources.hpp"
 #include "core_file.hpp"
 #include "deep_truths.hpp"
-
 #include "engram/plugin.hpp"
 
 #include <string>
@@ -72,9 +71,10 @@ public:
     doc.cap = settings.cap;
     const auto block_chars = knowledge::int_setting(store, "guard.core_block_chars", 500);
     const auto total_chars = knowledge::int_setting(store, "guard.core_chars", 2000);
-    doc.blocks = promotion::pack_blocks(promotion::block_inputs(store, cache, truths.shown),
-                                        static_cast<std::size_t>(std::max<std::int64_t>(0, block_chars)),
-                                        static_cast<std::size_t>(std::max<std::int64_t>(0, total_chars)));
+    doc.blocks =
+        promotion::pack_blocks(promotion::block_inputs(store, cache, truths.shown),
+                               static_cast<std::size_t>(std::max<std::int64_t>(0, block_chars)),
+                               static_cast<std::size_t>(std::max<std::int64_t>(0, total_chars)));
     doc.truths = truths.shown;
     doc.held_back = truths.held_back;
     doc.not_kept = truths.not_kept;
@@ -88,13 +88,14 @@ public:
       return;
     }
     for (const auto& truth : truths.promoted) {
-      const bool held = std::any_of(doc.held_back.begin(), doc.held_back.end(),
-                                    [&](const promotion::Truth& t) { return t.text == truth.text; });
-      store.record(Action{"", "promoted", truth.text, source_of(truth.evidence), core,
-                          "a Deep Truth: " + proof(truth.evidence) +
-                              (held ? "; held back: over the limit of " +
-                                          std::to_string(settings.cap)
-                                    : std::string())});
+      const bool held =
+          std::any_of(doc.held_back.begin(), doc.held_back.end(),
+                      [&](const promotion::Truth& t) { return t.text == truth.text; });
+      store.record(
+          Action{"", "promoted", truth.text, source_of(truth.evidence), core,
+                 "a Deep Truth: " + proof(truth.evidence) +
+                     (held ? "; held back: over the limit of " + std::to_string(settings.cap)
+                           : std::string())});
     }
     for (const auto& gone : truths.dropped) {
       store.record(Action{"", "dropped", gone.truth.text, core, "",
@@ -109,12 +110,11 @@ public:
       chars += block.chars;
     }
     store.write(core, bytes);
-    store.record(Action{"", "rebuilt", "", "", core,
-                        std::to_string(doc.truths.size()) + " Deep Truths, " +
-                            std::to_string(items) + " core block items in " +
-                            std::to_string(chars) + " characters" +
-                            (left_out > 0 ? ", " + std::to_string(left_out) + " left out"
-                                          : std::string())});
+    store.record(
+        Action{"", "rebuilt", "", "", core,
+               std::to_string(doc.truths.size()) + " Deep Truths, " + std::to_string(items) +
+                   " core block items in " + std::to_string(chars) + " characters" +
+                   (left_out > 0 ? ", " + std::to_string(left_out) + " left out" : std::string())});
   }
 };
 

@@ -52,10 +52,11 @@ nlohmann::json consolidate(const Sandbox& sandbox, const fs::path& store, const 
 std::string memory(const std::string& type, const std::string& tag, const std::string& created,
                    const std::string& usage, const std::string& body,
                    const std::string& status = "open", const std::string& confidence = "medium") {
-  return "---\ntype: " + type + "\ntags: [" + tag + "]\nsalience: medium\nconfidence: " +
-         confidence + "\n"
-         "source: observed\nstatus: " + status + "\ntrigger: []\nrelated: []\ncreated: " + created +
-         "\n" + usage + "---\n" + body;
+  return "---\ntype: " + type + "\ntags: [" + tag +
+         "]\nsalience: medium\nconfidence: " + confidence +
+         "\n"
+         "source: observed\nstatus: " +
+         status + "\ntrigger: []\nrelated: []\ncreated: " + created + "\n" + usage + "---\n" + body;
 }
 
 // The usage fields the usage log folds into frontmatter.
@@ -114,30 +115,32 @@ const std::string k_truth = "Always run the migrations before the seed script.";
 
 } // namespace
 
-TEST_CASE("an unused, unhelpful memory is archived with its stats in the day's list and the record") {
+TEST_CASE(
+    "an unused, unhelpful memory is archived with its stats in the day's list and the record") {
   const Sandbox sandbox;
   const fs::path store = new_store(sandbox);
-  const std::string stale = memory("semantic", "legacy", "2025-12-01",
-                                   usage_fields("2026-06-01", 1, 0, 1),
-                                   "- The old importer ran on cron.\n");
+  const std::string stale =
+      memory("semantic", "legacy", "2025-12-01", usage_fields("2026-06-01", 1, 0, 1),
+             "- The old importer ran on cron.\n");
   write_file(store / "semantic" / "old-importer.md", stale);
   // An archive file of the same name already there is never overwritten.
-  write_file(store / "archive" / "semantic" / "old-importer.md", "---\ntype: semantic\n---\nolder\n");
+  write_file(store / "archive" / "semantic" / "old-importer.md",
+             "---\ntype: semantic\n---\nolder\n");
   const std::string critical = memory("semantic", "keys", "2025-12-01",
                                       "critical: true\n" + usage_fields("2026-01-01", 0, 0, 3),
                                       "- The signing key lives in the vault.\n");
   write_file(store / "semantic" / "signing.md", critical);
-  const std::string recent = memory("semantic", "sync", "2025-12-01",
-                                    usage_fields("2026-11-10", 1, 0, 1),
-                                    "- The sync runs hourly.\n");
+  const std::string recent =
+      memory("semantic", "sync", "2025-12-01", usage_fields("2026-11-10", 1, 0, 1),
+             "- The sync runs hourly.\n");
   write_file(store / "semantic" / "sync.md", recent);
-  const std::string confirmed = memory("semantic", "people", "2025-12-01",
-                                       usage_fields("2026-03-01", 0, 0, 0),
-                                       "- Sam owns billing.\n", "confirmed");
+  const std::string confirmed =
+      memory("semantic", "people", "2025-12-01", usage_fields("2026-03-01", 0, 0, 0),
+             "- Sam owns billing.\n", "confirmed");
   write_file(store / "semantic" / "owners.md", confirmed);
-  const std::string useful = memory("reference", "docs", "2025-12-01",
-                                    usage_fields("2026-03-01", 9, 8, 1),
-                                    "- The API docs can be found at https://docs.example.\n");
+  const std::string useful =
+      memory("reference", "docs", "2025-12-01", usage_fields("2026-03-01", 9, 8, 1),
+             "- The API docs can be found at https://docs.example.\n");
   write_file(store / "reference" / "docs.md", useful);
 
   const auto record = consolidate(sandbox, store, k_now);
@@ -152,8 +155,7 @@ TEST_CASE("an unused, unhelpful memory is archived with its stats in the day's l
   CHECK(archived["target"] == "archive/semantic/old-importer-2.md");
   CHECK_THAT(archived["reason"].get<std::string>(),
              Catch::Contains("unused for 174 days (last used 2026-06-01)") &&
-                 Catch::Contains("used 1 time (fewer than 3)") &&
-                 Catch::Contains("0% helpful"));
+                 Catch::Contains("used 1 time (fewer than 3)") && Catch::Contains("0% helpful"));
 
   // The day's list holds its stats and the reason.
   const auto list =
@@ -182,10 +184,12 @@ TEST_CASE("an unused, unhelpful memory is archived with its stats in the day's l
 
   // One commit holds the move and the list, and says so.
   const auto message = git_out(sandbox, store, {"log", "-1", "--format=%B"});
-  CHECK_THAT(message, Catch::Contains("- forgetting archived: semantic/old-importer.md → "
-                                      "archive/semantic/old-importer-2.md (forgotten: unused for 174 days"));
+  CHECK_THAT(message,
+             Catch::Contains("- forgetting archived: semantic/old-importer.md → "
+                             "archive/semantic/old-importer-2.md (forgotten: unused for 174 days"));
   CHECK_THAT(message, Catch::Contains("- forgetting listed: archive/2026-11-22-forgotten.json"));
-  const auto changed = git_out(sandbox, store, {"show", "--no-renames", "--name-status", "--format=", "HEAD"});
+  const auto changed =
+      git_out(sandbox, store, {"show", "--no-renames", "--name-status", "--format=", "HEAD"});
   CHECK_THAT(changed, Catch::Contains("D\tsemantic/old-importer.md"));
   CHECK_THAT(changed, Catch::Contains("A\tarchive/semantic/old-importer-2.md"));
   CHECK_THAT(changed, Catch::Contains("A\tarchive/2026-11-22-forgotten.json"));
@@ -226,7 +230,8 @@ TEST_CASE("a store without usage data forgets nothing, and the record says so on
   CHECK(said == 1);
 }
 
-TEST_CASE("a claim seen in three sessions over a week becomes a Deep Truth and outlives its sessions") {
+TEST_CASE(
+    "a claim seen in three sessions over a week becomes a Deep Truth and outlives its sessions") {
   const Sandbox sandbox;
   const fs::path store = new_store(sandbox);
   const std::string fact = "The staging database runs PostgreSQL 14.";
@@ -291,9 +296,9 @@ TEST_CASE("two sessions, or three within three days, make no Deep Truth") {
                engram::test::episodic_memory({"database"}, day, "", "- " + k_truth + "\n"));
   }
   for (const char* day : {"2026-11-18", "2026-11-19", "2026-11-20"}) {
-    write_file(store / "episodic" / (std::string(day) + "-b.md"),
-               engram::test::episodic_memory({"deploys"}, day, "",
-                                             "- Deploys need the VPN to be up.\n"));
+    write_file(
+        store / "episodic" / (std::string(day) + "-b.md"),
+        engram::test::episodic_memory({"deploys"}, day, "", "- Deploys need the VPN to be up.\n"));
   }
   consolidate(sandbox, store, k_now);
   const std::string core = read_file(store / "CORE.md");
@@ -341,8 +346,8 @@ TEST_CASE("CORE.md stays within its limits with many candidates and says how man
     const auto date = fmt::format("2026-11-{:02}", 1 + i % 20);
     write_file(store / "episodic" / (date + "-s" + n + ".md"),
                engram::test::episodic_memory({word()}, date, "",
-                                             "- Worked on " + word() + " " + word() + " " +
-                                                 word() + " today.\n"));
+                                             "- Worked on " + word() + " " + word() + " " + word() +
+                                                 " today.\n"));
   }
   std::string rules = "---\ntype: procedural\nconfidence: high\n---\n";
   for (int i = 0; i < 20; ++i) {
@@ -360,7 +365,8 @@ TEST_CASE("CORE.md stays within its limits with many candidates and says how man
     CHECK(block_chars(lines) <= 500);
     total += block_chars(lines);
     // Each block left some out, and says how many.
-    CHECK_THAT(lines.back(), Catch::StartsWith("- … and ") && Catch::EndsWith(" more not shown (over this block's limit)"));
+    CHECK_THAT(lines.back(), Catch::StartsWith("- … and ") &&
+                                 Catch::EndsWith(" more not shown (over this block's limit)"));
   }
   CHECK(total <= 2000);
   // The most used semantic memory leads the profile.
@@ -381,10 +387,10 @@ TEST_CASE("health, plugins and consolidate --only/--skip know forgetting and pro
   write_file(store / "semantic" / "old.md",
              memory("semantic", "legacy", "2025-12-01", usage_fields("2026-06-01", 0, 0, 2),
                     "- The old importer ran on cron.\n"));
-  const auto only = nlohmann::json::parse(
-      ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now, "--dry-run", "--json",
-                   "--only", "forgetting,promotion"})
-          .out);
+  const auto only =
+      nlohmann::json::parse(ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now,
+                                         "--dry-run", "--json", "--only", "forgetting,promotion"})
+                                .out);
   CHECK(only["rules"] == nlohmann::json::array({"forgetting", "promotion"}));
   CHECK_FALSE(find_action(only, "forgetting", "archived", "semantic/old.md").is_null());
 
@@ -396,10 +402,10 @@ TEST_CASE("health, plugins and consolidate --only/--skip know forgetting and pro
   CHECK(health["promotion"]["checked"] == true);
   CHECK(fs::exists(store / "semantic" / "old.md")); // health writes nothing
 
-  const auto skipped = nlohmann::json::parse(
-      ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now, "--json", "--skip",
-                   "forgetting"})
-          .out);
+  const auto skipped =
+      nlohmann::json::parse(ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now,
+                                         "--json", "--skip", "forgetting"})
+                                .out);
   const auto rules = skipped["rules"];
   CHECK(std::find(rules.begin(), rules.end(), "forgetting") == rules.end());
   CHECK(std::find(rules.begin(), rules.end(), "promotion") != rules.end());

@@ -4,7 +4,6 @@
 #include "../../rules/forgetting/forgotten_list.hpp"
 #include "../../rules/forgetting/verdict.hpp"
 #include "../../rules/shared/usage.hpp"
-
 #include "engine/workspace.hpp"
 #include "lib/temp_dir.hpp"
 #include "store/scan.hpp"
@@ -107,16 +106,17 @@ TEST_CASE("a critical or confirmed memory is a candidate that is kept, with what
 
 TEST_CASE("usage fields are read as counts, and a field that is not one is named") {
   Model model(Files{{"semantic/a.md", "---\ntype: semantic\ncreated: 2026-01-02\nlast-accessed: "
-                                 "2026-03-04\nuses: 7\nhelpful: 2\nunhelpful: 6\n---\n- A.\n"},
-               {"semantic/b.md", "---\ntype: semantic\nuses: many\n---\n- B.\n"},
-               {"semantic/c.md", "---\ntype: semantic\n---\n- C.\n"}});
+                                      "2026-03-04\nuses: 7\nhelpful: 2\nunhelpful: 6\n---\n- A.\n"},
+                    {"semantic/b.md", "---\ntype: semantic\nuses: many\n---\n- B.\n"},
+                    {"semantic/c.md", "---\ntype: semantic\n---\n- C.\n"}});
   const auto a = usage::usage_of(*model.workspace, "semantic/a.md");
   CHECK(a.uses == 7);
   CHECK(a.has_uses);
   CHECK(a.effectiveness() == Approx(0.25));
   CHECK(a.last_used() == Date(2026, 3, 4));
   const auto b = usage::usage_of(*model.workspace, "semantic/b.md");
-  CHECK(b.problem == "`uses: many` is not a count (a whole number of 0 or more); usage is not read");
+  CHECK(b.problem ==
+        "`uses: many` is not a count (a whole number of 0 or more); usage is not read");
   CHECK(usage::field_line(*model.workspace, "semantic/b.md", "uses") == 3);
   const auto c = usage::usage_of(*model.workspace, "semantic/c.md");
   CHECK_FALSE(c.has_uses);
@@ -125,11 +125,13 @@ TEST_CASE("usage fields are read as counts, and a field that is not one is named
 }
 
 TEST_CASE("a store where no memory has a uses field has no usage data") {
-  Model model(Files{{"semantic/a.md", "---\ntype: semantic\nlast-accessed: 2020-01-01\nhelpful: 1\n---\n- A.\n"}});
+  Model model(Files{{"semantic/a.md",
+                     "---\ntype: semantic\nlast-accessed: 2020-01-01\nhelpful: 1\n---\n- A.\n"}});
   CHECK_FALSE(usage::store_has_usage_data(*model.workspace));
 }
 
-TEST_CASE("the day's forgotten list is created, appended to, and never overwritten when unreadable") {
+TEST_CASE(
+    "the day's forgotten list is created, appended to, and never overwritten when unreadable") {
   const forgetting::Json entry = {{"path", "semantic/x.md"}, {"uses", 1}};
   {
     Model model(Files{});
@@ -139,7 +141,8 @@ TEST_CASE("the day's forgotten list is created, appended to, and never overwritt
     CHECK(forgetting::read_list(write.bytes)->size() == 1);
   }
   {
-    Model model(Files{{"archive/2026-11-22-forgotten.json", "[\n  {\"path\": \"semantic/old.md\"}\n]\n"}});
+    Model model(
+        Files{{"archive/2026-11-22-forgotten.json", "[\n  {\"path\": \"semantic/old.md\"}\n]\n"}});
     REQUIRE(model.workspace->exists("archive/2026-11-22-forgotten.json"));
     const auto write = forgetting::list_write(*model.workspace, "archive", k_today, {entry});
     CHECK(write.path == "archive/2026-11-22-forgotten.json");

@@ -8,7 +8,6 @@
 #include "../../rules/promotion/core_file.hpp"
 #include "../../rules/promotion/deep_truths.hpp"
 #include "../../rules/promotion/evidence.hpp"
-
 #include "engine/workspace.hpp"
 #include "lib/temp_dir.hpp"
 #include "store/scan.hpp"
@@ -141,7 +140,8 @@ TEST_CASE("a block shows whole claims within its limit and says how many it left
 }
 
 TEST_CASE("a first claim too long for its block is cut between words, never inside one") {
-  const std::string item = "Supercalifragilistic expialidocious words keep going well past the limit";
+  const std::string item =
+      "Supercalifragilistic expialidocious words keep going well past the limit";
   const auto block = promotion::pack_block({"project_context", {item}}, 40);
   REQUIRE(block.shown == 1);
   CHECK(block.lines[0] == "- Supercalifragilistic expialidocious…");
@@ -177,9 +177,9 @@ TEST_CASE("blocks share the total limit so none is starved, each within its own"
 
 TEST_CASE("a claim stated in three sessions across a week becomes a Deep Truth") {
   Model model(Files{{"episodic/2026-11-01-a.md", session("2026-11-01", k_claim + "- Only in A.\n")},
-               {"episodic/2026-11-04-b.md",
-                session("2026-11-04", "- always run the migrations before the seed script\n")},
-               {"episodic/2026-11-08-c.md", session("2026-11-08", k_claim)}});
+                    {"episodic/2026-11-04-b.md",
+                     session("2026-11-04", "- always run the migrations before the seed script\n")},
+                    {"episodic/2026-11-08-c.md", session("2026-11-08", k_claim)}});
   const auto out = promotion::deep_truths(*model.workspace, {}, {});
   REQUIRE(out.shown.size() == 1);
   CHECK(out.shown[0].text == "Always run the migrations before the seed script.");
@@ -190,11 +190,11 @@ TEST_CASE("a claim stated in three sessions across a week becomes a Deep Truth")
 
 TEST_CASE("two sessions, or three within three days, are not enough") {
   Model two(Files{{"episodic/2026-11-01-a.md", session("2026-11-01", k_claim)},
-             {"episodic/2026-11-20-b.md", session("2026-11-20", k_claim)}});
+                  {"episodic/2026-11-20-b.md", session("2026-11-20", k_claim)}});
   CHECK(promotion::deep_truths(*two.workspace, {}, {}).shown.empty());
   Model close(Files{{"episodic/2026-11-01-a.md", session("2026-11-01", k_claim)},
-               {"episodic/2026-11-02-b.md", session("2026-11-02", k_claim)},
-               {"episodic/2026-11-03-c.md", session("2026-11-03", k_claim)}});
+                    {"episodic/2026-11-02-b.md", session("2026-11-02", k_claim)},
+                    {"episodic/2026-11-03-c.md", session("2026-11-03", k_claim)}});
   CHECK(promotion::deep_truths(*close.workspace, {}, {}).shown.empty());
 }
 
@@ -211,32 +211,34 @@ TEST_CASE("a truth keeps its evidence when its sessions are gone, and leaves whe
   CHECK(kept.promoted.empty());
   CHECK(kept.dropped.empty());
 
-  Model superseded(
-      Files{{"semantic/db.md",
-        "---\ntype: semantic\ntags: [db]\n---\n- Never run the migrations before the seed script.\n"
-        "  <!-- superseded 2026-10-01: previously \"- Always run the migrations before the seed "
-        "script.\" -->\n"}});
+  Model superseded(Files{
+      {"semantic/db.md",
+       "---\ntype: semantic\ntags: [db]\n---\n- Never run the migrations before the seed script.\n"
+       "  <!-- superseded 2026-10-01: previously \"- Always run the migrations before the seed "
+       "script.\" -->\n"}});
   const auto gone = promotion::deep_truths(*superseded.workspace, {truth}, {});
   CHECK(gone.shown.empty());
   REQUIRE(gone.dropped.size() == 1);
   CHECK(gone.dropped[0].reason == "superseded on 2026-10-01 in semantic/db.md");
 
-  Model archived(Files{{"archive/semantic/db.md", "---\ntype: semantic\ntags: [db]\n---\n" + k_claim}});
+  Model archived(
+      Files{{"archive/semantic/db.md", "---\ntype: semantic\ntags: [db]\n---\n" + k_claim}});
   const auto retired = promotion::deep_truths(*archived.workspace, {truth}, {});
   CHECK(retired.shown.empty());
   REQUIRE(retired.dropped.size() == 1);
   CHECK(retired.dropped[0].reason == "its memory was archived to archive/semantic/db.md");
 }
 
-TEST_CASE("a heavily used, helpful, month-old memory is promoted, and a young or unhelpful one is not") {
+TEST_CASE(
+    "a heavily used, helpful, month-old memory is promoted, and a young or unhelpful one is not") {
   const auto memory = [](const std::string& created, int uses, int helpful, int unhelpful) {
-    return "---\ntype: semantic\ntags: [deploy]\ncreated: " + created + "\nuses: " +
-           std::to_string(uses) + "\nhelpful: " + std::to_string(helpful) +
+    return "---\ntype: semantic\ntags: [deploy]\ncreated: " + created +
+           "\nuses: " + std::to_string(uses) + "\nhelpful: " + std::to_string(helpful) +
            "\nunhelpful: " + std::to_string(unhelpful) + "\n---\n- Deploys go through the VPN.\n";
   };
   Model model(Files{{"semantic/proven.md", memory("2026-09-01", 20, 18, 2)},
-               {"semantic/young.md", memory("2026-11-01", 20, 20, 0)},
-               {"semantic/unhelpful.md", memory("2026-01-01", 40, 10, 30)}});
+                    {"semantic/young.md", memory("2026-11-01", 20, 20, 0)},
+                    {"semantic/unhelpful.md", memory("2026-01-01", 40, 10, 30)}});
   const auto out = promotion::deep_truths(*model.workspace, {}, {});
   REQUIRE(out.shown.size() == 1);
   REQUIRE(out.shown[0].evidence.memory);
@@ -279,23 +281,22 @@ TEST_CASE("the cap keeps the best-proven truths and holds the rest back, in a st
 }
 
 TEST_CASE("core blocks follow the seed's sources and never repeat a Deep Truth") {
-  Model model(
-      Files{{"semantic/used.md", "---\ntype: semantic\nuses: 5\n---\n- The user works in Berlin.\n"},
-       {"semantic/unused.md", "---\ntype: semantic\n---\n- Nobody asked about this.\n"},
-       {"episodic/2026-11-20-x.md", session("2026-11-20", "- Newest session note.\n")},
-       {"episodic/2026-11-10-y.md", session("2026-11-10", "- Older session note.\n")},
-       {"procedural/feedback.md",
-        "---\ntype: procedural\nconfidence: high\nuses: 4\n---\n## Reviews\n\n- Always squash "
-        "before merging.\n- We decided to ship on Tuesdays.\n"},
-       {"semantic/prefs.md",
-        "---\ntype: semantic\nconfidence: high\n---\n- The user prefers tabs over spaces.\n"}});
+  Model model(Files{
+      {"semantic/used.md", "---\ntype: semantic\nuses: 5\n---\n- The user works in Berlin.\n"},
+      {"semantic/unused.md", "---\ntype: semantic\n---\n- Nobody asked about this.\n"},
+      {"episodic/2026-11-20-x.md", session("2026-11-20", "- Newest session note.\n")},
+      {"episodic/2026-11-10-y.md", session("2026-11-10", "- Older session note.\n")},
+      {"procedural/feedback.md",
+       "---\ntype: procedural\nconfidence: high\nuses: 4\n---\n## Reviews\n\n- Always squash "
+       "before merging.\n- We decided to ship on Tuesdays.\n"},
+      {"semantic/prefs.md",
+       "---\ntype: semantic\nconfidence: high\n---\n- The user prefers tabs over spaces.\n"}});
   const std::vector<promotion::Truth> shown = {{"The user works in Berlin.", {}}};
   const auto blocks = promotion::block_inputs(*model.workspace, shown);
   REQUIRE(blocks.size() == 5);
   CHECK(blocks[0].name == "user_profile");
   CHECK(blocks[0].items.empty()); // its one used fact is a Deep Truth already
-  CHECK(blocks[1].items ==
-        std::vector<std::string>{"Newest session note.", "Older session note."});
+  CHECK(blocks[1].items == std::vector<std::string>{"Newest session note.", "Older session note."});
   // Instructions are patterns; the decision recorded beside them is a decision.
   CHECK(blocks[2].items == std::vector<std::string>{"Always squash before merging."});
   CHECK(blocks[3].items == std::vector<std::string>{"We decided to ship on Tuesdays."});
