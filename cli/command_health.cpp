@@ -1,8 +1,9 @@
 // `engram health`: the memory-consolidation seed's health report. Totals by
 // layer and type, ages, unused and low-effectiveness memories, orphans, guard
 // headroom, diagnostics and the last consolidation are read from the store;
-// likely duplicates, contradictions and stale references are what a dry run
-// of the rules would do — the same plan `engram consolidate --dry-run` makes,
+// likely duplicates, contradictions, stale references, what forgetting would
+// archive and what promotion would change in CORE.md are what a dry run of
+// the rules would do — the same plan `engram consolidate --dry-run` makes,
 // never a second implementation of the rules. Markdown, or JSON with --json.
 #include "base/error.hpp"
 #include "base/utf8.hpp"
@@ -106,10 +107,12 @@ Json gather(const SelectedStore& selected, const Date& today, const engine::Plan
       if (layer != Layer::episodic && accessed && today.days_since(*accessed) > unused_days) {
         unused.push_back({{"path", path}, {"last_accessed", accessed->to_string()}});
       }
-      const auto uses = number_field(*entry->file, "uses");
-      const auto helpful = number_field(*entry->file, "helpful");
-      if (uses && helpful && *uses > 0 && *helpful / *uses < min_helpful) {
-        ineffective.push_back({{"path", path}, {"effectiveness", *helpful / *uses}});
+      // Effectiveness as the forgetting rule measures it: helpful / (helpful + unhelpful).
+      const auto helpful = number_field(*entry->file, "helpful").value_or(0);
+      const auto unhelpful = number_field(*entry->file, "unhelpful").value_or(0);
+      if (helpful + unhelpful > 0 && helpful / (helpful + unhelpful) < min_helpful) {
+        ineffective.push_back(
+            {{"path", path}, {"effectiveness", helpful / (helpful + unhelpful)}});
       }
     }
   }
@@ -142,6 +145,27 @@ Json gather(const SelectedStore& selected, const Date& today, const engine::Plan
       {"would_archive", actions_of(plan, "stale-refs", {"archived"})},
       {"partly_stale", partly},
       {"fully_stale_kept", fully_kept}};
+
+  // What forgetting would archive (and what protects the rest), and what
+  // promotion would change in CORE.md.
+  const auto skipped_reason = [&](std::string_view rule) -> Json {
+    const auto said = actions_of(plan, rule, {"skipped"});
+    return said.empty() ? Json(nullptr) : said.front()["reason"];
+  };
+  report["forgetting"] = {{"checked", ran("forgetting") && skipped_reason("forgetting").is_null()},
+                          {"not_checked_because", skipped_reason("forgetting")},
+                          {"would_archive", actions_of(plan, "forgetting", {"archived"})},
+                          {"protected", actions_of(plan, "forgetting", {"flagged"})}};
+  report["promotion"] = {
+      {"checked", ran("promotion")},
+      {"core", selected.layout.core},
+      {"would_promote", actions_of(plan, "promotion", {"promoted"})},
+      {"would_drop", actions_of(plan, "promotion", {"dropped"})},
+      {"would_rebuild", !actions_of(plan, "promotion", {"rebuilt"}).empty()},
+      {"limits",
+       {{"deep_truths", settings.get_int("guard.deep_truths")},
+        {"core_block_chars", settings.get_int("guard.core_block_chars")},
+        {"core_chars", settings.get_int("guard.core_chars")}}}};
 
   // Orphans: no `related` link either way and no tag shared with any other memory.
   std::map<std::string, std::size_t> tag_files;
@@ -230,6 +254,10 @@ Json gather(const SelectedStore& selected, const Date& today, const engine::Plan
       !report["stale_references"]["would_archive"].empty()) {
     advice.push_back("Run `engram consolidate`: it would merge, supersede or archive what is "
                      "listed above (`--dry-run` shows the diff).");
+  }
+  if (!report["forgetting"]["would_archive"].empty() ||
+      !report["promotion"]["would_promote"].empty() || !report["promotion"]["would_drop"].empty()) {
+    advice.push_back("Run `engram consolidate`: it would forget or promote what is listed above.");
   }
   if (!report["duplicates"]["not_merged"].empty()) {
     advice.push_back("Review the likely duplicates that are not merged automatically.");
@@ -336,6 +364,17 @@ std::string to_markdown(const Json& r) {
                                   0),
                            n(stale["would_archive"]), n(stale["partly_stale"]),
                            n(stale["fully_stale_kept"]));
+  const auto& forget = r["forgetting"];
+  out += forget["checked"].get<bool>()
+             ? fmt::format("| Forgetting | {} | {} would be archived, {} protected |\n",
+                           status(n(forget["would_archive"]) == 0), n(forget["would_archive"]),
+                           n(forget["protected"]))
+             : std::string("| Forgetting | — | not checked: no memory has usage data yet |\n");
+  const auto& promote = r["promotion"];
+  out += fmt::format("| Core memory | — | {} would be promoted, {} dropped; {} {} |\n",
+                     n(promote["would_promote"]), n(promote["would_drop"]),
+                     promote["core"].get<std::string>(),
+                     promote["would_rebuild"].get<bool>() ? "would be rebuilt" : "is up to date");
   out += fmt::format("| Orphaned | {} | {} with no relations and no shared tags |\n",
                      status(r["orphans"]["count"] == 0), r["orphans"]["count"].get<std::size_t>());
   for (const auto& g : r["guards"]) {
@@ -359,6 +398,12 @@ std::string to_markdown(const Json& r) {
     out += action_section("Partly stale references (kept, flagged)", stale["partly_stale"], "None.");
     out += action_section("Fully stale but kept", stale["fully_stale_kept"], "None.");
   }
+  if (forget["checked"].get<bool>()) {
+    out += action_section("Forgetting (would archive)", forget["would_archive"], "None.");
+    out += action_section("Forgetting (protected, kept)", forget["protected"], "None.");
+  }
+  out += action_section("Core memory (would promote)", promote["would_promote"], "None.");
+  out += action_section("Core memory (would drop)", promote["would_drop"], "None.");
   out += "### Orphaned memories\n\n";
   if (r["orphans"]["files"].empty()) {
     out += "None.\n\n";

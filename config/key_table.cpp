@@ -284,23 +284,26 @@ const std::vector<Key> k_config_key_table = {
     integer("rules.forgetting.min_uses", 3, 0, k_count_max,
             "An unused memory with fewer uses than this is archived."),
     real("rules.forgetting.min_helpful", 0.3, 0, 1,
-         "An unused memory helpful in less than this share of its uses is archived."),
+         "An unused memory helpful in less than this share of its rated uses "
+         "(helpful / (helpful + unhelpful)) is archived."),
     integer("rules.forgetting.recent_days", 30, 0, k_days_max,
             "A memory used in the last this many days is never archived."),
     flag("rules.forgetting.include_confirmed", false,
-         "Whether memories a person confirmed may be archived too."),
+         "Whether memories a person confirmed (`status: confirmed`) may be archived too."),
 
     flag("rules.promotion.enabled", true, "Whether the rule runs."),
-    integer("rules.promotion.min_sessions", 3, 0, k_count_max,
-            "A memory must have been used in at least this many sessions to be promoted."),
+    integer("rules.promotion.min_sessions", 3, 1, k_count_max,
+            "A claim becomes a Deep Truth when at least this many sessions (episodic files) "
+            "state it..."),
     integer("rules.promotion.min_days", 7, 0, k_days_max,
-            "A memory must have been used on at least this many different days."),
-    integer("rules.promotion.min_uses", 15, 0, k_count_max,
-            "A memory must have been used at least this many times in all."),
+            "...and those sessions span at least this many days, first to last."),
+    integer("rules.promotion.min_uses", 15, 1, k_count_max,
+            "A memory becomes a Deep Truth when it was used at least this many times..."),
     real("rules.promotion.min_helpful", 0.85, 0, 1,
-         "A memory must have been helpful in at least this share of its uses."),
+         "...was helpful in at least this share of its rated uses "
+         "(helpful / (helpful + unhelpful))..."),
     integer("rules.promotion.min_age_days", 30, 0, k_days_max,
-            "Memories younger than this many days are not promoted."),
+            "...and is at least this many days old (`created`)."),
 
     flag("rules.index.enabled", true, "Whether the rule runs."),
 };

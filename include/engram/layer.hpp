@@ -12,7 +12,7 @@ enum class Layer {
   semantic,   // semantic/<slug>.md, distilled facts
   procedural, // procedural/feedback.md, behavioural rules
   reference,  // reference/<slug>.md, pointers
-  archive,    // archive/, what forgetting retired
+  archive,    // archive/, what forgetting retired (and its YYYY-MM-DD-forgotten.json lists)
 };
 
 } // namespace engram

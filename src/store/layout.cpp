@@ -50,6 +50,11 @@ std::optional<Layer> Layout::classify(const std::filesystem::path& relative) con
     }
     return std::nullopt;
   }
+  // The archive also keeps forgetting's JSON lists (`YYYY-MM-DD-forgotten.json`),
+  // so a rule can append to one and a commit carries it.
+  if (generic.extension() == ".json" && first == path_of(Layer::archive)) {
+    return Layer::archive;
+  }
   if (generic.extension() != ".md") {
     return std::nullopt;
   }

@@ -34,7 +34,8 @@ struct Layout {
   std::string index_json = ".index.json";
   std::string state = ".engram";
 
-  // The layer a store-relative path belongs to, or nullopt if it is not a memory file.
+  // The layer a store-relative path belongs to, or nullopt if it is not a memory file
+  // (Markdown in a layer's folder, a single-file layer, or a JSON list in the archive).
   std::optional<Layer> classify(const std::filesystem::path& relative) const;
 
   // The folder of a folder layer, or the file of a single-file layer.

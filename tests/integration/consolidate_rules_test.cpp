@@ -151,7 +151,8 @@ TEST_CASE("MEMORY.md fits 200 lines of 150 chars for 400 memories and .index.jso
   CHECK(index["version"] == 1);
   CHECK(index["generated"] == k_now);
   const auto& entries = index["entries"];
-  CHECK(entries.size() == 400 + 4); // and WORKING.md, feedback, links, the episode
+  // and WORKING.md, CORE.md (the episode is recent context), feedback, links, the episode
+  CHECK(entries.size() == 400 + 5);
   std::set<std::string> paths;
   for (const auto& entry : entries) {
     paths.insert(entry["path"].get<std::string>());

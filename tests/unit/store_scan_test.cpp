@@ -50,7 +50,8 @@ TEST_CASE("a scan sorts files into their layers and skips .git, state and non-me
   store.write("procedural/feedback.md", "## Always lint\n");
   store.write("reference/docs.md", "Docs are at https://example.org.\n");
   store.write("archive/old.md", "Old.\n");
-  store.write("archive/2026-01-01-forgotten.json", "{}");
+  store.write("archive/2026-01-01-forgotten.json", "[]\n"); // forgetting's list of the day
+  store.write("semantic/notes.json", "{}");                   // not a memory
   store.write(".git/HEAD", "ref: refs/heads/main\n");
   store.write(".engram/usage.md", "not a memory\n");
   store.write("README.md", "Not a memory file.\n");
@@ -58,12 +59,14 @@ TEST_CASE("a scan sorts files into their layers and skips .git, state and non-me
 
   const auto snapshot = scan(store.path, Layout{}, ScanLimits{});
   CHECK(snapshot.diagnostics.empty());
-  REQUIRE(snapshot.entries.size() == 8);
+  REQUIRE(snapshot.entries.size() == 9);
   CHECK(snapshot.in(Layer::episodic).size() == 1);
   CHECK(snapshot.in(Layer::semantic).size() == 1);
   CHECK(snapshot.find("semantic/shopify.md")->file->tags() == std::vector<std::string>{"a", "b"});
   CHECK(snapshot.find("WORKING.md")->layer == Layer::working);
   CHECK(snapshot.find("archive/old.md")->layer == Layer::archive);
+  CHECK(snapshot.find("archive/2026-01-01-forgotten.json")->layer == Layer::archive);
+  CHECK(snapshot.find("semantic/notes.json") == nullptr);
   CHECK(snapshot.find("README.md") == nullptr);
   CHECK(snapshot.find("semantic/shopify.md")->content_hash.size() == 40);
 }

@@ -1,0 +1,232 @@
+// Where each core block's claims come from: the local-engine seed's Mode A
+// rules, read against this store's layers. Deterministic; no model is called.
+//  - user_profile: claims of semantic memories that were used, most used first
+//  - project_context: claims of episodic memories, most recent session first
+//  - behavioral_patterns: procedural instructions, most confident memory first
+//  - active_decisions: claims that record a decision, in memories used at least 3 times
+//  - learned_preferences: claims that state a preference, in high-confidence memories
+// A claim already in the Deep Truths or in an earlier block is not repeated.
+#pragma once
+
+#include "../shared/usage.hpp"
+#include "claim_text.hpp"
+#include "core_blocks.hpp"
+#include "deep_truths.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace engram::promotion {
+
+// The least uses a memory needs for its decisions to be active (the seed's access count >= 3).
+inline constexpr std::int64_t k_decision_min_uses = 3;
+
+// A memory's confidence as a rank: high 3, medium 2, low 1; a number from 0
+// to 1 is high from 0.7 (the seed's trust >= 0.7), medium from 0.4.
+inline int confidence_rank(const StoreView& store, const std::string& path) {
+  const auto value = knowledge::lower(store.field(path, "confidence").value_or("medium"));
+  if (value == "high") {
+    return 3;
+  }
+  if (value == "low") {
+    return 1;
+  }
+  if (!value.empty() && (value[0] == '0' || value[0] == '1')) {
+    try {
+      std::size_t used = 0;
+      const double n = std::stod(value, &used);
+      if (used == value.size()) {
+        return n >= 0.7 ? 3 : n >= 0.4 ? 2 : 1;
+      }
+    } catch (const std::exception&) {
+      // Not a number: medium.
+    }
+  }
+  return 2;
+}
+
+// True when a memory carries the tag (compared in canonical form).
+inline bool has_tag(const StoreView& store, const std::string& path, std::string_view tag) {
+  const auto wanted = store.canonical_tag(tag);
+  const auto tags = store.list(path, "tags");
+  return std::any_of(tags.begin(), tags.end(),
+                     [&](const std::string& t) { return store.canonical_tag(t) == wanted; });
+}
+
+// True when any of `words` is a word of `line` (lower case).
+inline bool has_any_word(const std::string& line, std::initializer_list<std::string_view> words) {
+  const auto lowered = knowledge::lower(line);
+  return std::any_of(words.begin(), words.end(),
+                     [&](std::string_view w) { return knowledge::has_word(lowered, w); });
+}
+
+// True for a claim that records a decision.
+inline bool is_decision(const std::string& line) {
+  return has_any_word(line, {"decided", "decision", "we chose", "chose to", "agreed", "settled on",
+                             "going with", "opted"});
+}
+
+// True for a claim that states a preference.
+inline bool is_preference(const std::string& line) {
+  return has_any_word(line, {"prefer", "prefers", "preferred", "preference", "likes", "dislikes",
+                             "wants", "favour", "favor", "favours", "favors", "rather than"});
+}
+
+// One claim of a memory as a block candidate.
+struct ClaimLine {
+  std::string line; // claim_line of its text
+  ClaimKind kind;   // as the engine classifies it
+};
+
+// The one-line claims of a memory, in order, solutions left out (too long to summarise).
+inline std::vector<ClaimLine> claim_lines(ClaimCache& cache, const std::string& path) {
+  std::vector<ClaimLine> out;
+  for (const auto& claim : cache.of(path)) {
+    if (claim.kind == ClaimKind::solution) {
+      continue;
+    }
+    if (auto line = claim_line(claim.text); !line.empty()) {
+      out.push_back(ClaimLine{std::move(line), claim.kind});
+    }
+  }
+  return out;
+}
+
+// The files of some layers that `wanted` accepts, ordered by `before` (a
+// strict weak order), then by path. Filtering first keeps the claims of the
+// rest from being split at all.
+template <typename Wanted, typename Before>
+std::vector<std::string> ordered_files(const StoreView& store, std::initializer_list<Layer> layers,
+                                       Wanted wanted, Before before) {
+  std::vector<std::string> files;
+  for (const Layer layer : layers) {
+    for (auto& path : store.files(layer)) {
+      if (wanted(path)) {
+        files.push_back(std::move(path));
+      }
+    }
+  }
+  std::stable_sort(files.begin(), files.end(), [&](const std::string& a, const std::string& b) {
+    if (before(a, b)) {
+      return true;
+    }
+    if (before(b, a)) {
+      return false;
+    }
+    return a < b;
+  });
+  return files;
+}
+
+// The candidates of every block, in CORE.md's order, none repeating a Deep
+// Truth (`shown`) or a claim an earlier block would show.
+inline std::vector<BlockInput> block_inputs(const StoreView& store, ClaimCache& cache,
+                                            const std::vector<Truth>& shown) {
+  std::set<std::string> taken;
+  for (const auto& truth : shown) {
+    taken.insert(store.normalise(truth.text));
+  }
+  // Sort keys, read once per file: comparisons ask for them many times.
+  std::map<std::string, std::int64_t> uses_cache;
+  std::map<std::string, Date> day_cache;
+  const auto uses = [&](const std::string& path) {
+    auto it = uses_cache.find(path);
+    if (it == uses_cache.end()) {
+      it = uses_cache.emplace(path, usage::usage_of(store, path).uses).first;
+    }
+    return it->second;
+  };
+  const auto day = [&](const std::string& path) {
+    auto it = day_cache.find(path);
+    if (it == day_cache.end()) {
+      it = day_cache.emplace(path, session_day(store, path).value_or(Date(1, 1, 1))).first;
+    }
+    return it->second;
+  };
+  const auto by_uses = [&](const std::string& a, const std::string& b) {
+    return uses(a) > uses(b);
+  };
+
+  std::vector<BlockInput> blocks;
+  // Adds a block from files in order, keeping the claims `keep` accepts.
+  const auto add = [&](std::string name, const std::vector<std::string>& files, auto keep) {
+    BlockInput block{std::move(name), {}};
+    std::set<std::string> listed; // the block's own items, so none is listed twice
+    for (const auto& path : files) {
+      for (auto& [line, kind] : claim_lines(cache, path)) {
+        if (listed.contains(line) || !keep(path, line, kind) ||
+            taken.contains(store.normalise(line))) {
+          continue;
+        }
+        listed.insert(line);
+        block.items.push_back(std::move(line));
+      }
+    }
+    // What this block would show is not repeated by the blocks after it.
+    for (std::size_t i = 0; i < block.items.size() && i < k_block_items; ++i) {
+      taken.insert(store.normalise(block.items[i]));
+    }
+    blocks.push_back(std::move(block));
+  };
+
+  const auto any = [](const std::string&) { return true; };
+  add("user_profile",
+      ordered_files(
+          store, {Layer::semantic}, [&](const std::string& path) { return uses(path) > 0; },
+          by_uses),
+      [](const std::string&, const std::string&, ClaimKind) { return true; });
+
+  add("project_context",
+      ordered_files(store, {Layer::episodic}, any,
+                    [&](const std::string& a, const std::string& b) { return day(a) > day(b); }),
+      [](const std::string&, const std::string&, ClaimKind) { return true; });
+
+  add("behavioral_patterns",
+      ordered_files(store, {Layer::procedural}, any,
+                    [&](const std::string& a, const std::string& b) {
+                      const auto ca = confidence_rank(store, a);
+                      const auto cb = confidence_rank(store, b);
+                      return ca != cb ? ca > cb : uses(a) > uses(b);
+                    }),
+      // Instructions only: the "Why:" and "How to apply:" lines of an entry are its context.
+      [](const std::string&, const std::string&, ClaimKind kind) {
+        return kind == ClaimKind::behavioural;
+      });
+
+  add("active_decisions",
+      ordered_files(
+          store, {Layer::semantic, Layer::procedural, Layer::episodic},
+          [&](const std::string& path) { return uses(path) >= k_decision_min_uses; }, by_uses),
+      [&](const std::string& path, const std::string& line, ClaimKind) {
+        return knowledge::lower(store.field(path, "type").value_or("")) == "decision" ||
+               has_tag(store, path, "decision") || is_decision(line);
+      });
+
+  add("learned_preferences",
+      ordered_files(
+          store, {Layer::semantic, Layer::procedural},
+          [&](const std::string& path) {
+            // A cheap look at the body first: most memories state no preference.
+            return confidence_rank(store, path) == 3 &&
+                   (has_tag(store, path, "preference") ||
+                    is_preference(knowledge::one_line(store.body(path))));
+          },
+          by_uses),
+      [&](const std::string& path, const std::string& line, ClaimKind) {
+        return has_tag(store, path, "preference") || is_preference(line);
+      });
+  return blocks;
+}
+
+// block_inputs with claims split for this call only.
+inline std::vector<BlockInput> block_inputs(const StoreView& store,
+                                            const std::vector<Truth>& shown) {
+  ClaimCache cache(store);
+  return block_inputs(store, cache, shown);
+}
+
+} // namespace engram::promotion

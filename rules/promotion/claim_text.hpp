@@ -1,0 +1,66 @@
+// Claim text as CORE.md shows it: one line, without its list marker, its
+// task box or the superseded markers it carries, so the same claim reads the
+// same wherever it came from.
+#pragma once
+
+#include "../shared/knowledge.hpp"
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace engram::promotion {
+
+// A claim's text on one line, markers, list marker and task box left out.
+inline std::string claim_line(std::string_view claim) {
+  std::string text = knowledge::one_line(knowledge::split_markers(claim).own);
+  const auto start = text.find_first_not_of(" \t");
+  text = start == std::string::npos ? std::string() : text.substr(start);
+  if (text::starts_list_item(text)) {
+    text = text.substr(text.find(' ') + 1);
+  }
+  for (std::string_view box : {"[ ] ", "[x] ", "[X] "}) {
+    if (text.starts_with(box)) {
+      text = text.substr(box.size());
+    }
+  }
+  // Runs of spaces a line join left collapse to one.
+  std::string out;
+  for (char c : text) {
+    if (c == '\t') {
+      c = ' ';
+    }
+    if (c == ' ' && (out.empty() || out.back() == ' ')) {
+      continue;
+    }
+    out += c;
+  }
+  while (!out.empty() && out.back() == ' ') {
+    out.pop_back();
+  }
+  return out;
+}
+
+// The claims of each file, split once per run: Deep Truths and the core
+// blocks read the same episodic files, and splitting costs more than reading.
+// Valid while the files it has read do not change (the rule writes only CORE.md).
+class ClaimCache {
+public:
+  explicit ClaimCache(const StoreView& store) : m_store(store) {}
+
+  // The claims of `path`'s body.
+  const std::vector<Claim>& of(const std::string& path) {
+    auto it = m_claims.find(path);
+    if (it == m_claims.end()) {
+      it = m_claims.emplace(path, m_store.claims(m_store.body(path))).first;
+    }
+    return it->second;
+  }
+
+private:
+  const StoreView& m_store;
+  std::map<std::string, std::vector<Claim>> m_claims;
+};
+
+} // namespace engram::promotion

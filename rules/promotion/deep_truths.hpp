@@ -1,0 +1,432 @@
+// Deep Truths: the working-memory seed's behavioural firmware, at most
+// `guard.deep_truths` items. A claim becomes one when at least `min_sessions`
+// sessions (episodic files) stated it — the same claim by the engine's
+// comparison — across at least `min_days` days; a memory becomes one when it
+// was used at least `min_uses` times, helped at least `min_helpful` of the
+// time and is `min_age_days` old (the memory-consolidation seed's
+// promoteToCore). The evidence of last run's truths is read back from CORE.md
+// and grows with new sessions, so a truth outlives the episodic files that
+// proved it; it leaves only when its claim is superseded or its memory is
+// archived. Ranked by evidence; deterministic.
+#pragma once
+
+#include "../shared/usage.hpp"
+#include "claim_text.hpp"
+#include "core_file.hpp"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace engram::promotion {
+
+// The thresholds (`[rules.promotion]`, `guard.deep_truths`).
+struct TruthSettings {
+  std::int64_t min_sessions = 3;  // distinct sessions that stated the claim
+  std::int64_t min_days = 7;      // days from the first such session to the last
+  std::int64_t min_uses = 15;     // a memory's uses
+  double min_helpful = 0.85;      // a memory's helpful share
+  std::int64_t min_age_days = 30; // a memory's age
+  std::size_t cap = 10;           // Deep Truths shown
+};
+
+// A truth that left, and why.
+struct Dropped {
+  Truth truth;
+  std::string reason;
+};
+
+// What the Deep Truths are after this run.
+struct TruthOutcome {
+  std::vector<Truth> shown;     // ranked, at most `cap`
+  std::vector<Truth> held_back; // ranked, proven but over the cap: at most `cap` more
+  std::size_t not_kept = 0;     // proven, but ranked below the held-back ones too
+  std::vector<Truth> promoted;  // shown or held back now, in no truth of last run
+  std::vector<Dropped> dropped; // last run's truths that left
+};
+
+// The day of a session: the `YYYY-MM-DD` its file name starts with, else `created`.
+inline std::optional<Date> session_day(const StoreView& store, const std::string& path) {
+  const auto name = std::string_view(path).substr(path.rfind('/') + 1);
+  if (name.size() >= 10) {
+    if (auto day = Date::parse(name.substr(0, 10))) {
+      return day;
+    }
+  }
+  return store.date(path, "created");
+}
+
+// True when two claims state the same thing (a duplicate either way round).
+inline bool same_claim(const StoreView& store, std::string_view a, std::string_view b) {
+  return store.compare(a, b) == Relation::duplicate || store.compare(b, a) == Relation::duplicate;
+}
+
+// A superseded marker: the claim it keeps and the day it was superseded.
+struct Superseded {
+  Date day;
+  std::string text;
+  std::string path; // the file that holds the marker
+};
+
+// Every superseded marker of the live layers.
+inline std::vector<Superseded> superseded_markers(const StoreView& store) {
+  std::vector<Superseded> out;
+  constexpr std::string_view previously = ": previously \"";
+  for (const Layer layer : usage::k_used_layers) {
+    for (const auto& path : store.files(layer)) {
+      const auto body = store.body(path);
+      if (body.find(knowledge::k_marker_open) == std::string::npos) {
+        continue;
+      }
+      for (const auto& comment : knowledge::comments_of(body)) {
+        if (!comment.starts_with(knowledge::k_marker_open)) {
+          continue;
+        }
+        const auto rest = std::string_view(comment).substr(knowledge::k_marker_open.size());
+        const auto day = rest.size() > 10 ? Date::parse(rest.substr(0, 10)) : std::nullopt;
+        const auto quote = rest.find(previously);
+        if (!day || quote == std::string_view::npos || !rest.ends_with("\" -->")) {
+          continue;
+        }
+        auto quoted = std::string(
+            rest.substr(quote + previously.size(), rest.size() - quote - previously.size() - 5));
+        for (auto at = quoted.find("\\\""); at != std::string::npos; at = quoted.find("\\\"", at)) {
+          quoted.replace(at, 2, "\"");
+          ++at;
+        }
+        for (auto at = quoted.find("--&gt;"); at != std::string::npos;
+             at = quoted.find("--&gt;", at)) {
+          quoted.replace(at, 6, "-->");
+        }
+        out.push_back(Superseded{*day, std::move(quoted), path});
+      }
+    }
+  }
+  return out;
+}
+
+// One claim of one session, for grouping sessions that state the same claim.
+struct SessionClaim {
+  std::string path;
+  std::size_t index; // position in claims(body(path))
+  std::string text;  // as written
+  Date day;
+};
+
+// Groups of session claims that state the same claim, each as evidence with
+// the text of its newest session; best evidence first is not implied.
+struct ClaimGroup {
+  std::string text; // the newest session's wording, on one line
+  std::vector<std::size_t> members;
+  Evidence evidence;
+  std::optional<std::size_t> owner; // the truth (of last run) it was given to
+};
+
+// The claims of every session, grouped by sameness.
+inline std::vector<ClaimGroup> group_session_claims(const StoreView& store, ClaimCache& cache,
+                                                    std::vector<SessionClaim>& nodes) {
+  std::map<std::pair<std::string, std::size_t>, std::size_t> id_of;
+  for (const auto& path : store.files(Layer::episodic)) {
+    const auto day = session_day(store, path);
+    if (!day) {
+      continue; // a session without a day proves nothing about "across days"
+    }
+    const auto& claims = cache.of(path);
+    for (std::size_t i = 0; i < claims.size(); ++i) {
+      if (claim_line(claims[i].text).empty()) {
+        continue;
+      }
+      id_of[{path, i}] = nodes.size();
+      nodes.push_back(SessionClaim{path, i, claims[i].text, *day});
+    }
+  }
+  std::vector<std::size_t> parent(nodes.size());
+  std::iota(parent.begin(), parent.end(), 0);
+  const auto find = [&](std::size_t x) {
+    while (parent[x] != x) {
+      parent[x] = parent[parent[x]];
+      x = parent[x];
+    }
+    return x;
+  };
+  const auto unite = [&](std::size_t x, std::size_t y) {
+    const auto a = find(x);
+    const auto b = find(y);
+    parent[std::max(a, b)] = std::min(a, b);
+  };
+  // Sessions repeat themselves word for word: the same text is looked up once,
+  // and every session that wrote it joins the first one's group. A claim an
+  // earlier look-up already found is not looked up again: what it duplicates,
+  // the claim that found it duplicates too (containment carries over).
+  std::map<std::string, std::size_t> first_with_text;
+  std::vector<bool> found(nodes.size(), false);
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const auto [seen, fresh] = first_with_text.emplace(nodes[i].text, i);
+    if (!fresh) {
+      unite(i, seen->second);
+      continue;
+    }
+    if (found[i]) {
+      continue;
+    }
+    for (const auto& match : store.related_claims(nodes[i].text, Layer::episodic)) {
+      if (match.relation != Relation::duplicate) {
+        continue;
+      }
+      if (const auto it = id_of.find({match.path, match.index}); it != id_of.end()) {
+        unite(i, it->second);
+        found[it->second] = true;
+      }
+    }
+  }
+  std::map<std::size_t, std::size_t> group_of;
+  std::vector<ClaimGroup> groups;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const auto root = find(i);
+    auto [it, fresh] = group_of.emplace(root, groups.size());
+    if (fresh) {
+      groups.emplace_back();
+    }
+    auto& group = groups[it->second];
+    group.members.push_back(i);
+    group.evidence.add(Session{nodes[i].day, nodes[i].path});
+  }
+  for (auto& group : groups) {
+    // The newest session's wording (then the later path): the latest way it was said.
+    const auto newest = *std::max_element(
+        group.members.begin(), group.members.end(), [&](std::size_t a, std::size_t b) {
+          return nodes[a].day != nodes[b].day ? nodes[a].day < nodes[b].day
+                                              : nodes[a].path < nodes[b].path;
+        });
+    group.text = claim_line(nodes[newest].text);
+  }
+  return groups;
+}
+
+// The text a memory is promoted with: its `summary`, else its first claim.
+inline std::string memory_text(const StoreView& store, ClaimCache& cache, const std::string& path) {
+  for (const char* key : {"summary", "description"}) {
+    if (auto value = store.field(path, key); value && !value->empty()) {
+      return knowledge::one_line(*value);
+    }
+  }
+  for (const auto& claim : cache.of(path)) {
+    if (auto line = claim_line(claim.text); !line.empty()) {
+      return line;
+    }
+  }
+  return {};
+}
+
+// The memory evidence of a file now, or nullopt when its usage cannot be read.
+inline std::optional<MemoryEvidence> memory_evidence(const StoreView& store,
+                                                     const std::string& path) {
+  const auto used = usage::usage_of(store, path);
+  if (!used.problem.empty()) {
+    return std::nullopt;
+  }
+  return MemoryEvidence{path, used.uses, used.helpful, used.unhelpful, used.created};
+}
+
+// True when a memory's usage proves it (promoteToCore's criteria).
+inline bool proven_by_use(const StoreView& store, const std::string& path, const TruthSettings& s) {
+  const auto used = usage::usage_of(store, path);
+  const auto effectiveness = used.effectiveness();
+  return used.problem.empty() && used.uses >= s.min_uses && effectiveness &&
+         *effectiveness >= s.min_helpful && used.created &&
+         store.today().days_since(*used.created) >= s.min_age_days &&
+         knowledge::lower(store.field(path, "status").value_or("")) != "superseded";
+}
+
+// Why a truth must leave, or "" when it stays: its claim superseded (by a
+// marker dated on or after its last evidence), or its memory archived.
+inline std::string drop_reason(const StoreView& store, const Truth& truth,
+                               const std::vector<Superseded>& markers) {
+  const auto last = truth.evidence.last_day();
+  for (const auto& marker : markers) {
+    if ((!last || marker.day >= *last) && same_claim(store, truth.text, marker.text)) {
+      return "superseded on " + marker.day.to_string() + " in " + marker.path;
+    }
+  }
+  const auto archive = store.layer_path(Layer::archive) + "/";
+  if (truth.evidence.memory) {
+    const auto& path = truth.evidence.memory->path;
+    if (store.exists(path)) {
+      if (knowledge::lower(store.field(path, "status").value_or("")) == "superseded") {
+        return "its memory " + path + " is superseded";
+      }
+      return {};
+    }
+    const auto stem = archive + path.substr(0, path.size() - 3);
+    for (const auto& kept : store.files(Layer::archive)) {
+      if (kept == archive + path || (kept.starts_with(stem + "-") && kept.ends_with(".md"))) {
+        return "its memory " + path + " was archived to " + kept;
+      }
+    }
+  }
+  // A claim still held by a live memory stays; one only the archive holds has left.
+  for (const Layer layer : usage::k_used_layers) {
+    for (const auto& match : store.related_claims(truth.text, layer)) {
+      if (match.relation == Relation::duplicate) {
+        return {};
+      }
+    }
+  }
+  for (const auto& match : store.related_claims(truth.text, Layer::archive)) {
+    if (match.relation == Relation::duplicate && match.path.ends_with(".md")) {
+      return "its memory was archived to " + match.path;
+    }
+  }
+  return {};
+}
+
+// Ranks truths: more evidence first, then the longer span, then the older, then by text.
+inline void rank(std::vector<Truth>& truths) {
+  std::stable_sort(truths.begin(), truths.end(), [](const Truth& a, const Truth& b) {
+    if (a.evidence.strength() != b.evidence.strength()) {
+      return a.evidence.strength() > b.evidence.strength();
+    }
+    const auto span = [](const Truth& t) {
+      const auto first = t.evidence.first_day();
+      const auto last = t.evidence.last_day();
+      return first && last ? last->days_since(*first) : 0;
+    };
+    if (span(a) != span(b)) {
+      return span(a) > span(b);
+    }
+    const auto af = a.evidence.first_day();
+    const auto bf = b.evidence.first_day();
+    if (af != bf) {
+      return af && (!bf || *af < *bf);
+    }
+    return a.text < b.text;
+  });
+}
+
+// This run's Deep Truths, from the store and last run's truths (`previous`).
+inline TruthOutcome deep_truths(const StoreView& store, ClaimCache& cache,
+                                const std::vector<Truth>& previous, const TruthSettings& s) {
+  std::vector<SessionClaim> nodes;
+  auto groups = group_session_claims(store, cache, nodes);
+
+  std::map<std::pair<std::string, std::size_t>, std::size_t> node_of;
+  for (std::size_t n = 0; n < nodes.size(); ++n) {
+    node_of[{nodes[n].path, nodes[n].index}] = n;
+  }
+
+  // Last run's truths gather the sessions that state them again.
+  std::vector<Truth> truths = previous;
+  for (std::size_t t = 0; t < truths.size(); ++t) {
+    std::set<std::size_t> matched_nodes;
+    for (const auto& match : store.related_claims(truths[t].text, Layer::episodic)) {
+      const auto it = node_of.find({match.path, match.index});
+      if (match.relation == Relation::duplicate && it != node_of.end()) {
+        matched_nodes.insert(it->second);
+      }
+    }
+    for (auto& group : groups) {
+      if (group.owner) {
+        continue;
+      }
+      bool same = std::any_of(group.members.begin(), group.members.end(),
+                              [&](std::size_t n) { return matched_nodes.contains(n); });
+      same = same || std::any_of(group.members.begin(), group.members.end(), [&](std::size_t n) {
+               return store.compare(nodes[n].text, truths[t].text) == Relation::duplicate;
+             });
+      if (same) {
+        group.owner = t;
+        truths[t].evidence.merge(group.evidence);
+      }
+    }
+  }
+  const std::size_t carried = truths.size();
+
+  // New truths: claims stated in enough sessions across enough days.
+  for (const auto& group : groups) {
+    if (!group.owner &&
+        static_cast<std::int64_t>(group.evidence.sessions.size()) >= s.min_sessions &&
+        group.evidence.span_days() >= s.min_days) {
+      truths.push_back(Truth{group.text, group.evidence});
+    }
+  }
+
+  // Memories proven by use, and fresh stats for the memories truths came from.
+  const auto feedback = store.layer_path(Layer::procedural) + "/feedback.md";
+  for (const Layer layer : {Layer::semantic, Layer::procedural, Layer::reference}) {
+    for (const auto& path : store.files(layer)) {
+      const auto owner = std::find_if(truths.begin(), truths.end(), [&](const Truth& t) {
+        return t.evidence.memory && t.evidence.memory->path == path;
+      });
+      if (owner != truths.end()) {
+        if (auto now = memory_evidence(store, path)) {
+          owner->evidence.memory = now;
+        }
+        continue;
+      }
+      if (path == feedback || !proven_by_use(store, path, s)) {
+        continue;
+      }
+      const auto text = memory_text(store, cache, path);
+      if (text.empty()) {
+        continue;
+      }
+      Evidence evidence;
+      evidence.memory = memory_evidence(store, path);
+      const auto same = std::find_if(truths.begin(), truths.end(), [&](const Truth& t) {
+        return !t.evidence.memory && same_claim(store, t.text, text);
+      });
+      if (same != truths.end()) {
+        same->evidence.merge(evidence);
+      } else {
+        truths.push_back(Truth{text, evidence});
+      }
+    }
+  }
+
+  TruthOutcome out;
+  const auto markers = superseded_markers(store);
+  std::vector<Truth> kept;
+  for (std::size_t t = 0; t < truths.size(); ++t) {
+    const auto reason = drop_reason(store, truths[t], markers);
+    if (reason.empty()) {
+      kept.push_back(truths[t]);
+      if (t >= carried) {
+        out.promoted.push_back(truths[t]);
+      }
+    } else if (t < carried) {
+      out.dropped.push_back(Dropped{truths[t], reason});
+    }
+  }
+  rank(kept);
+  for (auto& truth : kept) {
+    if (out.shown.size() < s.cap) {
+      out.shown.push_back(std::move(truth));
+    } else if (out.held_back.size() < s.cap) {
+      out.held_back.push_back(std::move(truth));
+    } else {
+      ++out.not_kept;
+    }
+  }
+  std::erase_if(out.promoted, [&](const Truth& p) {
+    const auto in = [&](const std::vector<Truth>& list) {
+      return std::any_of(list.begin(), list.end(),
+                         [&](const Truth& t) { return t.text == p.text; });
+    };
+    return !in(out.shown) && !in(out.held_back);
+  });
+  return out;
+}
+
+// deep_truths with claims split for this call only.
+inline TruthOutcome deep_truths(const StoreView& store, const std::vector<Truth>& previous,
+                                const TruthSettings& s) {
+  ClaimCache cache(store);
+  return deep_truths(store, cache, previous, s);
+}
+
+} // namespace engram::promotion
