@@ -1,6 +1,7 @@
 // Repository over libgit2: staging, committing and status of a store.
 #include "git/repository.hpp"
 
+#include "base/durability.hpp"
 #include "base/error.hpp"
 #include "base/fault.hpp"
 #include "base/regular_file.hpp"
@@ -515,16 +516,9 @@ std::optional<Failure> Repository::move_head(const git_oid& commit, const git_oi
 }
 
 std::optional<Failure> Repository::flush() const {
-  const auto folder = gitdir();
-  const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0 || ::syncfs(fd) != 0) {
-    const std::string reason = std::strerror(errno);
-    if (fd >= 0) {
-      ::close(fd);
-    }
-    return Failure{fmt::format("cannot flush {}: {}", folder.string(), reason)};
+  if (auto failed = sync_file_system(gitdir())) {
+    return Failure{std::move(*failed)};
   }
-  ::close(fd);
   return std::nullopt;
 }
 

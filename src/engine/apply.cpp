@@ -1,6 +1,7 @@
 // Apply: the only code that changes memory files on disk.
 #include "engine/apply.hpp"
 
+#include "base/durability.hpp"
 #include "base/error.hpp"
 #include "base/fault.hpp"
 #include "store/scan.hpp"
@@ -149,15 +150,8 @@ void write_atomically(const fs::path& path, std::string_view bytes) {
 }
 
 void sync_filesystem(const fs::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) {
-    throw Error("{}: cannot open to flush: {}", path.string(), std::strerror(errno));
-  }
-  const int result = ::syncfs(fd);
-  const int saved = errno;
-  ::close(fd);
-  if (result != 0) {
-    throw Error("{}: cannot flush the file system: {}", path.string(), std::strerror(saved));
+  if (auto failed = sync_file_system(path)) {
+    throw Error("{}", *failed);
   }
 }
 
