@@ -8,8 +8,11 @@
 #include "engine/message.hpp"
 #include "engine/pending.hpp"
 #include "engine/transaction.hpp"
+#include "engine/usage_fold.hpp"
+#include "engine/usage_run.hpp"
 #include "engine/workspace.hpp"
 #include "git/repository.hpp"
+#include "recall/recall_index.hpp"
 #include "store/scan.hpp"
 
 #include <spdlog/spdlog.h>
@@ -21,7 +24,7 @@ namespace {
 // Runs the rules over a fresh scan of the store.
 Plan plan_for(const std::filesystem::path& root, const config::Settings& settings,
               const std::vector<RuleSlot>& rules, Date today, RunKind kind,
-              store::ScanCache* cache) {
+              store::ScanCache* cache, const std::vector<usage::TakenLog>& logs) {
   const auto layout = layout_from(settings);
   const auto snapshot = store::scan(
       root, layout,
@@ -32,7 +35,20 @@ Plan plan_for(const std::filesystem::path& root, const config::Settings& setting
                   cache->reused, snapshot.entries.size());
   }
   Workspace workspace(snapshot, layout, settings, today, kind);
-  return run_rules(workspace, rules, settings, kind);
+  // Usage first, so the rules (forgetting, promotion, the index) see this run's counts.
+  const auto tallies = usage::tally(events_of(logs));
+  if (!tallies.empty()) {
+    fold_usage(workspace, layout, tallies);
+  }
+  Plan plan = run_rules(workspace, rules, settings, kind);
+  for (const auto& log : logs) {
+    plan.diagnostics.insert(plan.diagnostics.end(), log.diagnostics.begin(),
+                            log.diagnostics.end());
+    if (log.path.filename() != usage::live_path(root, layout).filename()) {
+      plan.usage_logs.push_back(log.trailer());
+    }
+  }
+  return plan;
 }
 
 // A dry run: the plan only. Nothing is written, not even a snapshot or a recovery.
@@ -49,8 +65,22 @@ Outcome dry_run(const std::filesystem::path& root, const config::Settings& setti
                  root.string());
   }
   Outcome outcome;
-  outcome.plan = plan_for(root, settings, rules, today, kind, nullptr);
+  outcome.plan = plan_for(root, settings, rules, today, kind, nullptr,
+                          peek_usage(root, layout_from(settings)));
   return outcome;
+}
+
+// Brings the recall index up to date with `.index.json`, so the next
+// recall (an agent's session start) does not pay for the rebuild. Derived
+// state: a failure is logged and the next recall rebuilds it.
+void refresh_recall_index(const std::filesystem::path& root, const store::Layout& layout) {
+  try {
+    if (recall::refresh(root, layout)) {
+      spdlog::debug("{}: recall index rebuilt", root.string());
+    }
+  } catch (const std::exception& error) {
+    spdlog::warn("{}: the recall index was not rebuilt: {}", root.string(), error.what());
+  }
 }
 
 } // namespace
@@ -70,8 +100,17 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
     outcome.snapshot_commit = snapshot->commit;
   }
 
-  outcome.plan = plan_for(root, settings, rules, today, kind, cache);
+  const auto logs = take_usage(root, session.layout());
+  outcome.plan = plan_for(root, settings, rules, today, kind, cache, logs);
   if (outcome.plan.empty()) {
+    // Nothing to commit: the logs held nothing that a memory could take
+    // (empty, unreadable lines, or only files that are gone; said in the log).
+    for (const auto& action : outcome.plan.record) {
+      spdlog::info("{}: {} {}: {} ({})", root.string(), action.rule, action.action, action.target,
+                   action.reason);
+    }
+    finish_usage(root, session.layout(), logs, ApplyResult{});
+    refresh_recall_index(root, session.layout());
     return outcome;
   }
   Pending pending;
@@ -82,6 +121,10 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
       [&](const ApplyResult& applied) { return commit_message(outcome.plan, applied); });
   outcome.applied = std::move(committed.applied);
   outcome.commit = std::move(committed.commit);
+  if (outcome.commit || !outcome.applied.written.empty() || !outcome.applied.removed.empty()) {
+    finish_usage(root, session.layout(), logs, outcome.applied);
+  }
+  refresh_recall_index(root, session.layout());
   if (!outcome.commit && outcome.applied.written.empty() && outcome.applied.removed.empty()) {
     spdlog::info("{}: every change was deferred; nothing to commit", root.string());
   }
