@@ -82,6 +82,9 @@ int run_recall(const Globals& globals, const RecallOptions& options) {
   for (const auto& problem : result.selection.unreadable) {
     fmt::print(stderr, "engram: recall: skipped {}\n", problem);
   }
+  if (!result.unnoted.empty()) {
+    fmt::print(stderr, "engram: recall: not noted in the usage log: {}\n", result.unnoted);
+  }
   if (options.json) {
     fmt::print("{}\n", to_json(query, result, options.context).dump(2));
   } else {

@@ -99,6 +99,9 @@ Context add_recalled(Context context, const fs::path& root, const store::Layout&
   for (const auto& problem : found.selection.unreadable) {
     context.problems.push_back(problem);
   }
+  if (!found.unnoted.empty()) {
+    context.problems.push_back("the usage log: " + found.unnoted);
+  }
   if (found.selection.memories.empty()) {
     return context;
   }

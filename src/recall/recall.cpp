@@ -2,6 +2,8 @@
 // what was actually returned.
 #include "recall/recall.hpp"
 
+#include "base/error.hpp"
+
 #include "recall/keywords.hpp"
 #include "recall/rank.hpp"
 #include "recall/recall_index.hpp"
@@ -32,7 +34,11 @@ Result recall(const std::filesystem::path& root, const store::Layout& layout,
     for (const auto& memory : result.selection.memories) {
       event.files.push_back(memory.path);
     }
-    usage::append(root, layout, event);
+    try {
+      usage::append(root, layout, event);
+    } catch (const Error& error) {
+      result.unnoted = error.what();
+    }
   }
   return result;
 }

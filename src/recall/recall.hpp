@@ -31,10 +31,12 @@ struct Result {
   std::vector<std::string> keywords; // the query's, canonical
   bool indexed = false;              // false: the store has no .index.json yet
   Selection selection;
+  std::string unnoted; // why the usage log could not take this recall; empty when it did
 };
 
 // Answers `request` from the store at `root`. Throws engram::Error when
-// `.index.json` cannot be read or the usage log cannot be written.
+// `.index.json` cannot be read; a usage log that cannot be written is said in
+// `unnoted`, and what was found is still returned.
 Result recall(const std::filesystem::path& root, const store::Layout& layout,
               const Request& request);
 
