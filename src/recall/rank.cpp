@@ -31,49 +31,55 @@ double recency(const Entry& entry, Date today) {
 } // namespace
 
 std::vector<Candidate> rank(const RecallIndex& index, const std::vector<std::string>& keywords,
-                            Date today) {
+                            Date today, std::size_t most) {
   std::unordered_map<std::uint32_t, double> raw;
   for (const auto& keyword : keywords) {
     for (const auto& [entry, bits] : index.postings(keyword)) {
       raw[entry] += weight_of(bits);
     }
   }
-  const auto& entries = index.entries();
-  std::unordered_map<std::uint32_t, Candidate> scored;
-  for (const auto& [entry, points] : raw) {
-    const auto& e = entries[entry];
-    scored[entry] = Candidate{entry, points * e.salience * recency(e, today), std::nullopt};
-  }
-  // One hop: from direct matches only, so a chain of links does not drift.
   std::vector<Candidate> direct;
-  direct.reserve(scored.size());
-  for (const auto& [entry, candidate] : scored) {
-    direct.push_back(candidate);
+  direct.reserve(raw.size());
+  for (const auto& [entry, points] : raw) {
+    const auto& e = index.entry(entry);
+    direct.push_back(Candidate{entry, points * e.salience * recency(e, today), std::nullopt});
   }
   const auto better = [&](const Candidate& a, const Candidate& b) {
     if (a.score != b.score) {
       return a.score > b.score;
     }
-    return entries[a.entry].path < entries[b.entry].path;
+    return index.entry(a.entry).path < index.entry(b.entry).path;
   };
-  std::sort(direct.begin(), direct.end(), better); // the best match names its related first
+  // Only the best can be returned; a common word may match thousands.
+  const auto keep = [&](std::vector<Candidate>& list) {
+    const auto cut = std::min(list.size(), most);
+    std::partial_sort(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(cut), list.end(),
+                      better);
+    list.resize(cut);
+  };
+  keep(direct);
+  // One hop, from the best direct matches only, so a chain of links does not
+  // drift; the best match names its related first.
+  std::unordered_map<std::uint32_t, std::size_t> at; // entry → position in `out`
+  std::vector<Candidate> out = direct;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    at.emplace(out[i].entry, i);
+  }
   for (const auto& match : direct) {
     for (const auto related : index.related(match.entry)) {
       const double score = match.score * k_related_share;
-      auto it = scored.find(related);
-      if (it == scored.end()) {
-        scored.emplace(related, Candidate{related, score, match.entry});
-      } else if (it->second.via && score > it->second.score) {
-        it->second = Candidate{related, score, match.entry};
+      const auto it = at.find(related);
+      if (it == at.end()) {
+        if (!raw.contains(related)) { // a match cut above is not brought back as related
+          at.emplace(related, out.size());
+          out.push_back(Candidate{related, score, match.entry});
+        }
+      } else if (out[it->second].via && score > out[it->second].score) {
+        out[it->second] = Candidate{related, score, match.entry};
       }
     }
   }
-  std::vector<Candidate> out;
-  out.reserve(scored.size());
-  for (const auto& [entry, candidate] : scored) {
-    out.push_back(candidate);
-  }
-  std::sort(out.begin(), out.end(), better);
+  keep(out);
   return out;
 }
 

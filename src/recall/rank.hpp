@@ -37,9 +37,10 @@ struct Candidate {
   std::optional<std::uint32_t> via;  // the match whose `related` brought it; nullopt: matched itself
 };
 
-// The entries that match `keywords` (canonical, from keywords_of()) and those
-// they relate to, best first; ties by path, so the order is always the same.
+// The best `most` of the entries that match `keywords` (canonical, from
+// keywords_of()) and of those the best `most` matches relate to, best first;
+// ties by path, so the order is always the same.
 std::vector<Candidate> rank(const RecallIndex& index, const std::vector<std::string>& keywords,
-                            Date today);
+                            Date today, std::size_t most = 1000);
 
 } // namespace engram::recall

@@ -8,6 +8,7 @@
 #include "recall/keywords.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
@@ -273,64 +274,104 @@ std::string RecallIndex::build(std::string_view index_json, const SourceStamp& s
   return out;
 }
 
+namespace {
+
+// The keyword of a W line ("W\t<keyword>\t<postings>").
+std::string_view word_of(std::string_view line) {
+  const auto rest = line.substr(2);
+  return rest.substr(0, rest.find('\t'));
+}
+
+// The postings of a W line.
+std::string_view postings_of(std::string_view line) {
+  const auto rest = line.substr(2);
+  const auto tab = rest.find('\t');
+  return tab == std::string_view::npos ? std::string_view() : rest.substr(tab + 1);
+}
+
+} // namespace
+
 std::optional<RecallIndex> RecallIndex::parse(std::string text) {
   RecallIndex index;
   index.m_text = std::make_unique<std::string>(std::move(text));
   const std::string_view all(*index.m_text);
-  if (!all.starts_with(k_magic)) {
+  if (!all.starts_with(k_magic) || !all.ends_with('\n')) {
+    return std::nullopt; // another format, or a torn file
+  }
+  const auto header_end = all.find('\n');
+  const auto header = fields_of(all.substr(0, header_end));
+  if (header.size() != 5) {
     return std::nullopt;
   }
-  std::size_t start = 0;
-  bool header = true;
-  while (start < all.size()) {
-    const auto end = all.find('\n', start);
-    if (end == std::string_view::npos) {
-      return std::nullopt; // a torn file
+  const auto size = number_of<std::uintmax_t>(header[2]);
+  const auto mtime = number_of<std::int64_t>(header[3]);
+  const auto inode = number_of<std::uint64_t>(header[4]);
+  if (!size || !mtime || !inode) {
+    return std::nullopt;
+  }
+  index.m_source = SourceStamp{*size, *mtime, *inode};
+  // Only the lines are found here (memchr is all it costs); an entry is
+  // parsed when a recall reaches it, a keyword's postings when it is asked for.
+  const char* at = all.data() + header_end + 1;
+  const char* const stop = all.data() + all.size();
+  while (at < stop) {
+    const auto* newline = static_cast<const char*>(std::memchr(at, '\n', static_cast<std::size_t>(stop - at)));
+    const std::string_view line(at, static_cast<std::size_t>(newline - at));
+    at = newline + 1;
+    if (line.starts_with("E\t")) {
+      if (!index.m_word_lines.empty()) {
+        return std::nullopt; // entries come first
+      }
+      index.m_entry_lines.push_back(line);
+    } else if (line.starts_with("W\t")) {
+      if (!index.m_word_lines.empty() && !(word_of(index.m_word_lines.back()) < word_of(line))) {
+        return std::nullopt; // keywords are sorted, each once
+      }
+      index.m_word_lines.push_back(line);
+    } else {
+      return std::nullopt;
     }
-    const auto line = all.substr(start, end - start);
-    start = end + 1;
-    const auto fields = fields_of(line);
-    if (header) {
-      header = false;
-      if (fields.size() != 5) {
-        return std::nullopt;
+  }
+  index.m_entries.resize(index.m_entry_lines.size());
+  return index;
+}
+
+const Entry& RecallIndex::entry(std::uint32_t number) const {
+  auto& slot = m_entries.at(number);
+  if (!slot) {
+    // Split without allocating: a recall may reach thousands of entries.
+    std::array<std::string_view, 6> fields;
+    std::string_view rest = m_entry_lines[number];
+    std::size_t count = 0;
+    while (count < fields.size()) {
+      const auto tab = rest.find('\t');
+      fields[count++] = rest.substr(0, tab);
+      if (tab == std::string_view::npos) {
+        break;
       }
-      const auto size = number_of<std::uintmax_t>(fields[2]);
-      const auto mtime = number_of<std::int64_t>(fields[3]);
-      const auto inode = number_of<std::uint64_t>(fields[4]);
-      if (!size || !mtime || !inode) {
-        return std::nullopt;
-      }
-      index.m_source = SourceStamp{*size, *mtime, *inode};
-    } else if (fields.size() == 6 && fields[0] == "E") {
-      Entry entry;
+      rest = rest.substr(tab + 1);
+    }
+    Entry entry;
+    if (count == 6) {
       entry.path = fields[1];
       entry.salience = fields[2] == "3" ? 3 : fields[2] == "1" ? 1 : 2;
       entry.episodic = fields[3] == "1";
       entry.created = fields[4] == "-" ? std::nullopt : Date::parse(fields[4]);
       entry.related = fields[5] == "-" ? std::string_view() : fields[5];
-      index.m_entries.push_back(entry);
-    } else if (fields.size() == 3 && fields[0] == "W") {
-      index.m_words.emplace_back(fields[1], fields[2]);
-    } else {
-      return std::nullopt;
     }
+    slot = entry;
   }
-  if (!std::is_sorted(index.m_words.begin(), index.m_words.end(),
-                      [](const auto& a, const auto& b) { return a.first < b.first; })) {
-    return std::nullopt;
-  }
-  return index;
+  return *slot;
 }
 
 std::vector<std::pair<std::uint32_t, unsigned>> RecallIndex::postings(std::string_view keyword) const {
   std::vector<std::pair<std::uint32_t, unsigned>> out;
-  const auto it = std::lower_bound(m_words.begin(), m_words.end(), keyword,
-                                   [](const auto& word, std::string_view key) { return word.first < key; });
-  if (it == m_words.end() || it->first != keyword) {
+  const auto it = std::lower_bound(m_word_lines.begin(), m_word_lines.end(), keyword,
+                                   [](std::string_view line, std::string_view key) { return word_of(line) < key; });
+  if (it == m_word_lines.end() || word_of(*it) != keyword) {
     return out;
   }
-  std::string_view rest = it->second;
+  std::string_view rest = postings_of(*it);
   while (!rest.empty()) {
     const auto end = std::min(rest.find(','), rest.size());
     const auto item = rest.substr(0, end);
@@ -339,24 +380,23 @@ std::vector<std::pair<std::uint32_t, unsigned>> RecallIndex::postings(std::strin
     const auto number = number_of<std::uint32_t>(item.substr(0, colon));
     const auto bits =
         colon == std::string_view::npos ? std::nullopt : number_of<unsigned>(item.substr(colon + 1));
-    if (number && bits && *number < m_entries.size()) {
+    if (number && bits && *number < size()) {
       out.emplace_back(*number, *bits);
     }
   }
   return out;
 }
 
-std::vector<std::uint32_t> RecallIndex::related(std::uint32_t entry) const {
+std::vector<std::uint32_t> RecallIndex::related(std::uint32_t number) const {
   std::vector<std::uint32_t> out;
-  if (entry >= m_entries.size()) {
+  if (number >= size()) {
     return out;
   }
-  std::string_view rest = m_entries[entry].related;
+  std::string_view rest = entry(number).related;
   while (!rest.empty()) {
     const auto end = std::min(rest.find(','), rest.size());
-    if (const auto number = number_of<std::uint32_t>(rest.substr(0, end));
-        number && *number < m_entries.size()) {
-      out.push_back(*number);
+    if (const auto other = number_of<std::uint32_t>(rest.substr(0, end)); other && *other < size()) {
+      out.push_back(*other);
     }
     rest = end == rest.size() ? std::string_view() : rest.substr(end + 1);
   }

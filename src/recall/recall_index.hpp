@@ -72,8 +72,12 @@ public:
   // The stamp of the `.index.json` it was made from.
   const SourceStamp& source() const { return m_source; }
 
-  // Every entry, by number.
-  const std::vector<Entry>& entries() const { return m_entries; }
+  // How many entries it has.
+  std::size_t size() const { return m_entry_lines.size(); }
+
+  // Entry `number` (< size()), parsed from its line when first asked for:
+  // a recall reads the few entries its keywords reach, not all of them.
+  const Entry& entry(std::uint32_t number) const;
 
   // The (entry, match bits) pairs of `keyword`; empty when no entry has it.
   std::vector<std::pair<std::uint32_t, unsigned>> postings(std::string_view keyword) const;
@@ -86,8 +90,9 @@ private:
 
   std::unique_ptr<std::string> m_text; // owns what the views below point into
   SourceStamp m_source;
-  std::vector<Entry> m_entries;
-  std::vector<std::pair<std::string_view, std::string_view>> m_words; // keyword, postings; sorted
+  std::vector<std::string_view> m_entry_lines;       // each E line, by entry number
+  mutable std::vector<std::optional<Entry>> m_entries; // parsed on first use
+  std::vector<std::string_view> m_word_lines;        // each W line, sorted by keyword
 };
 
 // Where a store keeps its recall index.

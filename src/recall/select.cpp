@@ -10,13 +10,6 @@
 
 namespace engram::recall {
 
-namespace {
-
-// How many candidates past the limit are tried when some do not fit.
-constexpr std::size_t k_extra_tries = 50;
-
-} // namespace
-
 std::string context_block(const std::string& path, std::string_view content) {
   std::string block = "### " + path + "\n\n" + std::string(content);
   if (!block.ends_with('\n')) {
@@ -35,7 +28,7 @@ Selection select(const RecallIndex& index, const std::vector<Candidate>& ranked,
       break;
     }
     ++tried;
-    const std::string path(index.entries()[candidate.entry].path);
+    const std::string path(index.entry(candidate.entry).path);
     RegularFile::Failure failure{};
     auto file = RegularFile::open(root / path, failure);
     auto bytes = file ? file->read(limits.max_file_bytes) : std::nullopt;
@@ -51,7 +44,7 @@ Selection select(const RecallIndex& index, const std::vector<Candidate>& ranked,
     out.chars += chars;
     Memory memory{path, candidate.score, "", std::move(*bytes), chars};
     if (candidate.via) {
-      memory.via = std::string(index.entries()[*candidate.via].path);
+      memory.via = std::string(index.entry(*candidate.via).path);
     }
     out.memories.push_back(std::move(memory));
   }

@@ -14,6 +14,9 @@
 
 namespace engram::recall {
 
+// How many candidates past the limit selection tries when some do not fit.
+inline constexpr std::size_t k_extra_tries = 50;
+
 // How much a selection may hold.
 struct Limits {
   std::size_t limit = 10;                   // memories

@@ -22,7 +22,7 @@ std::vector<std::string> paths(const recall::RecallIndex& index,
                                const std::vector<recall::Candidate>& ranked) {
   std::vector<std::string> out;
   for (const auto& candidate : ranked) {
-    out.emplace_back(index.entries()[candidate.entry].path);
+    out.emplace_back(index.entry(candidate.entry).path);
   }
   return out;
 }

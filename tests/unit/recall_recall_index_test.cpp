@@ -48,10 +48,10 @@ TEST_CASE("the recall index keeps what ranking needs and leaves out what recall 
   auto index = recall::RecallIndex::parse(recall::RecallIndex::build(json, stamp, store::Layout{}));
   REQUIRE(index);
   CHECK(index->source() == stamp);
-  REQUIRE(index->entries().size() == 3);
-  CHECK(index->entries()[0].path == "semantic/pip.md");
-  CHECK(index->entries()[0].salience == 3);
-  CHECK(index->entries()[0].created == Date(2026, 11, 1));
+  REQUIRE(index->size() == 3);
+  CHECK(index->entry(0).path == "semantic/pip.md");
+  CHECK(index->entry(0).salience == 3);
+  CHECK(index->entry(0).created == Date(2026, 11, 1));
 
   const auto found = index->postings("found");
   REQUIRE(found.size() == 1);
@@ -95,7 +95,7 @@ TEST_CASE("the store's recall index is rebuilt when .index.json changes, and onl
   const auto second = recall::load(dir.path(), layout);
   REQUIRE(second);
   CHECK(second->postings("beta").size() == 1);
-  CHECK(second->entries().size() == 2);
+  CHECK(second->size() == 2);
 
   test::write_file(dir / ".index.json", "{ not json");
   CHECK_THROWS(recall::load(dir.path(), layout));
