@@ -12,6 +12,9 @@ Scenarios (issue 6):
      and a full consolidation.
   4. idle: the daemon watching 10,000 files for 60 s: CPU, wakeups, RSS.
   5. start-up: exec -> READY=1 on 10,000 files.
+  6. dedupe over 10,000 semantic files.
+  7. recall on a 10,000-entry index and the session-start hook on 10,000
+     files; baselines: `cat .index.json`, `grep -c`, `engram --version`.
 Scenarios 2, 4 and 5 run only when `engram daemon --help` works.
 
 Every timed run gets its own copy of a pristine generated store (copy time
@@ -380,6 +383,83 @@ def scenario_dedupe(bench, runs):
     bench.notes.append(f"Scenario 6: the dry run's record holds {actions} (by action).")
 
 
+# ---------------------------------------------------------------- scenario 7
+
+RECALL_QUERIES = [
+    "Why does the order sync time out on shopify webhooks?",
+    "refund queue retry limit after a stale lock",
+    "billing payments fraud check",
+]
+
+
+def scenario_recall(bench, runs):
+    """Issue 9: `engram recall` on a 10,000-entry index (target < 10 ms) and
+    `engram hook session-start` on a 10,000-file store (target < 50 ms), both
+    as whole processes (exec, configuration, the recall index, the files it
+    returns, the usage-log line). The store is indexed once by a lightweight
+    consolidation (not timed), which also writes the recall index. Baselines:
+    `cat .index.json > /dev/null` and `grep -c '"path"' .index.json`, the least
+    any reader of the index does, and `engram --version`, the floor of
+    starting the binary. Also: one recall after .index.json changed, which
+    rebuilds the recall index first."""
+    pristine = bench.store("s7-recall", 2000, 0.0, 8000)
+    store = bench.fresh_copy(pristine, "recall")
+    bench.consolidate(store, "--lightweight")
+    with open(os.path.join(store, ".index.json")) as f:
+        entries = len(json.load(f)["entries"])
+    payload = os.path.join(bench.work, "session-start.json")
+    with open(payload, "w") as f:
+        json.dump({"session_id": "bench", "cwd": store, "hook_event_name": "SessionStart",
+                   "source": "startup", "prompt": RECALL_QUERIES[0]}, f)
+    recall = [bench.engram, "recall", "--store", store, "--now", NOW]
+    hook = [bench.engram, "hook", "session-start", "--store", store, "--now", NOW]
+    cat = ["sh", "-c", "cat .index.json > /dev/null"]
+    grep = ["grep", "-c", '"path"', ".index.json"]
+    version = [bench.engram, "--version"]
+    note_command([a if a != store else "<store>" for a in recall + [RECALL_QUERIES[0]]])
+    note_command([a if a != store else "<store>" for a in hook] + ["< session-start.json"])
+    note_command(cat, "<store>")
+    note_command(grep, "<store>")
+    walls, hooks, cats, greps, starts, cold, inside = [], [], [], [], [], [], []
+    found = None
+    for i in range(max(runs, 5)):
+        for query in RECALL_QUERIES:
+            errors = []
+            sample, out = measure(recall[:1] + ["--log-level", "debug"] + recall[1:] + [query],
+                                  env=bench.env, stderr_sink=errors)
+            walls.append(sample.wall)
+            took = re.search(r"recall took ([0-9.]+) ms", errors[0])
+            if took:
+                inside.append(float(took.group(1)) / 1000)
+            if found is None:
+                found = len(out.splitlines())
+        with open(payload) as stdin:
+            sample, out = measure(hook, env=bench.env, stdin=stdin)
+        json.loads(out)  # the hook's output must be valid JSON
+        hooks.append(sample.wall)
+        cats.append(measure(cat, cwd=store, env=bench.env)[0].wall)
+        greps.append(measure(grep, cwd=store, env=bench.env, check=False)[0].wall)
+        starts.append(measure(version, env=bench.env)[0].wall)
+        if i < runs:
+            os.utime(os.path.join(store, ".index.json"))  # stale: the next recall rebuilds
+            cold.append(measure(recall + [RECALL_QUERIES[1]], env=bench.env)[0].wall)
+    bench.drop(store)
+    s = f"7. recall, {entries:,}-entry index"
+    w, h, c, g, v, k, n = (Stats(x) for x in (walls, hooks, cats, greps, starts, cold, inside))
+    bench.row(s, "recall in the process: index, rank, read (from the debug log)", spread(n),
+              f"cat {spread(c)}; grep -c {spread(g)}", f"{n.median / c.median:.2f}× cat", "< 10 ms",
+              verdict(n.median, 0.010))
+    bench.row(s, "`engram recall QUERY` (whole process)", spread(w), f"cat {spread(c)}; grep -c {spread(g)}",
+              f"{w.median / c.median:.1f}× cat", "", "")
+    bench.row(s, "`engram hook session-start` (whole process)", spread(h), f"cat {spread(c)}",
+              f"{h.median / c.median:.1f}× cat", "< 50 ms", verdict(h.median, 0.050))
+    bench.row(s, "`engram --version` (starting the binary)", spread(v), "", "", "", "")
+    bench.row(s, "recall right after .index.json changed (rebuilds recall.idx)", spread(k),
+              f"cat {spread(c)}", f"{k.median / c.median:.1f}× cat", "", "")
+    bench.notes.append(f"Scenario 7: the first query returned {found} memories; each recall "
+                       "appends one line to the usage log, as in use.")
+
+
 # ---------------------------------------------------------------- daemon
 
 def daemon_available(bench):
@@ -677,7 +757,7 @@ def main():
     parser.add_argument("--sizes", default="1000,10000,100000", help="scenario 3 store sizes")
     parser.add_argument("--full-sizes", default="1000,10000",
                         help="scenario 3 sizes that also get a full consolidation")
-    parser.add_argument("--scenarios", default="1,2,3,4,5,6")
+    parser.add_argument("--scenarios", default="1,2,3,4,5,6,7")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--work-dir", default=None, help="where stores are generated (default: $TMPDIR)")
     parser.add_argument("--results", default=os.path.join(HERE, "RESULTS.md"))
@@ -698,6 +778,8 @@ def main():
                              {int(x) for x in args.full_sizes.split(",") if x})
         if "6" in scenarios:
             scenario_dedupe(bench, args.runs)
+        if "7" in scenarios:
+            scenario_recall(bench, args.runs)
         daemon_scenarios = scenarios & {"2", "4", "5"}
         if daemon_scenarios and not daemon_available(bench):
             for s in sorted(daemon_scenarios):

@@ -72,6 +72,9 @@ int run(int argc, char** argv) {
   add_config_command(app, commands);
   add_consolidate_command(app, commands);
   add_append_command(app, commands);
+  add_recall_command(app, commands);
+  add_feedback_command(app, commands);
+  add_hook_command(app, commands);
   add_plugins_command(app, commands);
   add_log_command(app, commands);
   add_show_command(app, commands);

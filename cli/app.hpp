@@ -80,6 +80,15 @@ void add_rollback_command(CLI::App& app, std::vector<Command>& commands);
 // Adds `engram restore REV -- PATH...` (files as they were at a commit) to `app`.
 void add_restore_command(CLI::App& app, std::vector<Command>& commands);
 
+// Adds `engram recall QUERY` (the memories that answer a query) to `app`.
+void add_recall_command(CLI::App& app, std::vector<Command>& commands);
+
+// Adds `engram feedback FILE --helpful|--unhelpful` (whether a memory helped) to `app`.
+void add_feedback_command(CLI::App& app, std::vector<Command>& commands);
+
+// Adds `engram hook session-start|user-prompt-submit|session-end` (agent hooks) to `app`.
+void add_hook_command(CLI::App& app, std::vector<Command>& commands);
+
 // Loads the configuration named by --config, else the default one. When it is
 // invalid, prints each problem as `file:line: message` and returns nullopt.
 std::optional<config::Config> load_config(const Globals& globals);

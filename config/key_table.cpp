@@ -154,6 +154,8 @@ const std::vector<TableHelp> k_config_tables = {
     {"decay", "When episodic memories decay into the other layers."},
     {"git", "History: every change is a commit in the store's own repository."},
     {"daemon", "`engram daemon`: when it consolidates and how it watches."},
+    {"recall", "`engram recall`: how many memories a query returns and how much text."},
+    {"hook", "`engram hook`: the context agent hooks inject at session start and per prompt."},
     {"plugins", "Where rule plugins are loaded from. Files or folders other users can write are "
                 "refused."},
     {"rules.working-memory", "Moves items out of WORKING.md when it is over its guard."},
@@ -248,6 +250,17 @@ const std::vector<Key> k_config_key_table = {
     text("daemon.log_level", "info", one_of({"trace", "debug", "info", "warn", "error", "off"}),
          "The least severe message the daemon logs: trace, debug, info, warn, error or off.",
          Scope::global_only),
+
+    integer("recall.limit", 10, 1, 1000, "The most memories one recall returns."),
+    integer("recall.budget_chars", 6000, 1, k_chars_max,
+            "The most characters of memory one recall returns (their contents, as --context "
+            "prints them); memories that would pass it are left out."),
+    integer("hook.budget_chars", 8000, 1, k_chars_max,
+            "The most characters `engram hook session-start` injects: CORE.md, then WORKING.md, "
+            "then recalled memories in what is left."),
+    integer("hook.prompt_budget_chars", 4000, 0, k_chars_max,
+            "The most characters of recalled memories `engram hook user-prompt-submit` injects "
+            "per prompt; 0 turns it off."),
 
     list("plugins.dirs", "Folders searched for rule plugins (`~` is expanded).", Scope::global_only,
          Form::path),

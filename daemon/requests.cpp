@@ -5,6 +5,7 @@
 //   {"request":"status"}                          → {"ok":true,"pid":…,"store":{…},"stores":[…]}
 //   {"request":"consolidate","kind":"full"|"lightweight","now":"YYYY-MM-DD"}
 //                                                 → the run's outcome, once it has run
+//   … with "wait":false                           → {"ok":true,"queued":true} at once
 //   {"request":"pause"} / {"request":"resume"}    → {"ok":true,"paused":…}
 //   {"request":"reload"}                          → {"ok":…,"errors":[…]}
 // A failed request is {"ok":false,"error":"…"}.
@@ -73,6 +74,11 @@ void Daemon::on_request(std::size_t index, ConnectionId connection, const nlohma
     }
     spdlog::info("consolidation requested ({})", kind);
     store.request(kind == "full" ? RunKind::full : RunKind::lightweight, today);
+    if (request.contains("wait") && request["wait"] == false) {
+      // A hook's request (session-end): taken now, run as soon as the loop can.
+      server.reply(connection, {{"ok", true}, {"queued", true}, {"pid", ::getpid()}});
+      return;
+    }
     // The reply waits for the run that takes this request; the loop starts it
     // at the end of this turn, or after the run in progress.
     m_kept[index]->request_waiters.push_back(connection);

@@ -142,6 +142,33 @@ std::vector<LogEntry> log(const Repository& repository, std::size_t limit) {
   return entries;
 }
 
+std::vector<std::string> recent_trailers(const Repository& repository, std::string_view key,
+                                         std::size_t limit) {
+  std::vector<std::string> values;
+  if (!repository.head()) {
+    return values;
+  }
+  Revwalk walk;
+  if (git_revwalk_new(&walk.pointer, repository.handle()) != 0 ||
+      git_revwalk_simplify_first_parent(walk.pointer) != 0 ||
+      git_revwalk_push_head(walk.pointer) != 0) {
+    throw Error(last_error("cannot walk the history"));
+  }
+  git_oid oid;
+  for (std::size_t seen = 0; seen < limit && git_revwalk_next(&oid, walk.pointer) == 0; ++seen) {
+    Commit commit;
+    if (git_commit_lookup(&commit.pointer, repository.handle(), &oid) != 0) {
+      throw Error(last_error("cannot read a commit"));
+    }
+    for (auto& [name, value] : trailers_of(git_commit_message(commit.pointer))) {
+      if (name == key) {
+        values.push_back(std::move(value));
+      }
+    }
+  }
+  return values;
+}
+
 Expected<std::string, std::string> resolve(const Repository& repository, std::string_view rev) {
   const std::string text(rev);
   Object object;

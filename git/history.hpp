@@ -62,6 +62,12 @@ struct Revert {
 // Throws engram::Error when the history cannot be read.
 std::vector<LogEntry> log(const Repository& repository, std::size_t limit);
 
+// The values of the trailer `key` (`Engram-Usage`) in the last `limit`
+// commits of HEAD's first-parent line, newest first; empty when HEAD is
+// unborn. Throws engram::Error when the history cannot be read.
+std::vector<std::string> recent_trailers(const Repository& repository, std::string_view key,
+                                         std::size_t limit);
+
 // The id of the commit `rev` names: a full or abbreviated id, HEAD, HEAD~2, a
 // branch or tag. Says why when it names none.
 [[nodiscard]] Expected<std::string, std::string> resolve(const Repository& repository,

@@ -131,6 +131,8 @@ void sort_unique(std::vector<std::string>& list) {
 
 } // namespace
 
+bool is_stopword(std::string_view word) { return is_one_of(word, k_stopwords); }
+
 ClaimTokens tokens_of(std::string_view text) {
   const std::string folded = fold(text, KeepBackticks::yes);
   ClaimTokens tokens;

@@ -19,6 +19,9 @@ struct ClaimTokens {
   bool negated = false;
 };
 
+// Whether `word` (lower-case) is too common to say what a text is about.
+[[nodiscard]] bool is_stopword(std::string_view word);
+
 // The tokens of a claim's text (normalised first, so markup does not count).
 [[nodiscard]] ClaimTokens tokens_of(std::string_view text);
 

@@ -8,8 +8,11 @@
 #include "engine/message.hpp"
 #include "engine/pending.hpp"
 #include "engine/transaction.hpp"
+#include "engine/usage_fold.hpp"
+#include "engine/usage_run.hpp"
 #include "engine/workspace.hpp"
 #include "git/repository.hpp"
+#include "recall/recall_index.hpp"
 #include "store/scan.hpp"
 
 #include <chrono>
@@ -39,7 +42,7 @@ private:
 // Runs the rules over a fresh scan of the store.
 Plan plan_for(const std::filesystem::path& root, const config::Settings& settings,
               const std::vector<RuleSlot>& rules, Date today, RunKind kind,
-              store::ScanCache* cache) {
+              store::ScanCache* cache, const std::vector<usage::TakenLog>& logs) {
   const auto layout = layout_from(settings);
   StepTimer timer;
   auto snapshot = store::scan(
@@ -53,9 +56,22 @@ Plan plan_for(const std::filesystem::path& root, const config::Settings& setting
   }
   Workspace workspace(std::move(snapshot), layout, settings, today, kind);
   timer.step("model");
-  auto plan = run_rules(workspace, rules, settings, kind);
+  // Usage first, so the rules (forgetting, promotion, the index) see this run's counts.
+  const auto tallies = usage::tally(events_of(logs));
+  if (!tallies.empty()) {
+    fold_usage(workspace, layout, tallies);
+  }
+  timer.step("usage");
+  Plan plan = run_rules(workspace, rules, settings, kind);
   timer.step("rules");
   spdlog::debug("{}: planned: {}", root.string(), timer.line());
+  for (const auto& log : logs) {
+    plan.diagnostics.insert(plan.diagnostics.end(), log.diagnostics.begin(),
+                            log.diagnostics.end());
+    if (log.path.filename() != usage::live_path(root, layout).filename()) {
+      plan.usage_logs.push_back(log.trailer());
+    }
+  }
   return plan;
 }
 
@@ -73,8 +89,22 @@ Outcome dry_run(const std::filesystem::path& root, const config::Settings& setti
                  root.string());
   }
   Outcome outcome;
-  outcome.plan = plan_for(root, settings, rules, today, kind, nullptr);
+  outcome.plan = plan_for(root, settings, rules, today, kind, nullptr,
+                          peek_usage(root, layout_from(settings)));
   return outcome;
+}
+
+// Brings the recall index up to date with `.index.json`, so the next
+// recall (an agent's session start) does not pay for the rebuild. Derived
+// state: a failure is logged and the next recall rebuilds it.
+void refresh_recall_index(const std::filesystem::path& root, const store::Layout& layout) {
+  try {
+    if (recall::refresh(root, layout)) {
+      spdlog::debug("{}: recall index rebuilt", root.string());
+    }
+  } catch (const std::exception& error) {
+    spdlog::warn("{}: the recall index was not rebuilt: {}", root.string(), error.what());
+  }
 }
 
 } // namespace
@@ -97,9 +127,19 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
   }
   timer.step("snapshot");
 
-  outcome.plan = plan_for(root, settings, rules, today, kind, cache);
+  const auto logs = take_usage(root, session.layout());
+  outcome.plan = plan_for(root, settings, rules, today, kind, cache, logs);
   timer.step("plan");
   if (outcome.plan.empty()) {
+    // Nothing to commit: the logs held nothing that a memory could take
+    // (empty, unreadable lines, or only files that are gone; said in the log).
+    for (const auto& action : outcome.plan.record) {
+      spdlog::info("{}: {} {}: {} ({})", root.string(), action.rule, action.action, action.target,
+                   action.reason);
+    }
+    finish_usage(root, session.layout(), logs, ApplyResult{});
+    refresh_recall_index(root, session.layout());
+    timer.step("recall index");
     spdlog::debug("{}: ran: {}", root.string(), timer.line());
     return outcome;
   }
@@ -112,6 +152,11 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
   outcome.applied = std::move(committed.applied);
   outcome.commit = std::move(committed.commit);
   timer.step("apply and commit");
+  if (outcome.commit || !outcome.applied.written.empty() || !outcome.applied.removed.empty()) {
+    finish_usage(root, session.layout(), logs, outcome.applied);
+  }
+  refresh_recall_index(root, session.layout());
+  timer.step("recall index");
   spdlog::debug("{}: ran: {}", root.string(), timer.line());
   if (!outcome.commit && outcome.applied.written.empty() && outcome.applied.removed.empty()) {
     spdlog::info("{}: every change was deferred; nothing to commit", root.string());

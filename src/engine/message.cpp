@@ -24,6 +24,12 @@ std::string counted(std::string_view verb, std::size_t n) {
   if (verb == "decayed") {
     return fmt::format("{} episodic decayed", n);
   }
+  if (verb == "counted") {
+    return fmt::format("usage of {} memor{} folded", n, n == 1 ? "y" : "ies");
+  }
+  if (verb == "dropped") {
+    return fmt::format("usage of {} missing file{} dropped", n, n == 1 ? "" : "s");
+  }
   if (verb == "failed") {
     return fmt::format("{} rule{} failed", n, n == 1 ? "" : "s");
   }
@@ -118,6 +124,9 @@ std::string commit_message(const Plan& plan, const ApplyResult& applied, Recover
   message +=
       fmt::format("\nEngram-Run: {}\nEngram-Rules: {}\nEngram-Date: {}\n", run_name(plan.kind),
                   rules.empty() ? "none" : rules, plan.today.to_string());
+  for (const auto& log : plan.usage_logs) {
+    message += fmt::format("Engram-Usage: {}\n", log);
+  }
   if (recovered == Recovered::yes) {
     message += "Engram-Recovered: yes\n";
   }
@@ -132,6 +141,7 @@ Plan plan_from_record(const nlohmann::json& record) {
   }
   plan.rules = record.at("rules").get<std::vector<std::string>>();
   plan.failed_rules = record.value("failed_rules", std::vector<std::string>{});
+  plan.usage_logs = record.value("usage_logs", std::vector<std::string>{});
   for (const auto& a : record.at("actions")) {
     plan.record.push_back(
         Action{a.at("rule").get<std::string>(), a.at("action").get<std::string>(),
@@ -156,6 +166,7 @@ nlohmann::json record_json(const Plan& plan, const ApplyResult* applied) {
   out["summary"] = summary_line(plan);
   out["rules"] = plan.rules;
   out["failed_rules"] = plan.failed_rules;
+  out["usage_logs"] = plan.usage_logs;
   out["actions"] = nlohmann::json::array();
   for (const auto& a : plan.record) {
     out["actions"].push_back({{"rule", a.rule},

@@ -18,8 +18,8 @@ enum class Recovered { yes, no };
 std::string summary_line(const Plan& plan, Recovered recovered = Recovered::no);
 
 // The commit message: summary, one line per action, deferred files, trailers
-// (`Engram-Run`, `Engram-Rules`, `Engram-Date`, and `Engram-Recovered: yes`
-// when a later run finished it).
+// (`Engram-Run`, `Engram-Rules`, `Engram-Date`, one `Engram-Usage` per usage
+// log folded, and `Engram-Recovered: yes` when a later run finished it).
 std::string commit_message(const Plan& plan, const ApplyResult& applied,
                            Recovered recovered = Recovered::no);
 

@@ -28,6 +28,8 @@ struct Plan {
   std::vector<FileChange> changes;           // writes first (path order), then removals
   std::vector<Action> record;                // every action, in the order rules took them
   std::vector<store::Diagnostic> diagnostics;// files skipped or fields ignored
+  std::vector<std::string> usage_logs;       // the usage logs folded ("<name> <hash>"), for
+                                             // the Engram-Usage trailers
 
   // True when applying the plan would change nothing.
   bool empty() const { return changes.empty(); }

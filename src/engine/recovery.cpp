@@ -6,6 +6,7 @@
 #include "base/error.hpp"
 #include "engine/message.hpp"
 #include "engine/pending.hpp"
+#include "engine/usage_run.hpp"
 #include "git/locks.hpp"
 
 #include <spdlog/spdlog.h>
@@ -117,6 +118,7 @@ Recovery finish_interrupted(Session& session) {
   recovery.removed_temporaries = remove_temporaries(session.root());
   const auto pending = read_pending(session.root(), session.layout());
   if (!pending) {
+    release_committed_usage(session);
     return recovery;
   }
   spdlog::warn("{}: finishing an interrupted {} (its working state is in {})",
@@ -137,6 +139,9 @@ Recovery finish_interrupted(Session& session) {
         });
   }
   clear_pending(session.root(), session.layout());
+  // The commit just made (or the one the interrupted run made) may name
+  // usage logs it folded: they go only now, after it.
+  release_committed_usage(session);
   return recovery;
 }
 

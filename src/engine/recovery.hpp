@@ -41,7 +41,8 @@ std::vector<std::string> remove_temporaries(const std::filesystem::path& root);
 // content is written now; one changed by someone else keeps their bytes and
 // is deferred; removals happen only once every write is in place. Commits
 // exactly those files, unless HEAD already holds them (the run died after its
-// commit), then clears the working state. Throws engram::Error.
+// commit), then clears the working state. Last, releases the usage logs a
+// recent commit folded (usage_run.hpp). Throws engram::Error.
 Recovery finish_interrupted(Session& session);
 
 // For the daemon at start, and after any failure: one session on `root`

@@ -171,6 +171,11 @@ store::MemoryFile& Workspace::mutable_file(std::string_view path) {
   return const_cast<store::MemoryFile&>(*file.current);
 }
 
+int Workspace::line_of(std::string_view path, std::string_view key) const {
+  const auto* file = find(path);
+  return file == nullptr || !file->frontmatter() ? 1 : file->frontmatter()->line_of(key);
+}
+
 bool Workspace::exists(std::string_view path) const { return find(path) != nullptr; }
 
 std::string Workspace::read(std::string_view path) const {

@@ -38,6 +38,10 @@ public:
   // The plan: every file whose bytes differ from the snapshot, and the record.
   Plan plan() const;
 
+  // The file line a frontmatter key is written on (the block's first line
+  // when absent; 1 when the file has no frontmatter or is not in the store).
+  int line_of(std::string_view path, std::string_view key) const;
+
   // StoreView
   Date today() const override { return m_today; }
   RunKind run_kind() const override { return m_kind; }

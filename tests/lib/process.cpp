@@ -72,10 +72,11 @@ std::vector<std::string> Result::out_lines() const {
 }
 
 pid_t spawn(const std::vector<std::string>& args, const Environment& changes,
-            const std::filesystem::path& out, const std::filesystem::path& err) {
+            const std::filesystem::path& out, const std::filesystem::path& err,
+            const std::filesystem::path& input) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 0, input.c_str(), O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
   posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
 
@@ -94,11 +95,12 @@ pid_t spawn(const std::vector<std::string>& args, const Environment& changes,
   return pid;
 }
 
-Result run(const std::vector<std::string>& args, const Environment& changes) {
+Result run(const std::vector<std::string>& args, const Environment& changes,
+           const std::filesystem::path& input) {
   TempDir capture;
   const std::filesystem::path out_path = capture / "stdout";
   const std::filesystem::path err_path = capture / "stderr";
-  const pid_t pid = spawn(args, changes, out_path, err_path);
+  const pid_t pid = spawn(args, changes, out_path, err_path, input);
 
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {

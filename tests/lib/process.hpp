@@ -26,14 +26,17 @@ struct Result {
 // Variables to set (or, with an empty value, to remove) in a child's environment.
 using Environment = std::map<std::string, std::string>;
 
-// Runs `args[0]` (searched in PATH) with `args`, stdin from /dev/null, in this
-// process's environment changed by `changes`; waits for it and captures its output.
-Result run(const std::vector<std::string>& args, const Environment& changes = {});
+// Runs `args[0]` (searched in PATH) with `args`, stdin from `input` (default
+// /dev/null), in this process's environment changed by `changes`; waits for
+// it and captures its output.
+Result run(const std::vector<std::string>& args, const Environment& changes = {},
+           const std::filesystem::path& input = "/dev/null");
 
 // Starts `args[0]` (searched in PATH) like run() does, with stdout and stderr
 // appended to the files `out` and `err`, and returns without waiting for it.
 pid_t spawn(const std::vector<std::string>& args, const Environment& changes,
-            const std::filesystem::path& out, const std::filesystem::path& err);
+            const std::filesystem::path& out, const std::filesystem::path& err,
+            const std::filesystem::path& input = "/dev/null");
 
 // A temporary HOME, XDG_CONFIG_HOME and XDG_DATA_HOME, and a work folder, in
 // which the real `engram` and `git` run.

@@ -1,0 +1,438 @@
+// The recall index: built with nlohmann and the stemmer once per change of
+// `.index.json`, read with nothing but line and tab splitting.
+#include "recall/recall_index.hpp"
+
+#include "base/error.hpp"
+#include "base/regular_file.hpp"
+#include "claims/words.hpp"
+#include "recall/keywords.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <unordered_map>
+
+namespace engram::recall {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The first line of every recall index, before the stamp.
+constexpr std::string_view k_magic = "engram-recall\t1\t";
+
+// The file name in the state folder.
+constexpr const char* k_file_name = "recall.idx";
+
+// The most bytes of `.index.json` (and of a recall index) read.
+constexpr std::uintmax_t k_max_bytes = 512ULL * 1024 * 1024;
+
+// A string field of a JSON object, or "" when missing or not a string.
+std::string text_of(const nlohmann::json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// The strings of a JSON list field (others skipped).
+std::vector<std::string> strings_of(const nlohmann::json& object, const char* key) {
+  std::vector<std::string> out;
+  const auto it = object.find(key);
+  if (it != object.end() && it->is_array()) {
+    for (const auto& item : *it) {
+      if (item.is_string()) {
+        out.push_back(item.get<std::string>());
+      }
+    }
+  }
+  return out;
+}
+
+// Splits `line` at tabs.
+std::vector<std::string_view> fields_of(std::string_view line) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  while (true) {
+    const auto end = line.find('\t', start);
+    out.push_back(line.substr(start, end == std::string_view::npos ? end : end - start));
+    if (end == std::string_view::npos) {
+      return out;
+    }
+    start = end + 1;
+  }
+}
+
+// An unsigned number, or nullopt.
+template <typename T>
+std::optional<T> number_of(std::string_view text) {
+  T value{};
+  const auto [ptr, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || ptr != text.data() + text.size()) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+// A file's bytes (at most k_max_bytes), or nullopt with errno set.
+std::optional<std::string> read_capped(const fs::path& path) {
+  RegularFile::Failure failure{};
+  auto file = RegularFile::open(path, failure);
+  if (!file) {
+    return std::nullopt;
+  }
+  auto bytes = file->read(k_max_bytes);
+  if (bytes && bytes->size() > k_max_bytes) {
+    errno = EFBIG;
+    return std::nullopt;
+  }
+  return bytes;
+}
+
+// Writes `bytes` to `path` through a temporary file and a rename (no fsync:
+// the file is derived, and a torn one fails to parse and is rebuilt).
+bool save(const fs::path& path, const std::string& bytes) {
+  std::error_code error;
+  fs::create_directories(path.parent_path(), error);
+  std::string temporary = (path.parent_path() / ("." + path.filename().string() + ".XXXXXX.tmp")).string();
+  const int fd = ::mkstemps(temporary.data(), 4);
+  if (fd < 0) {
+    return false;
+  }
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const auto n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n <= 0) {
+      ::close(fd);
+      ::unlink(temporary.c_str());
+      return false;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  if (::rename(temporary.c_str(), path.c_str()) != 0) {
+    ::unlink(temporary.c_str());
+    return false;
+  }
+  return true;
+}
+
+// Reads `.index.json` and builds the compact text for it.
+std::string build_from(const fs::path& root, const store::Layout& layout, const SourceStamp& stamp) {
+  const fs::path source = root / layout.index_json;
+  const auto bytes = read_capped(source);
+  if (!bytes) {
+    throw Error("{}: cannot read: {}", source.string(), std::strerror(errno));
+  }
+  return RecallIndex::build(*bytes, stamp, layout);
+}
+
+// The stamp in the header of the recall index at `path`, reading its first line only.
+std::optional<SourceStamp> stored_stamp(const fs::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0) {
+    return std::nullopt;
+  }
+  char buffer[256];
+  const auto n = ::read(fd, buffer, sizeof buffer);
+  ::close(fd);
+  if (n <= 0) {
+    return std::nullopt;
+  }
+  std::string_view head(buffer, static_cast<std::size_t>(n));
+  const auto end = head.find('\n');
+  if (end == std::string_view::npos) {
+    return std::nullopt;
+  }
+  auto index = RecallIndex::parse(std::string(head.substr(0, end + 1)));
+  return index ? std::optional<SourceStamp>(index->source()) : std::nullopt;
+}
+
+} // namespace
+
+std::optional<SourceStamp> stamp_of(const fs::path& file) {
+  struct stat info {};
+  if (::stat(file.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) {
+    return std::nullopt;
+  }
+  return SourceStamp{static_cast<std::uintmax_t>(info.st_size),
+                     static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 +
+                         info.st_mtim.tv_nsec,
+                     static_cast<std::uint64_t>(info.st_ino)};
+}
+
+std::string RecallIndex::build(std::string_view index_json, const SourceStamp& stamp,
+                               const store::Layout& layout) {
+  nlohmann::json index;
+  try {
+    index = nlohmann::json::parse(index_json);
+  } catch (const nlohmann::json::exception& error) {
+    throw Error("{}: not JSON ({})", layout.index_json, error.what());
+  }
+  if (!index.is_object() || !index.contains("entries") || !index["entries"].is_array()) {
+    throw Error("{}: has no \"entries\" list", layout.index_json);
+  }
+  const std::set<std::string> loaded_whole = {layout.working, layout.core, layout.memory_index,
+                                              layout.index_json};
+  struct Built {
+    std::string path;
+    int salience = 2;
+    bool episodic = false;
+    std::string created;
+    std::vector<std::string> related;
+  };
+  std::vector<Built> built;
+  std::map<std::string, std::uint32_t> numbers;
+  std::map<std::string, std::map<std::uint32_t, unsigned>> words;
+  // Stemming is most of the cost; the same words recur across entries.
+  std::unordered_map<std::string, std::vector<std::string>> tag_cache;
+  std::unordered_map<std::string, std::vector<std::string>> text_cache;
+  auto cached = [](auto& cache, const std::string& key, auto make) -> const std::vector<std::string>& {
+    auto it = cache.find(key);
+    if (it == cache.end()) {
+      it = cache.emplace(key, make(key)).first;
+    }
+    return it->second;
+  };
+
+  for (const auto& entry : index["entries"]) {
+    if (!entry.is_object()) {
+      continue;
+    }
+    Built b;
+    b.path = text_of(entry, "path");
+    if (b.path.empty() || b.path.find_first_of("\t\n\r") != std::string::npos ||
+        loaded_whole.contains(b.path) || numbers.contains(b.path) ||
+        text_of(entry, "status") == "superseded") {
+      continue;
+    }
+    const auto salience = text_of(entry, "salience");
+    b.salience = salience == "high" ? 3 : salience == "low" ? 1 : 2;
+    const auto type = text_of(entry, "type");
+    b.episodic = type == "episodic" ||
+                 (type.empty() && b.path.starts_with(layout.episodic + "/"));
+    b.created = Date::parse(text_of(entry, "created")) ? text_of(entry, "created") : "-";
+    b.related = strings_of(entry, "related");
+    const auto number = static_cast<std::uint32_t>(built.size());
+    numbers.emplace(b.path, number);
+
+    for (const auto& tag : strings_of(entry, "tags")) {
+      for (const auto& word : cached(tag_cache, tag, tag_keywords)) {
+        words[word][number] |= k_match_tag;
+      }
+    }
+    for (const auto& trigger : strings_of(entry, "trigger")) {
+      for (const auto& word : cached(tag_cache, trigger, tag_keywords)) {
+        words[word][number] |= k_match_trigger;
+      }
+    }
+    for (const auto& word : claims::words_of(text_of(entry, "summary"))) {
+      for (const auto& keyword : cached(text_cache, word, keywords_of)) {
+        words[keyword][number] |= k_match_summary;
+      }
+    }
+    built.push_back(std::move(b));
+  }
+
+  std::string out = fmt::format("{}{}\t{}\t{}\n", k_magic, stamp.size, stamp.mtime_ns, stamp.inode);
+  for (const auto& b : built) {
+    std::string related;
+    const auto folder = b.path.substr(0, b.path.rfind('/') + 1);
+    for (const auto& link : b.related) {
+      // `related` names a path from the store's root, or from the file's folder,
+      // with or without `.md`.
+      for (const auto& candidate : {link, link + ".md", folder + link, folder + link + ".md"}) {
+        if (const auto it = numbers.find(candidate); it != numbers.end() && it->first != b.path) {
+          related += (related.empty() ? "" : ",") + std::to_string(it->second);
+          break;
+        }
+      }
+    }
+    out += fmt::format("E\t{}\t{}\t{}\t{}\t{}\n", b.path, b.salience, b.episodic ? 1 : 0, b.created,
+                       related.empty() ? "-" : related);
+  }
+  for (const auto& [word, postings] : words) {
+    if (word.find_first_of("\t\n\r") != std::string::npos) {
+      continue;
+    }
+    out += "W\t" + word + "\t";
+    bool first = true;
+    for (const auto& [number, bits] : postings) {
+      out += fmt::format("{}{}:{}", first ? "" : ",", number, bits);
+      first = false;
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+namespace {
+
+// The keyword of a W line ("W\t<keyword>\t<postings>").
+std::string_view word_of(std::string_view line) {
+  const auto rest = line.substr(2);
+  return rest.substr(0, rest.find('\t'));
+}
+
+// The postings of a W line.
+std::string_view postings_of(std::string_view line) {
+  const auto rest = line.substr(2);
+  const auto tab = rest.find('\t');
+  return tab == std::string_view::npos ? std::string_view() : rest.substr(tab + 1);
+}
+
+} // namespace
+
+std::optional<RecallIndex> RecallIndex::parse(std::string text) {
+  RecallIndex index;
+  index.m_text = std::make_unique<std::string>(std::move(text));
+  const std::string_view all(*index.m_text);
+  if (!all.starts_with(k_magic) || !all.ends_with('\n')) {
+    return std::nullopt; // another format, or a torn file
+  }
+  const auto header_end = all.find('\n');
+  const auto header = fields_of(all.substr(0, header_end));
+  if (header.size() != 5) {
+    return std::nullopt;
+  }
+  const auto size = number_of<std::uintmax_t>(header[2]);
+  const auto mtime = number_of<std::int64_t>(header[3]);
+  const auto inode = number_of<std::uint64_t>(header[4]);
+  if (!size || !mtime || !inode) {
+    return std::nullopt;
+  }
+  index.m_source = SourceStamp{*size, *mtime, *inode};
+  // Only the lines are found here (memchr is all it costs); an entry is
+  // parsed when a recall reaches it, a keyword's postings when it is asked for.
+  const char* at = all.data() + header_end + 1;
+  const char* const stop = all.data() + all.size();
+  while (at < stop) {
+    const auto* newline = static_cast<const char*>(std::memchr(at, '\n', static_cast<std::size_t>(stop - at)));
+    const std::string_view line(at, static_cast<std::size_t>(newline - at));
+    at = newline + 1;
+    if (line.starts_with("E\t")) {
+      if (!index.m_word_lines.empty()) {
+        return std::nullopt; // entries come first
+      }
+      index.m_entry_lines.push_back(line);
+    } else if (line.starts_with("W\t")) {
+      if (!index.m_word_lines.empty() && !(word_of(index.m_word_lines.back()) < word_of(line))) {
+        return std::nullopt; // keywords are sorted, each once
+      }
+      index.m_word_lines.push_back(line);
+    } else {
+      return std::nullopt;
+    }
+  }
+  index.m_entries.resize(index.m_entry_lines.size());
+  return index;
+}
+
+const Entry& RecallIndex::entry(std::uint32_t number) const {
+  auto& slot = m_entries.at(number);
+  if (!slot) {
+    // Split without allocating: a recall may reach thousands of entries.
+    std::array<std::string_view, 6> fields;
+    std::string_view rest = m_entry_lines[number];
+    std::size_t count = 0;
+    while (count < fields.size()) {
+      const auto tab = rest.find('\t');
+      fields[count++] = rest.substr(0, tab);
+      if (tab == std::string_view::npos) {
+        break;
+      }
+      rest = rest.substr(tab + 1);
+    }
+    Entry entry;
+    if (count == 6) {
+      entry.path = fields[1];
+      entry.salience = fields[2] == "3" ? 3 : fields[2] == "1" ? 1 : 2;
+      entry.episodic = fields[3] == "1";
+      entry.created = fields[4] == "-" ? std::nullopt : Date::parse(fields[4]);
+      entry.related = fields[5] == "-" ? std::string_view() : fields[5];
+    }
+    slot = entry;
+  }
+  return *slot;
+}
+
+std::vector<std::pair<std::uint32_t, unsigned>> RecallIndex::postings(std::string_view keyword) const {
+  std::vector<std::pair<std::uint32_t, unsigned>> out;
+  const auto it = std::lower_bound(m_word_lines.begin(), m_word_lines.end(), keyword,
+                                   [](std::string_view line, std::string_view key) { return word_of(line) < key; });
+  if (it == m_word_lines.end() || word_of(*it) != keyword) {
+    return out;
+  }
+  std::string_view rest = postings_of(*it);
+  while (!rest.empty()) {
+    const auto end = std::min(rest.find(','), rest.size());
+    const auto item = rest.substr(0, end);
+    rest = end == rest.size() ? std::string_view() : rest.substr(end + 1);
+    const auto colon = item.find(':');
+    const auto number = number_of<std::uint32_t>(item.substr(0, colon));
+    const auto bits =
+        colon == std::string_view::npos ? std::nullopt : number_of<unsigned>(item.substr(colon + 1));
+    if (number && bits && *number < size()) {
+      out.emplace_back(*number, *bits);
+    }
+  }
+  return out;
+}
+
+std::vector<std::uint32_t> RecallIndex::related(std::uint32_t number) const {
+  std::vector<std::uint32_t> out;
+  if (number >= size()) {
+    return out;
+  }
+  std::string_view rest = entry(number).related;
+  while (!rest.empty()) {
+    const auto end = std::min(rest.find(','), rest.size());
+    if (const auto other = number_of<std::uint32_t>(rest.substr(0, end)); other && *other < size()) {
+      out.push_back(*other);
+    }
+    rest = end == rest.size() ? std::string_view() : rest.substr(end + 1);
+  }
+  return out;
+}
+
+fs::path index_path(const fs::path& root, const store::Layout& layout) {
+  return root / layout.state / k_file_name;
+}
+
+std::optional<RecallIndex> load(const fs::path& root, const store::Layout& layout) {
+  const auto stamp = stamp_of(root / layout.index_json);
+  if (!stamp) {
+    return std::nullopt;
+  }
+  const fs::path path = index_path(root, layout);
+  if (auto bytes = read_capped(path)) {
+    if (auto index = RecallIndex::parse(std::move(*bytes)); index && index->source() == *stamp) {
+      return index;
+    }
+  }
+  auto text = build_from(root, layout, *stamp);
+  save(path, text); // when it cannot be saved, the next recall builds it again
+  return RecallIndex::parse(std::move(text));
+}
+
+bool refresh(const fs::path& root, const store::Layout& layout) {
+  const auto stamp = stamp_of(root / layout.index_json);
+  if (!stamp) {
+    return false;
+  }
+  const fs::path path = index_path(root, layout);
+  if (stored_stamp(path) == stamp) {
+    return false;
+  }
+  return save(path, build_from(root, layout, *stamp));
+}
+
+} // namespace engram::recall

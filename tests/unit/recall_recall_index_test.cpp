@@ -1,0 +1,102 @@
+#include "lib/temp_dir.hpp"
+#include "recall/keywords.hpp"
+#include "recall/recall_index.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+using namespace engram;
+namespace fs = std::filesystem;
+
+namespace {
+
+// An .index.json entry as the index rule writes it.
+nlohmann::json entry(const std::string& path, std::vector<std::string> tags,
+                     std::vector<std::string> trigger, const std::string& summary,
+                     const std::string& status = "confirmed",
+                     std::vector<std::string> related = {}) {
+  return {{"path", path},       {"type", path.substr(0, path.find('/'))},
+          {"tags", tags},       {"trigger", trigger},
+          {"summary", summary}, {"status", status},
+          {"salience", "high"}, {"created", "2026-11-01"},
+          {"related", related}};
+}
+
+// The index text for `entries`.
+std::string index_of(const std::vector<nlohmann::json>& entries) {
+  return nlohmann::json{{"version", 1}, {"entries", entries}}.dump(2);
+}
+
+} // namespace
+
+TEST_CASE("keywords are canonical words without stopwords") {
+  CHECK(recall::keywords_of("The Scrapers are failing on the API") ==
+        std::vector<std::string>{"api", "fail", "scrap"});
+  CHECK(recall::keywords_of("a the of").empty());
+  CHECK(recall::tag_keywords("command-not-found") ==
+        std::vector<std::string>{"command", "found", "not"});
+}
+
+TEST_CASE("the recall index keeps what ranking needs and leaves out what recall never returns") {
+  const std::string json = index_of(
+      {entry("semantic/pip.md", {"python"}, {"command-not-found"}, "Scripts go to the user folder."),
+       entry("semantic/old.md", {"python"}, {}, "Old.", "superseded"),
+       entry("WORKING.md", {}, {}, "Now."),
+       entry("semantic/tax.md", {"vat"}, {}, "VAT is 20 percent.", "confirmed", {"pip"}),
+       entry("semantic/bill.md", {"billing"}, {}, "Bills.", "confirmed", {"semantic/tax.md"})});
+  const recall::SourceStamp stamp{1, 2, 3};
+  auto index = recall::RecallIndex::parse(recall::RecallIndex::build(json, stamp, store::Layout{}));
+  REQUIRE(index);
+  CHECK(index->source() == stamp);
+  REQUIRE(index->size() == 3);
+  CHECK(index->entry(0).path == "semantic/pip.md");
+  CHECK(index->entry(0).salience == 3);
+  CHECK(index->entry(0).created == Date(2026, 11, 1));
+
+  const auto found = index->postings("found");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].first == 0);
+  CHECK(found[0].second == recall::k_match_trigger);
+  const auto python = index->postings("python");
+  REQUIRE(python.size() == 1); // not the superseded one
+  CHECK(python[0].second == recall::k_match_tag);
+  CHECK(index->postings("script").size() == 1);
+  CHECK(index->postings("script")[0].second == recall::k_match_summary);
+  CHECK(index->postings("now").empty());
+  // `related` by store path, and by name from the file's folder.
+  CHECK(index->related(2) == std::vector<std::uint32_t>{1});
+  CHECK(index->related(1) == std::vector<std::uint32_t>{0});
+}
+
+TEST_CASE("a recall index in another format, or torn, is refused") {
+  CHECK(!recall::RecallIndex::parse(""));
+  CHECK(!recall::RecallIndex::parse("engram-recall\t2\t1\t2\t3\n"));
+  CHECK(!recall::RecallIndex::parse("engram-recall\t1\t1\t2\t3\nE\tsemantic/a.md\t2"));
+  CHECK(!recall::RecallIndex::parse("engram-recall\t1\t1\t2\t3\nW\tb\t0:1\nW\ta\t0:1\n"));
+  CHECK(recall::RecallIndex::parse("engram-recall\t1\t1\t2\t3\n"));
+}
+
+TEST_CASE("the store's recall index is rebuilt when .index.json changes, and only then") {
+  test::TempDir dir;
+  const store::Layout layout;
+  CHECK(!recall::load(dir.path(), layout));
+  test::write_file(dir / ".index.json", index_of({entry("semantic/a.md", {"alpha"}, {}, "A.")}));
+  const auto first = recall::load(dir.path(), layout);
+  REQUIRE(first);
+  CHECK(first->postings("alpha").size() == 1);
+  CHECK(fs::exists(recall::index_path(dir.path(), layout)));
+  CHECK(!recall::refresh(dir.path(), layout));
+
+  test::write_file(dir / ".index.json.new",
+                   index_of({entry("semantic/b.md", {"beta"}, {}, "B."),
+                             entry("semantic/a.md", {"alpha"}, {}, "A.")}));
+  fs::rename(dir / ".index.json.new", dir / ".index.json");
+  CHECK(recall::refresh(dir.path(), layout));
+  const auto second = recall::load(dir.path(), layout);
+  REQUIRE(second);
+  CHECK(second->postings("beta").size() == 1);
+  CHECK(second->size() == 2);
+
+  test::write_file(dir / ".index.json", "{ not json");
+  CHECK_THROWS(recall::load(dir.path(), layout));
+}
