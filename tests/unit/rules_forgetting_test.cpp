@@ -4,9 +4,7 @@
 #include "../../rules/forgetting/forgotten_list.hpp"
 #include "../../rules/forgetting/verdict.hpp"
 #include "../../rules/shared/usage.hpp"
-#include "engine/workspace.hpp"
-#include "lib/temp_dir.hpp"
-#include "store/scan.hpp"
+#include "lib/store_model.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -33,21 +31,10 @@ usage::Usage used(std::int64_t idle, std::int64_t uses, std::int64_t helpful = 0
 
 using Files = std::map<std::string, std::string>;
 
-// A store model of `files` (path → bytes) on k_today.
-struct Model {
-  test::TempDir dir;
-  config::Settings settings = config::Settings::defaults();
-  store::Layout layout;
-  std::optional<engine::Workspace> workspace;
-
-  explicit Model(const std::map<std::string, std::string>& files) {
-    for (const auto& [path, bytes] : files) {
-      test::write_file(dir / path, bytes);
-    }
-    const auto snapshot = store::scan(dir.path(), layout, store::ScanLimits{});
-    workspace.emplace(snapshot, layout, settings, k_today, RunKind::full);
-    workspace->begin_rule("forgetting");
-  }
+// A store model of `files` (path → bytes) on k_today, as the forgetting rule sees it.
+struct Model : test::StoreModel {
+  explicit Model(const std::map<std::string, std::string>& files)
+      : test::StoreModel(files, k_today, "forgetting") {}
 };
 
 } // namespace

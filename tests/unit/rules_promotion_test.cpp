@@ -8,9 +8,7 @@
 #include "../../rules/promotion/core_file.hpp"
 #include "../../rules/promotion/deep_truths.hpp"
 #include "../../rules/promotion/evidence.hpp"
-#include "engine/workspace.hpp"
-#include "lib/temp_dir.hpp"
-#include "store/scan.hpp"
+#include "lib/store_model.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -29,20 +27,9 @@ std::string session(const std::string& day, const std::string& body) {
 using Files = std::map<std::string, std::string>;
 
 // A store model of `files` (path → bytes) on k_today, as the promotion rule sees it.
-struct Model {
-  test::TempDir dir;
-  config::Settings settings = config::Settings::defaults();
-  store::Layout layout;
-  std::optional<engine::Workspace> workspace;
-
-  explicit Model(const std::map<std::string, std::string>& files) {
-    for (const auto& [path, bytes] : files) {
-      test::write_file(dir / path, bytes);
-    }
-    const auto snapshot = store::scan(dir.path(), layout, store::ScanLimits{});
-    workspace.emplace(snapshot, layout, settings, k_today, RunKind::full);
-    workspace->begin_rule("promotion");
-  }
+struct Model : test::StoreModel {
+  explicit Model(const std::map<std::string, std::string>& files)
+      : test::StoreModel(files, k_today, "promotion") {}
 };
 
 const std::string k_claim = "- Always run the migrations before the seed script.\n";
