@@ -9,6 +9,7 @@
 #include "cli/working_append.hpp"
 #include "engine/apply.hpp"
 #include "store/memory_file.hpp"
+#include "store/scan.hpp"
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
@@ -88,16 +89,23 @@ struct Placement {
   std::string why; // for an overflow: why WORKING.md did not take it
 };
 
-// Adds `item` to today's episodic overflow file, creating it when missing.
-void write_overflow(const SelectedStore& selected, const fs::path& relative, const Date& today,
+// The content hash of bytes read from a file, nullopt for a file that was not there.
+std::optional<std::string> hash_of(const std::optional<std::string>& bytes) {
+  return bytes ? std::optional(store::content_hash(*bytes)) : std::nullopt;
+}
+
+// Adds `item` to today's episodic overflow file, creating it when missing;
+// false, with nothing written, when another writer changed the file meanwhile.
+bool write_overflow(const SelectedStore& selected, const fs::path& relative, const Date& today,
                     const std::string& item_text) {
   const fs::path path = selected.root / relative;
   const auto existing = read_if_present(path);
   if (!existing) {
-    engine::write_atomically(
-        path, overflow_header(today, selected.settings.get_int("decay.retention_days")) +
-                  dated_item(today, item_text, "\n"));
-    return;
+    return engine::write_atomically_over(
+        path,
+        overflow_header(today, selected.settings.get_int("decay.retention_days")) +
+            dated_item(today, item_text, "\n"),
+        std::nullopt, engine::Unchanged::required);
   }
   auto parsed = store::MemoryFile::parse(path.string(), *existing);
   if (!parsed) {
@@ -107,7 +115,8 @@ void write_overflow(const SelectedStore& selected, const fs::path& relative, con
   }
   auto file = std::move(parsed).value();
   file.set_body(append_at_end(file.body(), dated_item(today, item_text, file.eol()), file.eol()));
-  engine::write_atomically(path, file.render());
+  return engine::write_atomically_over(path, file.render(), hash_of(existing),
+                                       engine::Unchanged::required);
 }
 
 // Asks for a consolidation: the daemon consumes the marker.
@@ -116,9 +125,10 @@ void request_consolidation(const SelectedStore& selected, const std::string& rea
   engine::write_atomically(marker, reason + "\n");
 }
 
-// Puts the text where it belongs and says where.
-Placement place(const SelectedStore& selected, const AppendOptions& options, const Date& today,
-                const std::string& item_text) {
+// Puts the text where it belongs and says where; nullopt, with nothing
+// written, when another writer changed the file between the read and the write.
+std::optional<Placement> place_once(const SelectedStore& selected, const AppendOptions& options,
+                                    const Date& today, const std::string& item_text) {
   const fs::path working = selected.root / selected.layout.working;
   const fs::path overflow =
       fs::path(selected.layout.episodic) / (today.to_string() + "-working-memory.md");
@@ -131,8 +141,11 @@ Placement place(const SelectedStore& selected, const AppendOptions& options, con
                                insert_under_section("# Working memory\n", options.section,
                                                     dated_item(today, item_text, "\n"), "\n");
     if (static_cast<std::int64_t>(count_chars(result)) <= guard) {
-      engine::write_atomically(working, result);
-      return {selected.layout.working, false, {}};
+      if (!engine::write_atomically_over(working, result, std::nullopt,
+                                         engine::Unchanged::required)) {
+        return std::nullopt;
+      }
+      return Placement{selected.layout.working, false, {}};
     }
     why = fmt::format("the item alone is over WORKING.md's guard of {} chars", guard);
   } else if (auto parsed = store::MemoryFile::parse(working.string(), *bytes); !parsed) {
@@ -145,13 +158,37 @@ Placement place(const SelectedStore& selected, const AppendOptions& options, con
     const std::string result = file.render();
     const auto size = static_cast<std::int64_t>(count_chars(result));
     if (size <= guard) {
-      engine::write_atomically(working, result);
-      return {selected.layout.working, false, {}};
+      if (!engine::write_atomically_over(working, result, hash_of(bytes),
+                                         engine::Unchanged::required)) {
+        return std::nullopt;
+      }
+      return Placement{selected.layout.working, false, {}};
     }
     why = fmt::format("WORKING.md would be {} chars, over its guard of {}", size, guard);
   }
-  write_overflow(selected, overflow, today, item_text);
-  return {overflow, true, why};
+  if (!write_overflow(selected, overflow, today, item_text)) {
+    return std::nullopt;
+  }
+  return Placement{overflow, true, why};
+}
+
+// place_once until no other writer comes between its read and its write: the
+// other writer's bytes are never overwritten, and this text is never dropped.
+Placement place(const SelectedStore& selected, const AppendOptions& options, const Date& today,
+                const std::string& item_text) {
+  constexpr int k_attempts = 50;
+  for (int attempt = 1; attempt < k_attempts; ++attempt) {
+    if (auto placed = place_once(selected, options, today, item_text)) {
+      return *placed;
+    }
+    spdlog::debug("WORKING.md changed while the item was added; adding it again");
+  }
+  if (auto placed = place_once(selected, options, today, item_text)) {
+    return *placed;
+  }
+  throw Error("WORKING.md kept changing while the item was added ({} attempts); the text was not "
+              "saved",
+              k_attempts);
 }
 
 // Runs `engram append`.

@@ -258,8 +258,9 @@ int run_init(const Globals& globals, const InitOptions& options) {
     const auto commit =
         session.commit("cannot commit the new store", [&](git::Repository& repository) {
           held.clear();
-          return repository.commit_all(k_init_message, signature, signature,
-                                       engine::keep_out_secrets(held));
+          return repository.commit_all(
+              k_init_message, signature, signature,
+              engine::keep_out_secrets(held, engine::held_back_limit(store.settings)));
         });
     engine::report_held_back(root, held);
     if (held.empty() && !session.repository().is_clean()) {

@@ -82,6 +82,18 @@ bool write_all(int fd, std::string_view bytes) {
   return true;
 }
 
+// The uid of the process at the other end of a connected Unix socket, as the
+// kernel recorded it at connect(); nullopt when it cannot be asked.
+std::optional<uid_t> peer_uid(int fd) {
+  ucred credentials{};
+  socklen_t size = sizeof credentials;
+  if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) != 0 ||
+      size != sizeof credentials) {
+    return std::nullopt;
+  }
+  return credentials.uid;
+}
+
 } // namespace
 
 fs::path socket_folder() {
@@ -157,6 +169,17 @@ void ControlServer::accept_all() {
     if (m_connections.size() >= k_max_connections) {
       ::close(fd);
       spdlog::warn("control socket: too many clients; one refused");
+      continue;
+    }
+    // The socket's mode keeps other users out; this holds even when the mode
+    // or the folder's was loosened (by hand, or a runtime folder shared).
+    if (const auto peer = peer_uid(fd); !peer || *peer != ::geteuid()) {
+      spdlog::warn("control socket: refused a client of {} (this daemon runs as uid {})",
+                   peer ? fmt::format("uid {}", *peer) : std::string("an unknown user"),
+                   ::geteuid());
+      write_all(fd, R"({"ok":false,"error":"this daemon serves only its own user"})"
+                    "\n");
+      ::close(fd);
       continue;
     }
     const ConnectionId id = m_next++;

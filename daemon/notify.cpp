@@ -1,11 +1,17 @@
-// Notifier through libsystemd's sd_notify; the one place the daemon depends on
+// Notifier: the sd_notify protocol, sent without blocking; the one place the daemon depends on
 // systemd, so a build without libsystemd (macOS) simply never notifies.
 #include "daemon/notify.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <spdlog/spdlog.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #ifdef ENGRAM_HAVE_SYSTEMD
 #include <systemd/sd-daemon.h>
@@ -24,15 +30,59 @@ Notifier::Notifier() {
 
 void Notifier::send(const std::string& message) {
 #ifdef ENGRAM_HAVE_SYSTEMD
-  const int sent = sd_notify(0, message.c_str());
-  if (sent < 0 && !m_warned) {
-    m_warned = true;
-    spdlog::warn("cannot notify the service manager: {}", std::strerror(-sent));
+  // Not sd_notify: it sends blocking, and a service manager that does not
+  // read (hung, or a test's socket nobody drains) would stop the event loop
+  // once its queue is full. A notification that does not fit is dropped; the
+  // next STATUS= says the same and more.
+  const char* socket_path = std::getenv("NOTIFY_SOCKET");
+  if (socket_path == nullptr || *socket_path == '\0') {
+    return;
+  }
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  const std::size_t length = std::strlen(socket_path);
+  if ((socket_path[0] != '/' && socket_path[0] != '@') || length >= sizeof address.sun_path) {
+    warn_once("NOTIFY_SOCKET is not a socket path");
+    return;
+  }
+  std::memcpy(address.sun_path, socket_path, length);
+  if (address.sun_path[0] == '@') {
+    address.sun_path[0] = '\0'; // the abstract namespace
+  }
+  if (m_fd < 0) {
+    m_fd = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (m_fd < 0) {
+      warn_once(std::strerror(errno));
+      return;
+    }
+  }
+  const auto size = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + length);
+  if (::sendto(m_fd, message.data(), message.size(), MSG_DONTWAIT | MSG_NOSIGNAL,
+               reinterpret_cast<const sockaddr*>(&address), size) < 0) {
+    if (errno == EAGAIN || errno == EWOULDBLOCK) {
+      spdlog::debug("the service manager is not reading notifications; one was dropped");
+      return;
+    }
+    warn_once(std::strerror(errno));
   }
 #else
   (void)message;
   (void)m_warned;
+  (void)m_fd;
 #endif
+}
+
+void Notifier::warn_once(const std::string& reason) {
+  if (!m_warned) {
+    m_warned = true;
+    spdlog::warn("cannot notify the service manager: {}", reason);
+  }
+}
+
+Notifier::~Notifier() {
+  if (m_fd >= 0) {
+    ::close(m_fd);
+  }
 }
 
 void Notifier::ready(const std::string& status) {

@@ -15,6 +15,10 @@ class Notifier {
 public:
   // Reads NOTIFY_SOCKET and the watchdog settings from the environment.
   Notifier();
+  // Closes the notification socket.
+  ~Notifier();
+  Notifier(const Notifier&) = delete;
+  Notifier& operator=(const Notifier&) = delete;
 
   // Start-up is complete: every store is watched and scanned.
   void ready(const std::string& status);
@@ -35,10 +39,13 @@ public:
 private:
   // Sends one notification; failures are logged once, never fatal.
   void send(const std::string& message);
+  // Logs the first failure to notify, and no other.
+  void warn_once(const std::string& reason);
 
   std::optional<std::chrono::milliseconds> m_watchdog;
   std::string m_last_status;
   bool m_warned = false;
+  int m_fd = -1; // a non-blocking datagram socket, made at the first notification
 };
 
 } // namespace engram::daemon

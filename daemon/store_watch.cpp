@@ -191,6 +191,11 @@ void StoreWatch::check_guard(const std::string& relative) {
   }
 }
 
+bool StoreWatch::folder_present() const {
+  std::error_code error;
+  return fs::is_directory(m_spec.root / ".git", error);
+}
+
 bool StoreWatch::marker_present() const {
   std::error_code error;
   return fs::exists(m_spec.root / m_layout.state / k_request_marker, error);
@@ -244,6 +249,26 @@ std::optional<Job> StoreWatch::take_job(Clock::time_point now, std::time_t wall,
   }
   if (!due) {
     return std::nullopt;
+  }
+  if (!folder_present()) {
+    // What was due is dropped, not kept due (the loop would spin on it): a
+    // change once the folder is back starts the next run.
+    if (!m_missing) {
+      spdlog::error("{}: the store's folder is gone (removed, renamed or unmounted); nothing runs "
+                    "for it until it is back, and the other stores go on",
+                    m_spec.root.string());
+    }
+    m_missing = true;
+    m_coalesced.reset();
+    m_coalesced_until.reset();
+    m_git_wait.reset();
+    m_git_retry.reset();
+    m_retry_at.reset();
+    return std::nullopt;
+  }
+  if (m_missing) {
+    spdlog::info("{}: the store's folder is back", m_spec.root.string());
+    m_missing = false;
   }
   const bool marker = marker_present();
   if (marker && due->kind != RunKind::full) {

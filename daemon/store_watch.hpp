@@ -106,6 +106,9 @@ private:
   void check_guard(const std::string& relative);
   // True when the append's request marker is in the state folder.
   bool marker_present() const;
+  // True while the store's folder is where it was configured (not removed,
+  // renamed away or unmounted).
+  bool folder_present() const;
   // Holds back an automatic lightweight run until the snapshot interval since
   // the last snapshot has passed; true when it was held.
   bool coalesce(const Due& due, Clock::time_point now);
@@ -133,6 +136,7 @@ private:
   std::uint64_t m_runs = 0;                         // consolidations finished
   std::optional<JobResult> m_last;                  // the last one
   std::time_t m_last_at = 0;                        // when it finished (wall)
+  bool m_missing = false; // the folder was found gone when a run was due, and said so
 };
 
 } // namespace engram::daemon

@@ -37,7 +37,9 @@ nlohmann::json StoreWatch::status(Clock::time_point now, std::time_t wall) const
   out["name"] = m_spec.name;
   out["watcher"] = m_watcher ? std::string(m_watcher->name()) : std::string();
   out["paused"] = m_triggers.paused();
+  out["missing"] = !folder_present();
   out["state"] = m_running                          ? "consolidating"
+                 : !folder_present()                ? "missing"
                  : m_git_wait                       ? "waiting-for-git"
                  : m_coalesced                      ? "waiting-for-snapshot-interval"
                  : m_triggers.paused()              ? "paused"

@@ -107,22 +107,51 @@ Expected<git_index*, Failure> fresh_index(git_repository* repository, Index& ind
   return index.pointer;
 }
 
+// A working-tree file as `admit` is shown it: its bytes, or only its size
+// when that is over the limit.
+struct WorkingBytes {
+  std::optional<std::string> bytes;        // nullopt: not read (too large, or unreadable)
+  std::optional<std::uintmax_t> too_large; // the size of a file over the limit
+};
+
 // A working-tree file's bytes as git would stage them unfiltered: a link's
-// target, a regular file's content; nullopt for anything else (a FIFO is
+// target, a regular file's content up to `max_bytes` (a larger file is not
+// read; its size is given instead); no bytes for anything else (a FIFO is
 // never opened for reading) or when it cannot be read (staging then decides
 // what happens to it).
-std::optional<std::string> working_bytes(const std::filesystem::path& file) {
+WorkingBytes working_bytes(const std::filesystem::path& file, std::uintmax_t max_bytes) {
   std::error_code error;
   if (std::filesystem::is_symlink(std::filesystem::symlink_status(file, error))) {
     const auto target = std::filesystem::read_symlink(file, error);
-    return error ? std::nullopt : std::optional(target.string());
+    return {error ? std::nullopt : std::optional(target.string()), std::nullopt};
   }
   RegularFile::Failure failure{};
   auto opened = RegularFile::open(file, failure);
   if (!opened) {
-    return std::nullopt;
+    return {};
   }
-  return opened->read(std::numeric_limits<std::uintmax_t>::max());
+  const auto size = static_cast<std::uintmax_t>(opened->info().st_size);
+  if (size > max_bytes) {
+    return {std::nullopt, size};
+  }
+  auto bytes = opened->read(max_bytes);
+  if (bytes && bytes->size() > max_bytes) { // it grew while being read
+    return {std::nullopt, static_cast<std::uintmax_t>(bytes->size())};
+  }
+  return {std::move(bytes), std::nullopt};
+}
+
+// True when `admit` lets in the file it was shown as `seen`; a file over
+// its size limit is refused unread, one that could not be read is let
+// through (staging decides what happens to it).
+bool admits(const Admit& admit, const std::string& path, const WorkingBytes& seen) {
+  if (seen.too_large) {
+    if (admit.too_large) {
+      admit.too_large(path, *seen.too_large);
+    }
+    return false;
+  }
+  return !seen.bytes || admit.check(path, *seen.bytes);
 }
 
 // True when what the index now holds for `path` may be committed: the bytes
@@ -145,8 +174,13 @@ bool admit_staged(git_repository* repository, git_index* index, const std::strin
   if (git_blob_lookup(&blob.pointer, repository, &entry->id) != 0) {
     return false; // what cannot be checked is not committed
   }
-  return admit(path, std::string_view(static_cast<const char*>(git_blob_rawcontent(blob.pointer)),
-                                      static_cast<std::size_t>(git_blob_rawsize(blob.pointer))));
+  const auto size = static_cast<std::uintmax_t>(git_blob_rawsize(blob.pointer));
+  if (size > admit.max_bytes) { // it grew between the look and the staging
+    return admits(admit, path, WorkingBytes{std::nullopt, size});
+  }
+  return admit.check(path,
+                     std::string_view(static_cast<const char*>(git_blob_rawcontent(blob.pointer)),
+                                      static_cast<std::size_t>(size)));
 }
 
 // Stages `path` as HEAD has it, or drops it from the index when HEAD lacks
@@ -298,12 +332,12 @@ struct AdmitAll {
 // git_index_add_all's callback: 0 adds the path, 1 skips it.
 int admit_for_add_all(const char* path, const char* /*matched*/, void* payload) {
   auto& all = *static_cast<AdmitAll*>(payload);
-  auto bytes = working_bytes(all.workdir / path);
-  if (bytes && !all.admit(path, *bytes)) {
+  auto seen = working_bytes(all.workdir / path, all.admit.max_bytes);
+  if (!admits(all.admit, path, seen)) {
     all.refused.emplace_back(path);
     return 1;
   }
-  all.admitted.emplace_back(path, std::move(bytes));
+  all.admitted.emplace_back(path, std::move(seen.bytes));
   return 0;
 }
 
@@ -379,8 +413,10 @@ Repository::stage_paths(const std::vector<std::string>& paths, Unreadable unread
                          std::filesystem::file_type::not_found;
     std::optional<std::string> seen;
     if (present && admit) {
-      seen = working_bytes(m_workdir / path);
-      if (seen && !admit(path, *seen)) {
+      auto looked = working_bytes(m_workdir / path, admit.max_bytes);
+      const bool let_in = admits(admit, path, looked);
+      seen = std::move(looked.bytes);
+      if (!let_in) {
         if (const int code = stage_as_head(m_repository.get(), *index, path); code != 0) {
           git_index_read(*index, 1);
           return unexpected(failure(code, fmt::format("cannot keep {} out of the commit", path)));
@@ -502,7 +538,8 @@ std::optional<Failure> Repository::move_head(const git_oid& commit, const git_oi
     name = git_reference_symbolic_target(head.pointer);
   }
   const auto summary = message.substr(0, message.find('\n'));
-  const std::string log = fmt::format("commit{}: {}", expected == nullptr ? " (initial)" : "", summary);
+  const std::string log =
+      fmt::format("commit{}: {}", expected == nullptr ? " (initial)" : "", summary);
   Reference moved;
   const int code =
       expected != nullptr

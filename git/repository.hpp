@@ -4,12 +4,15 @@
 
 #include "base/expected.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 struct git_repository;
@@ -50,8 +53,29 @@ enum class Unreadable {
 
 // Whether a file's bytes may be committed. A file refused stays on disk as
 // it is and out of the commit (HEAD's version, if any, stays committed), so
-// a later commit can take it once its content changes.
-using Admit = std::function<bool(const std::string& path, std::string_view bytes)>;
+// a later commit can take it once its content changes. A file larger than
+// `max_bytes` is refused without being read: what was not read cannot have
+// been checked, and reading it whole could take all the memory there is.
+struct Admit {
+  // Judges a file by its bytes: true when they may be committed.
+  using Check = std::function<bool(const std::string& path, std::string_view bytes)>;
+  // Told of each file refused for its size, with that size.
+  using TooLarge = std::function<void(const std::string& path, std::uintmax_t size)>;
+
+  // Admits everything: nothing is read.
+  Admit() = default;
+  // Admits what `check` accepts, of any size.
+  template <typename F>
+  requires std::is_invocable_r_v<bool, F&, const std::string&, std::string_view> Admit(F judge)
+      : check(std::move(judge)) {} // NOLINT: a callable is an Admit
+
+  Check check;
+  std::uintmax_t max_bytes = std::numeric_limits<std::uintmax_t>::max();
+  TooLarge too_large;
+
+  // True when files are checked at all.
+  explicit operator bool() const { return static_cast<bool>(check); }
+};
 
 // A commit's id as 40 hex digits, or nullopt when there was nothing to commit
 // (the staged tree equals HEAD's; the index is written all the same).

@@ -129,6 +129,11 @@ void sync_folders(const std::vector<fs::path>& paths) {
 } // namespace
 
 void write_atomically(const fs::path& path, std::string_view bytes) {
+  (void)write_atomically_over(path, bytes, std::nullopt, Unchanged::any); // always true
+}
+
+bool write_atomically_over(const fs::path& path, std::string_view bytes,
+                           const std::optional<std::string>& base_hash, Unchanged check) {
   const auto temporary = write_temporary(path, bytes);
   const int fd = ::open(temporary.path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0 || ::fsync(fd) != 0) {
@@ -140,6 +145,12 @@ void write_atomically(const fs::path& path, std::string_view bytes) {
     throw Error("{}: cannot flush: {}", path.string(), reason);
   }
   ::close(fd);
+  // Checked at the last moment, after the slow flush: a writer that changed
+  // the file since it was read keeps its bytes.
+  if (check == Unchanged::required && disk_hash(path) != base_hash) {
+    ::unlink(temporary.path.c_str());
+    return false;
+  }
   try {
     rename_into_place(temporary);
   } catch (...) {
@@ -147,6 +158,7 @@ void write_atomically(const fs::path& path, std::string_view bytes) {
     throw;
   }
   fsync_folder(path.parent_path());
+  return true;
 }
 
 void sync_filesystem(const fs::path& path) {

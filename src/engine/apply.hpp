@@ -36,6 +36,16 @@ ApplyResult apply(const std::vector<FileChange>& changes, const std::filesystem:
 // fsync, rename, fsync of the folder. Throws engram::Error on failure.
 void write_atomically(const std::filesystem::path& path, std::string_view bytes);
 
+// Whether write_atomically_over requires the file to be as it was read.
+enum class Unchanged { required, any };
+
+// write_atomically, but with Unchanged::required only when the file still has
+// the content hash `base_hash` (nullopt: still absent) just before the rename;
+// false, with nothing written, when another writer changed it meanwhile.
+[[nodiscard]] bool write_atomically_over(const std::filesystem::path& path, std::string_view bytes,
+                                         const std::optional<std::string>& base_hash,
+                                         Unchanged check);
+
 // The content hash (git blob id) of the file at `path`; nullopt when nothing is there.
 std::optional<std::string> disk_hash(const std::filesystem::path& path);
 

@@ -5,8 +5,10 @@
 #include "engine/consolidation.hpp"
 
 #include "base/error.hpp"
+#include "engine/held_back.hpp"
 #include "engine/message.hpp"
 #include "engine/pending.hpp"
+#include "engine/snapshot.hpp"
 #include "engine/transaction.hpp"
 #include "engine/usage_fold.hpp"
 #include "engine/usage_run.hpp"
@@ -15,6 +17,7 @@
 #include "recall/recall_index.hpp"
 #include "store/scan.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <spdlog/spdlog.h>
 
@@ -107,6 +110,28 @@ void refresh_recall_index(const std::filesystem::path& root, const store::Layout
   }
 }
 
+// Reports each file the snapshot held back once: a memory file the scan
+// diagnosed too (it saw the same credential, or the same size) has its
+// diagnostic say what was held back, so the run's diagnostics, in text and in
+// JSON, tell it; a file the scan did not read is warned about on its own.
+void report_once(const std::filesystem::path& root, const std::vector<HeldBack>& held,
+                 std::vector<store::Diagnostic>& diagnostics) {
+  std::vector<HeldBack> unreported;
+  for (const auto& file : held) {
+    const std::string shown = store::printable_path((root / file.path).string());
+    const auto diagnosed =
+        std::find_if(diagnostics.begin(), diagnostics.end(),
+                     [&](const store::Diagnostic& d) { return d.path == shown; });
+    if (diagnosed == diagnostics.end()) {
+      unreported.push_back(file);
+      continue;
+    }
+    diagnosed->line = file.line;
+    diagnosed->reason = file.reason();
+  }
+  report_held_back(root, unreported);
+}
+
 } // namespace
 
 Outcome consolidate(const std::filesystem::path& root, const config::Settings& settings,
@@ -122,7 +147,8 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
   timer.step("session");
   // The agent's own edits go in a commit of their own, so this
   // consolidation's diff is only engram's.
-  if (auto snapshot = engine::snapshot(session)) {
+  std::vector<HeldBack> held;
+  if (auto snapshot = engine::snapshot(session, SnapshotReason::agent, &held)) {
     outcome.snapshot_commit = snapshot->commit;
   }
   timer.step("snapshot");
@@ -130,6 +156,7 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
   const auto logs = take_usage(root, session.layout());
   outcome.plan = plan_for(root, settings, rules, today, kind, cache, logs);
   timer.step("plan");
+  report_once(root, held, outcome.plan.diagnostics);
   if (outcome.plan.empty()) {
     // Nothing to commit: the logs held nothing that a memory could take
     // (empty, unreadable lines, or only files that are gone; said in the log).

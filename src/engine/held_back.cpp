@@ -6,28 +6,49 @@
 #include "store/secrets.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 namespace engram::engine {
 
-git::Admit keep_out_secrets(std::vector<HeldBack>& held) {
-  return [&held](const std::string& path, std::string_view bytes) {
+std::string HeldBack::reason() const {
+  if (kind.empty()) {
+    return fmt::format("file is {} bytes, over the limit of {} (scan.max_file_bytes); held back "
+                       "unread: not committed, left as it is",
+                       size, limit);
+  }
+  return fmt::format("looks like {}; held back: not committed, left as it is, and committed once "
+                     "the credential is removed",
+                     kind);
+}
+
+git::Admit keep_out_secrets(std::vector<HeldBack>& held, std::uintmax_t max_bytes) {
+  // Staging may ask twice about one file (before and after it changed): the last answer stands.
+  git::Admit admit([&held](const std::string& path, std::string_view bytes) {
     const auto found = store::find_secret(bytes);
     if (!found) {
       return true;
     }
-    // Staging may ask twice about one file (before and after it changed).
     std::erase_if(held, [&](const HeldBack& h) { return h.path == path; });
     held.push_back(HeldBack{path, found->line, found->kind});
     return false;
+  });
+  admit.max_bytes = max_bytes;
+  admit.too_large = [&held, max_bytes](const std::string& path, std::uintmax_t size) {
+    std::erase_if(held, [&](const HeldBack& h) { return h.path == path; });
+    held.push_back(HeldBack{path, 1, {}, size, max_bytes});
   };
+  return admit;
+}
+
+std::uintmax_t held_back_limit(const config::Settings& settings) {
+  return static_cast<std::uintmax_t>(settings.get_int("scan.max_file_bytes"));
 }
 
 void report_held_back(const std::filesystem::path& root, const std::vector<HeldBack>& held) {
   for (const auto& file : held) {
-    spdlog::warn("{}:{}: looks like {}; held back: not committed, left as it is, and committed "
-                 "once the credential is removed",
-                 store::printable_path((root / file.path).string()), file.line, file.kind);
+    spdlog::warn("{}:{}: {}", store::printable_path((root / file.path).string()), file.line,
+                 file.reason());
   }
 }
 

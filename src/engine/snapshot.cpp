@@ -57,7 +57,9 @@ std::optional<Snapshot> snapshot(Session& session, SnapshotReason reason,
   const auto commit =
       session.commit("cannot commit the agent's changes", [&](git::Repository& repository) {
         held.clear();
-        auto staged = repository.stage_paths(paths, git::Unreadable::skip, keep_out_secrets(held));
+        auto staged =
+            repository.stage_paths(paths, git::Unreadable::skip,
+                                   keep_out_secrets(held, held_back_limit(session.settings())));
         if (!staged) {
           return Expected<git::CommitId, git::Failure>(unexpected(staged.error()));
         }

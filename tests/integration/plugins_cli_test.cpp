@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 using engram::test::Sandbox;
@@ -111,6 +112,37 @@ TEST_CASE("a plugin folder other users can write is refused as a whole") {
   const auto refused = find(listing["refused"], "path", "plugins");
   REQUIRE_FALSE(refused.is_null());
   CHECK_THAT(refused["reason"].get<std::string>(), Catch::Contains("writable by other users"));
+}
+
+TEST_CASE("a plugin of another user, or in another user's folder, is refused") {
+  if (::geteuid() != 0) {
+    WARN("not root: files of another user cannot be made here; not tested");
+    return;
+  }
+  const Sandbox sandbox;
+  const fs::path config = plugin_config(sandbox, {"good", "throws-on-run"});
+  const fs::path folder = sandbox.work("plugins");
+  // The file first, then (in a second look) the whole folder.
+  REQUIRE(::chown((folder / "good.so").c_str(), 65534, 65534) == 0);
+  auto result = sandbox.engram({"--config", config.string(), "plugins", "--json"});
+  CHECK(result.exit_code == 1);
+  auto listing = nlohmann::json::parse(result.out);
+  CHECK_FALSE(find(listing["rules"], "name", "throws-on-run").is_null()); // its own user's
+  CHECK(find(listing["rules"], "name", "good").is_null());
+  auto refused = find(listing["refused"], "path", "/good.so");
+  REQUIRE_FALSE(refused.is_null());
+  CHECK_THAT(refused["reason"].get<std::string>(),
+             Catch::Contains("belongs to another user (uid 65534)"));
+
+  REQUIRE(::chown(folder.c_str(), 65534, 65534) == 0);
+  result = sandbox.engram({"--config", config.string(), "plugins", "--json"});
+  CHECK(result.exit_code == 1);
+  listing = nlohmann::json::parse(result.out);
+  CHECK(find(listing["rules"], "name", "throws-on-run").is_null());
+  refused = find(listing["refused"], "path", "plugins");
+  REQUIRE_FALSE(refused.is_null());
+  CHECK_THAT(refused["reason"].get<std::string>(),
+             Catch::Contains("belongs to another user (uid 65534)"));
 }
 
 TEST_CASE("a plugin cannot take a built-in rule's name") {

@@ -6,6 +6,7 @@
 #include "lib/history.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 namespace fs = std::filesystem;
 using namespace engram::test;
@@ -202,4 +203,93 @@ TEST_CASE("adopting a folder holds back the files that look like they hold a cre
   CHECK(read_file(folder / "semantic" / "servers.md") == creds);
   CHECK(git_out(sandbox, folder, {"status", "--porcelain"}) ==
         "?? keys/\n?? semantic/servers.md\n");
+}
+
+TEST_CASE("a held-back memory file is reported once a run, in its diagnostics") {
+  const Sandbox sandbox;
+  const fs::path store = committed_store(sandbox);
+  write_file(store / "semantic" / "deploy.md",
+             semantic_memory({"aws", "deploy"}, "2026-11-21",
+                             "- Deploys go through the staging account.\n"
+                             "- aws_access_key_id = " +
+                                 k_aws_key + "\n"));
+  const auto result =
+      sandbox.engram({"consolidate", "--store", store.string(), "--now", k_history_now});
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 0);
+  const std::string shown = (store / "semantic" / "deploy.md").string();
+  std::size_t reports = 0;
+  for (auto at = result.err.find(shown); at != std::string::npos;
+       at = result.err.find(shown, at + 1)) {
+    ++reports;
+  }
+  CHECK(reports == 1);
+  CHECK_THAT(result.err,
+             Catch::Contains(shown + ":14: looks like an AWS access key id; held back"));
+
+  // In JSON, the diagnostic says it was held back; nothing else names the file.
+  const auto json =
+      sandbox.engram({"consolidate", "--store", store.string(), "--now", k_history_now, "--json"});
+  INFO(json.out << json.err);
+  REQUIRE(json.exit_code == 0);
+  const auto record = nlohmann::json::parse(json.out);
+  CHECK_THAT(record["diagnostics"].dump(),
+             Catch::Contains("deploy.md:14: looks like an AWS access key id; held back"));
+  CHECK_THAT(json.err, !Catch::Contains(shown));
+  check_in_no_commit(sandbox, store, k_aws_key);
+}
+
+TEST_CASE("a changed file over scan.max_file_bytes is held back unread, reported once, and never "
+          "committed") {
+  const Sandbox sandbox;
+  const fs::path store = committed_store(sandbox);
+  const fs::path config = sandbox.work("config.toml");
+  write_file(config, "[scan]\nmax_file_bytes = 4096\n");
+  // Short lines, no credential: only the size keeps them out. One memory
+  // file (the scan reads it too) and one other file.
+  std::string body;
+  for (int n = 0; body.size() < 6000; ++n) {
+    body += "- Line " + std::to_string(n) + " of a long note.\n";
+  }
+  const std::string big_memory = semantic_memory({"big", "notes"}, "2026-11-21", body);
+  const std::string big_other = "Exported log.\n" + body;
+  write_file(store / "semantic" / "big.md", big_memory);
+  write_file(store / "export.log", big_other);
+  write_file(store / "semantic" / "small.md",
+             semantic_memory({"small", "notes"}, "2026-11-21", "- A small note.\n"));
+  const std::string before = head_of(sandbox, store);
+
+  const auto result = sandbox.engram({"--config", config.string(), "consolidate", "--store",
+                                      store.string(), "--now", k_history_now});
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 0);
+  for (const auto& [name, size] : {std::pair{std::string("semantic/big.md"), big_memory.size()},
+                                   std::pair{std::string("export.log"), big_other.size()}}) {
+    const std::string shown = (store / name).string();
+    CHECK_THAT(result.err, Catch::Contains(shown + ":1: file is " + std::to_string(size) +
+                                           " bytes, over the limit of 4096 (scan.max_file_bytes); "
+                                           "held back unread"));
+    std::size_t reports = 0;
+    for (auto at = result.err.find(shown); at != std::string::npos;
+         at = result.err.find(shown, at + 1)) {
+      ++reports;
+    }
+    CHECK(reports == 1);
+  }
+  // The small file is committed; the large ones are on disk as they were, in no commit.
+  CHECK(git_out(sandbox, store, {"show", "--format=", "--name-status", before + "..HEAD"})
+            .find("semantic/small.md") != std::string::npos);
+  CHECK(read_file(store / "semantic" / "big.md") == big_memory);
+  CHECK(read_file(store / "export.log") == big_other);
+  CHECK(git_out(sandbox, store, {"status", "--porcelain"}) ==
+        "?? export.log\n?? semantic/big.md\n");
+  check_in_no_commit(sandbox, store, "Line 150 of a long note.");
+  check_in_no_object(sandbox, store, "Line 150 of a long note.");
+
+  // Cut under the limit, it is committed by the next run.
+  write_file(store / "export.log", "Exported log.\n- Short now.\n");
+  const auto later = sandbox.engram({"--config", config.string(), "consolidate", "--store",
+                                     store.string(), "--now", k_history_now});
+  REQUIRE(later.exit_code == 0);
+  CHECK(git_out(sandbox, store, {"ls-files", "export.log"}) == "export.log\n");
 }

@@ -93,13 +93,17 @@ bool NotifySocket::wait_for(const std::string& needle, std::chrono::milliseconds
 }
 
 DaemonProcess::DaemonProcess(const Sandbox& sandbox, const fs::path& store,
-                             const std::optional<fs::path>& config, const Environment& environment)
+                             const std::optional<fs::path>& config, const Environment& environment,
+                             const std::vector<fs::path>& more_stores)
     : m_sandbox(sandbox), m_store(store), m_notify(m_dir / "notify.sock") {
   std::vector<std::string> command{ENGRAM_BINARY};
   if (config) {
     command.insert(command.end(), {"--config", config->string()});
   }
   command.insert(command.end(), {"daemon", "--store", store.string()});
+  for (const auto& more : more_stores) {
+    command.insert(command.end(), {"--store", more.string()});
+  }
   Environment changes = sandbox.engram_environment();
   changes["NOTIFY_SOCKET"] = m_notify.path().string();
   for (const auto& [name, value] : environment) {

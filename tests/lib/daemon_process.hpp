@@ -50,12 +50,13 @@ private:
 // `engram daemon` running on one store of a sandbox.
 class DaemonProcess {
 public:
-  // Starts `engram [--config CONFIG] daemon --store STORE [extra args]` with
-  // `environment` added, and waits (at most 10 s) for READY=1; the test fails
-  // with the daemon's log otherwise.
+  // Starts `engram [--config CONFIG] daemon --store STORE [--store MORE]...`
+  // with `environment` added, and waits (at most 10 s) for READY=1; the test
+  // fails with the daemon's log otherwise. Requests go to STORE's socket.
   DaemonProcess(const Sandbox& sandbox, const std::filesystem::path& store,
                 const std::optional<std::filesystem::path>& config = std::nullopt,
-                const Environment& environment = {});
+                const Environment& environment = {},
+                const std::vector<std::filesystem::path>& more_stores = {});
   // Kills the daemon if it still runs, and reaps it.
   ~DaemonProcess();
   DaemonProcess(const DaemonProcess&) = delete;

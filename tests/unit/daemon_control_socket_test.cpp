@@ -4,8 +4,14 @@
 #include "lib/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <future>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
 
 using engram::daemon::ask;
 using engram::daemon::ConnectionId;
@@ -31,6 +37,31 @@ template <typename T> T serve_until(EventLoop& loop, std::future<T>& future) {
   }
   REQUIRE(future.wait_for(0ms) == std::future_status::ready);
   return future.get();
+}
+
+// Connects to `path`, sends `bytes` as they are, and returns the first line
+// that comes back (empty when none does).
+std::string exchange(const std::filesystem::path& path, const std::string& bytes) {
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::strncpy(address.sun_path, path.c_str(), sizeof address.sun_path - 1);
+  if (fd < 0 || ::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+      ::write(fd, bytes.data(), bytes.size()) != static_cast<ssize_t>(bytes.size())) {
+    ::close(fd);
+    return {};
+  }
+  std::string reply;
+  char buffer[256];
+  while (reply.find('\n') == std::string::npos) {
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got <= 0) {
+      break;
+    }
+    reply.append(buffer, static_cast<std::size_t>(got));
+  }
+  ::close(fd);
+  return reply.substr(0, reply.find('\n'));
 }
 
 } // namespace
@@ -116,4 +147,110 @@ TEST_CASE("a line to the daemon that is not a JSON object is answered with an er
 TEST_CASE("asking where no daemon listens says so instead of failing") {
   const TempDir runtime;
   CHECK_FALSE(ask(runtime / "nobody.sock", {{"request", "status"}}, 1000ms).has_value());
+}
+
+TEST_CASE("a request line longer than the daemon accepts gets an error, and the daemon goes on") {
+  const TempDir runtime;
+  EventLoop loop;
+  int handled = 0;
+  ControlServer server(loop, runtime / "test.sock", [&](ConnectionId id, const nlohmann::json&) {
+    ++handled;
+    server.reply(id, {{"ok", true}});
+  });
+  // 100 KiB in one JSON string: a well-formed request, only too long.
+  auto answer = std::async(std::launch::async, [&] {
+    return ask(runtime / "test.sock", {{"request", std::string(100 * 1024, 'x')}}, 5000ms);
+  });
+  const auto reply = serve_until(loop, answer);
+  REQUIRE(reply.has_value());
+  CHECK_FALSE(reply->value("ok", true));
+  CHECK(reply->value("error", "") == "request too long");
+  CHECK(handled == 0);
+
+  // Malformed lines, then a good request on a new connection: still served.
+  const std::vector<std::string> bad_lines{"{\"request\":\n", "\xff\xfe not json\n", "null\n",
+                                           "\"status\"\n", std::string("{\0}\n", 4)};
+  for (const std::string& line : bad_lines) {
+    auto bad =
+        std::async(std::launch::async, [&] { return exchange(runtime / "test.sock", line); });
+    const auto bad_reply = serve_until(loop, bad);
+    INFO(bad_reply);
+    CHECK_THAT(bad_reply, Catch::Contains("\"ok\":false"));
+  }
+  auto good = std::async(std::launch::async, [&] {
+    return ask(runtime / "test.sock", {{"request", "status"}}, 5000ms);
+  });
+  const auto good_reply = serve_until(loop, good);
+  REQUIRE(good_reply.has_value());
+  CHECK(good_reply->value("ok", false));
+  CHECK(handled == 1);
+}
+
+TEST_CASE("the daemon's socket refuses a client of another user even when its mode lets it in") {
+  if (::geteuid() != 0) {
+    WARN("not root: another user's client cannot be made here; not tested");
+    return;
+  }
+  const TempDir runtime;
+  EventLoop loop;
+  int handled = 0;
+  const auto path = runtime / "test.sock";
+  ControlServer server(loop, path, [&](ConnectionId id, const nlohmann::json&) {
+    ++handled;
+    server.reply(id, {{"ok", true}});
+  });
+  // Loosened by hand: only the peer check is left to keep the other user out.
+  REQUIRE(::chmod(runtime.path().c_str(), 0755) == 0);
+  REQUIRE(::chmod(path.c_str(), 0666) == 0);
+
+  // A child that becomes `nobody`, asks for the status and exits 0 when it
+  // was refused with a reply, 1 when it was served, 2 when it could not ask.
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    if (::setgid(65534) != 0 || ::setuid(65534) != 0) {
+      ::_exit(2);
+    }
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    std::strncpy(address.sun_path, path.c_str(), sizeof address.sun_path - 1);
+    if (fd < 0 || ::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+      ::_exit(2);
+    }
+    const char request[] = "{\"request\":\"status\"}\n";
+    if (::write(fd, request, sizeof request - 1) < 0) {
+      ::_exit(2);
+    }
+    char reply[512] = {};
+    std::size_t got = 0;
+    for (ssize_t n = 1; n > 0 && got < sizeof reply - 1;) {
+      n = ::read(fd, reply + got, sizeof reply - 1 - got);
+      got += n > 0 ? static_cast<std::size_t>(n) : 0;
+    }
+    ::_exit(std::strstr(reply, "only its own user") != nullptr ? 0 : 1);
+  }
+  int status = 0;
+  pid_t done = 0;
+  for (int i = 0; i < 500 && done == 0; ++i) {
+    loop.step(10ms);
+    done = ::waitpid(child, &status, WNOHANG);
+  }
+  if (done == 0) {
+    ::kill(child, SIGKILL);
+    ::waitpid(child, &status, 0);
+  }
+  REQUIRE(done == child);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(handled == 0);
+
+  // This user is still served.
+  auto answer = std::async(std::launch::async, [&] {
+    return ask(path, {{"request", "status"}}, 5000ms);
+  });
+  const auto reply = serve_until(loop, answer);
+  REQUIRE(reply.has_value());
+  CHECK(reply->value("ok", false));
+  CHECK(handled == 1);
 }

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <initializer_list>
 #include <map>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 using engram::plugins::Host;
@@ -298,4 +299,36 @@ TEST_CASE("a file and folder only their owner can write are safe to load from") 
   CHECK(engram::plugins::unsafe_reason(dir.path()).empty());
   CHECK(engram::plugins::unsafe_reason(dir / "good.so").empty());
   CHECK(engram::plugins::unsafe_reason(dir / "missing.so") == "cannot be read");
+}
+
+TEST_CASE("a plugin file owned by another user is refused") {
+  if (::geteuid() != 0) {
+    WARN("not root: a file of another user cannot be made here; not tested");
+    return;
+  }
+  const TempDir dir;
+  install(dir.path(), {"good"});
+  REQUIRE(::chown((dir / "good.so").c_str(), 65534, 65534) == 0);
+  Host host;
+  host.load_folder(dir.path());
+  CHECK(host.loaded().empty());
+  CHECK(refusal(host, dir / "good.so") ==
+        (dir / "good.so").string() + " belongs to another user (uid 65534)");
+}
+
+TEST_CASE("a plugin folder owned by another user is refused, and nothing in it is loaded") {
+  if (::geteuid() != 0) {
+    WARN("not root: a folder of another user cannot be made here; not tested");
+    return;
+  }
+  const TempDir dir;
+  const auto folder = dir / "plugins";
+  install(folder, {"good"});
+  REQUIRE(::chown(folder.c_str(), 65534, 65534) == 0);
+  Host host;
+  host.load_folder(folder);
+  CHECK(host.loaded().empty());
+  REQUIRE(host.refused().size() == 1);
+  CHECK(host.refused()[0].reason ==
+        "folder refused: " + folder.string() + " belongs to another user (uid 65534)");
 }
