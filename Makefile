@@ -8,7 +8,7 @@ STORE ?= $(XDG_DATA_HOME)/engram/memory
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
 
-.PHONY: all setup configure build test run install format clean fuzz bench
+.PHONY: all setup configure build test test-asan test-tsan run install format clean fuzz bench
 
 all: build
 
@@ -25,6 +25,16 @@ build: configure
 
 test: setup build
 	@ctest --preset $(PRESET) -j $(JOBS)
+
+# The whole suite under AddressSanitizer and UBSan (CI runs it after `test`).
+test-asan: setup
+	@umask 022 && cmake --preset asan >/dev/null && cmake --build --preset asan -j $(JOBS)
+	@ctest --preset asan -j $(JOBS)
+
+# The daemon's tests (names containing "daemon") under ThreadSanitizer.
+test-tsan: setup
+	@umask 022 && cmake --preset tsan >/dev/null && cmake --build --preset tsan -j $(JOBS)
+	@ctest --preset tsan -j $(JOBS)
 
 # The daemon in the foreground on the default store (created from the example
 # store the first time); Ctrl-C stops it cleanly.
@@ -45,14 +55,21 @@ bench: setup
 	@umask 022 && cmake --preset release >/dev/null && cmake --build --preset release -j $(JOBS)
 	@python3 bench/run.py --engram build/release/bin/engram $(BENCH_ARGS)
 
+# Each libFuzzer target (or those named in FUZZ_TARGETS) for FUZZ_SECONDS over
+# its seed corpus; new inputs go to build/fuzz/corpus/<name>/, findings to
+# build/fuzz/artifacts/. A finding's input belongs in fuzz/regressions/<name>/.
 FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= $(patsubst fuzz/%_fuzz.cpp,%,$(wildcard fuzz/*_fuzz.cpp))
 fuzz: setup
 	@umask 022 && cmake --preset fuzz >/dev/null && cmake --build --preset fuzz -j $(JOBS) --target fuzzers
-	@for target in build/fuzz/bin/*_fuzz; do \
-	  name=$$(basename $$target _fuzz); mkdir -p build/fuzz/corpus/$$name; \
+	@mkdir -p build/fuzz/artifacts
+	@for name in $(FUZZ_TARGETS); do \
+	  mkdir -p build/fuzz/corpus/$$name; \
 	  echo "fuzz: $$name for $(FUZZ_SECONDS) s"; \
-	  $$target -max_total_time=$(FUZZ_SECONDS) -timeout=10 -max_len=4096 \
-	    -artifact_prefix=build/fuzz/ build/fuzz/corpus/$$name fuzz/corpus/$$name || exit 1; \
+	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 build/fuzz/bin/$${name}_fuzz \
+	    -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+	    -print_final_stats=1 -artifact_prefix=build/fuzz/artifacts/$$name- \
+	    build/fuzz/corpus/$$name fuzz/corpus/$$name || exit 1; \
 	done
 
 format:

@@ -96,6 +96,11 @@ std::filesystem::path default_store_path();
 // TOML syntax errors); all are collected, not just the first.
 Expected<Config, std::vector<std::string>> load(const std::filesystem::path& file);
 
+// Loads and validates `text` as the contents of `file` (which is not read:
+// it names the problems and is the base of relative paths), as load() does.
+Expected<Config, std::vector<std::string>> load_text(std::string_view text,
+                                                     const std::filesystem::path& file);
+
 // Loads `file` when given, else the default path when it exists, else defaults.
 Expected<Config, std::vector<std::string>>
 load_or_default(const std::optional<std::filesystem::path>& file);

@@ -97,11 +97,11 @@ bool is_plugin_rule_part(std::string_view name) {
 // Checks every key of one file and builds its Config.
 class Loader {
 public:
-  // Prepares to load `file`.
+  // Prepares to load the text of `file`.
   explicit Loader(std::filesystem::path file) : m_file(std::move(file)) {}
 
-  // Loads the file; the Config, or every problem found in it.
-  Expected<Config, std::vector<std::string>> run();
+  // Loads `text`, the file's contents; the Config, or every problem found in it.
+  Expected<Config, std::vector<std::string>> run(std::string_view text);
 
 private:
   // Records a problem at `line`.
@@ -134,19 +134,11 @@ void Loader::report(std::uint32_t line, std::string message) {
   m_problems.push_back({line, std::move(message)});
 }
 
-Expected<Config, std::vector<std::string>> Loader::run() {
+Expected<Config, std::vector<std::string>> Loader::run(std::string_view text) {
   const std::string file = m_file.string();
-  std::ifstream in(m_file, std::ios::binary);
-  if (!in) {
-    return unexpected(std::vector<std::string>{
-        fmt::format("{}: cannot read the configuration: {}", file, std::strerror(errno))});
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-
   toml::table document;
   try {
-    document = toml::parse(std::string_view(text.str()), std::string_view(file));
+    document = toml::parse(text, std::string_view(file));
   } catch (const toml::parse_error& error) {
     return unexpected(std::vector<std::string>{
         fmt::format("{}:{}: {}", file, std::max<std::uint32_t>(error.source().begin.line, 1),
@@ -455,7 +447,19 @@ void Loader::check_across(const Layer& layer) {
 } // namespace
 
 Expected<Config, std::vector<std::string>> load(const std::filesystem::path& file) {
-  return Loader(file).run();
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    return unexpected(std::vector<std::string>{
+        fmt::format("{}: cannot read the configuration: {}", file.string(), std::strerror(errno))});
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return Loader(file).run(text.str());
+}
+
+Expected<Config, std::vector<std::string>> load_text(std::string_view text,
+                                                     const std::filesystem::path& file) {
+  return Loader(file).run(text);
 }
 
 } // namespace engram::config

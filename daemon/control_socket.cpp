@@ -24,8 +24,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The longest request line accepted; anything longer is not a client of ours.
-constexpr std::size_t k_max_line = 64 * 1024;
 // The most clients connected at once.
 constexpr std::size_t k_max_connections = 64;
 
@@ -204,38 +202,36 @@ void ControlServer::on_ready(ConnectionId id, std::uint32_t events) {
       return;
     }
     if (got < 0) {
-      break;
+      return;
     }
-    found->second.in.append(buffer, static_cast<std::size_t>(got));
-    if (found->second.in.size() > k_max_line) {
-      reply(id, {{"ok", false}, {"error", "request too long"}});
+    if (!found->second.in.feed({buffer, static_cast<std::size_t>(got)})) {
+      reply(id, failure("request too long"));
       drop(id);
       return;
     }
-  }
-  // Dispatch each complete line; the handler may reply (or not yet) and may not drop.
-  for (;;) {
-    found = m_connections.find(id);
-    if (found == m_connections.end()) {
-      return;
-    }
-    const auto newline = found->second.in.find('\n');
-    if (newline == std::string::npos) {
-      return;
-    }
-    const std::string line = found->second.in.substr(0, newline);
-    found->second.in.erase(0, newline + 1);
-    nlohmann::json request = nlohmann::json::parse(line, nullptr, false);
-    if (request.is_discarded() || !request.is_object()) {
-      reply(id, {{"ok", false}, {"error", "a request is one JSON object on one line"}});
-      continue;
-    }
-    try {
-      m_handler(id, request);
-    } catch (const std::exception& error) {
-      // One bad request must not take the daemon down.
-      spdlog::error("control request failed: {}", error.what());
-      reply(id, {{"ok", false}, {"error", error.what()}});
+    // Dispatch each complete line; the handler may reply (or not yet), and a
+    // reply that fails to send drops the connection.
+    for (;;) {
+      found = m_connections.find(id);
+      if (found == m_connections.end()) {
+        return;
+      }
+      auto line = found->second.in.next_line();
+      if (!line) {
+        break;
+      }
+      const auto request = parse_request_line(*line);
+      if (!request) {
+        reply(id, failure("a request is one JSON object on one line"));
+        continue;
+      }
+      try {
+        m_handler(id, *request);
+      } catch (const std::exception& error) {
+        // One bad request must not take the daemon down.
+        spdlog::error("control request failed: {}", error.what());
+        reply(id, failure(error.what()));
+      }
     }
   }
 }
@@ -246,8 +242,7 @@ void ControlServer::reply(ConnectionId id, const nlohmann::json& reply) {
     return;
   }
   const bool was_idle = found->second.out.empty();
-  found->second.out += reply.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  found->second.out += '\n';
+  found->second.out += reply_line(reply);
   if (was_idle) {
     flush(id);
   }

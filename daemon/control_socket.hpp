@@ -5,6 +5,7 @@
 #pragma once
 
 #include "daemon/event_loop.hpp"
+#include "daemon/protocol.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -60,8 +61,8 @@ private:
   // One client: its descriptor and what is still to be parsed or sent.
   struct Connection {
     int fd = -1;
-    std::string in;
-    std::string out;
+    RequestFramer in; // what it sent, cut into request lines
+    std::string out;  // what is still to be sent to it
   };
 
   // Accepts every pending connection.

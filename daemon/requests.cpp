@@ -11,21 +11,14 @@
 // A failed request is {"ok":false,"error":"…"}.
 #include "daemon/daemon.hpp"
 #include "daemon/log.hpp"
+#include "daemon/protocol.hpp"
+#include "daemon/triggers.hpp"
 #include "engram_version.hpp"
 
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
 namespace engram::daemon {
-
-namespace {
-
-// A failure reply.
-nlohmann::json failure(const std::string& message) {
-  return {{"ok", false}, {"error", message}};
-}
-
-} // namespace
 
 nlohmann::json Daemon::status_reply(std::size_t index) const {
   const auto now = m_clocks.now();
@@ -46,35 +39,26 @@ void Daemon::on_request(std::size_t index, ConnectionId connection, const nlohma
   StoreWatch& store = *m_stores[index];
   ControlServer& server = *m_kept[index]->server;
   const StoreLogScope scope(store.name());
-  const std::string what = request.value("request", std::string());
-  spdlog::debug("control request: {}", what.empty() ? request.dump() : what);
+  const auto parsed = parse_request(request);
+  spdlog::debug("control request: {}",
+                request.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  if (!parsed) {
+    server.reply(connection, failure(parsed.error()));
+    return;
+  }
   const auto wall = m_clocks.wall();
-
-  if (what == "status") {
+  switch (parsed->kind) {
+  case RequestKind::status:
     server.reply(connection, status_reply(index));
-  } else if (what == "consolidate") {
+    break;
+  case RequestKind::consolidate:
     if (m_stopping) {
       server.reply(connection, failure("the daemon is stopping"));
       return;
     }
-    const std::string kind = request.value("kind", std::string("full"));
-    if (kind != "full" && kind != "lightweight") {
-      server.reply(connection,
-                   failure("kind must be \"full\" or \"lightweight\", not \"" + kind + "\""));
-      return;
-    }
-    std::optional<Date> today;
-    if (request.contains("now") && !request["now"].is_null()) {
-      today = request["now"].is_string() ? Date::parse(request["now"].get<std::string>())
-                                         : std::nullopt;
-      if (!today) {
-        server.reply(connection, failure("now must be a date YYYY-MM-DD"));
-        return;
-      }
-    }
-    spdlog::info("consolidation requested ({})", kind);
-    store.request(kind == "full" ? RunKind::full : RunKind::lightweight, today);
-    if (request.contains("wait") && request["wait"] == false) {
+    spdlog::info("consolidation requested ({})", kind_name(parsed->run));
+    store.request(parsed->run, parsed->today);
+    if (!parsed->wait) {
       // A hook's request (session-end): taken now, run as soon as the loop can.
       server.reply(connection, {{"ok", true}, {"queued", true}, {"pid", ::getpid()}});
       return;
@@ -82,15 +66,17 @@ void Daemon::on_request(std::size_t index, ConnectionId connection, const nlohma
     // The reply waits for the run that takes this request; the loop starts it
     // at the end of this turn, or after the run in progress.
     m_kept[index]->request_waiters.push_back(connection);
-  } else if (what == "pause" || what == "resume") {
-    store.set_paused(what == "pause", wall);
+    break;
+  case RequestKind::pause:
+  case RequestKind::resume:
+    store.set_paused(parsed->kind == RequestKind::pause, wall);
     server.reply(connection, {{"ok", true}, {"paused", store.paused()}});
-  } else if (what == "reload") {
+    break;
+  case RequestKind::reload: {
     const auto problems = reload();
     server.reply(connection, {{"ok", problems.empty()}, {"errors", problems}});
-  } else {
-    server.reply(connection, failure("unknown request \"" + what +
-                                     "\"; one of status, consolidate, pause, resume, reload"));
+    break;
+  }
   }
 }
 

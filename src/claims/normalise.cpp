@@ -7,7 +7,6 @@
 #include "claims/source.hpp"
 
 #include <algorithm>
-
 #include <unicode/normalizer2.h>
 #include <unicode/uchar.h>
 #include <unicode/unistr.h>
@@ -44,7 +43,6 @@ std::string without_comments(std::string_view text) {
   }
   return out;
 }
-
 
 // `text` without emphasis delimiters: runs of * _ ~~ that touch a word edge.
 // Inner ones (snake_case, 2*3) are content and stay.
@@ -145,7 +143,9 @@ bool is_ascii(std::string_view text) {
 }
 
 // Whether an ASCII byte is white space by Unicode's definition (U+0009 to U+000D, U+0020).
-bool is_ascii_white_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+bool is_ascii_white_space(char c) {
+  return c == ' ' || (c >= '\t' && c <= '\r');
+}
 
 // fold's ICU steps for ASCII text, which they leave as it is but for case
 // and white space: lower-cased, white-space runs as one space, none at the ends.
@@ -167,6 +167,28 @@ std::string fold_ascii(std::string_view plain) {
   return out;
 }
 
+// The most passes normalise makes; each pass that changes a normal form
+// removes markup, so real text is stable after two.
+constexpr int k_max_passes = 8;
+
+// Whether a pass of normalise could change `normal`, itself the result of one:
+// only markup it strips (markers, boxes, quotes, comments, emphasis, code) or
+// text ICU rewrote can be left for another pass.
+bool may_change_again(std::string_view normal) {
+  if (normal.empty()) {
+    return false;
+  }
+  const char first = normal.front();
+  if (std::string_view("->*+[").find(first) != std::string_view::npos ||
+      (first >= '0' && first <= '9')) {
+    return true;
+  }
+  return std::any_of(normal.begin(), normal.end(), [](char c) {
+    return static_cast<unsigned char>(c) >= 0x80 ||
+           std::string_view("<`*_~").find(c) != std::string_view::npos;
+  });
+}
+
 } // namespace
 
 std::string_view strip_line_start(std::string_view line) {
@@ -175,18 +197,29 @@ std::string_view strip_line_start(std::string_view line) {
       line.remove_prefix(1);
     }
   };
-  skip(" \t>");
-  if (line.size() >= 2 && (line[0] == '-' || line[0] == '*' || line[0] == '+') &&
-      (line[1] == ' ' || line[1] == '\t')) {
-    line.remove_prefix(2);
-  } else {
+  // Whether the marker's `size` bytes are followed by a space. (A marker that
+  // ends its line is left: "is\n42." is a number, not an empty item.)
+  auto marker_ends = [&](std::size_t size) {
+    return line.size() > size && (line[size] == ' ' || line[size] == '\t');
+  };
+  // Containers nest on one line ("> - * item"): strip them all, not just the
+  // outermost, so that a normal form holds no marker a second pass would strip.
+  for (bool stripped = true; stripped;) {
+    stripped = false;
+    skip(" \t>");
+    if (!line.empty() && (line[0] == '-' || line[0] == '*' || line[0] == '+') && marker_ends(1)) {
+      line.remove_prefix(1);
+      stripped = true;
+      continue;
+    }
     std::size_t digits = 0;
     while (digits < line.size() && digits < 9 && line[digits] >= '0' && line[digits] <= '9') {
       ++digits;
     }
-    if (digits > 0 && digits + 1 < line.size() && (line[digits] == '.' || line[digits] == ')') &&
-        (line[digits + 1] == ' ' || line[digits + 1] == '\t')) {
-      line.remove_prefix(digits + 2);
+    if (digits > 0 && digits < line.size() && (line[digits] == '.' || line[digits] == ')') &&
+        marker_ends(digits + 1)) {
+      line.remove_prefix(digits + 1);
+      stripped = true;
     }
   }
   skip(" \t");
@@ -220,7 +253,10 @@ std::string fold(std::string_view text, KeepBackticks backticks) {
   return out;
 }
 
-std::string normalise(std::string_view text) {
+namespace {
+
+// One pass of normalise: fold without backticks, trailing punctuation removed.
+std::string normalise_once(std::string_view text) {
   std::string folded = fold(text, KeepBackticks::no);
   if (is_ascii(folded)) {
     while (!folded.empty() && (is_trailing_punctuation(static_cast<unsigned char>(folded.back())) ||
@@ -242,6 +278,23 @@ std::string normalise(std::string_view text) {
   std::string out;
   unicode.toUTF8String(out);
   return out;
+}
+
+} // namespace
+
+std::string normalise(std::string_view text) {
+  // One pass can uncover what another would remove ("[ ]." loses its period,
+  // then is a task box; "_- x_" loses its emphasis, then is a list item), so
+  // passes repeat until the text is stable: a normal form normalises to itself.
+  std::string normal = normalise_once(text);
+  for (int pass = 0; pass < k_max_passes && may_change_again(normal); ++pass) {
+    std::string again = normalise_once(normal);
+    if (again == normal) {
+      break;
+    }
+    normal = std::move(again);
+  }
+  return normal;
 }
 
 } // namespace engram::claims

@@ -64,3 +64,16 @@ TEST_CASE("claims: a text of only markup normalises to empty") {
   CHECK(normalise("").empty());
   CHECK(normalise("- [ ] ...").empty());
 }
+
+TEST_CASE("claims: a normal form normalises to itself, whatever markup one pass uncovers") {
+  // Found by fuzz/claims_fuzz.cpp: each of these needed a second pass.
+  for (const std::string text : {"-\n  item opening on the next line", "[ ].", "_- x_",
+                                 "> - * 1. [x] nested on one line", "The answer is\n42."}) {
+    const auto normal = normalise(text);
+    INFO(text << " -> " << normal);
+    CHECK(normalise(normal) == normal);
+  }
+  CHECK(normalise("-\n  item opening on the next line") == "item opening on the next line");
+  CHECK(normalise("> - * 1. [x] nested on one line") == "nested on one line");
+  CHECK(normalise("The answer is\n42.") == "the answer is 42");
+}
