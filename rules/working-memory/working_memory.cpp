@@ -103,6 +103,7 @@ public:
     const auto destination = store.layer_path(engram::Layer::episodic) + "/" + today + "-working-memory.md";
     std::vector<bool> moved(lines.size(), false);
     std::string moved_text;
+    std::vector<std::string> moved_items; // each item's lines, as moved
     std::int64_t remaining = size;
     for (const auto& item : items) {
       if (remaining <= target) {
@@ -118,6 +119,7 @@ public:
       }
       remaining -= static_cast<std::int64_t>(engram::text::count_chars(text));
       moved_text += text;
+      moved_items.push_back(text);
       store.record(Action{"", "moved", std::string(engram::text::without_eol(text)), working, destination,
                           std::string(item.completed ? "completed item" : "oldest item") +
                               "; WORKING.md was " + std::to_string(size) + " chars, over its guard of " +
@@ -135,7 +137,19 @@ public:
       if (!existing.empty() && existing.back() != '\n') {
         existing += '\n';
       }
-      store.set_body(destination, existing + moved_text);
+      // An item the destination holds already is not added again: an earlier
+      // run wrote it there, and its removal from WORKING.md was deferred (the
+      // agent wrote WORKING.md meanwhile). Moving it now only takes it out.
+      std::string added;
+      for (const auto& text : moved_items) {
+        if (existing.starts_with(text) || existing.find("\n" + text) != std::string::npos) {
+          continue;
+        }
+        added += text;
+      }
+      if (!added.empty()) {
+        store.set_body(destination, existing + added);
+      }
     } else {
       store.write(destination, episodic_header(store, today) + moved_text);
     }

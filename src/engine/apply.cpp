@@ -181,13 +181,28 @@ ApplyResult apply(const std::vector<FileChange>& changes, const fs::path& root) 
   std::vector<const FileChange*> removals;
   std::vector<Temporary> temporaries;
   std::vector<const FileChange*> writes; // the change each temporary holds
+  // The changes of a plan belong together (an item moved out of WORKING.md
+  // and into an episodic file): when an agent wrote any of the files after
+  // the plan read them, nothing is written and everything waits for the next
+  // run. Writing the rest would take a moved item out of its source while
+  // its target keeps the agent's bytes, and the item would be gone.
+  const auto changed_under_us = [&] {
+    return std::any_of(changes.begin(), changes.end(), [&](const FileChange& change) {
+      return disk_hash(root / change.path) != change.base_hash;
+    });
+  };
+  const auto defer_all = [&] {
+    for (const auto& change : changes) {
+      result.deferred.push_back(change.path);
+    }
+    return result;
+  };
+  if (changed_under_us()) {
+    return defer_all();
+  }
   try {
     for (const auto& change : changes) {
       const auto path = root / change.path;
-      if (disk_hash(path) != change.base_hash) {
-        result.deferred.push_back(change.path);
-        continue; // the agent wrote it after we read it: its bytes win
-      }
       if (!change.new_bytes) {
         removals.push_back(&change);
         continue;
@@ -201,6 +216,11 @@ ApplyResult apply(const std::vector<FileChange>& changes, const fs::path& root) 
   } catch (...) {
     discard(temporaries, 0);
     throw;
+  }
+  // Again after the flush, the slow step: the renames follow at once.
+  if (changed_under_us()) {
+    discard(temporaries, 0);
+    return defer_all();
   }
   std::vector<fs::path> renamed;
   for (std::size_t i = 0; i < temporaries.size(); ++i) {

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <iostream>
+#include <map>
 #include <thread>
 #include <unistd.h>
 
@@ -187,6 +188,7 @@ TEST_CASE("with the daemon consolidating under load, concurrent writers lose no 
   const std::string history = git_out(sandbox, made.store, {"log", "-p", "--all", "--format=%B"});
   std::size_t in_files = 0;
   std::size_t only_in_history = 0;
+  std::map<std::string, std::size_t> history_by_writer; // of the lines only in history
   for (const auto& line : written) {
     std::size_t holders = 0;
     for (const auto& [path, bytes] : files) {
@@ -204,6 +206,7 @@ TEST_CASE("with the daemon consolidating under load, concurrent writers lose no 
       ++in_files;
     } else if (history.find(line) != std::string::npos) {
       ++only_in_history;
+      ++history_by_writer[line.substr(2, line.find('x', 2) - 2)];
     } else {
       FAIL_CHECK("lost: " << line);
     }
@@ -212,6 +215,9 @@ TEST_CASE("with the daemon consolidating under load, concurrent writers lose no 
                            "in history; {} consolidations\n",
                            written.size(), in_files, only_in_history,
                            status.value("consolidations", 0));
+  for (const auto& [writer, count] : history_by_writer) {
+    std::cout << fmt::format("  only in history: {} of writer {}\n", count, writer);
+  }
   CHECK(in_files + only_in_history == written.size());
   // Under load: WORKING.md over its guard started full runs all along.
   CHECK(occurrences(daemon.log(), "consolidating (full: guard)") >= 1);

@@ -52,8 +52,8 @@ TEST_CASE("apply writes every change and removes files last when nothing changed
   CHECK_FALSE(fs::exists(dir / "episodic" / "2026-01-01-x.md"));
 }
 
-TEST_CASE(
-    "a file rewritten between plan and apply keeps the writer's bytes and nothing is removed") {
+TEST_CASE("a file rewritten between plan and apply keeps the writer's bytes and nothing of the "
+          "plan is written or removed") {
   const TempDir dir;
   write_base(dir);
   // The agent writes after the plan was made from the old bytes.
@@ -69,8 +69,14 @@ TEST_CASE(
   CHECK(read_file(dir / "episodic" / "2026-01-01-x.md") == "- new fact\n- other\n");
   CHECK(std::find(result.deferred.begin(), result.deferred.end(), "episodic/2026-01-01-x.md") !=
         result.deferred.end());
-  // Writes that did not conflict land.
-  CHECK(result.written == std::vector<std::string>{"semantic/new.md"});
+  // The plan's changes belong together (claims move from one file to
+  // another): none lands, all wait for the next run, no temporary is left.
+  CHECK(result.written.empty());
+  CHECK_FALSE(fs::exists(dir / "semantic" / "new.md"));
+  CHECK(result.deferred.size() == absorbing_plan().changes.size());
+  for (const auto& entry : fs::recursive_directory_iterator(dir.path())) {
+    CHECK_FALSE(engram::engine::is_temporary_name(entry.path().filename().string()));
+  }
 }
 
 TEST_CASE("a file created by someone else after the plan is not overwritten") {
