@@ -5,6 +5,7 @@
 // unrelated subjects; stale-refs archives only with a project and after the age
 // gate; `engram health` reports what a dry run would do; --only and --skip.
 #include "lib/process.hpp"
+#include "lib/runs.hpp"
 #include "lib/stores.hpp"
 
 #include <catch2/catch.hpp>
@@ -14,6 +15,8 @@
 
 namespace fs = std::filesystem;
 using engram::test::read_file;
+using engram::test::new_store;
+using engram::test::ok;
 using engram::test::Sandbox;
 using engram::test::write_file;
 
@@ -29,22 +32,6 @@ std::string memory(const std::string& type, const std::vector<std::string>& tags
          "\nsalience: medium\nconfidence: high\nsource: observed\nstatus: " + status +
          "\ntrigger: []\n" + (extra.find("related:") == std::string::npos ? "related: []\n" : "") +
          extra + "created: " + created + "\nlast-accessed: " + created + "\n---\n" + body;
-}
-
-// A new store, with its files written and committed by init's adoption or a consolidation.
-fs::path new_store(const Sandbox& sandbox) {
-  const fs::path store = sandbox.work("store");
-  REQUIRE(sandbox.engram({"init", store.string()}).exit_code == 0);
-  return store;
-}
-
-// Runs engram and requires it to succeed; returns its output.
-engram::test::Result ok(const Sandbox& sandbox, const std::vector<std::string>& args) {
-  auto result = sandbox.engram(args);
-  INFO(result.out);
-  INFO(result.err);
-  REQUIRE(result.exit_code == 0);
-  return result;
 }
 
 // The record's actions of a dry run (or a run) as JSON.

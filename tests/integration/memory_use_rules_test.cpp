@@ -8,6 +8,7 @@
 // bytes on a second run, which makes no commit.
 #include "lib/history.hpp"
 #include "lib/process.hpp"
+#include "lib/runs.hpp"
 #include "lib/stores.hpp"
 
 #include <catch2/catch.hpp>
@@ -19,6 +20,8 @@ namespace fs = std::filesystem;
 using engram::test::git_out;
 using engram::test::head_of;
 using engram::test::read_file;
+using engram::test::new_store;
+using engram::test::ok;
 using engram::test::Sandbox;
 using engram::test::write_file;
 
@@ -26,21 +29,6 @@ namespace {
 
 constexpr const char* k_now = "2026-11-22";
 
-// A new, empty store made by `engram init`.
-fs::path new_store(const Sandbox& sandbox) {
-  const fs::path store = sandbox.work("store");
-  REQUIRE(sandbox.engram({"init", store.string()}).exit_code == 0);
-  return store;
-}
-
-// Runs engram and requires it to succeed; returns its output.
-engram::test::Result ok(const Sandbox& sandbox, const std::vector<std::string>& args) {
-  auto result = sandbox.engram(args);
-  INFO(result.out);
-  INFO(result.err);
-  REQUIRE(result.exit_code == 0);
-  return result;
-}
 
 // A full consolidation at `now`, its record as JSON.
 nlohmann::json consolidate(const Sandbox& sandbox, const fs::path& store, const std::string& now) {
