@@ -18,7 +18,7 @@
 namespace engram {
 
 // The ABI of the rule interface; a plugin built against another is refused.
-inline constexpr int k_abi_version = 4;
+inline constexpr int k_abi_version = 5;
 
 // The SDK version a plugin was built against (major.minor must match the host's).
 inline constexpr const char* k_sdk_version = "0.1";
@@ -143,6 +143,15 @@ public:
         }
       }
     }
+    return out;
+  }
+
+  // The claims of related_claims that `incoming` duplicates, without its
+  // updates: what a rule asks when it only groups the same claim. The host
+  // answers it with far fewer comparisons where a subject has many values.
+  virtual std::vector<ClaimMatch> duplicate_claims(std::string_view incoming, Layer layer) const {
+    auto out = related_claims(incoming, layer);
+    std::erase_if(out, [](const ClaimMatch& match) { return match.relation != Relation::duplicate; });
     return out;
   }
 

@@ -372,7 +372,7 @@ private:
       // A solution is a duplicate of a claim of the target that it
       // duplicates as text; against another solution only titles count,
       // and an equal title is amended below, never a duplicate.
-      for (const auto& match : store.related_claims(claim.text, Layer::procedural)) {
+      for (const auto& match : store.duplicate_claims(claim.text, Layer::procedural)) {
         if (match.path == target && match.kind != ClaimKind::solution &&
             match.relation == Relation::duplicate) {
           store.record(Action{"", "duplicate", claim.text, source, target,

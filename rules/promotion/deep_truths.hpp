@@ -174,7 +174,7 @@ inline std::vector<ClaimGroup> group_session_claims(const StoreView& store, Clai
     if (found[i]) {
       continue;
     }
-    for (const auto& match : store.related_claims(nodes[i].text, Layer::episodic)) {
+    for (const auto& match : store.duplicate_claims(nodes[i].text, Layer::episodic)) {
       if (match.relation != Relation::duplicate) {
         continue;
       }
@@ -271,13 +271,13 @@ inline std::string drop_reason(const StoreView& store, const Truth& truth,
   }
   // A claim still held by a live memory stays; one only the archive holds has left.
   for (const Layer layer : usage::k_used_layers) {
-    for (const auto& match : store.related_claims(truth.text, layer)) {
+    for (const auto& match : store.duplicate_claims(truth.text, layer)) {
       if (match.relation == Relation::duplicate) {
         return {};
       }
     }
   }
-  for (const auto& match : store.related_claims(truth.text, Layer::archive)) {
+  for (const auto& match : store.duplicate_claims(truth.text, Layer::archive)) {
     if (match.relation == Relation::duplicate && match.path.ends_with(".md")) {
       return "its memory was archived to " + match.path;
     }
@@ -323,7 +323,7 @@ inline TruthOutcome deep_truths(const StoreView& store, ClaimCache& cache,
   std::vector<Truth> truths = previous;
   for (std::size_t t = 0; t < truths.size(); ++t) {
     std::set<std::size_t> matched_nodes;
-    for (const auto& match : store.related_claims(truths[t].text, Layer::episodic)) {
+    for (const auto& match : store.duplicate_claims(truths[t].text, Layer::episodic)) {
       const auto it = node_of.find({match.path, match.index});
       if (match.relation == Relation::duplicate && it != node_of.end()) {
         matched_nodes.insert(it->second);

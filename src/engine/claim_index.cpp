@@ -18,6 +18,8 @@ constexpr double k_subject_overlap = 0.8;
 constexpr std::size_t k_subject_words = 3;
 // Below this many tokens a duplicate needs equal token sets (claims::relation).
 constexpr std::size_t k_containment_tokens = 3;
+// Tokens probed past the least prefix, each raising the count a candidate needs by one.
+constexpr std::size_t k_extra_probes = 2;
 
 // The most of `n` tokens that can be missing while `double(n - m) / n`
 // stays at or above `threshold`: computed with relation's own arithmetic.
@@ -79,12 +81,7 @@ std::uint32_t ClaimTable::id(std::string_view text) {
   std::sort(entry.all.begin(), entry.all.end());
   entry.all.erase(std::unique(entry.all.begin(), entry.all.end()), entry.all.end());
   const auto n = static_cast<std::uint32_t>(m_entries.size());
-  std::uint64_t bits = 0;
-  for (const auto token : entry.all) {
-    bits |= std::uint64_t{1} << (token % 64);
-  }
   m_normal.push_back(entry.normal);
-  m_bits.push_back(bits);
   m_entries.push_back(std::move(entry));
   m_ids.emplace(std::string(text), n);
   return n;
@@ -114,7 +111,7 @@ void ClaimIndex::update(const std::string& path, std::string_view body, ClaimTab
   file.sections.update(body, &table.kinds());
   file.ids.clear();
   file.kinds.clear();
-  const std::string* key = &m_files.find(path)->first;
+  const auto* key = &*m_files.find(path);
   for (const auto& section : file.sections.sections()) {
     const auto& content = *section.content;
     if (content.ids.size() != content.claims.size()) {
@@ -149,102 +146,103 @@ void ClaimIndex::remove(const std::string& path) {
 }
 
 std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimTable& table,
-                                            double near_threshold) const {
+                                            double near_threshold, Wanted wanted) const {
   near_threshold = std::clamp(near_threshold, 0.0, 1.0);
   const auto& in = table.entry(incoming);
   if (m_seen.size() < table.size()) {
     m_seen.resize(table.size(), 0);
+    m_count.resize(table.size(), 0);
   }
   ++m_query;
   std::vector<std::uint32_t> candidates;
-  auto add = [&](const std::vector<std::uint32_t>& ids) {
-    for (const auto id : ids) {
-      if (m_seen[id] != m_query) {
-        m_seen[id] = m_query;
-        candidates.push_back(id);
-      }
+  // Marks a text seen by this query, with its count of probed tokens reset.
+  auto see = [&](std::uint32_t id) {
+    if (m_seen[id] == m_query) {
+      return false;
     }
+    m_seen[id] = m_query;
+    m_count[id] = 0;
+    candidates.push_back(id);
+    return true;
   };
   auto postings = [&](std::uint32_t token) -> const std::vector<std::uint32_t>& {
     static const std::vector<std::uint32_t> k_none;
     return token < m_postings.size() ? m_postings[token] : k_none;
   };
-  // Of `tokens`, the `k` held by the fewest texts: any match holds one of them.
-  auto add_rarest = [&](std::vector<std::uint32_t> tokens, std::size_t k) {
-    std::sort(tokens.begin(), tokens.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return postings(a).size() < postings(b).size();
-    });
-    for (std::size_t i = 0; i < k && i < tokens.size(); ++i) {
-      add(postings(tokens[i]));
-    }
-  };
 
   // Equal normal forms are duplicates whatever their tokens.
   if (const auto it = m_by_normal.find(in.normal); it != m_by_normal.end()) {
-    add(it->second);
+    for (const auto id : it->second) {
+      see(id);
+    }
   }
-  // A duplicate by containment misses at most `most_missing` of the
-  // incoming tokens (with fewer than three, none): it holds one of any
-  // `most_missing + 1` of them.
+  // How many of the incoming tokens a match holds, at least. A duplicate by
+  // containment misses at most `most_missing` of them (with fewer than three,
+  // none); an update (when wanted) shares at least three words and 80% of the
+  // incoming ones, and words are tokens too.
   constexpr auto k_never = std::numeric_limits<std::size_t>::max();
   const auto n = in.all.size();
   bool everything = false;
-  std::size_t duplicate_holds = k_never; // how many incoming tokens a duplicate holds, at least
+  std::size_t holds_at_least = k_never;
   if (n > 0) {
     const auto missing = n < k_containment_tokens ? 0 : most_missing(n, near_threshold);
-    duplicate_holds = n - missing;
-    if (missing + 1 > n) {
-      everything = true; // a threshold of 0: every claim with the same values could be one
-    } else {
-      add_rarest(in.all, missing + 1);
-    }
+    everything = missing + 1 > n; // a threshold of 0: any claim could be one
+    holds_at_least = n - missing;
   }
-  // An update shares at least three words and 80% of the incoming ones.
   const auto w = in.words.size();
-  std::size_t update_holds = k_never; // how many incoming words an update holds, at least
-  if (w >= k_subject_words) {
+  if (wanted == Wanted::related && w >= k_subject_words) {
     const auto missing = std::min(w - k_subject_words, most_missing(w, k_subject_overlap));
-    update_holds = w - missing;
-    add_rarest(in.words, missing + 1);
+    holds_at_least = std::min(holds_at_least, w - missing);
   }
-  const auto holds_at_least = std::min(duplicate_holds, update_holds);
   if (everything) {
     for (std::uint32_t id = 0; id < m_posted.size(); ++id) {
-      if (m_posted[id] != 0 && m_seen[id] != m_query) {
-        m_seen[id] = m_query;
-        candidates.push_back(id);
+      if (m_posted[id] != 0) {
+        see(id);
       }
     }
+  } else if (holds_at_least != k_never) {
+    // Prefix filtering with counts: a match holds `holds_at_least` of the n
+    // tokens, so of the `probed` rarest it holds at least `bound`; counting
+    // through those postings finds every match, and only a text whose count
+    // reaches the bound is compared token by token. Probing a few tokens
+    // past the least (n - holds_at_least + 1) raises the bound above one, so
+    // a common word does not make every text holding it a candidate.
+    std::vector<std::uint32_t> order = in.all;
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      const auto x = postings(a).size();
+      const auto y = postings(b).size();
+      return x != y ? x < y : a < b;
+    });
+    const auto probed = std::min(n, n - holds_at_least + 1 + k_extra_probes);
+    const auto bound = static_cast<std::uint32_t>(holds_at_least - (n - probed));
+    for (std::size_t k = 0; k < probed; ++k) {
+      for (const auto id : postings(order[k])) {
+        see(id);
+        ++m_count[id];
+      }
+    }
+    std::erase_if(candidates, [&](std::uint32_t id) {
+      return table.normal(id) != in.normal &&
+             (m_count[id] < bound || shared_count(in.all, table.entry(id).all) < holds_at_least);
+    });
   }
 
   std::vector<ClaimMatch> out;
   for (const auto id : candidates) {
-    if (table.normal(id) != in.normal) {
-      // Sift out what holds too few of the incoming tokens to be a duplicate
-      // or an update: first by token bits (a clear bit is a token not held),
-      // then exactly.
-      const auto bits = table.token_bits(id);
-      std::size_t maybe_held = 0;
-      for (const auto token : in.all) {
-        maybe_held += (bits >> (token % 64)) & 1U;
-      }
-      if (maybe_held < holds_at_least || shared_count(in.all, table.entry(id).all) < holds_at_least) {
-        continue;
-      }
-    }
     const auto relation = claims::relation(in.prepared, table.entry(id).prepared, near_threshold);
-    if (relation == Relation::distinct) {
+    if (relation == Relation::distinct ||
+        (wanted == Wanted::duplicates && relation != Relation::duplicate)) {
       continue;
     }
     const auto holders = m_holders.find(id);
     if (holders == m_holders.end()) {
       continue;
     }
-    for (const auto* path : holders->second) {
-      const auto& file = m_files.find(*path)->second;
+    for (const auto* held : holders->second) {
+      const auto& file = held->second;
       for (std::size_t i = 0; i < file.ids.size(); ++i) {
         if (file.ids[i] == id) {
-          out.push_back(ClaimMatch{*path, i, table.entry(id).text, file.kinds[i], relation});
+          out.push_back(ClaimMatch{held->first, i, table.entry(id).text, file.kinds[i], relation});
         }
       }
     }

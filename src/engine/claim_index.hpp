@@ -41,10 +41,6 @@ public:
   // The number of a text's normal form, from a compact table.
   std::uint32_t normal(std::uint32_t id) const { return m_normal[id]; }
 
-  // One bit per token of a text (token number modulo 64): a token whose bit
-  // is clear is not the text's. Compact, for sifting many candidates.
-  std::uint64_t token_bits(std::uint32_t id) const { return m_bits[id]; }
-
   // Classifies the claims of sections split again, remembering each text's kind.
   claims::KindMemo& kinds() { return m_kinds; }
 
@@ -64,7 +60,6 @@ private:
   Numbers m_normals; // normal form → its number
   std::vector<Entry> m_entries;
   std::vector<std::uint32_t> m_normal; // by text: Entry::normal
-  std::vector<std::uint64_t> m_bits;   // by text: its token bits
   claims::KindMemo m_kinds;
 };
 
@@ -77,11 +72,19 @@ public:
   // Forgets a file that no longer exists.
   void remove(const std::string& path);
 
+  // Which claims a query wants.
+  enum class Wanted {
+    related,    // duplicates and updates
+    duplicates, // duplicates only: far fewer candidates where a subject has many values
+  };
+
   // Every claim of the indexed files that the claim numbered `incoming`
-  // duplicates or updates (claims::relation is not distinct), by path and
-  // then by position in the file: what comparing with every claim finds.
+  // duplicates or updates (claims::relation is not distinct; with
+  // Wanted::duplicates, is duplicate), by path and then by position in the
+  // file: what comparing with every claim finds.
   [[nodiscard]] std::vector<ClaimMatch> related(std::uint32_t incoming, const ClaimTable& table,
-                                                double near_threshold) const;
+                                                double near_threshold,
+                                                Wanted wanted = Wanted::related) const;
 
 private:
   // One indexed file.
@@ -99,8 +102,10 @@ private:
   std::vector<std::vector<std::uint32_t>> m_postings;     // token → the texts holding it
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> m_by_normal; // normal → texts
   std::vector<char> m_posted;                             // text → already in the postings
-  std::unordered_map<std::uint32_t, std::vector<const std::string*>> m_holders; // text → files (maybe stale)
+  using Held = std::pair<const std::string, File>; // a file of m_files, by path
+  std::unordered_map<std::uint32_t, std::vector<const Held*>> m_holders; // text → files (maybe stale)
   mutable std::vector<std::uint32_t> m_seen;              // text → the query that last saw it
+  mutable std::vector<std::uint32_t> m_count;             // text → its probed tokens, that query
   mutable std::uint32_t m_query = 0;                      // the current query's stamp
 };
 

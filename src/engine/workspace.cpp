@@ -288,8 +288,7 @@ Relation Workspace::compare(std::string_view incoming, std::string_view existing
   return claims::relation(m_claims.entry(in).prepared, m_claims.entry(ex).prepared, threshold);
 }
 
-std::vector<ClaimMatch> Workspace::related_claims(std::string_view incoming, Layer layer) const {
-  const double threshold = near_threshold();
+const ClaimIndex& Workspace::layer_index(Layer layer) const {
   auto& [index, read] = m_indexes[layer];
   if (read == 0) {
     for (const auto& [path, file] : m_files) {
@@ -309,7 +308,19 @@ std::vector<ClaimMatch> Workspace::related_claims(std::string_view incoming, Lay
     }
   }
   read = m_changed.size() + 1; // + 1: 0 means "not built yet"
-  return index.related(m_claims.id(incoming), m_claims, threshold);
+  return index;
+}
+
+std::vector<ClaimMatch> Workspace::related_claims(std::string_view incoming, Layer layer) const {
+  const double threshold = near_threshold();
+  const auto& index = layer_index(layer);
+  return index.related(m_claims.id(incoming), m_claims, threshold, ClaimIndex::Wanted::related);
+}
+
+std::vector<ClaimMatch> Workspace::duplicate_claims(std::string_view incoming, Layer layer) const {
+  const double threshold = near_threshold();
+  const auto& index = layer_index(layer);
+  return index.related(m_claims.id(incoming), m_claims, threshold, ClaimIndex::Wanted::duplicates);
 }
 
 std::string Workspace::normalise(std::string_view text) const { return claims::normalise(text); }

@@ -66,6 +66,7 @@ public:
   ClaimKind classify(std::string_view text) const override;
   Relation compare(std::string_view incoming, std::string_view existing) const override;
   std::vector<ClaimMatch> related_claims(std::string_view incoming, Layer layer) const override;
+  std::vector<ClaimMatch> duplicate_claims(std::string_view incoming, Layer layer) const override;
   std::string normalise(std::string_view text) const override;
   std::string canonical_tag(std::string_view tag) const override;
   std::string slug(std::string_view text) const override;
@@ -95,6 +96,9 @@ private:
 
   // The near-duplicate threshold of comparisons (rules.episodic-decay.near_duplicate).
   double near_threshold() const;
+
+  // The claim index of a layer, brought up to date with the bodies changed since.
+  const ClaimIndex& layer_index(Layer layer) const;
 
   // Notes that a file's body changed (or the file came or went), for the claim indexes.
   void changed(const std::string& path);

@@ -1,6 +1,6 @@
 // The claim index must find exactly what comparing with every claim finds:
-// Workspace::related_claims against the SDK's own definition of it (the
-// StoreView default, which compares with each claim of each file), over a
+// Workspace::related_claims and duplicate_claims against the SDK's own definitions (the
+// StoreView defaults, which compare with each claim of each file), over a
 // store whose claims duplicate and update each other, before and after edits.
 #include "engine/workspace.hpp"
 #include "lib/temp_dir.hpp"
@@ -81,6 +81,8 @@ TEST_CASE("the claim index finds exactly the claims comparing with every claim f
       INFO("threshold " << threshold << ", step " << step << ": " << incoming);
       REQUIRE(dump(workspace.related_claims(incoming, Layer::semantic)) ==
               dump(workspace.StoreView::related_claims(incoming, Layer::semantic)));
+      REQUIRE(dump(workspace.duplicate_claims(incoming, Layer::semantic)) ==
+              dump(workspace.StoreView::duplicate_claims(incoming, Layer::semantic)));
       // Edit the store as rules do: append, rewrite, create, remove.
       const auto files = workspace.files(Layer::semantic);
       const auto& path = files[words.below(files.size())];
