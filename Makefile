@@ -59,6 +59,7 @@ bench: setup
 # its seed corpus; new inputs go to build/fuzz/corpus/<name>/, findings to
 # build/fuzz/artifacts/. A finding's input belongs in fuzz/regressions/<name>/.
 FUZZ_SECONDS ?= 60
+FUZZ_TIMEOUT ?= 10
 FUZZ_TARGETS ?= $(patsubst fuzz/%_fuzz.cpp,%,$(wildcard fuzz/*_fuzz.cpp))
 fuzz: setup
 	@umask 022 && cmake --preset fuzz >/dev/null && cmake --build --preset fuzz -j $(JOBS) --target fuzzers
@@ -67,7 +68,7 @@ fuzz: setup
 	  mkdir -p build/fuzz/corpus/$$name; \
 	  echo "fuzz: $$name for $(FUZZ_SECONDS) s"; \
 	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 build/fuzz/bin/$${name}_fuzz \
-	    -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+	    -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -max_len=4096 \
 	    -print_final_stats=1 -artifact_prefix=build/fuzz/artifacts/$$name- \
 	    build/fuzz/corpus/$$name fuzz/corpus/$$name || exit 1; \
 	done

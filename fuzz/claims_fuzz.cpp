@@ -94,10 +94,14 @@ bool may_be_dropped(std::string_view body, const claims::LineIndex& lines, std::
     return true;
   }
   for (auto line = lines.next_line(offset); line < body.size(); line = lines.next_line(line)) {
-    const auto content = line_content(body, line, lines.line_end(line));
-    if (is_underline(content)) {
+    // The underline is read before list markers are skipped: "- " under a
+    // paragraph line is a level-2 underline, not an empty item.
+    auto raw = body.substr(line, lines.line_end(line) - line);
+    raw.remove_prefix(std::min(raw.size(), raw.find_first_not_of(" \t>")));
+    if (is_underline(raw)) {
       return true;
     }
+    const auto content = line_content(body, line, lines.line_end(line));
     if (is_blank_line(content)) {
       return false;
     }

@@ -4,6 +4,7 @@
 // commands that talk to it over its control socket.
 #include "lib/daemon_process.hpp"
 #include "lib/stores.hpp"
+#include "lib/time_scale.hpp"
 
 #include <catch2/catch.hpp>
 #include <csignal>
@@ -16,6 +17,7 @@ using engram::test::DaemonProcess;
 using engram::test::episodic_memory;
 using engram::test::head_of;
 using engram::test::read_file;
+using engram::test::scaled;
 using engram::test::Sandbox;
 using engram::test::wait_until;
 using engram::test::write_file;
@@ -69,9 +71,9 @@ TEST_CASE("SIGTERM during a consolidation stops the daemon with exit 0 and a con
       return nlohmann::json{{"ok", false}, {"error", error.what()}};
     }
   });
-  REQUIRE(daemon.notifications().wait_for("consolidating (full", 10s));
+  REQUIRE(daemon.notifications().wait_for("consolidating (full", scaled(10s)));
   daemon.signal(SIGTERM);
-  const auto exit_code = daemon.wait_exit(20s);
+  const auto exit_code = daemon.wait_exit(scaled(20s));
   INFO(daemon.log());
   REQUIRE(exit_code.has_value());
   CHECK(*exit_code == 0);

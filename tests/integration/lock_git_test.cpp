@@ -3,6 +3,7 @@
 // commits once the lock is released; a lock nobody holds that has not changed
 // for a minute is removed with a warning; one a process holds never is.
 #include "lib/history.hpp"
+#include "lib/time_scale.hpp"
 
 #include <atomic>
 #include <catch2/catch.hpp>
@@ -71,7 +72,7 @@ TEST_CASE("a held index.lock makes consolidate wait, and it commits after the lo
   std::string head_while_locked;
   std::atomic<bool> released{false};
   std::thread user([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(800));
+    std::this_thread::sleep_for(scaled(std::chrono::milliseconds(800)));
     head_while_locked = sandbox.git(store, {"rev-parse", "HEAD"}).out;
     held->release();
     fs::remove(lock);
@@ -87,7 +88,7 @@ TEST_CASE("a held index.lock makes consolidate wait, and it commits after the lo
   CHECK(result.exit_code == 0);
   CHECK(released);
   CHECK(head_while_locked == before + "\n");
-  CHECK(took >= std::chrono::milliseconds(800));
+  CHECK(took >= scaled(std::chrono::milliseconds(800)));
   CHECK_THAT(result.err, Catch::Contains("waiting for git") && Catch::Contains("index.lock"));
   const auto subjects = git_lines(sandbox, store, {"log", "--format=%s", before + "..HEAD"});
   REQUIRE(subjects.size() == 2);

@@ -386,3 +386,15 @@ TEST_CASE("a plugin rule value engram cannot hold is reported") {
         "config.toml:1: 'rules.mine' must be a table of the plugin rule's settings, not an "
         "integer");
 }
+
+TEST_CASE("text loads as the file it is named after would, without reading that file") {
+  const auto loaded = engram::config::load_text("[guard]\nworking_chars = 5000\n[[store]]\n"
+                                                "path = \"memory\"\nnope = 1\n",
+                                                "/nowhere/config.toml");
+  REQUIRE_FALSE(loaded.has_value());
+  REQUIRE(loaded.error().size() == 1);
+  CHECK(loaded.error().front().starts_with("/nowhere/config.toml:5: "));
+  const auto good = engram::config::load_text("[[store]]\npath = \"memory\"\n", "/nowhere/c.toml");
+  REQUIRE(good.has_value());
+  CHECK(good->stores.at(0).path == "/nowhere/memory");
+}
