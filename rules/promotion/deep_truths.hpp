@@ -45,7 +45,7 @@ struct Dropped {
 struct TruthOutcome {
   std::vector<Truth> shown;     // ranked, at most `cap`
   std::vector<Truth> held_back; // ranked, proven but over the cap: at most `cap` more
-  std::size_t not_kept = 0;     // proven, but ranked below the held-back ones too
+  std::size_t not_kept = 0;     // proven, but ranked below the held-back ones too (unchecked for markers)
   std::vector<Truth> promoted;  // shown or held back now, in no truth of last run
   std::vector<Dropped> dropped; // last run's truths that left
 };
@@ -285,27 +285,25 @@ inline std::string drop_reason(const StoreView& store, const Truth& truth,
   return {};
 }
 
-// Ranks truths: more evidence first, then the longer span, then the older, then by text.
-inline void rank(std::vector<Truth>& truths) {
-  std::stable_sort(truths.begin(), truths.end(), [](const Truth& a, const Truth& b) {
-    if (a.evidence.strength() != b.evidence.strength()) {
-      return a.evidence.strength() > b.evidence.strength();
-    }
-    const auto span = [](const Truth& t) {
-      const auto first = t.evidence.first_day();
-      const auto last = t.evidence.last_day();
-      return first && last ? last->days_since(*first) : 0;
-    };
-    if (span(a) != span(b)) {
-      return span(a) > span(b);
-    }
-    const auto af = a.evidence.first_day();
-    const auto bf = b.evidence.first_day();
-    if (af != bf) {
-      return af && (!bf || *af < *bf);
-    }
-    return a.text < b.text;
-  });
+// The order of truths: more evidence first, then the longer span, then the older, then by text.
+inline bool ranks_before(const Truth& a, const Truth& b) {
+  if (a.evidence.strength() != b.evidence.strength()) {
+    return a.evidence.strength() > b.evidence.strength();
+  }
+  const auto span = [](const Truth& t) {
+    const auto first = t.evidence.first_day();
+    const auto last = t.evidence.last_day();
+    return first && last ? last->days_since(*first) : 0;
+  };
+  if (span(a) != span(b)) {
+    return span(a) > span(b);
+  }
+  const auto af = a.evidence.first_day();
+  const auto bf = b.evidence.first_day();
+  if (af != bf) {
+    return af && (!bf || *af < *bf);
+  }
+  return a.text < b.text;
 }
 
 // This run's Deep Truths, from the store and last run's truths (`previous`).
@@ -388,37 +386,45 @@ inline TruthOutcome deep_truths(const StoreView& store, ClaimCache& cache,
     }
   }
 
+  // Last run's truths are all checked, so a dropped one is reported. New
+  // ones are checked in rank order only while the shown and held-back lists
+  // have room: a check compares the truth with every superseded marker of the
+  // store, and a store's sessions can prove thousands of claims. The ones
+  // past that are counted (not_kept) unchecked.
   TruthOutcome out;
   const auto markers = superseded_markers(store);
-  std::vector<Truth> kept;
+  std::vector<std::size_t> order;
   for (std::size_t t = 0; t < truths.size(); ++t) {
-    const auto reason = drop_reason(store, truths[t], markers);
-    if (reason.empty()) {
-      kept.push_back(truths[t]);
-      if (t >= carried) {
-        out.promoted.push_back(truths[t]);
-      }
-    } else if (t < carried) {
-      out.dropped.push_back(Dropped{truths[t], reason});
-    }
-  }
-  rank(kept);
-  for (auto& truth : kept) {
-    if (out.shown.size() < s.cap) {
-      out.shown.push_back(std::move(truth));
-    } else if (out.held_back.size() < s.cap) {
-      out.held_back.push_back(std::move(truth));
+    if (t >= carried) {
+      order.push_back(t);
+    } else if (auto reason = drop_reason(store, truths[t], markers); reason.empty()) {
+      order.push_back(t);
     } else {
-      ++out.not_kept;
+      out.dropped.push_back(Dropped{truths[t], std::move(reason)});
     }
   }
-  std::erase_if(out.promoted, [&](const Truth& p) {
-    const auto in = [&](const std::vector<Truth>& list) {
-      return std::any_of(list.begin(), list.end(),
-                         [&](const Truth& t) { return t.text == p.text; });
-    };
-    return !in(out.shown) && !in(out.held_back);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return ranks_before(truths[a], truths[b]);
   });
+  std::vector<std::size_t> promoted; // in the order truths were found
+  for (const auto t : order) {
+    const bool room = out.shown.size() < s.cap || out.held_back.size() < s.cap;
+    if (!room) {
+      ++out.not_kept;
+      continue;
+    }
+    if (t >= carried && !drop_reason(store, truths[t], markers).empty()) {
+      continue; // a new truth already superseded: not promoted
+    }
+    (out.shown.size() < s.cap ? out.shown : out.held_back).push_back(truths[t]);
+    if (t >= carried) {
+      promoted.push_back(t);
+    }
+  }
+  std::sort(promoted.begin(), promoted.end());
+  for (const auto t : promoted) {
+    out.promoted.push_back(truths[t]);
+  }
   return out;
 }
 
