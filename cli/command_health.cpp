@@ -6,11 +6,11 @@
 // the rules would do — the same plan `engram consolidate --dry-run` makes,
 // never a second implementation of the rules. Markdown, or JSON with --json.
 #include "base/error.hpp"
-#include "base/utf8.hpp"
 #include "cli/app.hpp"
 #include "cli/rule_plugins.hpp"
 #include "cli/store_selection.hpp"
 #include "engine/consolidation.hpp"
+#include "engine/guards.hpp"
 #include "git/history.hpp"
 #include "git/repository.hpp"
 #include "store/tags.hpp"
@@ -205,24 +205,19 @@ Json gather(const SelectedStore& selected, const Date& today, const engine::Plan
 
   // Guards and their headroom.
   Json guards = Json::array();
-  const auto guard = [&](const std::string& path, std::string_view unit, std::int64_t limit) {
-    std::size_t size = 0;
+  for (const auto& path : engine::guarded_paths(selected.layout)) {
     const store::Entry* entry = snapshot.find(path);
-    if (entry != nullptr) {
-      const auto bytes = entry->file->render();
-      size = unit == "chars" ? count_chars(bytes)
-                             : static_cast<std::size_t>(std::count(bytes.begin(), bytes.end(), '\n')) +
-                                   (!bytes.empty() && bytes.back() != '\n' ? 1 : 0);
+    for (const auto& reading :
+         engine::read_guards(path, entry ? std::optional(entry->file->render()) : std::nullopt,
+                             selected.layout, settings)) {
+      guards.push_back({{"path", reading.path},
+                        {"present", reading.present},
+                        {"size", reading.size},
+                        {"unit", reading.unit},
+                        {"limit", reading.limit},
+                        {"headroom", reading.limit - static_cast<std::int64_t>(reading.size)}});
     }
-    guards.push_back({{"path", path},
-                      {"present", entry != nullptr},
-                      {"size", size},
-                      {"unit", unit},
-                      {"limit", limit},
-                      {"headroom", limit - static_cast<std::int64_t>(size)}});
-  };
-  guard(selected.layout.working, "chars", settings.get_int("guard.working_chars"));
-  guard(selected.layout.memory_index, "lines", settings.get_int("guard.memory_lines"));
+  }
   report["guards"] = guards;
 
   Json diagnostics = Json::array();
@@ -276,8 +271,9 @@ Json gather(const SelectedStore& selected, const Date& today, const engine::Plan
   }
   for (const auto& g : guards) {
     if (g["headroom"].get<std::int64_t>() < 0) {
-      advice.push_back(fmt::format("{} is over its guard: run a consolidation.",
-                                   g["path"].get<std::string>()));
+      advice.push_back(fmt::format("{} is over its guard ({} of {} {}): run a consolidation.",
+                                   g["path"].get<std::string>(), g["size"].get<std::size_t>(),
+                                   g["limit"].get<std::int64_t>(), g["unit"].get<std::string>()));
     }
   }
   if (!diagnostics.empty()) {

@@ -2,10 +2,10 @@
 // are to their guards, which episodic files wait to decay, and how many
 // problems `engram check` would report. As a table, or as stable JSON.
 #include "base/error.hpp"
-#include "base/utf8.hpp"
 #include "cli/app.hpp"
 #include "cli/store_selection.hpp"
 #include "daemon/control_socket.hpp"
+#include "engine/guards.hpp"
 #include "store/expiry.hpp"
 
 #include <CLI/CLI.hpp>
@@ -35,48 +35,17 @@ struct LayerCount {
   std::uintmax_t bytes = 0;
 };
 
-// One guarded file measured against its guard.
-struct GuardReading {
-  std::string name; // the JSON key: "working" or "memory_index"
-  std::string path; // store-relative
-  std::string unit; // "chars" or "lines"
-  bool present = false;
-  std::size_t size = 0;
-  std::int64_t limit = 0;
-
-  // True when the file is past its guard.
-  bool over() const { return static_cast<std::int64_t>(size) > limit; }
-};
-
 // Everything `engram status` reports.
 struct StatusReport {
   fs::path store;
   Date today{1970, 1, 1};
   std::vector<LayerCount> layers;
-  std::vector<GuardReading> guards;
+  std::vector<engine::GuardReading> guards;
   std::vector<std::string> expired; // store-relative paths of expired episodic files
   std::int64_t retention_days = 0;
   std::size_t errors = 0;
   std::size_t warnings = 0;
 };
-
-// The number of lines of a text: a last line without a newline counts too.
-std::size_t count_lines(std::string_view text) {
-  const auto newlines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
-  return newlines + (!text.empty() && text.back() != '\n' ? 1 : 0);
-}
-
-// Measures one guarded file of the snapshot.
-GuardReading measure(const store::Snapshot& snapshot, std::string name, const std::string& path,
-                     std::string unit, std::int64_t limit) {
-  GuardReading reading{std::move(name), path, std::move(unit), false, 0, limit};
-  if (const store::Entry* entry = snapshot.find(path)) {
-    const std::string bytes = entry->file->render();
-    reading.present = true;
-    reading.size = reading.unit == "chars" ? count_chars(bytes) : count_lines(bytes);
-  }
-  return reading;
-}
 
 // Reads the store and gathers the report.
 StatusReport gather(const SelectedStore& selected, const Date& today) {
@@ -94,10 +63,14 @@ StatusReport gather(const SelectedStore& selected, const Date& today) {
     }
     report.layers.push_back(count);
   }
-  report.guards.push_back(measure(snapshot, "working", selected.layout.working, "chars",
-                                  settings.get_int("guard.working_chars")));
-  report.guards.push_back(measure(snapshot, "memory_index", selected.layout.memory_index, "lines",
-                                  settings.get_int("guard.memory_lines")));
+  for (const auto& path : engine::guarded_paths(selected.layout)) {
+    const store::Entry* entry = snapshot.find(path);
+    for (auto& reading :
+         engine::read_guards(path, entry ? std::optional(entry->file->render()) : std::nullopt,
+                             selected.layout, settings)) {
+      report.guards.push_back(std::move(reading));
+    }
+  }
   report.retention_days = settings.get_int("decay.retention_days");
   for (const store::Entry* entry : snapshot.in(store::Layer::episodic)) {
     if (store::is_expired(*entry, today, static_cast<int>(report.retention_days))) {
@@ -125,7 +98,7 @@ nlohmann::ordered_json to_json(const StatusReport& report) {
   }
   json["total"] = {{"files", files}, {"bytes", bytes}};
   auto& guards = json["guards"] = nlohmann::ordered_json::object();
-  for (const GuardReading& guard : report.guards) {
+  for (const engine::GuardReading& guard : report.guards) {
     guards[guard.name] = {{"path", guard.path}, {"present", guard.present}, {"size", guard.size},
                           {"unit", guard.unit}, {"limit", guard.limit},     {"over", guard.over()}};
   }
@@ -154,7 +127,7 @@ std::string to_text(const StatusReport& report) {
   out += fmt::format("{:<12} {:>7} {:>10}\n\n", "total", files, bytes);
 
   out += fmt::format("{:<16} {:>12} {:>8}\n", "guard", "size", "limit");
-  for (const GuardReading& guard : report.guards) {
+  for (const engine::GuardReading& guard : report.guards) {
     const std::string size =
         guard.present ? fmt::format("{} {}", guard.size, guard.unit) : std::string("missing");
     out += fmt::format("{:<16} {:>12} {:>8}  {}\n", guard.path, size, guard.limit,

@@ -1,10 +1,10 @@
 // StoreWatch: sorting a store's events and turning its triggers into jobs.
 #include "daemon/store_watch.hpp"
 
-#include "base/utf8.hpp"
 #include "daemon/git_activity.hpp"
 #include "daemon/log.hpp"
 #include "engine/consolidation.hpp"
+#include "engine/guards.hpp"
 #include "engine/snapshot.hpp"
 #include "git/repository.hpp"
 
@@ -144,8 +144,9 @@ void StoreWatch::sort_change(const watch::Change& change, Clock::time_point now,
   if (change.kind == watch::ChangeKind::rescan) {
     spdlog::info("the watcher lost track of events; rescanning the whole store");
     ++agent;
-    check_guard(m_layout.working);
-    check_guard(m_layout.memory_index);
+    for (const auto& path : engine::guarded_paths(m_layout)) {
+      check_guard(path);
+    }
     return;
   }
   if (is_git_path(change.path)) {
@@ -162,7 +163,8 @@ void StoreWatch::sort_change(const watch::Change& change, Clock::time_point now,
   spdlog::debug("{} {}", relative,
                 change.kind == watch::ChangeKind::removed ? "removed" : "changed");
   ++agent;
-  if (relative == m_layout.working || relative == m_layout.memory_index) {
+  const auto guarded = engine::guarded_paths(m_layout);
+  if (std::find(guarded.begin(), guarded.end(), relative) != guarded.end()) {
     check_guard(relative);
   }
 }
@@ -172,21 +174,12 @@ void StoreWatch::check_guard(const std::string& relative) {
   if (!bytes) {
     return;
   }
-  if (relative == m_layout.working) {
-    const auto chars = count_chars(*bytes);
-    const auto guard = m_spec.settings.get_int("guard.working_chars");
-    if (static_cast<std::int64_t>(chars) > guard) {
-      spdlog::info("{} is over its guard ({} > {} chars): full consolidation", relative, chars,
-                   guard);
+  for (const auto& reading : engine::read_guards(relative, bytes, m_layout, m_spec.settings)) {
+    if (reading.over()) {
+      spdlog::info("{} is over its guard ({} > {} {}): full consolidation", relative, reading.size,
+                   reading.limit, reading.unit);
       m_triggers.guard_exceeded();
-    }
-  } else if (relative == m_layout.memory_index) {
-    const auto lines = std::count(bytes->begin(), bytes->end(), '\n');
-    const auto guard = m_spec.settings.get_int("guard.memory_lines");
-    if (lines > guard) {
-      spdlog::info("{} is over its guard ({} > {} lines): full consolidation", relative, lines,
-                   guard);
-      m_triggers.guard_exceeded();
+      return;
     }
   }
 }

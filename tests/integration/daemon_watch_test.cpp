@@ -11,6 +11,7 @@
 #include <csignal>
 #include <fmt/format.h>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 namespace fs = std::filesystem;
@@ -80,6 +81,38 @@ TEST_CASE(
   for (int i = 1; i <= 12; ++i) {
     CHECK_THAT(kept, Catch::Contains(fmt::format("step {}.", i)));
   }
+}
+
+TEST_CASE("with the daemon, CORE.md written past its guard yields a full run that rewrites it") {
+  const Sandbox sandbox;
+  const auto made = engram::test::daemon_store(sandbox);
+  DaemonProcess daemon(sandbox, made.store, made.config);
+  const auto before = head_of(made.store);
+
+  // An agent writes CORE.md itself, with more Deep Truths than the guard's 10.
+  std::string core = "# Core memory\n\n## Deep Truths\n\n";
+  for (int i = 0; i < 12; ++i) {
+    core += fmt::format("- Agent-written truth {}.\n", i);
+  }
+  write_file(made.store / "CORE.md", core);
+
+  REQUIRE(wait_until(
+      [&] {
+        return count_starting(subjects_since(sandbox, made.store, before), "consolidate(full)") > 0;
+      },
+      15s));
+  REQUIRE(daemon.wait_idle_after(0, 10s));
+  const std::string log = daemon.log();
+  INFO(log);
+  CHECK_THAT(log, Catch::Contains("CORE.md is over its guard (12 > 10 truths): full consolidation"));
+  // The promotion rule wrote it anew, within its guards; the agent's version is in history.
+  const auto status = nlohmann::json::parse(
+      sandbox.engram({"status", "--store", made.store.string(), "--json"}).out);
+  CHECK(status["guards"]["core_truths"]["over"] == false);
+  CHECK(status["guards"]["core_blocks"]["over"] == false);
+  CHECK(read_file(made.store / "CORE.md") != core);
+  CHECK(clean(sandbox, made.store));
+  CHECK(count_starting(subjects_since(sandbox, made.store, before), "snapshot") == 1);
 }
 
 TEST_CASE(

@@ -539,7 +539,11 @@ TEST_CASE("engram health reports what a dry run would do and writes nothing") {
   CHECK(std::find(orphans.begin(), orphans.end(), "semantic/db-old.md") == orphans.end());
   CHECK(health["totals"]["memories"] == 5);
   CHECK_FALSE(health["last_consolidation"].is_null());
-  CHECK(health["guards"].size() == 2);
+  // WORKING.md, MEMORY.md, and CORE.md's two: its Deep Truths and its core blocks.
+  REQUIRE(health["guards"].size() == 4);
+  CHECK(health["guards"][2]["path"] == "CORE.md");
+  CHECK(health["guards"][2]["unit"] == "truths");
+  CHECK(health["guards"][3]["unit"] == "chars");
   CHECK_FALSE(health["recommendations"].empty());
 
   const auto markdown = ok(sandbox, {"health", "--store", store.string(), "--now", k_now});
