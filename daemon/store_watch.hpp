@@ -17,6 +17,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -120,6 +121,7 @@ private:
   std::optional<Clock::time_point> m_next_poll; // only for a watcher that must be polled
   Triggers m_triggers;
   OwnWrites m_own;
+  std::set<std::string> m_notices;              // a rule's notes on the store, each logged once
   std::optional<Due> m_running;                 // the job in flight
   std::vector<watch::Change> m_held;            // events seen while it ran
   std::optional<Due> m_git_wait;                // a run waiting for git

@@ -64,6 +64,11 @@ public:
   // The consolidation's date (injectable with --now).
   virtual Date today() const = 0;
 
+  // The store this view is of, the same in every run of it: for a rule that
+  // keeps something between runs per store (a daemon keeps several stores
+  // with one instance of each rule). Not a path to read: rules never touch disk.
+  virtual std::string store_name() const = 0;
+
   // Whether this is a lightweight or a full run.
   virtual RunKind run_kind() const = 0;
 

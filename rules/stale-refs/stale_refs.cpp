@@ -247,10 +247,9 @@ public:
   void run(StoreView& store) override {
     const auto root_text = knowledge::text_setting(store, "project_root");
     if (root_text.empty()) {
-      // Nothing to check against: said once for the life of the rule (a
-      // command's run, or the daemon's), not in every consolidation.
-      if (!m_said_no_root) {
-        m_said_no_root = true;
+      // Nothing to check against: said once a store for the life of the
+      // rule (a command's run, or the daemon's), not in every consolidation.
+      if (m_told.insert(store.store_name()).second) {
         store.record(Action{"", "skipped", "", "", "",
                             "rules.stale-refs.project_root is not set for this store; no "
                             "reference was checked"});
@@ -310,7 +309,7 @@ public:
   }
 
 private:
-  bool m_said_no_root = false; // the missing project_root was recorded once already
+  std::set<std::string> m_told; // the stores told their project_root is missing
 
   // Moves a fully stale memory to archive/ whole, or says why it stays.
   static void archive(StoreView& store, Layer layer, const std::string& path,

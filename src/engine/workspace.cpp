@@ -323,6 +323,8 @@ std::vector<ClaimMatch> Workspace::duplicate_claims(std::string_view incoming, L
   return index.related(m_claims.id(incoming), m_claims, threshold, ClaimIndex::Wanted::duplicates);
 }
 
+std::string Workspace::store_name() const { return m_root_display; }
+
 std::string Workspace::normalise(std::string_view text) const { return claims::normalise(text); }
 
 std::string Workspace::canonical_tag(std::string_view tag) const { return store::canonical_tag(tag); }

@@ -61,6 +61,7 @@ public:
   void set_list(std::string_view path, std::string_view key,
                 const std::vector<std::string>& values) override;
   void set_body(std::string_view path, std::string body) override;
+  std::string store_name() const override;
   void remove(std::string_view path) override;
   std::vector<Claim> claims(std::string_view body) const override;
   ClaimKind classify(std::string_view text) const override;

@@ -284,3 +284,48 @@ TEST_CASE("after an inotify queue overflow the daemon rescans and misses nothing
         }) == 5);
   CHECK_THAT(read_file(made.store / "MEMORY.md"), Catch::Contains("semantic/after-overflow-4.md"));
 }
+
+TEST_CASE("with the daemon, a rule's note on a store is logged once for each store it keeps") {
+  const Sandbox sandbox;
+  const auto first = engram::test::daemon_store(sandbox, "", "", "first");
+  const auto second = engram::test::daemon_store(sandbox, "", "", "second");
+  DaemonProcess daemon(sandbox, first.store, first.config, {}, {second.store});
+  const std::string note = "rule stale-refs: rules.stale-refs.project_root is not set";
+
+  // Two full runs of the first store, neither with anything to commit.
+  for (int run = 0; run < 2; ++run) {
+    const auto reply = daemon.ask({{"request", "consolidate"}, {"kind", "full"}});
+    INFO(reply.dump());
+    REQUIRE(reply.value("ok", false));
+  }
+  // A full run of the second (WORKING.md past its guard): the same rule
+  // instance serves it, and it is told too.
+  const auto before = head_of(second.store);
+  {
+    std::ofstream out(second.store / "WORKING.md", std::ios::app | std::ios::binary);
+    for (int i = 1; i <= 60; ++i) {
+      out << fmt::format("- 2026-11-{:02}: Looked into the invoice export, step {}.\n", i % 28 + 1,
+                         i);
+    }
+  }
+  REQUIRE(wait_until(
+      [&] {
+        return count_starting(subjects_since(sandbox, second.store, before), "consolidate(full)") >
+               0;
+      },
+      15s));
+  REQUIRE(daemon.wait_idle_after(0, 10s));
+
+  const std::string log = daemon.log();
+  INFO(log);
+  const auto count = [&](const std::string& needle) {
+    std::size_t n = 0;
+    for (auto at = log.find(needle); at != std::string::npos; at = log.find(needle, at + 1)) {
+      ++n;
+    }
+    return n;
+  };
+  CHECK(count("[first] " + note) == 1);
+  CHECK(count("[second] " + note) == 1);
+  CHECK(count(note) == 2);
+}

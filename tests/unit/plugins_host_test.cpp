@@ -28,6 +28,7 @@ public:
   // StoreView: files, settings and records work; the rest answer "nothing".
   engram::Date today() const override { return engram::Date(2026, 11, 22); }
   engram::RunKind run_kind() const override { return engram::RunKind::full; }
+  std::string store_name() const override { return "fake"; }
   std::optional<engram::Setting> setting(std::string_view key) const override {
     const auto it = settings.find(key);
     return it == settings.end() ? std::nullopt : std::optional<engram::Setting>(it->second);
