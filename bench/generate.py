@@ -3,8 +3,11 @@
 same bytes) the way agents write one, for bench/run.py to consolidate.
 
 A store holds `--episodic` session notes, of which `--expired` (a fraction)
-are past their decay date on `--now`; `--semantic` fact files grouped by
-tags; one procedural/feedback.md; a few reference files; and WORKING.md.
+are past their decay date on `--now`; `--semantic` fact files, each about a
+subject of its own (a made-up system name and its parts), of which a
+`--duplicates` fraction are near-duplicates of an earlier file (planted for
+dedupe to find); one procedural/feedback.md; a few reference files; and
+WORKING.md.
 Claims are facts with values, instructions, pointers, lists and paragraphs;
 a fifth of the episodic claims repeat what the store knows (duplicates) and
 a fifth change a value it knows (updates), so every path of absorption runs.
@@ -15,8 +18,10 @@ Standard library only.
 
 import argparse
 import datetime
+import json
 import os
 import random
+import re
 import sys
 
 SYSTEMS = [
@@ -43,6 +48,13 @@ TAGS = [
     "catalog", "warehouse", "exports", "analytics", "privacy", "chat", "deploys",
     "performance", "security", "testing", "migrations", "webhooks", "workers",
 ]
+KINDS = ["service", "worker", "importer", "exporter", "dashboard", "pipeline", "bridge",
+         "scheduler", "gateway", "ledger", "portal", "engine"]
+ONSETS = ["b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z",
+          "br", "dr", "gr", "kr", "pl", "st", "tr", "sk", "th", "ch"]
+VOWELS = ["a", "e", "i", "o", "u", "ai", "ou"]
+CODAS = ["", "", "n", "r", "l", "s", "m", "x"]
+TEAMS = ["atlas", "borealis", "cobalt", "delta", "ember"]
 VERBS = ["check", "verify", "restart", "rebuild", "inspect", "retry"]
 CAUSES = ["a stale lock", "an expired token", "a full disk", "a slow replica",
           "a missing index", "a DNS hiccup", "a schema drift", "a clock skew"]
@@ -61,6 +73,7 @@ class Generator:
 
     def __init__(self, seed):
         self.rng = random.Random(seed)
+        self.vocabulary = [self.name() for _ in range(5000)]
 
     def pick(self, items):
         return items[self.rng.randrange(len(items))]
@@ -70,6 +83,44 @@ class Generator:
 
     def tags(self, n):
         return self.rng.sample(TAGS, n)
+
+    def name(self):
+        """A made-up word: the name of something in one project."""
+        return "".join(self.pick(ONSETS) + self.pick(VOWELS) + self.pick(CODAS)
+                       for _ in range(2 + self.rng.randrange(2)))
+
+    def subject(self):
+        """What one semantic file is about: a named system, its parts, and
+        the words its notes use (drawn from the project's vocabulary, so
+        notes on one subject share words and notes on two rarely do)."""
+        words = [self.pick(self.vocabulary) for _ in range(20)]
+        return f"{self.name()} {self.pick(KINDS)}", [self.name() for _ in range(3)], words
+
+    def subject_claim(self, subject, parts, words):
+        """A claim about a subject, mostly in the words of its own topic."""
+        part, other = self.rng.sample(parts, 2)
+        w = self.rng.sample(words, 5)
+        n = self.rng.randrange
+        kind = n(6)
+        if kind == 0:
+            return f"The {subject} keeps {w[0]} {w[1]} {w[2]} in the `{part}_{other}` table."
+        if kind == 1:
+            return f"The {subject} {part} {w[0]} failed {2 + n(20)} times: {w[1]} {w[2]} after {w[3]}."
+        if kind == 2:
+            return f"Deploying the {subject} takes {2 + n(30)} minutes of {w[0]} {w[1]} and {w[2]} {w[3]}."
+        if kind == 3:
+            return f"Team {self.pick(TEAMS)} owns the {subject} {w[0]} {w[1]} since {w[2]} {1 + n(5)}.{n(10)}."
+        if kind == 4:
+            return f"The {subject} sends {w[0]} {w[1]} to the {other} {w[2]} {w[3]}."
+        return f"The {part} {w[0]} holds {100 + n(9900)} {w[1]} {w[2]} for {w[3]} {w[4]}."
+
+    def setting(self, subject, parts, words):
+        """A setting of a subject: (what, attribute, value); most attributes in
+        the topic's own words ("the retry ceiling"), some the common ones."""
+        what = f"{subject} {self.pick(parts)}"
+        attribute = (self.pick(ATTRIBUTES) if self.chance(30)
+                     else f"{self.pick(words)} {self.pick(['limit', 'size', 'count', 'interval', 'ceiling'])}")
+        return what, attribute, 10 + self.rng.randrange(990)
 
     @staticmethod
     def setting_fact(system, attribute, value):
@@ -119,36 +170,58 @@ def write(root, relative, text):
         f.write(text)
 
 
-def generate(root, episodic, expired, semantic, seed, now):
+def generate(root, episodic, expired, semantic, seed, now, duplicates):
     gen = Generator(seed)
     today = datetime.date.fromisoformat(now)
     year_ago = today - datetime.timedelta(days=365)
 
     # Semantic files: the knowledge that duplicates and updates are made of.
+    # Each is about a subject of its own (a named system and its parts), as
+    # an agent's notes on one topic are; a `duplicates` fraction are planted
+    # near-duplicates of an earlier file (its claims but at most one, one value
+    # changed, one claim new, made later), which dedupe should merge and
+    # nothing else.
     files = []  # (tags, claims, settings)
+    subjects = []  # (subject, parts, words, claims, created offset, tags, path), by file
     known = []
+    planted = []  # (duplicate path, path of the file it copies)
     for f in range(semantic):
         tags = gen.tags(3 + gen.rng.randrange(2))
-        claims, settings = [], []
-        for _ in range(3 + gen.rng.randrange(8)):
-            if gen.chance(55):
-                setting = (gen.pick(SYSTEMS), gen.pick(ATTRIBUTES), 10 + gen.rng.randrange(990))
-                claim = gen.setting_fact(*setting)
-                settings.append(setting)
-            else:
-                claim = gen.fresh_claim()
-                if claim.startswith(("Always", "Never")) or "can be found" in claim:
-                    claim = gen.setting_fact(gen.pick(SYSTEMS), gen.pick(ATTRIBUTES),
-                                             10 + gen.rng.randrange(990))
-            claims.append(claim)
-            known.append(claim)
-        created = day(year_ago, gen.rng.randrange(200))
-        body = f"# {tags[0].capitalize()} notes {f}\n\n" + "".join(f"- {c}\n" for c in claims)
-        write(root, f"semantic/{'-'.join(sorted(tags))}-{f}.md", frontmatter([
+        if f >= 20 and gen.rng.random() < duplicates:
+            subject, parts, words, source_claims, source_created, source_tags, source_path = \
+                subjects[gen.rng.randrange(f)]
+            claims = list(source_claims)
+            if len(claims) > 3:
+                del claims[gen.rng.randrange(len(claims))]
+            changed = gen.rng.randrange(len(claims))
+            claims[changed] = re.sub(r"\d+", lambda m: str(int(m.group()) + 1), claims[changed], count=1)
+            claims.append(gen.subject_claim(subject, parts, words))
+            settings = []
+            created_offset = min(source_created + 10 + gen.rng.randrange(60), 330)
+            tags = list(dict.fromkeys(source_tags[:2] + tags[:2]))
+        else:
+            source_path = None
+            subject, parts, words = gen.subject()
+            claims, settings = [], []
+            for _ in range(3 + gen.rng.randrange(8)):
+                if gen.chance(40):
+                    setting = gen.setting(subject, parts, words)
+                    claims.append(gen.setting_fact(*setting))
+                    settings.append(setting)
+                else:
+                    claims.append(gen.subject_claim(subject, parts, words))
+            created_offset = gen.rng.randrange(200)
+        path = f"semantic/{'-'.join(sorted(tags))}-{f}.md"
+        if source_path:
+            planted.append((path, source_path))
+        known.extend(claims)
+        subjects.append((subject, parts, words, claims, created_offset, tags, path))
+        body = f"# The {subject}\n\n" + "".join(f"- {c}\n" for c in claims)
+        write(root, path, frontmatter([
             ("type", "semantic"), ("tags", flow(tags)),
             ("salience", gen.pick(["low", "medium", "medium", "high"])),
             ("confidence", "high"), ("source", "observed"), ("status", "confirmed"),
-            ("trigger", "[]"), ("related", "[]"), ("created", created),
+            ("trigger", "[]"), ("related", "[]"), ("created", day(year_ago, created_offset)),
             ("last-accessed", day(year_ago, 200 + gen.rng.randrange(100))),
         ]) + body)
         files.append((tags, claims, settings))
@@ -171,12 +244,16 @@ def generate(root, episodic, expired, semantic, seed, now):
         ("last-accessed", day(year_ago, 300)),
     ]) + body)
 
-    # Reference: where things live.
-    for r in range(max(1, semantic // 50)):
+    # Reference: where things live, for one subject each.
+    n_reference = max(1, semantic // 50)
+    about = gen.rng.sample(range(len(subjects)), n_reference) if len(subjects) >= n_reference else []
+    for r in range(n_reference):
         tags = gen.tags(3)
-        body = "# Where things are\n\n" + "".join(
-            f"- The {gen.pick(SYSTEMS)} dashboard can be found at "
-            f"https://grafana.example.com/d/{gen.rng.randrange(100000)}.\n" for _ in range(4))
+        subject, parts, words = subjects[about[r]][:3] if about else gen.subject()
+        body = f"# Where the {subject} lives\n\n" + "".join(
+            f"- The {subject} {gen.pick(words)} {gen.pick(['dashboard', 'runbook', 'logs', 'alerts'])} "
+            f"can be found at https://{gen.pick(parts)}.example.com/{gen.pick(words)}/"
+            f"{gen.rng.randrange(100000)}.\n" for _ in range(4))
         write(root, f"reference/{'-'.join(sorted(tags))}-{r}.md", frontmatter([
             ("type", "reference"), ("tags", flow(tags)), ("salience", "medium"),
             ("confidence", "high"), ("source", "referenced"), ("status", "confirmed"),
@@ -237,7 +314,7 @@ def generate(root, episodic, expired, semantic, seed, now):
 
     write(root, "WORKING.md", frontmatter([("type", "working")]) +
           "# Working memory\n\n## Now\n\n- " + today.isoformat() + ": benchmarking the store\n")
-    return n_expired
+    return n_expired, planted
 
 
 def main():
@@ -246,14 +323,21 @@ def main():
     parser.add_argument("--episodic", type=int, required=True, help="episodic files")
     parser.add_argument("--expired", type=float, default=1.0, help="fraction of episodic files expired")
     parser.add_argument("--semantic", type=int, required=True, help="semantic files")
+    parser.add_argument("--duplicates", type=float, default=0.02,
+                        help="fraction of semantic files that are near-duplicates of an earlier one")
+    parser.add_argument("--manifest", help="a JSON file to list the planted duplicates in (outside the store)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--now", default="2026-11-22", help="the date expiry is measured against")
     args = parser.parse_args()
     if os.path.exists(args.out):
         sys.exit(f"generate: {args.out} exists")
-    n = generate(args.out, args.episodic, args.expired, args.semantic, args.seed, args.now)
+    n, planted = generate(args.out, args.episodic, args.expired, args.semantic, args.seed, args.now,
+                          args.duplicates)
     print(f"generate: {args.out}: {args.episodic} episodic ({n} expired on {args.now}), "
-          f"{args.semantic} semantic")
+          f"{args.semantic} semantic ({len(planted)} planted duplicates)")
+    if args.manifest:
+        with open(args.manifest, "w") as f:
+            json.dump({"planted duplicates": [{"duplicate": d, "of": o} for d, o in planted]}, f, indent=1)
 
 
 if __name__ == "__main__":
