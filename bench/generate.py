@@ -126,30 +126,21 @@ class Generator:
     def setting_fact(system, attribute, value):
         return f"The {system} {attribute} is {value}."
 
-    def fresh_claim(self):
-        system = self.pick(SYSTEMS)
+    def fresh_claim(self, subject, parts, words):
+        """Something a session learned about a subject: a setting, an
+        instruction, a pointer or a fact in the subject's words."""
         kind = self.rng.randrange(8)
         n = self.rng.randrange
-        if kind == 0:
-            return self.setting_fact(system, self.pick(ATTRIBUTES), 10 + n(990))
-        if kind == 1:
-            return f"The {system} failed {2 + n(20)} times on {self.pick(DAYS)} because of {self.pick(CAUSES)}."
+        if kind <= 1:
+            return self.setting_fact(*self.setting(subject, parts, words))
         if kind == 2:
-            return f"Always {self.pick(VERBS)} the {system} before deploying on {self.pick(DAYS)}."
+            return f"Always {self.pick(VERBS)} the {subject} {self.pick(parts)} before deploying on {self.pick(DAYS)}."
         if kind == 3:
-            return f"Never restart the {system} while the {self.pick(SYSTEMS)} is running."
+            return f"Never restart the {subject} while the {self.pick(parts)} {self.pick(words)} is running."
         if kind == 4:
-            return (f"The {system} runbook can be found at "
-                    f"https://wiki.example.com/{slug(system)}/{n(1000)}.")
-        if kind == 5:
-            return (f"The {system} reads its settings from the `{slug(self.pick(SYSTEMS))}` "
-                    f"table {2 + n(40)} times a day.")
-        if kind == 6:
-            return (f"Deploying the {system} takes about {2 + n(30)} minutes, "
-                    f"mostly spent in {self.pick(['tests', 'migrations', 'asset builds', 'warm-up'])}.")
-        return (f"The {system} owner is team {self.pick(['atlas', 'borealis', 'cobalt', 'delta', 'ember'])} "
-                f"since version {1 + n(5)}.{n(10)}.")
-
+            return (f"The {subject} runbook can be found at "
+                    f"https://wiki.example.com/{self.pick(parts)}/{n(1000)}.")
+        return self.subject_claim(subject, parts, words)
 
 def frontmatter(fields):
     lines = ["---"]
@@ -181,7 +172,7 @@ def generate(root, episodic, expired, semantic, seed, now, duplicates):
     # near-duplicates of an earlier file (its claims but at most one, one value
     # changed, one claim new, made later), which dedupe should merge and
     # nothing else.
-    files = []  # (tags, claims, settings)
+    files = []  # (tags, claims, settings, (subject, parts, words))
     subjects = []  # (subject, parts, words, claims, created offset, tags, path), by file
     known = []
     planted = []  # (duplicate path, path of the file it copies)
@@ -224,7 +215,7 @@ def generate(root, episodic, expired, semantic, seed, now, duplicates):
             ("trigger", "[]"), ("related", "[]"), ("created", day(year_ago, created_offset)),
             ("last-accessed", day(year_ago, 200 + gen.rng.randrange(100))),
         ]) + body)
-        files.append((tags, claims, settings))
+        files.append((tags, claims, settings, (subject, parts, words)))
 
     # Procedural: instructions as "## Title" entries, and one solution.
     rules = []
@@ -274,9 +265,16 @@ def generate(root, episodic, expired, semantic, seed, now, duplicates):
             created_offset = 300 + gen.rng.randrange(64)       # the last two months
             decay = day(year_ago, created_offset + 90) if gen.chance(60) else None
         created = day(year_ago, created_offset)
-        home_tags, home_claims, home_settings = files[gen.rng.randrange(len(files))] if files else ([], [], [])
+        # A session works on one subject: a known one (its file's tags), now
+        # and then one the store has no file for yet.
+        if files:
+            home_tags, home_claims, home_settings, topic = files[gen.rng.randrange(len(files))]
+        else:
+            home_tags, home_claims, home_settings, topic = [], [], [], gen.subject()
         at_home = files and gen.chance(80)
         tags = home_tags if at_home else gen.tags(2 + gen.rng.randrange(3))
+        if not at_home:
+            topic = gen.subject()
         body = f"# Session {e}\n\n"
         in_list = False
         for i in range(3 + gen.rng.randrange(6)):
@@ -287,7 +285,7 @@ def generate(root, episodic, expired, semantic, seed, now, duplicates):
                 system, attribute, value = gen.pick(home_settings)
                 claim = gen.setting_fact(system, attribute, value + 1 + gen.rng.randrange(500))
             else:
-                claim = gen.fresh_claim()
+                claim = gen.fresh_claim(*topic)
             form = gen.rng.randrange(3)
             if form == 0:
                 body += ("" if in_list else "\n") + f"- {claim}\n"
