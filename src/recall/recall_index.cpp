@@ -191,7 +191,23 @@ std::string RecallIndex::build(std::string_view index_json, const SourceStamp& s
   };
   std::vector<Built> built;
   std::map<std::string, std::uint32_t> numbers;
-  std::map<std::string, std::map<std::uint32_t, unsigned>> words;
+  // Each keyword's postings, in entry order: entries are numbered as they
+  // are read, so a posting is appended, or merged with the last one when the
+  // same entry has the keyword twice. Sorted by keyword only when written.
+  std::unordered_map<std::string, std::uint32_t> word_ids;
+  std::vector<std::vector<std::pair<std::uint32_t, unsigned>>> postings;
+  const auto add = [&](const std::string& word, std::uint32_t number, unsigned bits) {
+    const auto [it, added] = word_ids.try_emplace(word, static_cast<std::uint32_t>(postings.size()));
+    if (added) {
+      postings.emplace_back();
+    }
+    auto& list = postings[it->second];
+    if (!list.empty() && list.back().first == number) {
+      list.back().second |= bits;
+    } else {
+      list.emplace_back(number, bits);
+    }
+  };
   // Stemming is most of the cost; the same words recur across entries.
   std::unordered_map<std::string, std::vector<std::string>> tag_cache;
   std::unordered_map<std::string, std::vector<std::string>> text_cache;
@@ -226,17 +242,17 @@ std::string RecallIndex::build(std::string_view index_json, const SourceStamp& s
 
     for (const auto& tag : strings_of(entry, "tags")) {
       for (const auto& word : cached(tag_cache, tag, tag_keywords)) {
-        words[word][number] |= k_match_tag;
+        add(word, number, k_match_tag);
       }
     }
     for (const auto& trigger : strings_of(entry, "trigger")) {
       for (const auto& word : cached(tag_cache, trigger, tag_keywords)) {
-        words[word][number] |= k_match_trigger;
+        add(word, number, k_match_trigger);
       }
     }
     for (const auto& word : claims::words_of(text_of(entry, "summary"))) {
       for (const auto& keyword : cached(text_cache, word, keywords_of)) {
-        words[keyword][number] |= k_match_summary;
+        add(keyword, number, k_match_summary);
       }
     }
     built.push_back(std::move(b));
@@ -259,17 +275,34 @@ std::string RecallIndex::build(std::string_view index_json, const SourceStamp& s
     out += fmt::format("E\t{}\t{}\t{}\t{}\t{}\n", b.path, b.salience, b.episodic ? 1 : 0, b.created,
                        related.empty() ? "-" : related);
   }
-  for (const auto& [word, postings] : words) {
-    if (word.find_first_of("\t\n\r") != std::string::npos) {
-      continue;
+  std::vector<const std::pair<const std::string, std::uint32_t>*> sorted;
+  sorted.reserve(word_ids.size());
+  for (const auto& word : word_ids) {
+    if (word.first.find_first_of("\t\n\r") == std::string::npos) {
+      sorted.push_back(&word);
     }
-    out += "W\t" + word + "\t";
+  }
+  std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
+  std::array<char, 16> digits{};
+  const auto append_number = [&](unsigned long value) {
+    const auto [end, error] = std::to_chars(digits.data(), digits.data() + digits.size(), value);
+    out.append(digits.data(), end);
+  };
+  for (const auto* word : sorted) {
+    out += "W\t";
+    out += word->first;
+    out += '\t';
     bool first = true;
-    for (const auto& [number, bits] : postings) {
-      out += fmt::format("{}{}:{}", first ? "" : ",", number, bits);
+    for (const auto& [number, bits] : postings[word->second]) {
+      if (!first) {
+        out += ',';
+      }
+      append_number(number);
+      out += ':';
+      append_number(bits);
       first = false;
     }
-    out += "\n";
+    out += '\n';
   }
   return out;
 }
