@@ -1,10 +1,11 @@
-// The recall index: built with nlohmann and the stemmer once per change of
+// The recall index: built from `.index.json`'s entries and the stemmer once per change of
 // `.index.json`, read with nothing but line and tab splitting.
 #include "recall/recall_index.hpp"
 
 #include "base/error.hpp"
 #include "base/regular_file.hpp"
 #include "claims/words.hpp"
+#include "recall/index_entries.hpp"
 #include "recall/keywords.hpp"
 
 #include <algorithm>
@@ -16,7 +17,6 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -36,26 +36,6 @@ constexpr const char* k_file_name = "recall.idx";
 
 // The most bytes of `.index.json` (and of a recall index) read.
 constexpr std::uintmax_t k_max_bytes = 512ULL * 1024 * 1024;
-
-// A string field of a JSON object, or "" when missing or not a string.
-std::string text_of(const nlohmann::json& object, const char* key) {
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-// The strings of a JSON list field (others skipped).
-std::vector<std::string> strings_of(const nlohmann::json& object, const char* key) {
-  std::vector<std::string> out;
-  const auto it = object.find(key);
-  if (it != object.end() && it->is_array()) {
-    for (const auto& item : *it) {
-      if (item.is_string()) {
-        out.push_back(item.get<std::string>());
-      }
-    }
-  }
-  return out;
-}
 
 // Splits `line` at tabs.
 std::vector<std::string_view> fields_of(std::string_view line) {
@@ -171,15 +151,7 @@ std::optional<SourceStamp> stamp_of(const fs::path& file) {
 
 std::string RecallIndex::build(std::string_view index_json, const SourceStamp& stamp,
                                const store::Layout& layout) {
-  nlohmann::json index;
-  try {
-    index = nlohmann::json::parse(index_json);
-  } catch (const nlohmann::json::exception& error) {
-    throw Error("{}: not JSON ({})", layout.index_json, error.what());
-  }
-  if (!index.is_object() || !index.contains("entries") || !index["entries"].is_array()) {
-    throw Error("{}: has no \"entries\" list", layout.index_json);
-  }
+  auto entries = read_index_entries(index_json, layout.index_json);
   const std::set<std::string> loaded_whole = {layout.working, layout.core, layout.memory_index,
                                               layout.index_json};
   struct Built {
@@ -219,38 +191,32 @@ std::string RecallIndex::build(std::string_view index_json, const SourceStamp& s
     return it->second;
   };
 
-  for (const auto& entry : index["entries"]) {
-    if (!entry.is_object()) {
-      continue;
-    }
+  for (auto& entry : entries) {
     Built b;
-    b.path = text_of(entry, "path");
+    b.path = std::move(entry.path);
     if (b.path.empty() || b.path.find_first_of("\t\n\r") != std::string::npos ||
-        loaded_whole.contains(b.path) || numbers.contains(b.path) ||
-        text_of(entry, "status") == "superseded") {
+        loaded_whole.contains(b.path) || numbers.contains(b.path) || entry.status == "superseded") {
       continue;
     }
-    const auto salience = text_of(entry, "salience");
-    b.salience = salience == "high" ? 3 : salience == "low" ? 1 : 2;
-    const auto type = text_of(entry, "type");
-    b.episodic = type == "episodic" ||
-                 (type.empty() && b.path.starts_with(layout.episodic + "/"));
-    b.created = Date::parse(text_of(entry, "created")) ? text_of(entry, "created") : "-";
-    b.related = strings_of(entry, "related");
+    b.salience = entry.salience == "high" ? 3 : entry.salience == "low" ? 1 : 2;
+    b.episodic = entry.type == "episodic" ||
+                 (entry.type.empty() && b.path.starts_with(layout.episodic + "/"));
+    b.created = Date::parse(entry.created) ? std::move(entry.created) : "-";
+    b.related = std::move(entry.related);
     const auto number = static_cast<std::uint32_t>(built.size());
     numbers.emplace(b.path, number);
 
-    for (const auto& tag : strings_of(entry, "tags")) {
+    for (const auto& tag : entry.tags) {
       for (const auto& word : cached(tag_cache, tag, tag_keywords)) {
         add(word, number, k_match_tag);
       }
     }
-    for (const auto& trigger : strings_of(entry, "trigger")) {
+    for (const auto& trigger : entry.trigger) {
       for (const auto& word : cached(tag_cache, trigger, tag_keywords)) {
         add(word, number, k_match_trigger);
       }
     }
-    for (const auto& word : claims::words_of(text_of(entry, "summary"))) {
+    for (const auto& word : claims::words_of(entry.summary)) {
       for (const auto& keyword : cached(text_cache, word, keywords_of)) {
         add(keyword, number, k_match_summary);
       }
