@@ -4,6 +4,7 @@
 #include "base/error.hpp"
 #include "cli/app.hpp"
 #include "cli/history_output.hpp"
+#include "cli/keep_until_exit.hpp"
 #include "cli/rule_plugins.hpp"
 #include "cli/store_selection.hpp"
 #include "daemon/control_socket.hpp"
@@ -260,6 +261,7 @@ int run_consolidate(const Globals& globals, const ConsolidateOptions& options) {
   } else {
     print_text(outcome, dry);
   }
+  keep_until_exit(std::move(outcome.model));
   return k_exit_ok;
 }
 

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <spdlog/spdlog.h>
 
 namespace engram::engine {
@@ -42,10 +43,12 @@ private:
   std::string m_line;
 };
 
-// Runs the rules over a fresh scan of the store.
+// Runs the rules over a fresh scan of the store; `model` is given the
+// workspace the plan was made from (see Outcome::model).
 Plan plan_for(const std::filesystem::path& root, const config::Settings& settings,
               const std::vector<RuleSlot>& rules, Date today, RunKind kind,
-              store::ScanCache* cache, const std::vector<usage::TakenLog>& logs) {
+              store::ScanCache* cache, const std::vector<usage::TakenLog>& logs,
+              std::shared_ptr<const void>& model) {
   const auto layout = layout_from(settings);
   StepTimer timer;
   auto snapshot = store::scan(
@@ -57,7 +60,9 @@ Plan plan_for(const std::filesystem::path& root, const config::Settings& setting
     spdlog::debug("{}: scan reused {} of {} files unchanged since the last", root.string(),
                   cache->reused, snapshot.entries.size());
   }
-  Workspace workspace(std::move(snapshot), layout, settings, today, kind);
+  auto owned = std::make_shared<Workspace>(std::move(snapshot), layout, settings, today, kind);
+  model = owned;
+  Workspace& workspace = *owned;
   timer.step("model");
   // Usage first, so the rules (forgetting, promotion, the index) see this run's counts.
   const auto tallies = usage::tally(events_of(logs));
@@ -93,7 +98,7 @@ Outcome dry_run(const std::filesystem::path& root, const config::Settings& setti
   }
   Outcome outcome;
   outcome.plan = plan_for(root, settings, rules, today, kind, nullptr,
-                          peek_usage(root, layout_from(settings)));
+                          peek_usage(root, layout_from(settings)), outcome.model);
   return outcome;
 }
 
@@ -154,7 +159,7 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
   timer.step("snapshot");
 
   const auto logs = take_usage(root, session.layout());
-  outcome.plan = plan_for(root, settings, rules, today, kind, cache, logs);
+  outcome.plan = plan_for(root, settings, rules, today, kind, cache, logs, outcome.model);
   timer.step("plan");
   report_once(root, held, outcome.plan.diagnostics);
   if (outcome.plan.empty()) {

@@ -11,6 +11,7 @@
 #include "engine/session.hpp"
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -30,6 +31,11 @@ struct Outcome {
   Recovery recovery;                          // what an interrupted run left, finished first
   std::optional<std::string> snapshot_commit; // the agent's changes, committed first
   std::optional<std::string> commit;          // the consolidation's own commit
+  // The model of the store the plan was made from (every file, parsed). Kept
+  // here so that freeing it, a sizeable share of a run on a large store, is
+  // not on the way to the commit: it goes with the Outcome, and a command
+  // about to exit may leave it to the exit (see cli/keep_until_exit.hpp).
+  std::shared_ptr<const void> model;
 };
 
 // Runs `rules` over the store at `root` and, unless dry, applies and commits
