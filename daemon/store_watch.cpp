@@ -346,12 +346,14 @@ void StoreWatch::finished(const JobResult& result, Clock::time_point now, std::t
     spdlog::info("{} ({} ms){}", result.summary, result.took.count(), commits);
     // A rule's note on the whole store (a "skipped" action naming no file):
     // logged once, whether or not its run had anything to commit.
-    const auto actions = result.record.is_object() ? result.record.value("actions", nlohmann::json::array())
-                                                   : nlohmann::json::array();
+    const auto actions = result.record.is_object()
+                             ? result.record.value("actions", nlohmann::json::array())
+                             : nlohmann::json::array();
     for (const auto& action : actions) {
-      if (action.is_object() && action.value("action", "") == "skipped" && action.value("source", "").empty() &&
-          action.value("target", "").empty()) {
-        auto note = fmt::format("rule {}: {}", action.value("rule", ""), action.value("reason", ""));
+      if (action.is_object() && action.value("action", "") == "skipped" &&
+          action.value("source", "").empty() && action.value("target", "").empty()) {
+        auto note =
+            fmt::format("rule {}: {}", action.value("rule", ""), action.value("reason", ""));
         if (m_notices.insert(note).second) {
           spdlog::info("{}", note);
         }

@@ -46,9 +46,8 @@ private:
 // Runs the rules over a fresh scan of the store; `model` is given the
 // workspace the plan was made from (see Outcome::model).
 Plan plan_for(const std::filesystem::path& root, const config::Settings& settings,
-              const std::vector<RuleSlot>& rules, Date today, RunKind kind,
-              store::ScanCache* cache, const std::vector<usage::TakenLog>& logs,
-              std::shared_ptr<const void>& model) {
+              const std::vector<RuleSlot>& rules, Date today, RunKind kind, store::ScanCache* cache,
+              const std::vector<usage::TakenLog>& logs, std::shared_ptr<const void>& model) {
   const auto layout = layout_from(settings);
   StepTimer timer;
   auto snapshot = store::scan(

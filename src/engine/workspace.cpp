@@ -323,7 +323,9 @@ std::vector<ClaimMatch> Workspace::duplicate_claims(std::string_view incoming, L
   return index.related(m_claims.id(incoming), m_claims, threshold, ClaimIndex::Wanted::duplicates);
 }
 
-std::string Workspace::store_name() const { return m_root_display; }
+std::string Workspace::store_name() const {
+  return m_root_display;
+}
 
 std::string Workspace::normalise(std::string_view text) const { return claims::normalise(text); }
 

@@ -20,9 +20,9 @@ using json = nlohmann::json;
 class EntriesReader final : public nlohmann::json_sax<json> {
 public:
   std::vector<IndexEntry> entries;
-  bool saw_entries = false;  // the index object has an "entries" list
+  bool saw_entries = false; // the index object has an "entries" list
   bool top_is_object = false;
-  std::string error;         // the parser's message, when it failed
+  std::string error; // the parser's message, when it failed
 
   bool null() override { return scalar(); }
   bool boolean(bool) override { return scalar(); }
@@ -115,18 +115,19 @@ public:
     return true;
   }
 
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& failure) override {
+  bool parse_error(std::size_t, const std::string&,
+                   const nlohmann::detail::exception& failure) override {
     error = failure.what();
     return false;
   }
 
 private:
   int m_depth = 0;
-  bool m_entries_key = false;                  // the value coming is the index's "entries"
-  bool m_in_entries = false;                   // inside the "entries" list
-  IndexEntry* m_entry = nullptr;               // the entry being read
-  std::string* m_text = nullptr;               // the text field the next value of this entry sets
-  std::vector<std::string>* m_list = nullptr;  // the list field the next value of this entry sets
+  bool m_entries_key = false;                 // the value coming is the index's "entries"
+  bool m_in_entries = false;                  // inside the "entries" list
+  IndexEntry* m_entry = nullptr;              // the entry being read
+  std::string* m_text = nullptr;              // the text field the next value of this entry sets
+  std::vector<std::string>* m_list = nullptr; // the list field the next value of this entry sets
   std::vector<std::string>* m_list_open = nullptr; // the list whose items are being read
 
   // A scalar where no field takes it: it ends a pending key and is skipped.
@@ -161,19 +162,28 @@ private:
   }
 
   std::string* text_field(std::string_view name) const {
-    if (name == "path") return &m_entry->path;
-    if (name == "type") return &m_entry->type;
-    if (name == "salience") return &m_entry->salience;
-    if (name == "status") return &m_entry->status;
-    if (name == "created") return &m_entry->created;
-    if (name == "summary") return &m_entry->summary;
+    if (name == "path")
+      return &m_entry->path;
+    if (name == "type")
+      return &m_entry->type;
+    if (name == "salience")
+      return &m_entry->salience;
+    if (name == "status")
+      return &m_entry->status;
+    if (name == "created")
+      return &m_entry->created;
+    if (name == "summary")
+      return &m_entry->summary;
     return nullptr;
   }
 
   std::vector<std::string>* list_field(std::string_view name) const {
-    if (name == "tags") return &m_entry->tags;
-    if (name == "trigger") return &m_entry->trigger;
-    if (name == "related") return &m_entry->related;
+    if (name == "tags")
+      return &m_entry->tags;
+    if (name == "trigger")
+      return &m_entry->trigger;
+    if (name == "related")
+      return &m_entry->related;
     return nullptr;
   }
 };

@@ -169,7 +169,8 @@ std::string RecallIndex::build(std::string_view index_json, const SourceStamp& s
   std::unordered_map<std::string, std::uint32_t> word_ids;
   std::vector<std::vector<std::pair<std::uint32_t, unsigned>>> postings;
   const auto add = [&](const std::string& word, std::uint32_t number, unsigned bits) {
-    const auto [it, added] = word_ids.try_emplace(word, static_cast<std::uint32_t>(postings.size()));
+    const auto [it, added] =
+        word_ids.try_emplace(word, static_cast<std::uint32_t>(postings.size()));
     if (added) {
       postings.emplace_back();
     }
@@ -248,7 +249,8 @@ std::string RecallIndex::build(std::string_view index_json, const SourceStamp& s
       sorted.push_back(&word);
     }
   }
-  std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
+  std::sort(sorted.begin(), sorted.end(),
+            [](const auto* a, const auto* b) { return a->first < b->first; });
   std::array<char, 16> digits{};
   const auto append_number = [&](unsigned long value) {
     const auto [end, error] = std::to_chars(digits.data(), digits.data() + digits.size(), value);

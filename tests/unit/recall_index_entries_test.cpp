@@ -64,7 +64,8 @@ void same(const std::vector<IndexEntry>& got, const std::vector<IndexEntry>& wan
 } // namespace
 
 TEST_CASE("the entries of .index.json read as a stream agree with the parsed document") {
-  const std::string text = GENERATE(as<std::string>{},
+  const std::string text = GENERATE(
+      as<std::string>{},
       // As the index rule writes it.
       R"({"version": 1, "generated": "2026-11-24", "entries": [
           {"path": "semantic/a.md", "filename": "a.md", "type": "semantic", "tags": ["x", "y"],
@@ -99,10 +100,10 @@ TEST_CASE("the entries of .index.json read as a stream agree with the parsed doc
 }
 
 TEST_CASE("an .index.json that is not JSON, or has no entries list, is an error naming it") {
-  const std::string text = GENERATE(as<std::string>{}, "", "{", R"({"entries": [}]})",
-                                    R"({"entries": []} trailing)", "[]", "3", R"({"version": 1})",
-                                    R"({"entries": {"path": "a.md"}})", R"({"entries": "none"})",
-                                    R"({"entries": [], "entries": null})");
+  const std::string text =
+      GENERATE(as<std::string>{}, "", "{", R"({"entries": [}]})", R"({"entries": []} trailing)",
+               "[]", "3", R"({"version": 1})", R"({"entries": {"path": "a.md"}})",
+               R"({"entries": "none"})", R"({"entries": [], "entries": null})");
   INFO(text);
   CHECK_THROWS_WITH(read_index_entries(text, "store/.index.json"),
                     Catch::StartsWith("store/.index.json: "));
