@@ -4,9 +4,11 @@
 
 #include "base/error.hpp"
 
+#include <array>
 #include <cstddef>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <utility>
 
 namespace engram::recall {
 
@@ -161,31 +163,35 @@ private:
     }
   }
 
-  std::string* text_field(std::string_view name) const {
-    if (name == "path")
-      return &m_entry->path;
-    if (name == "type")
-      return &m_entry->type;
-    if (name == "salience")
-      return &m_entry->salience;
-    if (name == "status")
-      return &m_entry->status;
-    if (name == "created")
-      return &m_entry->created;
-    if (name == "summary")
-      return &m_entry->summary;
+  // The field of the entry being read that a key names, or nullptr.
+  template <typename Field, std::size_t N>
+  Field* field(std::string_view name,
+               const std::array<std::pair<std::string_view, Field IndexEntry::*>, N>& table) const {
+    for (const auto& [key, member] : table) {
+      if (key == name) {
+        return &(m_entry->*member);
+      }
+    }
     return nullptr;
+  }
+  std::string* text_field(std::string_view name) const { return field(name, k_text_fields); }
+  std::vector<std::string>* list_field(std::string_view name) const {
+    return field(name, k_list_fields);
   }
 
-  std::vector<std::string>* list_field(std::string_view name) const {
-    if (name == "tags")
-      return &m_entry->tags;
-    if (name == "trigger")
-      return &m_entry->trigger;
-    if (name == "related")
-      return &m_entry->related;
-    return nullptr;
-  }
+  // The keys IndexEntry keeps, and where.
+  static constexpr std::array<std::pair<std::string_view, std::string IndexEntry::*>, 6>
+      k_text_fields{{{"path", &IndexEntry::path},
+                     {"type", &IndexEntry::type},
+                     {"salience", &IndexEntry::salience},
+                     {"status", &IndexEntry::status},
+                     {"created", &IndexEntry::created},
+                     {"summary", &IndexEntry::summary}}};
+  static constexpr std::array<std::pair<std::string_view, std::vector<std::string> IndexEntry::*>,
+                              3>
+      k_list_fields{{{"tags", &IndexEntry::tags},
+                     {"trigger", &IndexEntry::trigger},
+                     {"related", &IndexEntry::related}}};
 };
 
 } // namespace
