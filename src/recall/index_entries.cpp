@@ -53,8 +53,6 @@ public:
     } else if (m_depth == 3 && m_in_entries) {
       entries.emplace_back();
       m_entry = &entries.back();
-    } else {
-      opened_elsewhere();
     }
     return true;
   }
@@ -74,11 +72,8 @@ public:
       entries.clear();
       saw_entries = true;
       m_in_entries = true;
-    } else if (m_depth == 4 && m_entry != nullptr && m_list != nullptr) {
-      m_list->clear();
-      m_list_open = m_list;
-    } else {
-      opened_elsewhere();
+    } else if (m_depth == 4 && m_list != nullptr) {
+      m_list_open = m_list; // emptied when its key was read
     }
     m_entries_key = false;
     return true;
@@ -143,15 +138,10 @@ private:
     return true;
   }
 
-  // A container opened where nothing is read from it.
-  void opened_elsewhere() {
-    if (m_depth == 4) {
-      // An entry field whose value is an object, or a list for a text field.
-      m_text = nullptr;
-      m_list = nullptr;
-    }
-  }
-
+  // A container closed: back in an entry, the next value needs a key first
+  // (so an object or a list under a text field, or an object under a list
+  // field, leaves the field empty: nothing inside them reaches depth 3 or a
+  // list being read).
   void closed() {
     --m_depth;
     if (m_depth == 1) {
