@@ -36,7 +36,7 @@ TEST_CASE("a lightweight run renders every index entry from its file") {
   auto index = nlohmann::json::parse(read_file(store / ".index.json"));
   CHECK(index["generated"] == "2026-11-22");
   CHECK(entry_for(index, "semantic/b.md")["tags"] == nlohmann::json::array({"beta", "gam\"ma"}));
-  CHECK(entry_for(index, "semantic/a.md")["hash"].is_string());
+  CHECK_FALSE(entry_for(index, "semantic/a.md").contains("hash"));
 
   // Someone edits the generated file, and an agent edits a memory.
   entry_for(index, "semantic/a.md")["summary"] = "edited by hand";
@@ -58,4 +58,32 @@ TEST_CASE("a lightweight run renders every index entry from its file") {
   CHECK(sandbox.git(store, {"rev-parse", "HEAD"}).out == head);
   index = nlohmann::json::parse(read_file(store / ".index.json"));
   CHECK(index["generated"] == "2026-11-23");
+}
+
+TEST_CASE("an edit that leaves a memory's indexed fields alone leaves .index.json alone") {
+  const Sandbox sandbox;
+  const fs::path store = sandbox.work("store");
+  REQUIRE(sandbox.engram({"init", store.string()}).exit_code == 0);
+  write_file(store / "semantic/a.md",
+             "---\ntype: semantic\ntags: [alpha, beta]\n---\nAlpha is first.\n");
+  REQUIRE(
+      sandbox.engram({"consolidate", "--store", store.string(), "--now", "2026-11-22"}).exit_code ==
+      0);
+  const auto before = read_file(store / ".index.json");
+  auto head = sandbox.git(store, {"rev-parse", "HEAD"}).out;
+  head.pop_back(); // the newline
+
+  // The agent appends a line below the summary: the snapshot commits it, and
+  // the index (whose summary is the first line) has nothing to say about it.
+  write_file(
+      store / "semantic/a.md",
+      "---\ntype: semantic\ntags: [alpha, beta]\n---\nAlpha is first.\n- Beta came later.\n");
+  REQUIRE(sandbox
+              .engram({"consolidate", "--lightweight", "--store", store.string(), "--now",
+                       "2026-11-22"})
+              .exit_code == 0);
+  CHECK(read_file(store / ".index.json") == before);
+  const auto log = sandbox.git(store, {"log", "--format=%s", head + "..HEAD"}).out;
+  CHECK(log == "snapshot: 1 file changed by the agent\n");
+  CHECK(sandbox.git(store, {"status", "--porcelain"}).out.empty());
 }
