@@ -8,7 +8,7 @@ packages=(
   libboost-dev libboost-filesystem-dev
   libtomlplusplus-dev nlohmann-json3-dev libspdlog-dev libfmt-dev
   libgit2-dev libcli11-dev libyaml-cpp-dev libmd4c-dev libicu-dev
-  libstemmer-dev libsystemd-dev catch2 inotify-tools python3
+  libstemmer-dev libsystemd-dev libmimalloc-dev catch2 inotify-tools python3
 )
 
 missing=()
