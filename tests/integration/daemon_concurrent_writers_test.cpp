@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <thread>
 #include <unistd.h>
 
@@ -106,6 +107,8 @@ TEST_CASE("with the daemon consolidating under load, concurrent writers lose no 
   constexpr std::size_t k_working = 60; // lines appended to WORKING.md with plain writes
   std::vector<std::string> written;     // every marker, once all writers are done
   std::atomic<int> append_failures{0};  // `engram append` runs that failed
+  std::mutex failure_mutex;
+  std::string first_failure;            // what the first failed `engram append` said
   std::atomic<int> write_failures{0};   // plain appends that were not written whole
   std::vector<std::thread> writers;
   for (const std::string name : {"apa", "apb"}) {
@@ -115,7 +118,10 @@ TEST_CASE("with the daemon consolidating under load, concurrent writers lose no 
             {"--config", made.config.string(), "append", "--store", made.store.string(),
              "Appended note " + marker(name, n) + " about the order sync."});
         if (result.exit_code != 0) {
-          ++append_failures;
+          const std::lock_guard lock(failure_mutex);
+          if (append_failures++ == 0) {
+            first_failure = result.out + result.err;
+          }
         }
       }
     });
@@ -163,6 +169,7 @@ TEST_CASE("with the daemon consolidating under load, concurrent writers lose no 
   for (auto& writer : writers) {
     writer.join();
   }
+  INFO("the first failed append said: " << first_failure);
   REQUIRE(append_failures == 0);
   REQUIRE(write_failures == 0);
   for (const std::string name : {"apa", "apb"}) {
