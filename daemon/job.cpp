@@ -79,7 +79,7 @@ JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, ScanCa
     }
     const engine::Outcome outcome =
         engine::consolidate(job.root, job.settings, rules, job.today, job.kind, engine::DryRun::no,
-                            &caches.of(job.root));
+                            &caches.of(job.root), job.changed ? &*job.changed : nullptr);
     result.ok = true;
     result.commit = outcome.commit;
     result.snapshot_commit = outcome.snapshot_commit;
@@ -88,6 +88,7 @@ JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, ScanCa
                                           : engine::summary_line(outcome.plan);
     result.record_text = outcome.plan.empty() ? std::string() : engine::render_record(outcome.plan);
     result.written = own_writes(job.root, outcome);
+    result.look_again = outcome.look_again;
     for (const auto& diagnostic : outcome.plan.diagnostics) {
       spdlog::warn("{} (skipped)", diagnostic.to_string());
     }

@@ -32,6 +32,11 @@ struct Job {
   Reason reason = Reason::changes;
   Date today{1970, 1, 1};      // the date the rules run as
   bool consume_marker = false; // remove the append's request marker before reading
+  // The store-relative paths that changed since the store's last job (the
+  // agent's, and what that job said to look at again); nullopt when that is
+  // not known — the first run, a watcher that lost track, a failed run, a
+  // full run — and the whole store is looked at.
+  std::optional<std::vector<std::string>> changed;
 };
 
 // What a consolidation did, as the loop and the control socket need it.
@@ -48,6 +53,7 @@ struct JobResult {
   std::optional<std::string> commit; // the consolidation's commit
   std::optional<std::string> snapshot_commit; // the agent's changes, committed first
   WrittenFiles written;                       // engram's own writes and removals
+  std::vector<std::string> look_again;        // for the next job's `changed`
   std::chrono::milliseconds took{0};          // how long it ran
 };
 

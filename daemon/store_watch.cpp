@@ -134,6 +134,7 @@ bool StoreWatch::restart_watcher(const WatcherFactory& make_watcher, Clock::time
     return false;
   }
   poll(now);
+  m_changed.reset();
   m_triggers.changes(now, 1); // whatever happened while it was broken
   spdlog::warn("watching again ({} watcher); the whole store is rescanned", m_watcher->name());
   return true;
@@ -143,6 +144,7 @@ void StoreWatch::sort_change(const watch::Change& change, Clock::time_point now,
                              std::size_t& agent) {
   if (change.kind == watch::ChangeKind::rescan) {
     spdlog::info("the watcher lost track of events; rescanning the whole store");
+    m_changed.reset();
     ++agent;
     for (const auto& path : engine::guarded_paths(m_layout)) {
       check_guard(path);
@@ -162,6 +164,9 @@ void StoreWatch::sort_change(const watch::Change& change, Clock::time_point now,
   }
   spdlog::debug("{} {}", relative,
                 change.kind == watch::ChangeKind::removed ? "removed" : "changed");
+  if (m_changed) {
+    m_changed->insert(relative);
+  }
   ++agent;
   const auto guarded = engine::guarded_paths(m_layout);
   if (std::find(guarded.begin(), guarded.end(), relative) != guarded.end()) {
@@ -299,6 +304,12 @@ std::optional<Job> StoreWatch::take_job(Clock::time_point now, std::time_t wall,
   job.reason = due->reason;
   job.today = m_request_today.value_or(local_date(wall));
   job.consume_marker = marker;
+  // A full run looks at the whole store: what the watcher may have missed
+  // (a change it could not see) is found there at the latest.
+  if (m_changed && due->kind == RunKind::lightweight) {
+    job.changed.emplace(m_changed->begin(), m_changed->end());
+  }
+  m_changed.emplace();
   m_request_today.reset();
   m_running = due;
   spdlog::info("consolidating ({}: {})", kind_name(due->kind), reason_name(due->reason));
@@ -332,6 +343,9 @@ void StoreWatch::finished(const JobResult& result, Clock::time_point now, std::t
     m_failures = 0;
     m_retry_at.reset();
     m_own.remember(result.written);
+    if (m_changed) {
+      m_changed->insert(result.look_again.begin(), result.look_again.end());
+    }
     if (result.snapshot_commit) {
       m_last_snapshot = now;
     }
@@ -360,6 +374,7 @@ void StoreWatch::finished(const JobResult& result, Clock::time_point now, std::t
       }
     }
   } else {
+    m_changed.reset(); // what it did before it failed is not known
     ++m_failures;
     if (m_failures <= k_max_retries) {
       const auto wait = std::chrono::seconds(1LL << m_failures);
@@ -401,6 +416,7 @@ void StoreWatch::reconfigure(const config::Settings& settings, const WatcherFact
   m_spec.settings = settings;
   m_layout = engine::layout_from(settings);
   m_triggers.reconfigure(TriggerSettings::from(settings), wall);
+  m_changed.reset(); // the next run reads the store under the new settings
   const auto options = watch_options(settings);
   if (!m_watcher || options.backend != m_watch_options.backend ||
       options.poll_interval_ms != m_watch_options.poll_interval_ms ||
@@ -411,6 +427,7 @@ void StoreWatch::reconfigure(const config::Settings& settings, const WatcherFact
       m_watch_options = options;
       m_next_poll.reset();
       poll(now);
+      m_changed.reset();
       m_triggers.changes(now, 1); // whatever the old watcher did not report
       spdlog::info("now watching with the {} watcher", m_watcher->name());
     } catch (const std::exception& error) {

@@ -124,6 +124,9 @@ private:
   std::set<std::string> m_notices;              // a rule's notes on the store, each logged once
   std::optional<Due> m_running;                 // the job in flight
   std::vector<watch::Change> m_held;            // events seen while it ran
+  // What changed since the last job was taken, for the next one's
+  // Job::changed; nullopt when it is not known (see there).
+  std::optional<std::set<std::string>> m_changed;
   std::optional<Due> m_git_wait;                // a run waiting for git
   std::string m_git_reason;                     // what git is doing
   std::optional<Clock::time_point> m_git_retry; // when to look at git again

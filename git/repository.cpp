@@ -16,6 +16,7 @@
 #include <iterator>
 #include <limits>
 #include <spdlog/spdlog.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace engram::git {
@@ -100,8 +101,11 @@ Expected<git_index*, Failure> fresh_index(git_repository* repository, Index& ind
   if (const int code = git_repository_index(&index.pointer, repository); code != 0) {
     return unexpected(failure(code, "cannot read the index"));
   }
-  // Forced: what an earlier step staged in memory and did not write is dropped.
-  if (const int code = git_index_read(index.pointer, 1); code != 0) {
+  // Read again only when the file on disk is not what was read (libgit2
+  // compares its stamp and its checksum): reading a 10,000-file index costs
+  // milliseconds, and the repository loaded it a moment ago. What a failed
+  // step staged in memory was dropped by that step (a forced read).
+  if (const int code = git_index_read(index.pointer, 0); code != 0) {
     return unexpected(failure(code, "cannot re-read the index"));
   }
   return index.pointer;
@@ -341,6 +345,39 @@ int admit_for_add_all(const char* path, const char* /*matched*/, void* payload) 
   return 0;
 }
 
+// The files the index holds other than HEAD does that `all` did not ask
+// about, and that its `admit` refuses as staged.
+Expected<std::vector<std::string>, Failure> staged_beyond(git_repository* repository,
+                                                          git_index* index, const AdmitAll& all) {
+  Object head_tree;
+  if (git_revparse_single(&head_tree.pointer, repository, "HEAD^{tree}") != 0) {
+    head_tree.pointer = nullptr; // unborn: everything in the index is new
+  }
+  Diff diff;
+  if (const int code =
+          git_diff_tree_to_index(&diff.pointer, repository,
+                                 reinterpret_cast<git_tree*>(head_tree.pointer), index, nullptr);
+      code != 0) {
+    return unexpected(failure(code, "cannot compare the index with HEAD"));
+  }
+  std::vector<std::string> refused;
+  const std::size_t count = git_diff_num_deltas(diff.pointer);
+  for (std::size_t i = 0; i < count; ++i) {
+    const git_diff_delta* delta = git_diff_get_delta(diff.pointer, i);
+    if (delta->status != GIT_DELTA_ADDED && delta->status != GIT_DELTA_MODIFIED) {
+      continue;
+    }
+    const std::string path = delta->new_file.path;
+    const bool asked = std::any_of(all.admitted.begin(), all.admitted.end(),
+                                   [&](const auto& a) { return a.first == path; }) ||
+                       std::find(all.refused.begin(), all.refused.end(), path) != all.refused.end();
+    if (!asked && !admit_staged(repository, index, path, std::nullopt, all.admit)) {
+      refused.push_back(path);
+    }
+  }
+  return refused;
+}
+
 } // namespace
 
 Expected<CommitId, Failure> Repository::commit_all(std::string_view message,
@@ -371,6 +408,15 @@ Expected<CommitId, Failure> Repository::commit_all(std::string_view message,
   for (const auto& [path, seen] : all.admitted) {
     if (!admit_staged(m_repository.get(), *index, path, seen, admit)) {
       all.refused.push_back(path);
+    }
+  }
+  // add_all never shows the callback a file the index holds as it is on
+  // disk, so what the index had already is asked about here.
+  if (admit) {
+    if (auto held = staged_beyond(m_repository.get(), *index, all)) {
+      all.refused.insert(all.refused.end(), held->begin(), held->end());
+    } else {
+      return unexpected(held.error());
     }
   }
   for (const auto& path : all.refused) {
@@ -455,7 +501,11 @@ Expected<CommitId, Failure> Repository::commit_staged(std::string_view message,
   if (const int code = git_repository_index(&index.pointer, m_repository.get()); code != 0) {
     return unexpected(failure(code, "cannot read the index"));
   }
-  return commit_index(index.pointer, message, author, committer);
+  auto committed = commit_index(index.pointer, message, author, committer);
+  if (!committed) {
+    git_index_read(index.pointer, 1); // a retry stages again from what is on disk
+  }
+  return committed;
 }
 
 Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::string_view message,
@@ -582,11 +632,14 @@ bool Repository::is_clean() const {
   return git_status_list_entrycount(status.pointer) == 0;
 }
 
-std::vector<Change> Repository::changes() const {
+std::vector<Change> Repository::changes(const std::vector<std::string>* only) const {
   git_status_options options = GIT_STATUS_OPTIONS_INIT;
   options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
   options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
                   GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+  if (only != nullptr) {
+    return changes_among(*only);
+  }
   StatusList status;
   if (git_status_list_new(&status.pointer, m_repository.get(), &options) != 0) {
     throw Error(last_error("cannot read git status"));
@@ -607,6 +660,70 @@ std::vector<Change> Repository::changes() const {
   }
   std::sort(result.begin(), result.end(),
             [](const Change& a, const Change& b) { return a.path < b.path; });
+  return result;
+}
+
+std::vector<Change> Repository::changes_among(const std::vector<std::string>& paths) const {
+  git_repository* repository = m_repository.get();
+  Object head_tree;
+  const bool born = git_revparse_single(&head_tree.pointer, repository, "HEAD^{tree}") == 0;
+  std::vector<std::string> sorted = paths;
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  std::vector<Change> result;
+  for (const auto& path : sorted) {
+    // HEAD's blob at the path; a folder there is not a file of HEAD's.
+    std::optional<git_oid> in_head;
+    TreeEntry entry;
+    if (born &&
+        git_tree_entry_bypath(&entry.pointer, reinterpret_cast<git_tree*>(head_tree.pointer),
+                              path.c_str()) == 0 &&
+        git_tree_entry_type(entry.pointer) == GIT_OBJECT_BLOB) {
+      in_head = *git_tree_entry_id(entry.pointer);
+    }
+    const std::filesystem::path file = m_workdir / path;
+    struct stat seen {};
+    const bool on_disk =
+        ::lstat(file.c_str(), &seen) == 0 && (S_ISREG(seen.st_mode) || S_ISLNK(seen.st_mode));
+    if (!on_disk) {
+      if (in_head) {
+        result.push_back(Change{path, ChangeKind::deleted});
+      }
+      continue;
+    }
+    if (!in_head) {
+      int ignored = 0;
+      if (git_ignore_path_is_ignored(&ignored, repository, path.c_str()) == 0 && ignored != 0) {
+        continue; // status does not show an ignored file either
+      }
+      result.push_back(Change{path, ChangeKind::added});
+      continue;
+    }
+    // The id of its bytes (a link's target) as they are, without git's
+    // filters: loading those reads the whole index for its attributes, the
+    // largest cost of a one-file snapshot. A store has no filters; if one
+    // did, a file would at worst look changed and its staging find HEAD's
+    // blob again (no commit is made of an unchanged tree).
+    std::optional<std::string> bytes;
+    if (S_ISLNK(seen.st_mode)) {
+      std::error_code error;
+      auto target = std::filesystem::read_symlink(file, error).string();
+      if (!error) {
+        bytes = std::move(target);
+      }
+    } else {
+      RegularFile::Failure failed{};
+      if (auto opened = RegularFile::open(file, failed)) {
+        bytes = opened->read(std::numeric_limits<std::uintmax_t>::max());
+      }
+    }
+    git_oid on_disk_id;
+    // One that cannot be read now is shown as changed: staging says why.
+    if (!bytes || git_odb_hash(&on_disk_id, bytes->data(), bytes->size(), GIT_OBJECT_BLOB) != 0 ||
+        git_oid_equal(&on_disk_id, &*in_head) == 0) {
+      result.push_back(Change{path, ChangeKind::modified});
+    }
+  }
   return result;
 }
 

@@ -159,8 +159,18 @@ public:
 
   // Every file the working tree or the index changed since HEAD, untracked
   // ones included and ignored ones not, sorted by path; renames are a deletion
-  // and an addition. Throws engram::Error when status fails.
-  std::vector<Change> changes() const;
+  // and an addition. With `only` (store-relative file paths a watcher
+  // reported), exactly those are looked at, their bytes against HEAD's, and
+  // neither the rest of the tree nor the index is read: see changes_among.
+  // Throws engram::Error when status fails.
+  std::vector<Change> changes(const std::vector<std::string>* only = nullptr) const;
+
+  // The files among `paths` whose bytes on disk (a link's target; git's
+  // filters are not applied) differ from HEAD's, that HEAD lacks (unless
+  // ignored), or that are gone; sorted by path. A folder at a path is not a
+  // file there. What only the index changed is not seen: that takes a whole
+  // status.
+  std::vector<Change> changes_among(const std::vector<std::string>& paths) const;
 
   // Stores `bytes` as a blob in the object database (not yet flushed: see
   // flush); returns its id.

@@ -47,13 +47,14 @@ private:
 // workspace the plan was made from (see Outcome::model).
 Plan plan_for(const std::filesystem::path& root, const config::Settings& settings,
               const std::vector<RuleSlot>& rules, Date today, RunKind kind, store::ScanCache* cache,
-              const std::vector<usage::TakenLog>& logs, std::shared_ptr<const void>& model) {
+              const std::vector<std::string>* changed, const std::vector<usage::TakenLog>& logs,
+              std::shared_ptr<const void>& model) {
   const auto layout = layout_from(settings);
   StepTimer timer;
   auto snapshot = store::scan(
       root, layout,
       store::ScanLimits{static_cast<std::uintmax_t>(settings.get_int("scan.max_file_bytes"))},
-      cache);
+      cache, changed);
   timer.step("scan");
   if (cache != nullptr) {
     spdlog::debug("{}: scan reused {} of {} files unchanged since the last", root.string(),
@@ -96,7 +97,7 @@ Outcome dry_run(const std::filesystem::path& root, const config::Settings& setti
                  root.string());
   }
   Outcome outcome;
-  outcome.plan = plan_for(root, settings, rules, today, kind, nullptr,
+  outcome.plan = plan_for(root, settings, rules, today, kind, nullptr, nullptr,
                           peek_usage(root, layout_from(settings)), outcome.model);
   return outcome;
 }
@@ -136,29 +137,45 @@ void report_once(const std::filesystem::path& root, const std::vector<HeldBack>&
   report_held_back(root, unreported);
 }
 
+// What the next run told what changed must look at again (Outcome::look_again).
+std::vector<std::string> to_look_again(const Outcome& outcome) {
+  std::vector<std::string> paths;
+  for (const auto* list :
+       {&outcome.applied.written, &outcome.applied.removed, &outcome.recovery.finished.written,
+        &outcome.recovery.finished.removed}) {
+    paths.insert(paths.end(), list->begin(), list->end());
+  }
+  return paths;
+}
+
 } // namespace
 
 Outcome consolidate(const std::filesystem::path& root, const config::Settings& settings,
                     const std::vector<RuleSlot>& rules, Date today, RunKind kind, DryRun dry,
-                    store::ScanCache* cache) {
+                    store::ScanCache* cache, const std::vector<std::string>* changed) {
   if (dry == DryRun::yes) {
     return dry_run(root, settings, rules, today, kind);
   }
   Outcome outcome;
   StepTimer timer;
+  if (changed != nullptr && cache == nullptr) {
+    changed = nullptr; // what changed is only worth knowing beside what was read before
+  }
   Session session = Session::open(root, settings);
-  outcome.recovery = finish_interrupted(session);
+  outcome.recovery = finish_interrupted(session, changed != nullptr ? Sweep::no : Sweep::yes);
   timer.step("session");
   // The agent's own edits go in a commit of their own, so this
   // consolidation's diff is only engram's.
   std::vector<HeldBack> held;
-  if (auto snapshot = engine::snapshot(session, SnapshotReason::agent, &held)) {
+  // What it leaves uncommitted is looked at again by the next run told what changed.
+  if (auto snapshot =
+          engine::snapshot(session, SnapshotReason::agent, &held, changed, &outcome.look_again)) {
     outcome.snapshot_commit = snapshot->commit;
   }
   timer.step("snapshot");
 
   const auto logs = take_usage(root, session.layout());
-  outcome.plan = plan_for(root, settings, rules, today, kind, cache, logs, outcome.model);
+  outcome.plan = plan_for(root, settings, rules, today, kind, cache, changed, logs, outcome.model);
   timer.step("plan");
   report_once(root, held, outcome.plan.diagnostics);
   if (outcome.plan.empty()) {
@@ -172,6 +189,10 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
     refresh_recall_index(root, session.layout());
     timer.step("recall index");
     spdlog::debug("{}: ran: {}", root.string(), timer.line());
+    if (changed != nullptr) {
+      auto again = to_look_again(outcome);
+      outcome.look_again.insert(outcome.look_again.end(), again.begin(), again.end());
+    }
     return outcome;
   }
   Pending pending;
@@ -189,6 +210,10 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
   refresh_recall_index(root, session.layout());
   timer.step("recall index");
   spdlog::debug("{}: ran: {}", root.string(), timer.line());
+  if (changed != nullptr) {
+    auto again = to_look_again(outcome);
+    outcome.look_again.insert(outcome.look_again.end(), again.begin(), again.end());
+  }
   if (!outcome.commit && outcome.applied.written.empty() && outcome.applied.removed.empty()) {
     spdlog::info("{}: every change was deferred; nothing to commit", root.string());
   }

@@ -36,6 +36,10 @@ struct Outcome {
   // not on the way to the commit: it goes with the Outcome, and a command
   // about to exit may leave it to the exit (see cli/keep_until_exit.hpp).
   std::shared_ptr<const void> model;
+  // Paths the next run told what changed must look at even if no one changes
+  // them again: what this run wrote and removed, and what the snapshot left
+  // uncommitted (held back, unreadable). Filled only when `changed` was given.
+  std::vector<std::string> look_again;
 };
 
 // Runs `rules` over the store at `root` and, unless dry, applies and commits
@@ -44,8 +48,13 @@ struct Outcome {
 // busy for longer than git.lock_wait_s, a commit that fails); what was
 // started is then finished by the next run. A `cache` (the daemon keeps one
 // per store) lets the scan reuse the files that did not change since the last.
+// `changed`, with a cache: the store-relative paths a watcher saw change
+// since the last run with that cache, plus that run's Outcome::look_again;
+// the snapshot and the scan then look at those paths only (see store::scan
+// and git::Repository::changes), so a one-file change costs one file.
 Outcome consolidate(const std::filesystem::path& root, const config::Settings& settings,
                     const std::vector<RuleSlot>& rules, Date today, RunKind kind, DryRun dry,
-                    store::ScanCache* cache = nullptr);
+                    store::ScanCache* cache = nullptr,
+                    const std::vector<std::string>* changed = nullptr);
 
 } // namespace engram::engine

@@ -113,9 +113,11 @@ std::vector<std::string> remove_temporaries(const fs::path& root) {
   return removed;
 }
 
-Recovery finish_interrupted(Session& session) {
+Recovery finish_interrupted(Session& session, Sweep sweep) {
   Recovery recovery;
-  recovery.removed_temporaries = remove_temporaries(session.root());
+  if (sweep == Sweep::yes) {
+    recovery.removed_temporaries = remove_temporaries(session.root());
+  }
   const auto pending = read_pending(session.root(), session.layout());
   if (!pending) {
     release_committed_usage(session);

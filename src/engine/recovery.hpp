@@ -36,14 +36,22 @@ struct Recovery {
 // and kept); returns their store-relative paths.
 std::vector<std::string> remove_temporaries(const std::filesystem::path& root);
 
-// Removes stray temporaries and, when a pending change exists, finishes it:
-// a file already at its new content counts as written; one still at its old
-// content is written now; one changed by someone else keeps their bytes and
-// is deferred; removals happen only once every write is in place. Commits
-// exactly those files, unless HEAD already holds them (the run died after its
-// commit), then clears the working state. Last, releases the usage logs a
-// recent commit folded (usage_run.hpp). Throws engram::Error.
-Recovery finish_interrupted(Session& session);
+// Whether finish_interrupted looks through the whole store for temporaries.
+enum class Sweep {
+  yes,
+  // Not this time: a daemon's lightweight run told what changed. A stray
+  // temporary is never a memory, never committed and never an event, so it
+  // waits harmlessly for the next run that sweeps (every full one).
+  no,
+};
+
+// Removes stray temporaries (unless `sweep` says no) and, when a pending change exists, finishes
+// it: a file already at its new content counts as written; one still at its old content is written
+// now; one changed by someone else keeps their bytes and is deferred; removals happen only once
+// every write is in place. Commits exactly those files, unless HEAD already holds them (the run
+// died after its commit), then clears the working state. Last, releases the usage logs a recent
+// commit folded (usage_run.hpp). Throws engram::Error.
+Recovery finish_interrupted(Session& session, Sweep sweep = Sweep::yes);
 
 // For the daemon at start, and after any failure: one session on `root`
 // that runs finish_interrupted() and then snapshots the agent's changes.

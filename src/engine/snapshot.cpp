@@ -24,8 +24,9 @@ std::string snapshot_message(const std::vector<git::Change>& files, SnapshotReas
 }
 
 std::vector<git::Change> agent_changes(const git::Repository& repository,
-                                       const store::Layout& layout) {
-  auto changes = repository.changes();
+                                       const store::Layout& layout,
+                                       const std::vector<std::string>* only) {
+  auto changes = repository.changes(only);
   const std::string state = layout.state + "/";
   std::erase_if(changes, [&](const git::Change& change) {
     const auto slash = change.path.rfind('/');
@@ -37,11 +38,24 @@ std::vector<git::Change> agent_changes(const git::Repository& repository,
 }
 
 std::optional<Snapshot> snapshot(Session& session, SnapshotReason reason,
-                                 std::vector<HeldBack>* held_out) {
-  const auto files = agent_changes(session.repository(), session.layout());
+                                 std::vector<HeldBack>* held_out,
+                                 const std::vector<std::string>* only,
+                                 std::vector<std::string>* left) {
+  const auto files = agent_changes(session.repository(), session.layout(), only);
   if (files.empty()) {
     return std::nullopt;
   }
+  const auto note_left = [&](const std::vector<git::Change>& committed) {
+    if (left == nullptr) {
+      return;
+    }
+    for (const auto& file : files) {
+      if (std::none_of(committed.begin(), committed.end(),
+                       [&](const git::Change& c) { return c.path == file.path; })) {
+        left->push_back(file.path);
+      }
+    }
+  };
   std::vector<std::string> paths;
   for (const auto& file : files) {
     paths.push_back(file.path);
@@ -80,8 +94,10 @@ std::optional<Snapshot> snapshot(Session& session, SnapshotReason reason,
     report_held_back(session.root(), held);
   }
   if (!commit) {
+    note_left({});
     return std::nullopt; // nothing could be staged, or HEAD had it already
   }
+  note_left(committed);
   return Snapshot{*commit, std::move(committed)};
 }
 

@@ -36,16 +36,23 @@ std::string snapshot_message(const std::vector<git::Change>& files,
 
 // The files the agent changed since the last commit: every change git sees,
 // but never engram's state folder or a temporary file of an atomic write.
+// With `only` (what a watcher saw change since the last run), only those
+// paths are looked at: see git::Repository::changes.
 std::vector<git::Change> agent_changes(const git::Repository& repository,
-                                       const store::Layout& layout);
+                                       const store::Layout& layout,
+                                       const std::vector<std::string>* only = nullptr);
 
 // Commits exactly agent_changes(), authored by the agent; nullopt when there
 // are none. A file that looks like it holds a credential is held back
 // (held_back.hpp): warned about, or added to `*held` when given. Finish an
 // interrupted change first (finish_interrupted), or its half-written files
-// would pass for the agent's. Throws engram::Error.
+// would pass for the agent's. `only` as for agent_changes; `left`, when
+// given, receives the changed files it did not commit (held back, or
+// unreadable mid-write). Throws engram::Error.
 std::optional<Snapshot> snapshot(Session& session, SnapshotReason reason = SnapshotReason::agent,
-                                 std::vector<HeldBack>* held = nullptr);
+                                 std::vector<HeldBack>* held = nullptr,
+                                 const std::vector<std::string>* only = nullptr,
+                                 std::vector<std::string>* left = nullptr);
 
 // For the daemon: one session on `root` that finishes an interrupted change
 // and then snapshots the agent's changes. Throws engram::Error.

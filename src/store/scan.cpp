@@ -8,12 +8,13 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <sys/stat.h>
 #include <cstring>
 #include <ctime>
 #include <fmt/format.h>
 #include <fmt/std.h>
 #include <git2.h>
+#include <set>
+#include <sys/stat.h>
 
 namespace engram::store {
 namespace fs = std::filesystem;
@@ -56,7 +57,70 @@ public:
     }
   }
 
+  // Looks at `changed` and the cache's unkept paths only, taking every other
+  // file from the cache as it is. False, having taken nothing, when a path
+  // cannot be looked at alone (a folder there now): walk() instead.
+  bool revisit(const std::vector<std::string>& changed) {
+    std::set<std::string> look(m_cache->unkept.begin(), m_cache->unkept.end());
+    for (const auto& path : changed) {
+      look.insert(fs::path(path).lexically_normal().generic_string());
+    }
+    std::vector<std::pair<fs::path, fs::directory_entry>> found;
+    for (const auto& path : look) {
+      const fs::path relative(path);
+      if (!walked_into(relative)) {
+        continue;
+      }
+      std::error_code ec;
+      const fs::directory_entry child(m_root / relative, ec);
+      if (ec || !child.exists(ec)) {
+        continue; // gone: it is left out of this scan and of the cache
+      }
+      if (!child.is_symlink(ec) && child.is_directory(ec)) {
+        return false;
+      }
+      found.emplace_back(relative, child);
+    }
+    for (auto& [path, item] : m_cache->items) {
+      if (look.contains(path)) {
+        continue;
+      }
+      m_out.entries.push_back(item.entry);
+      m_out.diagnostics.insert(m_out.diagnostics.end(), item.warnings.begin(), item.warnings.end());
+      m_kept.insert_or_assign(path, std::move(item));
+      ++m_reused;
+    }
+    for (const auto& [relative, child] : found) {
+      visit(relative, child);
+    }
+    return true;
+  }
+
 private:
+  // True when walk() would reach `relative`: every folder on the way a real
+  // folder (not a link), none of them .git or, at the top, the state folder.
+  bool walked_into(const fs::path& relative) const {
+    if (relative.empty() || relative.is_absolute() || relative.filename().empty()) {
+      return false;
+    }
+    fs::path folder;
+    bool top = true;
+    for (const auto& part : relative.parent_path()) {
+      const std::string name = part.string();
+      if (name == ".." || name == "." || name == ".git" || (top && name == m_layout.state)) {
+        return false;
+      }
+      folder /= part;
+      top = false;
+      struct stat seen {};
+      if (::lstat((m_root / folder).c_str(), &seen) != 0 || !S_ISDIR(seen.st_mode)) {
+        return false;
+      }
+    }
+    const std::string name = relative.filename().string();
+    return name != ".git" && !(relative.has_parent_path() == false && name == m_layout.state);
+  }
+
   void visit(const fs::path& relative, const fs::directory_entry& child) {
     const auto name = relative.filename().string();
     std::error_code ec;
@@ -98,6 +162,7 @@ private:
         return;
       }
       source = target; // read what the link names, opened without following any further link
+      unkept(relative); // its target can change under another name
     } else if (!child.is_regular_file(ec)) {
       diagnose(relative, 1, "not a regular file; not read");
       return;
@@ -161,6 +226,7 @@ private:
     auto parsed = MemoryFile::parse(display(relative), content);
     if (!parsed) {
       m_out.diagnostics.push_back(std::move(parsed.error()));
+      unkept(relative);
       return;
     }
     for (const auto& warning : parsed->field_diagnostics()) {
@@ -177,6 +243,8 @@ private:
       m_kept.insert_or_assign(relative.string(),
                               ScanCache::Item{identity, m_out.entries.back(),
                                               m_out.entries.back().file->field_diagnostics()});
+    } else {
+      unkept(relative);
     }
   }
 
@@ -210,11 +278,19 @@ public:
   void finish() {
     if (m_cache != nullptr) {
       m_cache->items = std::move(m_kept);
+      m_cache->unkept.assign(m_unkept.begin(), m_unkept.end());
+      m_cache->complete = true;
       m_cache->reused = m_reused;
     }
   }
 
 private:
+  void unkept(const fs::path& relative) {
+    if (m_cache != nullptr) {
+      m_unkept.insert(relative.generic_string());
+    }
+  }
+
   static std::int64_t now_ns() {
     struct timespec now {};
     ::clock_gettime(CLOCK_REALTIME, &now);
@@ -247,6 +323,7 @@ private:
   }
 
   void diagnose(const fs::path& relative, int line, std::string reason) {
+    unkept(relative);
     m_out.diagnostics.push_back(Diagnostic{display(relative), line, std::move(reason), Severity::error});
   }
 
@@ -258,17 +335,21 @@ private:
   ScanCache* m_cache;
   std::int64_t m_settled_before; // a file changed since then is not kept
   std::unordered_map<std::string, ScanCache::Item> m_kept;
+  std::set<std::string> m_unkept;
   std::size_t m_reused = 0;
 };
 
 } // namespace
 
 Snapshot scan(const fs::path& root, const Layout& layout, const ScanLimits& limits,
-              ScanCache* cache) {
+              ScanCache* cache, const std::vector<std::string>* changed) {
   Snapshot snapshot;
   snapshot.root = root;
   Walker walker(root, layout, limits, snapshot, cache);
-  walker.walk({});
+  const bool told = changed != nullptr && cache != nullptr && cache->complete;
+  if (!told || !walker.revisit(*changed)) {
+    walker.walk({});
+  }
   walker.finish();
   std::sort(snapshot.entries.begin(), snapshot.entries.end(),
             [](const Entry& a, const Entry& b) { return a.relative < b.relative; });

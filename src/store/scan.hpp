@@ -75,7 +75,12 @@ struct ScanCache {
     std::vector<Diagnostic> warnings; // what parsing it warned about, given again on reuse
   };
   std::unordered_map<std::string, Item> items; // by store-relative path
-  std::size_t reused = 0;                      // by the last scan, for the debug log
+  // What the last scan saw but could not keep (written too recently,
+  // diagnosed, a symlink whose target may change unseen): a scan told what
+  // changed looks at these again whether or not they are named.
+  std::vector<std::string> unkept;
+  bool complete = false;  // the last scan finished, so items + unkept are the whole store
+  std::size_t reused = 0; // by the last scan, for the debug log
 };
 
 // Reads every memory file under `root`. Skips `.git` and the state folder;
@@ -84,9 +89,14 @@ struct ScanCache {
 // invalid UTF-8, or holding what looks like a credential becomes a diagnostic
 // and is not read further. Never reads more than the limit from any file.
 // With a `cache`, unchanged files come from it and it is left holding exactly
-// this scan's files.
+// this scan's files. With `changed` as well — the store-relative paths that
+// may have changed since that cache's last scan, as a watcher reports them —
+// only those paths and the cache's `unkept` ones are looked at; every other
+// file is taken from the cache without so much as a stat, and no folder is
+// listed. A named path that is a folder, or a cache that is not `complete`,
+// makes it the whole walk.
 Snapshot scan(const std::filesystem::path& root, const Layout& layout, const ScanLimits& limits,
-              ScanCache* cache = nullptr);
+              ScanCache* cache = nullptr, const std::vector<std::string>* changed = nullptr);
 
 // A store-relative path as diagnostics show it: control characters and bytes
 // that are not UTF-8 escaped (\n, \xNN), so one diagnostic stays one line.

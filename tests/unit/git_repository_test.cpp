@@ -220,6 +220,40 @@ TEST_CASE("changes lists what the working tree and the index changed since HEAD,
   CHECK(changes[2].kind == engram::git::ChangeKind::added);
 }
 
+TEST_CASE("changes among named paths agree with the whole status on those paths") {
+  const TempDir dir;
+  Repository repository = make_repository(dir);
+  write_file(dir / "kept.md", "K.\n");
+  write_file(dir / "edited.md", "E.\n");
+  write_file(dir / "gone.md", "G.\n");
+  write_file(dir / "other.md", "O.\n");
+  write_file(dir / "sub" / "was-a-file", "F.\n");
+  write_file(dir / ".gitignore", "*.log\n");
+  commit(repository);
+
+  write_file(dir / "edited.md", "E, edited.\n");
+  write_file(dir / "other.md", "O, edited.\n"); // changed, but not named
+  fs::remove(dir / "gone.md");
+  write_file(dir / "sub" / "new.md", "N.\n");
+  write_file(dir / "noise.log", "ignored\n");
+  const std::vector<std::string> named{"sub/new.md", "kept.md", "edited.md",    "gone.md",
+                                       "noise.log",  "sub",     "never-was.md", "edited.md"};
+  const auto among = repository.changes(&named);
+  REQUIRE(among.size() == 3);
+  CHECK(among[0].path == "edited.md");
+  CHECK(among[0].kind == engram::git::ChangeKind::modified);
+  CHECK(among[1].path == "gone.md");
+  CHECK(among[1].kind == engram::git::ChangeKind::deleted);
+  CHECK(among[2].path == "sub/new.md");
+  CHECK(among[2].kind == engram::git::ChangeKind::added);
+  // The whole status sees the unnamed edit too, and the same for the rest.
+  const auto all = repository.changes();
+  REQUIRE(all.size() == 4);
+  CHECK(all[2].path == "other.md");
+  const std::vector<std::string> none;
+  CHECK(repository.changes(&none).empty());
+}
+
 TEST_CASE("stage_paths with Unreadable::skip leaves a path it cannot stage for the next commit") {
   const TempDir dir;
   Repository repository = make_repository(dir);

@@ -110,3 +110,82 @@ TEST_CASE("a scan cache does not keep a file written within the settling time") 
   scan(store.path, Layout{}, ScanLimits{}, &cache);
   CHECK(cache.reused == 0);
 }
+
+TEST_CASE("a scan told what changed looks at those paths only and takes the rest from the cache") {
+  Folder store;
+  store.write("semantic/a.md", semantic("Deploys run at noon."));
+  store.write("semantic/b.md", semantic("The queue holds 40 jobs."));
+  store.write("episodic/2026-11-01-x.md", "---\ntype: episodic\n---\n- We shipped.\n");
+  ScanCache cache;
+  cache.settled_ns = 0;
+  const std::vector<std::string> nothing;
+  // Before a whole scan, the cache knows nothing: being told does not help.
+  scan(store.path, Layout{}, ScanLimits{}, &cache, &nothing);
+  CHECK(cache.complete);
+  CHECK(cache.reused == 0);
+
+  // b.md changes unannounced: a scan told that nothing changed does not
+  // even stat it, so it still serves the bytes it read.
+  store.rename_save("semantic/b.md", semantic("The queue holds 41 jobs."));
+  const auto untold = scan(store.path, Layout{}, ScanLimits{}, &cache, &nothing);
+  CHECK(cache.reused == 3);
+  CHECK(untold.find("semantic/b.md")->file->body().find("40 jobs") != std::string::npos);
+
+  // Named, it is read; a new file named appears, a removed one named goes.
+  store.write("semantic/new.md", semantic("Backups run at two."));
+  fs::remove(store.path / "episodic/2026-11-01-x.md");
+  const std::vector<std::string> changed{"semantic/b.md", "semantic/new.md",
+                                         "episodic/2026-11-01-x.md", "README.md"};
+  const auto told = scan(store.path, Layout{}, ScanLimits{}, &cache, &changed);
+  CHECK(told.find("semantic/b.md")->file->body().find("41 jobs") != std::string::npos);
+  REQUIRE(told.find("semantic/new.md") != nullptr);
+  CHECK(told.find("episodic/2026-11-01-x.md") == nullptr);
+  CHECK(told.entries.size() == 3);
+  CHECK(cache.reused == 1); // a.md, untouched
+  // The same store walked whole agrees with it.
+  const auto walked = scan(store.path, Layout{}, ScanLimits{});
+  REQUIRE(walked.entries.size() == told.entries.size());
+  for (std::size_t i = 0; i < walked.entries.size(); ++i) {
+    CHECK(walked.entries[i].relative == told.entries[i].relative);
+    CHECK(walked.entries[i].content_hash == told.entries[i].content_hash);
+  }
+}
+
+TEST_CASE("a scan told what changed still looks again at what it could not keep") {
+  Folder store;
+  store.write("semantic/a.md", semantic("Deploys run at noon."));
+  store.write("semantic/broken.md", "---\ntype: [unclosed\n---\nBody.\n");
+  ScanCache cache; // two seconds: a.md, just written, is not kept
+  scan(store.path, Layout{}, ScanLimits{}, &cache);
+  CHECK(cache.items.empty());
+  CHECK(cache.unkept == std::vector<std::string>{"semantic/a.md", "semantic/broken.md"});
+
+  // Neither is named, and both are read again: a.md's new bytes are seen,
+  // and the broken file is diagnosed again.
+  std::ofstream(store.path / "semantic/a.md", std::ios::app) << "- Deploys skip holidays.\n";
+  const std::vector<std::string> nothing;
+  const auto second = scan(store.path, Layout{}, ScanLimits{}, &cache, &nothing);
+  REQUIRE(second.find("semantic/a.md") != nullptr);
+  CHECK(second.find("semantic/a.md")->file->body().find("skip holidays") != std::string::npos);
+  CHECK(second.error_count() == 1);
+}
+
+TEST_CASE("a scan told that a folder changed walks the whole store") {
+  Folder store;
+  store.write("semantic/a.md", semantic("Deploys run at noon."));
+  ScanCache cache;
+  cache.settled_ns = 0;
+  scan(store.path, Layout{}, ScanLimits{}, &cache);
+  // A folder of files appears where the watcher saw only its name.
+  store.write("semantic/more/b.md", semantic("The queue holds 40 jobs."));
+  const std::vector<std::string> changed{"semantic/more"};
+  const auto told = scan(store.path, Layout{}, ScanLimits{}, &cache, &changed);
+  CHECK(told.find("semantic/more/b.md") != nullptr);
+  CHECK(told.entries.size() == 2);
+  // Paths a walk never enters are never read, named or not.
+  store.write(".engram/x.md", semantic("State."));
+  store.write(".git/y.md", semantic("Git's."));
+  const std::vector<std::string> outside{".engram/x.md", ".git/y.md", "../escape.md"};
+  const auto after = scan(store.path, Layout{}, ScanLimits{}, &cache, &outside);
+  CHECK(after.entries.size() == 2);
+}
