@@ -72,6 +72,11 @@ void StoreWatch::start(const WatcherFactory& make_watcher, Clock::time_point now
     if (repository && !repository->is_clean()) {
       spdlog::info("uncommitted changes found at start");
       m_triggers.changes(now, 1);
+    } else if (repository) {
+      // Clean, and watched since before it was found so: from here on the
+      // watcher knows every change (the scan still reads the whole store
+      // once, having read nothing yet).
+      m_changed.emplace();
     }
   } catch (const std::exception& error) {
     spdlog::warn("cannot read git status: {}", error.what());

@@ -441,7 +441,7 @@ Expected<CommitId, Failure> Repository::commit_paths(const std::vector<std::stri
   if (!staged) {
     return unexpected(staged.error());
   }
-  return commit_staged(message, author, committer);
+  return commit_staged(message, author, committer, &*staged);
 }
 
 Expected<std::vector<std::string>, Failure>
@@ -496,21 +496,47 @@ Repository::stage_paths(const std::vector<std::string>& paths, Unreadable unread
 
 Expected<CommitId, Failure> Repository::commit_staged(std::string_view message,
                                                       const Signature& author,
-                                                      const Signature& committer) {
+                                                      const Signature& committer,
+                                                      const std::vector<std::string>* paths) {
   Index index;
   if (const int code = git_repository_index(&index.pointer, m_repository.get()); code != 0) {
     return unexpected(failure(code, "cannot read the index"));
   }
-  auto committed = commit_index(index.pointer, message, author, committer);
+  auto committed = commit_index(index.pointer, message, author, committer, paths);
   if (!committed) {
     git_index_read(index.pointer, 1); // a retry stages again from what is on disk
   }
   return committed;
 }
 
+bool Repository::updated_tree(git_oid& out, git_index* index, git_tree* head,
+                              const std::vector<std::string>& paths) const {
+  std::vector<git_tree_update> updates;
+  updates.reserve(paths.size());
+  for (const auto& path : paths) {
+    git_tree_update update{};
+    update.path = path.c_str();
+    if (const git_index_entry* entry = git_index_get_bypath(index, path.c_str(), 0)) {
+      update.action = GIT_TREE_UPDATE_UPSERT;
+      git_oid_cpy(&update.id, &entry->id);
+      update.filemode = static_cast<git_filemode_t>(entry->mode);
+    } else {
+      TreeEntry in_head;
+      if (git_tree_entry_bypath(&in_head.pointer, head, path.c_str()) != 0) {
+        continue; // gone from both: nothing to remove
+      }
+      update.action = GIT_TREE_UPDATE_REMOVE;
+    }
+    updates.push_back(update);
+  }
+  return git_tree_create_updated(&out, m_repository.get(), head, updates.size(), updates.data()) ==
+         0;
+}
+
 Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::string_view message,
                                                      const Signature& author,
-                                                     const Signature& committer) {
+                                                     const Signature& committer,
+                                                     const std::vector<std::string>* paths) {
   git_repository* repository = m_repository.get();
   // The index goes to disk first: should the commit below fail or the
   // process die, staging the same paths again gives the same tree, and the
@@ -523,14 +549,6 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
     return unexpected(failure(code, "cannot write the index"));
   }
   fault_point("after-index-write");
-  git_oid tree_id;
-  if (const int code = git_index_write_tree(&tree_id, index); code != 0) {
-    return unexpected(failure(code, "cannot write the tree"));
-  }
-  Tree tree;
-  if (const int code = git_tree_lookup(&tree.pointer, repository, &tree_id); code != 0) {
-    return unexpected(failure(code, "cannot read the new tree"));
-  }
 
   Commit parent;
   git_oid head_id;
@@ -539,11 +557,29 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
     if (const int code = git_commit_lookup(&parent.pointer, repository, &head_id); code != 0) {
       return unexpected(failure(code, "cannot read HEAD's commit"));
     }
-    if (git_oid_equal(git_commit_tree_id(parent.pointer), &tree_id) != 0) {
-      return CommitId{}; // HEAD holds this tree already: nothing to commit
-    }
   } else if (head_result != GIT_ENOTFOUND) {
     return unexpected(failure(head_result, "cannot resolve HEAD"));
+  }
+  // With the paths known, only the folders along them are written: writing
+  // the tree from the index reads every folder of the store back afterwards
+  // (libgit2 refills its tree cache), which grows with the store.
+  git_oid tree_id;
+  Tree head_tree;
+  const bool updated = paths != nullptr && parent.pointer != nullptr &&
+                       git_commit_tree(&head_tree.pointer, parent.pointer) == 0 &&
+                       updated_tree(tree_id, index, head_tree.pointer, *paths);
+  if (!updated) {
+    if (const int code = git_index_write_tree(&tree_id, index); code != 0) {
+      return unexpected(failure(code, "cannot write the tree"));
+    }
+  }
+  Tree tree;
+  if (const int code = git_tree_lookup(&tree.pointer, repository, &tree_id); code != 0) {
+    return unexpected(failure(code, "cannot read the new tree"));
+  }
+  if (parent.pointer != nullptr &&
+      git_oid_equal(git_commit_tree_id(parent.pointer), &tree_id) != 0) {
+    return CommitId{}; // HEAD holds this tree already: nothing to commit
   }
 
   GitSignature author_signature;

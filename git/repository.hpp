@@ -17,6 +17,7 @@
 
 struct git_repository;
 struct git_index;
+struct git_tree;
 struct git_oid;
 
 namespace engram::git {
@@ -153,9 +154,12 @@ public:
               const Admit& admit = {});
 
   // Writes the index stage_paths() prepared and commits it on HEAD; nullopt
-  // when the staged tree is HEAD's already.
+  // when the staged tree is HEAD's already. With `paths` (those staged), the
+  // commit's tree is HEAD's with exactly those paths as the index has them,
+  // built folder by folder along their paths instead of from the whole index.
   [[nodiscard]] Expected<CommitId, Failure>
-  commit_staged(std::string_view message, const Signature& author, const Signature& committer);
+  commit_staged(std::string_view message, const Signature& author, const Signature& committer,
+                const std::vector<std::string>* paths = nullptr);
 
   // Every file the working tree or the index changed since HEAD, untracked
   // ones included and ignored ones not, sorted by path; renames are a deletion
@@ -218,11 +222,16 @@ private:
 
   Repository(git_repository* repository, std::filesystem::path workdir);
 
-  // Writes `index` to disk and as a tree, and commits that tree on HEAD
-  // unless it is HEAD's tree already.
-  [[nodiscard]] Expected<CommitId, Failure> commit_index(git_index* index, std::string_view message,
-                                                         const Signature& author,
-                                                         const Signature& committer);
+  // Writes `index` to disk and as a tree (HEAD's updated at `paths` only,
+  // when given), and commits that tree on HEAD unless it is HEAD's already.
+  [[nodiscard]] Expected<CommitId, Failure>
+  commit_index(git_index* index, std::string_view message, const Signature& author,
+               const Signature& committer, const std::vector<std::string>* paths = nullptr);
+
+  // HEAD's tree `head` with `paths` as `index` has them (absent: removed);
+  // false when that cannot be done so (a file where a folder is, say).
+  bool updated_tree(git_oid& out, git_index* index, git_tree* head,
+                    const std::vector<std::string>& paths) const;
 
   // Points HEAD (its branch, or HEAD itself when detached) at `commit`,
   // provided it still points at `expected` (nullptr: unborn). Logged in the

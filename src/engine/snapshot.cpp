@@ -86,7 +86,8 @@ std::optional<Snapshot> snapshot(Session& session, SnapshotReason reason,
         if (committed.empty()) {
           return Expected<git::CommitId, git::Failure>(git::CommitId{});
         }
-        return repository.commit_staged(snapshot_message(committed, reason), author, committer);
+        return repository.commit_staged(snapshot_message(committed, reason), author, committer,
+                                        &*staged);
       });
   if (held_out != nullptr) {
     held_out->insert(held_out->end(), held.begin(), held.end());

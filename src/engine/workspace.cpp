@@ -29,18 +29,10 @@ Workspace::Workspace(store::Snapshot snapshot, const store::Layout& layout,
                          entry.layer, entry.modified});
   }
   // The machine-readable index is generated, not a memory; the index rule reads its old bytes.
-  std::ifstream in(snapshot.root / layout.index_json, std::ios::binary);
-  if (in) {
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    auto parsed = store::MemoryFile::parse(layout.index_json, bytes.str());
-    if (parsed) {
-      m_files.emplace(layout.index_json, File{store::content_hash(bytes.str()), bytes.str(),
-                                              std::make_shared<const store::MemoryFile>(
-                                                  std::move(parsed.value())),
-                                              false,
-                                              layout.classify(layout.index_json), std::nullopt});
-    }
+  if (auto& index = snapshot.index_json) {
+    m_files.emplace(layout.index_json,
+                    File{std::move(index->content_hash), *index->bytes, std::move(index->file),
+                         false, layout.classify(layout.index_json), std::nullopt});
   }
 }
 

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <fmt/std.h>
 #include <git2.h>
+#include <limits>
 #include <set>
 #include <sys/stat.h>
 
@@ -81,15 +82,21 @@ public:
       }
       found.emplace_back(relative, child);
     }
-    for (auto& [path, item] : m_cache->items) {
-      if (look.contains(path)) {
-        continue;
+    // The cache becomes what this scan keeps, in place; the looked-at
+    // files' old items stay where reuse() finds them.
+    m_kept = std::move(m_cache->items);
+    m_cache->items.clear();
+    for (const auto& path : look) {
+      if (auto node = m_kept.extract(path)) {
+        m_cache->items.insert(std::move(node));
       }
+    }
+    m_out.entries.reserve(m_kept.size() + found.size());
+    for (const auto& [path, item] : m_kept) {
       m_out.entries.push_back(item.entry);
       m_out.diagnostics.insert(m_out.diagnostics.end(), item.warnings.begin(), item.warnings.end());
-      m_kept.insert_or_assign(path, std::move(item));
-      ++m_reused;
     }
+    m_reused = m_kept.size();
     for (const auto& [relative, child] : found) {
       visit(relative, child);
     }
@@ -274,6 +281,46 @@ private:
   }
 
 public:
+  // Reads the generated .index.json, from the cache when its identity is the same.
+  void read_index_json() {
+    const fs::path path = m_root / m_layout.index_json;
+    struct stat seen {};
+    if (::lstat(path.c_str(), &seen) != 0 || !S_ISREG(seen.st_mode)) {
+      return;
+    }
+    const FileIdentity identity = identity_of(seen);
+    if (m_cache != nullptr && m_cache->index_json && m_cache->index_json->first == identity) {
+      m_out.index_json = m_cache->index_json->second;
+      return;
+    }
+    RegularFile::Failure failure{};
+    auto file = RegularFile::open(path, failure);
+    if (!file) {
+      return;
+    }
+    auto bytes = file->read(std::numeric_limits<std::uintmax_t>::max());
+    if (!bytes) {
+      return;
+    }
+    auto parsed = MemoryFile::parse(m_layout.index_json, *bytes);
+    if (!parsed) {
+      return; // the index rule writes it again from the memories
+    }
+    GeneratedFile generated{std::make_shared<const std::string>(std::move(*bytes)),
+                            {},
+                            std::make_shared<const MemoryFile>(std::move(parsed.value()))};
+    generated.content_hash = content_hash(*generated.bytes);
+    const FileIdentity read_as = identity_of(file->info());
+    if (m_cache != nullptr) {
+      if (read_as.ctime_ns < m_settled_before) {
+        m_cache->index_json.emplace(read_as, generated);
+      } else {
+        m_cache->index_json.reset();
+      }
+    }
+    m_out.index_json = std::move(generated);
+  }
+
   // Leaves the cache holding this scan's files only.
   void finish() {
     if (m_cache != nullptr) {
@@ -339,6 +386,26 @@ private:
   std::size_t m_reused = 0;
 };
 
+// The order of fs::path's operator< (folder by folder) for the relative
+// paths a walk makes, without splitting them into components: '/' sorts
+// before every other byte, so a folder's name that is a prefix of another
+// name sorts first, as a shorter component does.
+bool path_less(const fs::path& a, const fs::path& b) {
+  const std::string& x = a.native();
+  const std::string& y = b.native();
+  const std::size_t n = std::min(x.size(), y.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    if (x[i] == y[i]) {
+      continue;
+    }
+    if (x[i] == '/' || y[i] == '/') {
+      return x[i] == '/';
+    }
+    return static_cast<unsigned char>(x[i]) < static_cast<unsigned char>(y[i]);
+  }
+  return x.size() < y.size();
+}
+
 } // namespace
 
 Snapshot scan(const fs::path& root, const Layout& layout, const ScanLimits& limits,
@@ -350,9 +417,10 @@ Snapshot scan(const fs::path& root, const Layout& layout, const ScanLimits& limi
   if (!told || !walker.revisit(*changed)) {
     walker.walk({});
   }
+  walker.read_index_json();
   walker.finish();
   std::sort(snapshot.entries.begin(), snapshot.entries.end(),
-            [](const Entry& a, const Entry& b) { return a.relative < b.relative; });
+            [](const Entry& a, const Entry& b) { return path_less(a.relative, b.relative); });
   std::stable_sort(snapshot.diagnostics.begin(), snapshot.diagnostics.end(),
                    [](const Diagnostic& a, const Diagnostic& b) {
                      return std::tie(a.path, a.line) < std::tie(b.path, b.line);

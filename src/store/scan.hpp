@@ -34,11 +34,21 @@ struct Entry {
   std::optional<std::int64_t> modified; // last modification, seconds since 1970-01-01 UTC
 };
 
+// A generated file the rules read back (the layout's .index.json, which the
+// index rule compares its new rendering with): its bytes, their hash, and
+// the bytes parsed as a memory file.
+struct GeneratedFile {
+  std::shared_ptr<const std::string> bytes;
+  std::string content_hash;
+  std::shared_ptr<const MemoryFile> file;
+};
+
 // What a scan found: the usable files, by path order, and the diagnostics.
 struct Snapshot {
   std::filesystem::path root;
   std::vector<Entry> entries;
   std::vector<Diagnostic> diagnostics; // errors (file skipped) and warnings (field ignored)
+  std::optional<GeneratedFile> index_json; // nullopt: none, or not readable as a file
 
   // The entries of one layer, in path order.
   std::vector<const Entry*> in(Layer layer) const;
@@ -79,6 +89,9 @@ struct ScanCache {
   // diagnosed, a symlink whose target may change unseen): a scan told what
   // changed looks at these again whether or not they are named.
   std::vector<std::string> unkept;
+  // .index.json as the last scan read it (megabytes in a big store: read,
+  // hashed and parsed again only when its identity changes).
+  std::optional<std::pair<FileIdentity, GeneratedFile>> index_json;
   bool complete = false;  // the last scan finished, so items + unkept are the whole store
   std::size_t reused = 0; // by the last scan, for the debug log
 };

@@ -312,3 +312,18 @@ TEST_CASE("a scan records when each file was last modified, which breaks ties be
   CHECK(older->modified == 1'700'000'000);
   CHECK(newer->modified == 1'700'086'400);
 }
+
+TEST_CASE("a scan lists files in path order, folder by folder") {
+  Folder store;
+  const std::string body = "---\ntype: semantic\n---\n- A fact.\n";
+  for (const auto* name :
+       {"semantic/a-b.md", "semantic/a/x.md", "semantic/a.md", "semantic/a/b/c.md", "semantic/A.md",
+        "semantic/\xc3\xa9t\xc3\xa9.md", "semantic/z.md", "semantic/a0.md"}) {
+    store.write(name, body);
+  }
+  const auto snapshot = scan(store.path, Layout{}, ScanLimits{});
+  REQUIRE(snapshot.entries.size() == 8);
+  for (std::size_t i = 1; i < snapshot.entries.size(); ++i) {
+    CHECK(snapshot.entries[i - 1].relative < snapshot.entries[i].relative);
+  }
+}
