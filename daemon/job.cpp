@@ -45,23 +45,24 @@ WrittenFiles own_writes(const std::filesystem::path& root, const engine::Outcome
   return landed;
 }
 
-// Each store's scan cache, by folder: what the last run of it read and
-// parsed, so a run after a one-file change reads one file. A store's jobs
-// run one at a time; the lock guards only the map.
-class ScanCaches {
+// What the daemon keeps of each store, by folder: what the last run of it
+// read and parsed, so a run after a one-file change reads one file, and its
+// open repository. A store's jobs run one at a time; the lock guards only
+// the map.
+class KeptStores {
 public:
-  store::ScanCache& of(const std::filesystem::path& root) {
+  engine::Kept& of(const std::filesystem::path& root) {
     const std::lock_guard lock(m_mutex);
     return m_caches[root.string()];
   }
 
 private:
   std::mutex m_mutex;
-  std::map<std::string, store::ScanCache> m_caches;
+  std::map<std::string, engine::Kept> m_caches;
 };
 
 // Runs one job; every failure becomes the result's error.
-JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, ScanCaches& caches) {
+JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, KeptStores& caches) {
   const StoreLogScope scope(job.name);
   const auto started = std::chrono::steady_clock::now();
   JobResult result;
@@ -109,7 +110,7 @@ JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, ScanCa
 } // namespace
 
 Consolidator engine_consolidator(std::vector<engine::RuleSlot> rules) {
-  return [rules = std::move(rules), caches = std::make_shared<ScanCaches>()](const Job& job) {
+  return [rules = std::move(rules), caches = std::make_shared<KeptStores>()](const Job& job) {
     return run(job, rules, *caches);
   };
 }

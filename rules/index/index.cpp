@@ -4,10 +4,12 @@
 #include "engram/text.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -225,13 +227,18 @@ public:
     // rule for its whole life, and a cycle renders only the files that changed.
     const auto retention = int_setting(store, "decay.retention_days", 90);
     const std::lock_guard lock(m_mutex);
-    std::string entries;
+
+    // Each entry as rendered from its file's bytes: one rendered before
+    // from the same bytes is used again (the daemon keeps this rule for its
+    // whole life, so a cycle renders only the files that changed).
+    std::uint64_t fingerprint = mix(mix(mix(k_fnv_offset, max_lines), line_chars), retention);
+    fingerprint = mix(mix(fingerprint, index_path), json_path);
+    std::vector<std::vector<const Rendered*>> inputs; // by section
     std::size_t count = 0;
-    std::vector<std::pair<std::string, std::vector<IndexEntry>>> sections;
     for (const auto& [layer, title] : k_sections) {
-      std::vector<IndexEntry> section;
+      auto& section = inputs.emplace_back();
+      fingerprint = mix(fingerprint, title);
       for (const auto& path : store.files(layer)) {
-        entries += count++ == 0 ? "\n    " : ",\n    ";
         const auto hash = store.content_hash(path);
         auto& rendered = m_rendered[path];
         if (rendered.hash != hash || rendered.retention != retention) {
@@ -239,14 +246,51 @@ public:
           rendered.shown = write_entry(rendered.json, store, path, layer == Layer::episodic);
           rendered.hash = hash;
           rendered.retention = retention;
+          rendered.digest = digest_of(rendered);
         }
-        entries += rendered.json;
-        section.push_back(rendered.shown);
+        fingerprint = mix(fingerprint, rendered.digest);
+        section.push_back(&rendered); // unordered_map nodes stay where they are
+        ++count;
+      }
+    }
+    // The output is these entries in these sections, and the settings (the
+    // date alone changes nothing: see below). When that is what this
+    // store's last run saw, and MEMORY.md and .index.json still hold what
+    // that run left, they are right as they are: an edit that changes no
+    // entry (a line appended to a memory's body) costs no rebuilding.
+    const auto name = store.store_name();
+    if (const auto last = m_last.find(name);
+        last != m_last.end() && last->second.fingerprint == fingerprint &&
+        !last->second.memory_hash.empty() && !last->second.json_hash.empty() &&
+        store.content_hash(index_path) == last->second.memory_hash &&
+        store.content_hash(json_path) == last->second.json_hash) {
+      return;
+    }
+    // What this run leaves (or finds right) is what the next one compares with.
+    const auto remember = [&] {
+      m_last[name] =
+          Last{fingerprint, store.content_hash(index_path), store.content_hash(json_path)};
+    };
+
+    std::string entries;
+    std::vector<std::pair<std::string, std::vector<IndexEntry>>> sections;
+    std::size_t at = 0;
+    std::size_t written = 0;
+    for (const auto& [layer, title] : k_sections) {
+      std::vector<IndexEntry> section;
+      section.reserve(inputs[at].size());
+      for (const auto* rendered : inputs[at]) {
+        entries += written++ == 0 ? "\n    " : ",\n    ";
+        entries += rendered->json;
+        section.push_back(rendered->shown);
       }
       sections.emplace_back(title, std::move(section));
+      ++at;
     }
     if (m_rendered.size() > 2 * count + 1024) {
-      m_rendered.clear(); // files gone (or another store's): start again next run
+      // Files gone (or another store's): start again next run. The
+      // pointers above are not used past this point.
+      m_rendered.clear();
     }
 
     // Fold the least salient entries of the biggest sections until the index fits.
@@ -308,11 +352,13 @@ public:
       const auto old = store.read(json_path);
       if (old.starts_with(k_index_head) && old.ends_with(rest) &&
           old.size() == k_index_head.size() + today.size() + rest.size()) {
+        remember();
         return;
       }
     }
     store.write(json_path, std::string(k_index_head) + today + rest);
     store.record(engram::Action{"", "rebuilt", "", "", json_path, std::to_string(count) + " entries"});
+    remember();
   }
 
 private:
@@ -322,10 +368,47 @@ private:
     std::int64_t retention = 0; // decay.retention_days it was rendered with
     std::string json;           // its line of .index.json
     IndexEntry shown;           // what MEMORY.md shows of it
+    std::uint64_t digest = 0;   // of json and shown: what the output takes from it
   };
+
+  static std::uint64_t digest_of(const Rendered& rendered) {
+    std::uint64_t h = mix(k_fnv_offset, rendered.json);
+    for (const auto* field : {&rendered.shown.path, &rendered.shown.type, &rendered.shown.salience,
+                              &rendered.shown.created, &rendered.shown.summary}) {
+      h = mix(h, *field);
+    }
+    for (const auto& tag : rendered.shown.tags) {
+      h = mix(h, tag);
+    }
+    return h;
+  }
+
+  // What a store's last run saw and left, by store name.
+  struct Last {
+    std::uint64_t fingerprint = 0; // of its inputs (see run)
+    std::string memory_hash;       // MEMORY.md's content hash after it
+    std::string json_hash;         // .index.json's
+  };
+
+  static constexpr std::uint64_t k_fnv_offset = 14695981039346656037ULL;
+
+  // FNV-1a over a string's bytes and a separator, or over a number.
+  static std::uint64_t mix(std::uint64_t h, std::string_view text) {
+    for (const char c : text) {
+      h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    }
+    return (h ^ 0xffU) * 1099511628211ULL;
+  }
+  static std::uint64_t mix(std::uint64_t h, std::uint64_t value) {
+    for (int i = 0; i < 8; ++i) {
+      h = (h ^ ((value >> (8 * i)) & 0xffU)) * 1099511628211ULL;
+    }
+    return h;
+  }
 
   std::mutex m_mutex; // a rule may serve several stores' runs
   std::unordered_map<std::string, Rendered> m_rendered; // by path
+  std::map<std::string, Last> m_last;                   // by store name
 
   static void write_if_changed(StoreView& store, const std::string& path, const std::string& text,
                                const std::string& what) {

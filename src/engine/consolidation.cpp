@@ -152,7 +152,8 @@ std::vector<std::string> to_look_again(const Outcome& outcome) {
 
 Outcome consolidate(const std::filesystem::path& root, const config::Settings& settings,
                     const std::vector<RuleSlot>& rules, Date today, RunKind kind, DryRun dry,
-                    store::ScanCache* cache, const std::vector<std::string>* changed) {
+                    Kept* kept, const std::vector<std::string>* changed) {
+  store::ScanCache* cache = kept != nullptr ? &kept->scan : nullptr;
   if (dry == DryRun::yes) {
     return dry_run(root, settings, rules, today, kind);
   }
@@ -161,7 +162,11 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
   if (changed != nullptr && cache == nullptr) {
     changed = nullptr; // what changed is only worth knowing beside what was read before
   }
-  Session session = Session::open(root, settings);
+  std::optional<git::Repository> reuse;
+  if (kept != nullptr) {
+    reuse.swap(kept->repository);
+  }
+  Session session = Session::open(root, settings, std::move(reuse));
   outcome.recovery = finish_interrupted(session, changed != nullptr ? Sweep::no : Sweep::yes);
   timer.step("session");
   // The agent's own edits go in a commit of their own, so this
@@ -193,6 +198,9 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
       auto again = to_look_again(outcome);
       outcome.look_again.insert(outcome.look_again.end(), again.begin(), again.end());
     }
+    if (kept != nullptr) {
+      kept->repository.emplace(session.take_repository());
+    }
     return outcome;
   }
   Pending pending;
@@ -216,6 +224,9 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
   }
   if (!outcome.commit && outcome.applied.written.empty() && outcome.applied.removed.empty()) {
     spdlog::info("{}: every change was deferred; nothing to commit", root.string());
+  }
+  if (kept != nullptr) {
+    kept->repository.emplace(session.take_repository());
   }
   return outcome;
 }

@@ -9,20 +9,25 @@
 #include "engine/plan.hpp"
 #include "engine/recovery.hpp"
 #include "engine/session.hpp"
+#include "store/scan.hpp"
 
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
 
-namespace engram::store {
-struct ScanCache;
-}
-
 namespace engram::engine {
 
 // Whether a consolidation writes anything.
 enum class DryRun { yes, no };
+
+// What a long-running caller (the daemon, one per store) keeps of a store
+// between its runs: what the last scan read, and the repository open with
+// its index read (a 100,000-file store's index is 10 MB).
+struct Kept {
+  store::ScanCache scan;
+  std::optional<git::Repository> repository;
+};
 
 // What a consolidation did.
 struct Outcome {
@@ -46,15 +51,16 @@ struct Outcome {
 // the plan through a Session and a transaction (see transaction.hpp). Throws
 // engram::Error when the store cannot be consolidated (no repository, git
 // busy for longer than git.lock_wait_s, a commit that fails); what was
-// started is then finished by the next run. A `cache` (the daemon keeps one
-// per store) lets the scan reuse the files that did not change since the last.
-// `changed`, with a cache: the store-relative paths a watcher saw change
-// since the last run with that cache, plus that run's Outcome::look_again;
+// started is then finished by the next run. `kept` (the daemon keeps one
+// per store) lets the scan reuse the files that did not change since the
+// last, and the run reuse the open repository; a run that throws leaves
+// the repository to be opened again.
+// `changed`, with `kept`: the store-relative paths a watcher saw change
+// since the last run with it, plus that run's Outcome::look_again;
 // the snapshot and the scan then look at those paths only (see store::scan
 // and git::Repository::changes), so a one-file change costs one file.
 Outcome consolidate(const std::filesystem::path& root, const config::Settings& settings,
                     const std::vector<RuleSlot>& rules, Date today, RunKind kind, DryRun dry,
-                    store::ScanCache* cache = nullptr,
-                    const std::vector<std::string>* changed = nullptr);
+                    Kept* kept = nullptr, const std::vector<std::string>* changed = nullptr);
 
 } // namespace engram::engine

@@ -53,8 +53,13 @@ Session::Session(std::filesystem::path root, config::Settings settings, store::L
     : m_root(std::move(root)), m_settings(std::move(settings)), m_layout(std::move(layout)),
       m_lock(std::move(lock)), m_repository(std::move(repository)) {}
 
-Session Session::open(const std::filesystem::path& root, const config::Settings& settings) {
-  auto repository = git::Repository::open(root);
+Session Session::open(const std::filesystem::path& root, const config::Settings& settings,
+                      std::optional<git::Repository> reuse) {
+  std::error_code gone;
+  const bool reusable =
+      reuse && reuse->workdir() == root && std::filesystem::exists(reuse->gitdir() / "HEAD", gone);
+  auto repository = reusable ? Expected<git::Repository, std::string>(std::move(*reuse))
+                             : git::Repository::open(root);
   if (!repository) {
     throw Error("{}: not an engram store ({}); run `engram init {}` first", root.string(),
                 repository.error(), root.string());

@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string_view>
 
 namespace engram::engine {
@@ -40,7 +41,10 @@ public:
   // Takes the store lock (waiting up to git.lock_wait_s for another engram
   // run), opens the repository and waits until no git operation of the user
   // is in progress. Throws engram::Error when any of that fails.
-  static Session open(const std::filesystem::path& root, const config::Settings& settings);
+  // `reuse`: the store's repository as an earlier session left it (see
+  // take_repository), so its index is not read again unless it changed.
+  static Session open(const std::filesystem::path& root, const config::Settings& settings,
+                      std::optional<git::Repository> reuse = std::nullopt);
 
   // The store's root folder.
   const std::filesystem::path& root() const { return m_root; }
@@ -60,6 +64,10 @@ public:
   // gives the same tree, so nothing is done twice). Throws engram::Error,
   // naming `what`, on any other failure or when the wait runs out.
   git::CommitId commit(std::string_view what, const CommitStep& step);
+
+  // Hands the open repository to a caller that keeps it for the store's next
+  // session; nothing may use this session's repository after.
+  git::Repository take_repository() { return std::move(m_repository); }
 
 private:
   // Takes over what open() prepared.

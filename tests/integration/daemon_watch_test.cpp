@@ -221,6 +221,55 @@ TEST_CASE(
   CHECK_THAT(read_file(made.store / "MEMORY.md"), Catch::Contains("semantic/burst-49.md"));
 }
 
+TEST_CASE(
+    "with the daemon, an edit that changes no index entry leaves the index, and a hand-edited "
+    "index is put back") {
+  const Sandbox sandbox;
+  const auto made = engram::test::daemon_store(sandbox);
+  DaemonProcess daemon(sandbox, made.store, made.config);
+  INFO(daemon.log());
+  const fs::path file = made.store / "semantic" / "sqlite-cache.md";
+  // A first change, for a first index.
+  auto before = head_of(made.store);
+  write_file(made.store / "semantic" / "queue.md",
+             semantic_memory({"queue", "jobs"}, "2026-01-01", "The queue holds 40 jobs.\n"));
+  REQUIRE(wait_until(
+      [&] {
+        return count_starting(subjects_since(sandbox, made.store, before),
+                              "consolidate(lightweight)") == 1;
+      },
+      10s));
+  REQUIRE(daemon.wait_idle_after(0, 10s));
+
+  // A line below the summary: the agent's snapshot, and no rebuilt index.
+  before = head_of(made.store);
+  const std::string index = read_file(made.store / ".index.json");
+  const std::string memory = read_file(made.store / "MEMORY.md");
+  write_file(file, read_file(file) + "- WAL mode stays on.\n");
+  REQUIRE(wait_until([&] { return !subjects_since(sandbox, made.store, before).empty(); }, 10s));
+  REQUIRE(daemon.wait_idle_after(0, 10s));
+  CHECK(subjects_since(sandbox, made.store, before) ==
+        std::vector<std::string>{"snapshot: 1 file changed by the agent"});
+  CHECK(read_file(made.store / ".index.json") == index);
+  CHECK(read_file(made.store / "MEMORY.md") == memory);
+
+  // Someone edits the generated files; no memory changed, and both come back.
+  before = head_of(made.store);
+  write_file(made.store / ".index.json", "{}\n");
+  write_file(made.store / "MEMORY.md", "# Memory index\n\nEdited by hand.\n");
+  REQUIRE(wait_until(
+      [&] {
+        return count_starting(subjects_since(sandbox, made.store, before),
+                              "consolidate(lightweight)") == 1;
+      },
+      10s));
+  REQUIRE(daemon.wait_idle_after(0, 10s));
+  CHECK(read_file(made.store / ".index.json") == index);
+  CHECK(read_file(made.store / "MEMORY.md") == memory);
+  CHECK(clean(sandbox, made.store));
+  CHECK(daemon.stop() == 0);
+}
+
 TEST_CASE("the daemon picks up a folder moved into the store with files already in it") {
   const Sandbox sandbox;
   const auto made = engram::test::daemon_store(sandbox);
