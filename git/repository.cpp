@@ -15,6 +15,8 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <map>
+#include <memory>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -513,6 +515,30 @@ bool Repository::updated_tree(git_oid& out, git_index* index, git_tree* head,
                               const std::vector<std::string>& paths) const {
   std::vector<git_tree_update> updates;
   updates.reserve(paths.size());
+  // HEAD's folders, each read once: a run that removes 2,000 episodic files
+  // looked the same 2,000-entry folder up once per file.
+  std::map<std::string, std::shared_ptr<git_tree>> folders;
+  const auto in_head = [&](const std::string& path) {
+    const auto slash = path.rfind('/');
+    const std::string folder = slash == std::string::npos ? std::string() : path.substr(0, slash);
+    auto it = folders.find(folder);
+    if (it == folders.end()) {
+      git_tree* tree = nullptr;
+      if (folder.empty()) {
+        git_tree_dup(&tree, head);
+      } else {
+        TreeEntry entry;
+        if (git_tree_entry_bypath(&entry.pointer, head, folder.c_str()) == 0 &&
+            git_tree_entry_type(entry.pointer) == GIT_OBJECT_TREE) {
+          git_tree_lookup(&tree, m_repository.get(), git_tree_entry_id(entry.pointer));
+        }
+      }
+      it = folders.emplace(folder, std::shared_ptr<git_tree>(tree, git_tree_free)).first;
+    }
+    const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+    return it->second != nullptr &&
+           git_tree_entry_byname(it->second.get(), name.c_str()) != nullptr;
+  };
   for (const auto& path : paths) {
     git_tree_update update{};
     update.path = path.c_str();
@@ -521,8 +547,7 @@ bool Repository::updated_tree(git_oid& out, git_index* index, git_tree* head,
       git_oid_cpy(&update.id, &entry->id);
       update.filemode = static_cast<git_filemode_t>(entry->mode);
     } else {
-      TreeEntry in_head;
-      if (git_tree_entry_bypath(&in_head.pointer, head, path.c_str()) != 0) {
+      if (!in_head(path)) {
         continue; // gone from both: nothing to remove
       }
       update.action = GIT_TREE_UPDATE_REMOVE;
