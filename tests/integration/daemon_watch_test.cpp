@@ -34,6 +34,16 @@ std::size_t count_starting(const std::vector<std::string>& subjects, const std::
                     [&](const std::string& s) { return s.starts_with(prefix); }));
 }
 
+// Waits until a commit whose subject starts with `prefix` follows `before`
+// and the daemon is idle again; false when that takes longer than `limit`.
+bool commit_then_idle(const Sandbox& sandbox, DaemonProcess& daemon, const fs::path& store,
+                      const std::optional<std::string>& before, const std::string& prefix,
+                      std::chrono::seconds limit) {
+  return wait_until([&] { return count_starting(subjects_since(sandbox, store, before), prefix) > 0; },
+                    limit) &&
+         daemon.wait_idle_after(0, 10s);
+}
+
 // True when `git status --porcelain` in the store prints nothing.
 bool clean(const Sandbox& sandbox, const fs::path& store) {
   const auto status = sandbox.git(store, {"status", "--porcelain"});
@@ -63,12 +73,7 @@ TEST_CASE(
   REQUIRE(engram::count_chars(read_file(made.store / "WORKING.md")) > 900);
 
   INFO(daemon.log());
-  REQUIRE(wait_until(
-      [&] {
-        return count_starting(subjects_since(sandbox, made.store, before), "consolidate(full)") > 0;
-      },
-      15s));
-  REQUIRE(daemon.wait_idle_after(0, 10s));
+  REQUIRE(commit_then_idle(sandbox, daemon, made.store, before, "consolidate(full)", 15s));
   CHECK(engram::count_chars(read_file(made.store / "WORKING.md")) <= 600);
   CHECK(clean(sandbox, made.store));
   const auto subjects = subjects_since(sandbox, made.store, before);
@@ -96,12 +101,7 @@ TEST_CASE("with the daemon, CORE.md written past its guard yields a full run tha
   }
   write_file(made.store / "CORE.md", core);
 
-  REQUIRE(wait_until(
-      [&] {
-        return count_starting(subjects_since(sandbox, made.store, before), "consolidate(full)") > 0;
-      },
-      15s));
-  REQUIRE(daemon.wait_idle_after(0, 10s));
+  REQUIRE(commit_then_idle(sandbox, daemon, made.store, before, "consolidate(full)", 15s));
   const std::string log = daemon.log();
   INFO(log);
   CHECK_THAT(log, Catch::Contains("CORE.md is over its guard (12 > 10 truths): full consolidation"));
@@ -169,13 +169,7 @@ TEST_CASE("with the daemon, each edit of the same file reaches the index, not a 
     std::string text = original;
     text.replace(text.find(tags), tags.size(), "tags: [sqlite, cache, migration, " + added + "]");
     write_file(file, text);
-    REQUIRE(wait_until(
-        [&] {
-          return count_starting(subjects_since(sandbox, made.store, before),
-                                "consolidate(lightweight)") == 1;
-        },
-        10s));
-    REQUIRE(daemon.wait_idle_after(0, 10s));
+    REQUIRE(commit_then_idle(sandbox, daemon, made.store, before, "consolidate(lightweight)", 10s));
     CHECK_THAT(read_file(made.store / "MEMORY.md"),
                Catch::Contains("`sqlite cache migration " + added + "`"));
     CHECK_THAT(read_file(made.store / ".index.json"), Catch::Contains("\"migration\", \"" + added + "\"]"));
@@ -233,13 +227,7 @@ TEST_CASE(
   auto before = head_of(made.store);
   write_file(made.store / "semantic" / "queue.md",
              semantic_memory({"queue", "jobs"}, "2026-01-01", "The queue holds 40 jobs.\n"));
-  REQUIRE(wait_until(
-      [&] {
-        return count_starting(subjects_since(sandbox, made.store, before),
-                              "consolidate(lightweight)") == 1;
-      },
-      10s));
-  REQUIRE(daemon.wait_idle_after(0, 10s));
+  REQUIRE(commit_then_idle(sandbox, daemon, made.store, before, "consolidate(lightweight)", 10s));
 
   // A line below the summary: the agent's snapshot, and no rebuilt index.
   before = head_of(made.store);
@@ -257,13 +245,7 @@ TEST_CASE(
   before = head_of(made.store);
   write_file(made.store / ".index.json", "{}\n");
   write_file(made.store / "MEMORY.md", "# Memory index\n\nEdited by hand.\n");
-  REQUIRE(wait_until(
-      [&] {
-        return count_starting(subjects_since(sandbox, made.store, before),
-                              "consolidate(lightweight)") == 1;
-      },
-      10s));
-  REQUIRE(daemon.wait_idle_after(0, 10s));
+  REQUIRE(commit_then_idle(sandbox, daemon, made.store, before, "consolidate(lightweight)", 10s));
   CHECK(read_file(made.store / ".index.json") == index);
   CHECK(read_file(made.store / "MEMORY.md") == memory);
   CHECK(clean(sandbox, made.store));
