@@ -41,6 +41,12 @@ public:
     // header of every object in a changed folder (8,000 in a big episodic/)
     // on each commit; it was an eighth of a one-file cycle's time.
     git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, 0);
+    // Trees up to 8 MB stay parsed in the object cache (libgit2 keeps only
+    // those under 4 KB): a one-file snapshot reads the changed file's folder
+    // twice — to compare the file with HEAD's, then to write the new tree —
+    // and a store's folder of 2,000 memories is a 90 KB tree.
+    git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE,
+                     static_cast<std::size_t>(8) << 20);
   }
   ~Library() { git_libgit2_shutdown(); }
   Library(const Library&) = delete;
