@@ -194,7 +194,7 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
     refresh_recall_index(root, session.layout());
     timer.step("recall index");
     spdlog::debug("{}: ran: {}", root.string(), timer.line());
-    if (changed != nullptr) {
+    if (kept != nullptr) {
       auto again = to_look_again(outcome);
       outcome.look_again.insert(outcome.look_again.end(), again.begin(), again.end());
     }
@@ -218,7 +218,7 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
   refresh_recall_index(root, session.layout());
   timer.step("recall index");
   spdlog::debug("{}: ran: {}", root.string(), timer.line());
-  if (changed != nullptr) {
+  if (kept != nullptr) {
     auto again = to_look_again(outcome);
     outcome.look_again.insert(outcome.look_again.end(), again.begin(), again.end());
   }

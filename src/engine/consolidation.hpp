@@ -43,7 +43,9 @@ struct Outcome {
   std::shared_ptr<const void> model;
   // Paths the next run told what changed must look at even if no one changes
   // them again: what this run wrote and removed, and what the snapshot left
-  // uncommitted (held back, unreadable). Filled only when `changed` was given.
+  // uncommitted (held back, unreadable). Filled whenever `kept` was given,
+  // told what changed or not: a run that looked at the whole store wrote
+  // files too, and the next run may be told only what changed since.
   std::vector<std::string> look_again;
 };
 
