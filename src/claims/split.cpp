@@ -88,6 +88,9 @@ std::optional<std::string> solution_title(std::string_view heading) {
   while (!heading.empty() && is_space(heading.back())) {
     heading.remove_suffix(1);
   }
+  if (heading.empty()) {
+    return std::nullopt; // `## Solution:` names nothing: an ordinary heading
+  }
   return std::string(heading);
 }
 

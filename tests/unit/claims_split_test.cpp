@@ -216,3 +216,12 @@ TEST_CASE("claims: consecutive code blocks all join the claim before them") {
   CHECK(texts("Text:\n```\none\n```\n```\ntwo\n```\n") ==
         std::vector<std::string>{"Text:\n```\none\n```\n```\ntwo\n```"});
 }
+
+TEST_CASE("claims: a `Solution:` heading that names nothing is an ordinary heading") {
+  // Found by the claims fuzzer: the section became a solution with an empty title.
+  const auto claims = split_claims("## Solution:\n\nRestart the worker.\n");
+  REQUIRE(claims.size() == 1);
+  CHECK(claims[0].kind != ClaimKind::solution);
+  CHECK(claims[0].title.empty());
+  CHECK(claims[0].text == "Restart the worker.");
+}
