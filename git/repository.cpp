@@ -217,25 +217,6 @@ int stage_as_head(git_repository* repository, git_index* index, const std::strin
   return git_index_remove_bypath(index, path.c_str());
 }
 
-// The change a status entry stands for, seen from HEAD to the working tree.
-std::optional<ChangeKind> kind_of(unsigned int status) {
-  const auto has = [status](unsigned int flags) { return (status & flags) != 0; };
-  // HEAD lacks a file the index added, or one that is untracked; a file
-  // dropped from the index (`git rm --cached`) was in HEAD.
-  const bool in_head = has(GIT_STATUS_INDEX_NEW)       ? false
-                       : has(GIT_STATUS_INDEX_DELETED) ? true
-                                                       : !has(GIT_STATUS_WT_NEW);
-  const bool on_disk =
-      !has(GIT_STATUS_WT_DELETED) && !(has(GIT_STATUS_INDEX_DELETED) && !has(GIT_STATUS_WT_NEW));
-  if (in_head && !on_disk) {
-    return ChangeKind::deleted;
-  }
-  if (!in_head) {
-    return on_disk ? std::optional(ChangeKind::added) : std::nullopt;
-  }
-  return status == GIT_STATUS_CURRENT ? std::nullopt : std::optional(ChangeKind::modified);
-}
-
 } // namespace
 
 Signature default_signature() {
@@ -686,112 +667,6 @@ std::optional<std::string> Repository::head() const {
     throw Error(last_error("cannot resolve HEAD"));
   }
   return to_hex(head_id);
-}
-
-bool Repository::is_clean() const {
-  git_status_options options = GIT_STATUS_OPTIONS_INIT;
-  options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
-  options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS;
-  StatusList status;
-  if (git_status_list_new(&status.pointer, m_repository.get(), &options) != 0) {
-    throw Error(last_error("cannot read git status"));
-  }
-  return git_status_list_entrycount(status.pointer) == 0;
-}
-
-std::vector<Change> Repository::changes(const std::vector<std::string>* only) const {
-  git_status_options options = GIT_STATUS_OPTIONS_INIT;
-  options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
-  options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
-                  GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
-  if (only != nullptr) {
-    return changes_among(*only);
-  }
-  StatusList status;
-  if (git_status_list_new(&status.pointer, m_repository.get(), &options) != 0) {
-    throw Error(last_error("cannot read git status"));
-  }
-  std::vector<Change> result;
-  const std::size_t count = git_status_list_entrycount(status.pointer);
-  for (std::size_t i = 0; i < count; ++i) {
-    const git_status_entry* entry = git_status_byindex(status.pointer, i);
-    const git_diff_delta* delta =
-        entry->head_to_index != nullptr ? entry->head_to_index : entry->index_to_workdir;
-    const auto kind = kind_of(entry->status);
-    if (delta == nullptr || !kind) {
-      continue;
-    }
-    const char* path =
-        delta->new_file.path != nullptr ? delta->new_file.path : delta->old_file.path;
-    result.push_back(Change{path, *kind});
-  }
-  std::sort(result.begin(), result.end(),
-            [](const Change& a, const Change& b) { return a.path < b.path; });
-  return result;
-}
-
-std::vector<Change> Repository::changes_among(const std::vector<std::string>& paths) const {
-  git_repository* repository = m_repository.get();
-  Object head_tree;
-  const bool born = git_revparse_single(&head_tree.pointer, repository, "HEAD^{tree}") == 0;
-  std::vector<std::string> sorted = paths;
-  std::sort(sorted.begin(), sorted.end());
-  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-  std::vector<Change> result;
-  for (const auto& path : sorted) {
-    // HEAD's blob at the path; a folder there is not a file of HEAD's.
-    std::optional<git_oid> in_head;
-    TreeEntry entry;
-    if (born &&
-        git_tree_entry_bypath(&entry.pointer, reinterpret_cast<git_tree*>(head_tree.pointer),
-                              path.c_str()) == 0 &&
-        git_tree_entry_type(entry.pointer) == GIT_OBJECT_BLOB) {
-      in_head = *git_tree_entry_id(entry.pointer);
-    }
-    const std::filesystem::path file = m_workdir / path;
-    struct stat seen {};
-    const bool on_disk =
-        ::lstat(file.c_str(), &seen) == 0 && (S_ISREG(seen.st_mode) || S_ISLNK(seen.st_mode));
-    if (!on_disk) {
-      if (in_head) {
-        result.push_back(Change{path, ChangeKind::deleted});
-      }
-      continue;
-    }
-    if (!in_head) {
-      int ignored = 0;
-      if (git_ignore_path_is_ignored(&ignored, repository, path.c_str()) == 0 && ignored != 0) {
-        continue; // status does not show an ignored file either
-      }
-      result.push_back(Change{path, ChangeKind::added});
-      continue;
-    }
-    // The id of its bytes (a link's target) as they are, without git's
-    // filters: loading those reads the whole index for its attributes, the
-    // largest cost of a one-file snapshot. A store has no filters; if one
-    // did, a file would at worst look changed and its staging find HEAD's
-    // blob again (no commit is made of an unchanged tree).
-    std::optional<std::string> bytes;
-    if (S_ISLNK(seen.st_mode)) {
-      std::error_code error;
-      auto target = std::filesystem::read_symlink(file, error).string();
-      if (!error) {
-        bytes = std::move(target);
-      }
-    } else {
-      RegularFile::Failure failed{};
-      if (auto opened = RegularFile::open(file, failed)) {
-        bytes = opened->read(std::numeric_limits<std::uintmax_t>::max());
-      }
-    }
-    git_oid on_disk_id;
-    // One that cannot be read now is shown as changed: staging says why.
-    if (!bytes || git_odb_hash(&on_disk_id, bytes->data(), bytes->size(), GIT_OBJECT_BLOB) != 0 ||
-        git_oid_equal(&on_disk_id, &*in_head) == 0) {
-      result.push_back(Change{path, ChangeKind::modified});
-    }
-  }
-  return result;
 }
 
 Expected<std::string, Failure> Repository::write_blob(std::string_view bytes) {

@@ -137,15 +137,19 @@ void report_once(const std::filesystem::path& root, const std::vector<HeldBack>&
   report_held_back(root, unreported);
 }
 
-// What the next run told what changed must look at again (Outcome::look_again).
-std::vector<std::string> to_look_again(const Outcome& outcome) {
-  std::vector<std::string> paths;
+// At the end of a run for a caller that keeps the store: what the next run
+// must look at again (what this one wrote and removed, besides what the
+// snapshot left), and the open repository.
+void keep(Session& session, Outcome& outcome, Kept* kept) {
+  if (kept == nullptr) {
+    return;
+  }
   for (const auto* list :
        {&outcome.applied.written, &outcome.applied.removed, &outcome.recovery.finished.written,
         &outcome.recovery.finished.removed}) {
-    paths.insert(paths.end(), list->begin(), list->end());
+    outcome.look_again.insert(outcome.look_again.end(), list->begin(), list->end());
   }
-  return paths;
+  kept->repository.emplace(session.take_repository());
 }
 
 } // namespace
@@ -194,13 +198,7 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
     refresh_recall_index(root, session.layout());
     timer.step("recall index");
     spdlog::debug("{}: ran: {}", root.string(), timer.line());
-    if (kept != nullptr) {
-      auto again = to_look_again(outcome);
-      outcome.look_again.insert(outcome.look_again.end(), again.begin(), again.end());
-    }
-    if (kept != nullptr) {
-      kept->repository.emplace(session.take_repository());
-    }
+    keep(session, outcome, kept);
     return outcome;
   }
   Pending pending;
@@ -218,16 +216,10 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
   refresh_recall_index(root, session.layout());
   timer.step("recall index");
   spdlog::debug("{}: ran: {}", root.string(), timer.line());
-  if (kept != nullptr) {
-    auto again = to_look_again(outcome);
-    outcome.look_again.insert(outcome.look_again.end(), again.begin(), again.end());
-  }
   if (!outcome.commit && outcome.applied.written.empty() && outcome.applied.removed.empty()) {
     spdlog::info("{}: every change was deferred; nothing to commit", root.string());
   }
-  if (kept != nullptr) {
-    kept->repository.emplace(session.take_repository());
-  }
+  keep(session, outcome, kept);
   return outcome;
 }
 

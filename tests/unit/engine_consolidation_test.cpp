@@ -42,31 +42,36 @@ void make_store(const TempDir& dir) {
   REQUIRE(repository->commit_all("init", git::default_signature()).has_value());
 }
 
-engine::Outcome run(const TempDir& dir, engine::RuleSlot slot, engine::Kept& kept,
-                    const std::vector<std::string>* changed) {
-  return engine::consolidate(dir.path(), engram::config::Settings::defaults(), {slot},
-                             engram::Date(2026, 11, 22), engram::RunKind::lightweight,
-                             engine::DryRun::no, &kept, changed);
-}
+// A store as the daemon keeps it, with the Appender as its only rule.
+struct Daemonish {
+  Daemonish() { kept.scan.settled_ns = 0; } // keep files written a moment ago, as settled ones are
+
+  engine::Outcome run(const TempDir& dir, const std::vector<std::string>* changed) {
+    const engine::RuleSlot slot{"appender", engram::Phase::index, true, &rule};
+    return engine::consolidate(dir.path(), engram::config::Settings::defaults(), {slot},
+                               engram::Date(2026, 11, 22), engram::RunKind::lightweight,
+                               engine::DryRun::no, &kept, changed);
+  }
+
+  Appender rule;
+  engine::Kept kept;
+};
 
 } // namespace
 
 TEST_CASE("a run told what changed reads back what the run before it wrote") {
   const TempDir dir;
   make_store(dir);
-  Appender rule;
-  const engine::RuleSlot slot{"appender", engram::Phase::index, true, &rule};
-  engine::Kept kept;
-  kept.scan.settled_ns = 0; // keep files written a moment ago, as settled ones are
+  Daemonish daemon;
 
   // The first run looks at everything (it is told nothing) and writes a.md.
-  const auto first = run(dir, slot, kept, nullptr);
+  const auto first = daemon.run(dir, nullptr);
   REQUIRE(first.commit.has_value());
   CHECK(first.look_again == std::vector<std::string>{"semantic/a.md"});
-  REQUIRE(kept.repository.has_value()); // kept open for the next run
+  REQUIRE(daemon.kept.repository.has_value()); // kept open for the next run
 
   // Told only what the first run said to look at again: a.md is read anew.
-  const auto second = run(dir, slot, kept, &first.look_again);
+  const auto second = daemon.run(dir, &first.look_again);
   REQUIRE(second.commit.has_value());
   const auto text = read_file(dir / "semantic" / "a.md");
   CHECK(text.find("- Run 1 added this.\n- Run 2 added this.\n") != std::string::npos);
@@ -76,18 +81,15 @@ TEST_CASE("a run told what changed reads back what the run before it wrote") {
 TEST_CASE("a run told what changed commits only that, and a run told nothing commits the rest") {
   const TempDir dir;
   make_store(dir);
-  Appender rule;
-  const engine::RuleSlot slot{"appender", engram::Phase::index, true, &rule};
-  engine::Kept kept;
-  kept.scan.settled_ns = 0;
-  auto last = run(dir, slot, kept, nullptr);
+  Daemonish daemon;
+  auto last = daemon.run(dir, nullptr);
 
   // The agent edits both files; the watcher saw only b.md (as if it missed a.md's event).
   write_file(dir / "semantic" / "b.md", k_memory + "- Deploys skip holidays.\n");
   write_file(dir / "semantic" / "unseen.md", k_memory);
   std::vector<std::string> changed = last.look_again;
   changed.push_back("semantic/b.md");
-  last = run(dir, slot, kept, &changed);
+  last = daemon.run(dir, &changed);
   REQUIRE(last.snapshot_commit.has_value());
   auto repository = git::Repository::open(dir.path());
   REQUIRE(repository.has_value());
@@ -97,7 +99,7 @@ TEST_CASE("a run told what changed commits only that, and a run told nothing com
   CHECK(left[0].path == "semantic/unseen.md");
 
   // A run told nothing (the daemon's full runs) finds it.
-  last = run(dir, slot, kept, nullptr);
+  last = daemon.run(dir, nullptr);
   REQUIRE(last.snapshot_commit.has_value());
   CHECK(repository->changes().empty());
 }
