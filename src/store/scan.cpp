@@ -7,15 +7,18 @@
 #include "store/secrets.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <exception>
 #include <fmt/format.h>
 #include <fmt/std.h>
 #include <git2.h>
 #include <limits>
 #include <set>
 #include <sys/stat.h>
+#include <thread>
 
 namespace engram::store {
 namespace fs = std::filesystem;
@@ -51,8 +54,9 @@ public:
       }
       children.push_back(*it);
     }
-    std::sort(children.begin(), children.end(),
-              [](const auto& a, const auto& b) { return a.path().filename() < b.path().filename(); });
+    std::sort(children.begin(), children.end(), [](const auto& a, const auto& b) {
+      return a.path().filename() < b.path().filename();
+    });
     for (const auto& child : children) {
       visit(relative / child.path().filename(), child);
     }
@@ -157,8 +161,8 @@ private:
                      : fmt::format("broken symlink ({}); not read", ec.message()));
         return;
       }
-      const auto [root_end, target_it] =
-          std::mismatch(m_canonical_root.begin(), m_canonical_root.end(), target.begin(), target.end());
+      const auto [root_end, target_it] = std::mismatch(
+          m_canonical_root.begin(), m_canonical_root.end(), target.begin(), target.end());
       if (root_end != m_canonical_root.end()) {
         diagnose(relative, 1,
                  fmt::format("symlink leaves the store (to {}); not read",
@@ -168,7 +172,7 @@ private:
       if (fs::is_directory(target, ec)) {
         return;
       }
-      source = target; // read what the link names, opened without following any further link
+      source = target;  // read what the link names, opened without following any further link
       unkept(relative); // its target can change under another name
     } else if (!child.is_regular_file(ec)) {
       diagnose(relative, 1, "not a regular file; not read");
@@ -177,78 +181,181 @@ private:
     read(relative, source, *layer);
   }
 
-  // Reads at most the size limit (and one byte more, to know it was over)
-  // from `source`, refusing anything that is not a regular file when opened.
+  // A file to read, queued by the walk: reading and parsing are the slow
+  // part of a scan, and they run on every core (load_queued).
+  struct Queued {
+    fs::path relative;
+    fs::path source;
+    Layer layer;
+  };
+
+  // Whether loading a file may answer "the cache holds it".
+  enum class CacheLookup { yes, no };
+
+  // What reading one queued file gave, made without touching the walker's
+  // state so that files can be read side by side.
+  struct Loaded {
+    std::optional<std::pair<int, std::string>> failure; // line and reason: diagnosed
+    std::optional<Diagnostic> parse_error;              // the parser's own diagnostic
+    bool cached = false;                                // the cache holds it as it is
+    FileIdentity identity;
+    std::optional<MemoryFile> parsed;
+    std::uintmax_t bytes = 0;
+    std::string hash;
+  };
+
+  // Queues `source` to be read, unless the cache already holds it: one
+  // lstat answers for such a file instead of an open, an fstat and a close,
+  // and most files of a big store are unchanged.
   void read(const fs::path& relative, const fs::path& source, Layer layer) {
-    // One lstat answers for a file the cache already holds, instead of an
-    // open, an fstat and a close: most files of a big store are unchanged.
     struct stat seen {};
     if (m_cache != nullptr && ::lstat(source.c_str(), &seen) == 0 && S_ISREG(seen.st_mode) &&
         reuse(relative, identity_of(seen))) {
       return;
     }
+    m_queued.push_back(Queued{relative, source, layer});
+  }
+
+public:
+  // Reads and parses every queued file, on as many threads as there are
+  // cores when there are enough files to share, then takes the results in
+  // the order the walk queued them, so a scan's output does not depend on
+  // which thread read what.
+  void load_queued() {
+    std::vector<Loaded> loaded(m_queued.size());
+    constexpr std::size_t k_files_per_thread = 64; // fewer: a thread costs more than it saves
+    const std::size_t threads = std::min<std::size_t>(
+        std::max(1U, std::thread::hardware_concurrency()), m_queued.size() / k_files_per_thread);
+    if (threads <= 1) {
+      for (std::size_t i = 0; i < m_queued.size(); ++i) {
+        loaded[i] = load(m_queued[i]);
+      }
+    } else {
+      std::atomic<std::size_t> next{0};
+      std::vector<std::exception_ptr> thrown(threads);
+      const auto work = [&](std::size_t t) {
+        try {
+          for (auto i = next++; i < m_queued.size(); i = next++) {
+            loaded[i] = load(m_queued[i]);
+          }
+        } catch (...) {
+          thrown[t] = std::current_exception();
+          next = m_queued.size(); // the others stop too
+        }
+      };
+      {
+        std::vector<std::jthread> helpers;
+        for (std::size_t t = 1; t < threads; ++t) {
+          helpers.emplace_back(work, t);
+        }
+        work(0);
+      } // joined
+      for (const auto& error : thrown) {
+        if (error) {
+          std::rethrow_exception(error);
+        }
+      }
+    }
+    for (std::size_t i = 0; i < m_queued.size(); ++i) {
+      take(m_queued[i], std::move(loaded[i]));
+    }
+    m_queued.clear();
+  }
+
+private:
+  // Reads at most the size limit (and one byte more, to know it was over)
+  // from `file.source`, refusing anything that is not a regular file when
+  // opened. Reads the walker's settings and the cache, changes nothing.
+  Loaded load(const Queued& queued, CacheLookup lookup = CacheLookup::yes) const {
+    Loaded out;
+    const auto fail = [&](int line, std::string reason) {
+      out.failure.emplace(line, std::move(reason));
+      return std::move(out);
+    };
     RegularFile::Failure failure{};
-    auto file = RegularFile::open(source, failure);
+    auto file = RegularFile::open(queued.source, failure);
     if (!file) {
-      diagnose(relative, 1,
-               failure == RegularFile::Failure::is_link
-                   ? std::string("changed into a symlink while being read; not read")
-               : failure == RegularFile::Failure::not_regular
-                   ? std::string("not a regular file; not read")
-                   : fmt::format("cannot read: {}", std::strerror(errno)));
-      return;
+      return fail(1, failure == RegularFile::Failure::is_link
+                         ? std::string("changed into a symlink while being read; not read")
+                     : failure == RegularFile::Failure::not_regular
+                         ? std::string("not a regular file; not read")
+                         : fmt::format("cannot read: {}", std::strerror(errno)));
     }
     const struct stat& info = file->info();
-    const FileIdentity identity = identity_of(info);
-    if (reuse(relative, identity)) {
-      return;
+    out.identity = identity_of(info);
+    if (m_cache != nullptr && lookup == CacheLookup::yes) {
+      const auto it = m_cache->items.find(queued.relative.string());
+      if (it != m_cache->items.end() && it->second.identity == out.identity) {
+        out.cached = true;
+        return out;
+      }
     }
     const auto limit = m_limits.max_file_bytes;
     if (static_cast<std::uintmax_t>(info.st_size) > limit) {
-      diagnose(relative, 1, over_limit(static_cast<std::uintmax_t>(info.st_size)));
-      return;
+      return fail(1, over_limit(static_cast<std::uintmax_t>(info.st_size)));
     }
     const auto read = file->read(limit);
     if (!read) {
-      diagnose(relative, 1, fmt::format("cannot read: {}", std::strerror(errno)));
-      return;
+      return fail(1, fmt::format("cannot read: {}", std::strerror(errno)));
     }
     const std::string& content = *read;
     if (content.size() > limit) { // it grew while being read
-      diagnose(relative, 1, over_limit(content.size()));
-      return;
+      return fail(1, over_limit(content.size()));
     }
     if (const auto line = long_line(content)) {
-      diagnose(relative, line->first,
-               fmt::format("line is {} bytes long, over the limit of {}; not read", line->second,
-                           m_limits.max_line_bytes));
-      return;
+      return fail(line->first, fmt::format("line is {} bytes long, over the limit of {}; not read",
+                                           line->second, m_limits.max_line_bytes));
     }
     if (const auto secret = find_secret(content)) {
-      diagnose(relative, secret->line,
-               fmt::format("looks like {}; the file is not read and is kept out of commits",
-                           secret->kind));
+      return fail(secret->line,
+                  fmt::format("looks like {}; the file is not read and is kept out of commits",
+                              secret->kind));
+    }
+    auto parsed = MemoryFile::parse(display(queued.relative), content);
+    if (!parsed) {
+      out.parse_error = std::move(parsed.error());
+      return out;
+    }
+    out.parsed.emplace(std::move(parsed.value()));
+    out.bytes = content.size();
+    out.hash = content_hash(content);
+    return out;
+  }
+
+  // Takes what loading one file gave into the snapshot and the cache.
+  void take(const Queued& queued, Loaded loaded) {
+    const fs::path& relative = queued.relative;
+    const Layer layer = queued.layer;
+    if (loaded.cached) {
+      if (reuse(relative, loaded.identity)) {
+        return;
+      }
+      loaded = load(queued, CacheLookup::no); // cannot happen: the cache is as load saw it
+    }
+    if (loaded.failure) {
+      diagnose(relative, loaded.failure->first, std::move(loaded.failure->second));
       return;
     }
-    auto parsed = MemoryFile::parse(display(relative), content);
-    if (!parsed) {
-      m_out.diagnostics.push_back(std::move(parsed.error()));
+    if (loaded.parse_error) {
+      m_out.diagnostics.push_back(std::move(*loaded.parse_error));
       unkept(relative);
       return;
     }
-    for (const auto& warning : parsed->field_diagnostics()) {
+    if (!loaded.parsed) {
+      return;
+    }
+    for (const auto& warning : loaded.parsed->field_diagnostics()) {
       m_out.diagnostics.push_back(warning);
     }
     // The mtime from the same fstat as the bytes: what breaks a tie between
     // equal `created` dates.
-    const std::int64_t modified = identity.mtime_ns / 1'000'000'000;
+    const std::int64_t modified = loaded.identity.mtime_ns / 1'000'000'000;
     m_out.entries.push_back(Entry{relative, layer,
-                                  std::make_shared<const MemoryFile>(std::move(parsed.value())),
-                                  content.size(),
-                                  content_hash(content), modified});
-    if (m_cache != nullptr && identity.ctime_ns < m_settled_before) {
+                                  std::make_shared<const MemoryFile>(std::move(*loaded.parsed)),
+                                  loaded.bytes, std::move(loaded.hash), modified});
+    if (m_cache != nullptr && loaded.identity.ctime_ns < m_settled_before) {
       m_kept.insert_or_assign(relative.string(),
-                              ScanCache::Item{identity, m_out.entries.back(),
+                              ScanCache::Item{loaded.identity, m_out.entries.back(),
                                               m_out.entries.back().file->field_diagnostics()});
     } else {
       unkept(relative);
@@ -371,7 +478,8 @@ private:
 
   void diagnose(const fs::path& relative, int line, std::string reason) {
     unkept(relative);
-    m_out.diagnostics.push_back(Diagnostic{display(relative), line, std::move(reason), Severity::error});
+    m_out.diagnostics.push_back(
+        Diagnostic{display(relative), line, std::move(reason), Severity::error});
   }
 
   const fs::path& m_root;
@@ -384,6 +492,7 @@ private:
   std::unordered_map<std::string, ScanCache::Item> m_kept;
   std::set<std::string> m_unkept;
   std::size_t m_reused = 0;
+  std::vector<Queued> m_queued; // files the walk found to read, in its order
 };
 
 // The order of fs::path's operator< (folder by folder) for the relative
@@ -417,6 +526,7 @@ Snapshot scan(const fs::path& root, const Layout& layout, const ScanLimits& limi
   if (!told || !walker.revisit(*changed)) {
     walker.walk({});
   }
+  walker.load_queued();
   walker.read_index_json();
   walker.finish();
   std::sort(snapshot.entries.begin(), snapshot.entries.end(),
@@ -449,9 +559,9 @@ const Entry* Snapshot::find(const fs::path& relative) const {
 }
 
 std::size_t Snapshot::error_count() const {
-  return static_cast<std::size_t>(std::count_if(diagnostics.begin(), diagnostics.end(), [](const auto& d) {
-    return d.severity == Severity::error;
-  }));
+  return static_cast<std::size_t>(
+      std::count_if(diagnostics.begin(), diagnostics.end(),
+                    [](const auto& d) { return d.severity == Severity::error; }));
 }
 
 std::string printable_path(std::string_view path) {
@@ -484,9 +594,8 @@ std::string printable_path(std::string_view path) {
 }
 
 std::optional<std::string> bad_file_name(std::string_view path) {
-  if (std::any_of(path.begin(), path.end(), [](char c) {
-        return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
-      })) {
+  if (std::any_of(path.begin(), path.end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; })) {
     return "the file name has a control character (a newline, a tab, ...); not read";
   }
   if (first_invalid_utf8(path)) {
