@@ -9,25 +9,87 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <fstream>
-#include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace engram::engine {
 namespace fs = std::filesystem;
 
-std::optional<std::string> disk_hash(const fs::path& path) {
-  std::error_code ec;
-  if (!fs::exists(fs::symlink_status(path, ec))) {
-    return std::nullopt;
+namespace {
+
+// The time now, in nanoseconds since 1970.
+std::int64_t now_ns() {
+  struct timespec now {};
+  ::clock_gettime(CLOCK_REALTIME, &now);
+  return static_cast<std::int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
+std::int64_t ns_of(const struct timespec& time) {
+  return static_cast<std::int64_t>(time.tv_sec) * 1'000'000'000 + time.tv_nsec;
+}
+
+} // namespace
+
+DiskState disk_state(const fs::path& path) {
+  DiskState state;
+  state.taken_ns = now_ns();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    struct stat seen {};
+    if (::lstat(path.c_str(), &seen) == 0) {
+      state.hash = store::content_hash(""); // there but unreadable (a broken link): not as planned
+      state.stable = false;
+    }
+    return state;
   }
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return store::content_hash(bytes.str());
+  struct stat info {};
+  std::string bytes;
+  if (::fstat(fd, &info) == 0) {
+    state.device = info.st_dev;
+    state.inode = info.st_ino;
+    state.size = info.st_size;
+    state.mtime_ns = ns_of(info.st_mtim);
+    state.ctime_ns = ns_of(info.st_ctim);
+    bytes.reserve(static_cast<std::size_t>(info.st_size) + 1);
+  } else {
+    state.stable = false;
+  }
+  char buffer[16384];
+  while (true) {
+    const auto n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n <= 0) {
+      state.stable = state.stable && n == 0;
+      break;
+    }
+    bytes.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  state.hash = store::content_hash(bytes);
+  return state;
+}
+
+bool unchanged_since(const fs::path& path, const DiskState& state) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) {
+    return !state.hash && (errno == ENOENT || errno == ENOTDIR);
+  }
+  // A change made within a clock tick of the look could keep every field
+  // (a coarse file system's timestamps): only an older file is trusted.
+  constexpr std::int64_t k_tick_ns = 1'000'000'000;
+  return state.hash && state.stable && info.st_dev == state.device && info.st_ino == state.inode &&
+         info.st_size == state.size && ns_of(info.st_mtim) == state.mtime_ns &&
+         ns_of(info.st_ctim) == state.ctime_ns && state.ctime_ns + k_tick_ns < state.taken_ns &&
+         state.mtime_ns + k_tick_ns < state.taken_ns;
+}
+
+std::optional<std::string> disk_hash(const fs::path& path) {
+  return disk_state(path).hash;
 }
 
 namespace {
@@ -176,39 +238,36 @@ ApplyResult apply(const Plan& plan, const fs::path& root) {
 // (one flush instead of one per file), then the renames, one fsync per
 // folder, and only then the removals, again with one fsync per folder. A
 // removal is never durable before the writes that took its claims.
+//
+// Each file is hashed once, after the flush (the slow step): any file that
+// is not as the plan read it defers everything. Just before its own rename
+// or removal, one stat shows a file is still the one hashed; only a file
+// whose stat says otherwise is hashed again.
 ApplyResult apply(const std::vector<FileChange>& changes, const fs::path& root) {
   ApplyResult result;
-  std::vector<const FileChange*> removals;
+  std::vector<std::size_t> removals; // indexes into changes
   std::vector<Temporary> temporaries;
-  std::vector<const FileChange*> writes; // the change each temporary holds
+  std::vector<std::size_t> writes; // the change each temporary holds
   // The changes of a plan belong together (an item moved out of WORKING.md
   // and into an episodic file): when an agent wrote any of the files after
   // the plan read them, nothing is written and everything waits for the next
   // run. Writing the rest would take a moved item out of its source while
   // its target keeps the agent's bytes, and the item would be gone.
-  const auto changed_under_us = [&] {
-    return std::any_of(changes.begin(), changes.end(), [&](const FileChange& change) {
-      return disk_hash(root / change.path) != change.base_hash;
-    });
-  };
   const auto defer_all = [&] {
     for (const auto& change : changes) {
       result.deferred.push_back(change.path);
     }
     return result;
   };
-  if (changed_under_us()) {
-    return defer_all();
-  }
   try {
-    for (const auto& change : changes) {
-      const auto path = root / change.path;
+    for (std::size_t i = 0; i < changes.size(); ++i) {
+      const auto& change = changes[i];
       if (!change.new_bytes) {
-        removals.push_back(&change);
+        removals.push_back(i);
         continue;
       }
-      temporaries.push_back(write_temporary(path, *change.new_bytes));
-      writes.push_back(&change);
+      temporaries.push_back(write_temporary(root / change.path, *change.new_bytes));
+      writes.push_back(i);
     }
     if (!temporaries.empty()) {
       sync_filesystem(root);
@@ -217,19 +276,27 @@ ApplyResult apply(const std::vector<FileChange>& changes, const fs::path& root) 
     discard(temporaries, 0);
     throw;
   }
-  // Again after the flush, the slow step: the renames follow at once.
-  if (changed_under_us()) {
-    discard(temporaries, 0);
-    return defer_all();
+  std::vector<DiskState> seen;
+  seen.reserve(changes.size());
+  for (const auto& change : changes) {
+    seen.push_back(disk_state(root / change.path));
+    if (seen.back().hash != change.base_hash) {
+      discard(temporaries, 0);
+      return defer_all();
+    }
   }
+  // Checked again at the last moment: the agent may have written meanwhile.
+  const auto still_as_planned = [&](std::size_t i) {
+    const auto path = root / changes[i].path;
+    return unchanged_since(path, seen[i]) || disk_hash(path) == changes[i].base_hash;
+  };
   std::vector<fs::path> renamed;
   for (std::size_t i = 0; i < temporaries.size(); ++i) {
     const std::size_t n = i + 1;
     fault_point(fmt::format("before-rename-{}", n));
-    // Checked again at the last moment: the agent may have written meanwhile.
-    if (disk_hash(temporaries[i].target) != writes[i]->base_hash) {
+    if (!still_as_planned(writes[i])) {
       ::unlink(temporaries[i].path.c_str());
-      result.deferred.push_back(writes[i]->path);
+      result.deferred.push_back(changes[writes[i]].path);
       continue;
     }
     try {
@@ -239,23 +306,23 @@ ApplyResult apply(const std::vector<FileChange>& changes, const fs::path& root) 
       throw;
     }
     renamed.push_back(temporaries[i].target);
-    result.written.push_back(writes[i]->path);
+    result.written.push_back(changes[writes[i]].path);
     fault_point(fmt::format("after-write-{}", n));
   }
   sync_folders(renamed);
   if (!result.deferred.empty()) {
     // A removed file's claims may have been bound for a deferred file.
-    for (const auto* change : removals) {
-      result.deferred.push_back(change->path);
+    for (const auto i : removals) {
+      result.deferred.push_back(changes[i].path);
     }
     return result;
   }
   fault_point("before-remove");
   std::vector<fs::path> unlinked;
-  for (const auto* change : removals) {
-    const auto path = root / change->path;
-    if (disk_hash(path) != change->base_hash) {
-      result.deferred.push_back(change->path);
+  for (const auto i : removals) {
+    const auto path = root / changes[i].path;
+    if (!still_as_planned(i)) {
+      result.deferred.push_back(changes[i].path);
       continue;
     }
     if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
@@ -263,7 +330,7 @@ ApplyResult apply(const std::vector<FileChange>& changes, const fs::path& root) 
       throw Error("{}: cannot remove: {}", path.string(), std::strerror(errno));
     }
     unlinked.push_back(path);
-    result.removed.push_back(change->path);
+    result.removed.push_back(changes[i].path);
     fault_point(fmt::format("after-remove-{}", result.removed.size()));
   }
   sync_folders(unlinked);

@@ -7,6 +7,7 @@
 
 #include "engine/plan.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -48,6 +49,27 @@ enum class Unchanged { required, any };
 
 // The content hash (git blob id) of the file at `path`; nullopt when nothing is there.
 std::optional<std::string> disk_hash(const std::filesystem::path& path);
+
+// A file on disk as it was hashed: its content hash and the stat fields that
+// any write to it, or any file put in its place, changes.
+struct DiskState {
+  std::optional<std::string> hash; // nullopt: nothing was there
+  bool stable = true;              // false: read or stat failed; never trusted unhashed
+  std::uint64_t device = 0;
+  std::uint64_t inode = 0;
+  std::int64_t size = 0;
+  std::int64_t mtime_ns = 0;
+  std::int64_t ctime_ns = 0;
+  std::int64_t taken_ns = 0; // when it was looked at
+};
+
+// Hashes the file at `path` (following a link, as reading it does) and notes its identity.
+DiskState disk_state(const std::filesystem::path& path);
+
+// True when one stat shows the file at `path` is still the one `state` hashed:
+// the same identity and times, both older than a clock tick before the look
+// (a change within the tick could leave them equal). False means "hash again".
+bool unchanged_since(const std::filesystem::path& path, const DiskState& state);
 
 // Flushes the whole file system holding the folder `path` (syncfs): one call
 // that makes many files durable. Throws engram::Error on failure.
