@@ -6,6 +6,7 @@
 #include "base/fault.hpp"
 #include "base/regular_file.hpp"
 #include "git/libgit2.hpp"
+#include "git/unfiltered.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -442,6 +443,14 @@ Repository::stage_paths(const std::vector<std::string>& paths, Unreadable unread
     return unexpected(index.error());
   }
   std::vector<std::string> staged;
+  // A commit of many files stages each as its bytes when no filter can
+  // apply (see unfiltered.cpp); a few are not worth asking. With `admit`
+  // the bytes are read and judged on the way, as libgit2 stages them.
+  constexpr std::size_t k_unfiltered_from = 16;
+  std::optional<bool> unfiltered; // set: stage unfiltered, trusting the file mode or not
+  if (!admit && paths.size() >= k_unfiltered_from && !may_filter(m_repository.get(), *index)) {
+    unfiltered = trusts_file_mode(m_repository.get());
+  }
   for (const auto& path : paths) {
     std::error_code error;
     const bool present = std::filesystem::symlink_status(m_workdir / path, error).type() !=
@@ -459,8 +468,14 @@ Repository::stage_paths(const std::vector<std::string>& paths, Unreadable unread
         continue;
       }
     }
-    int code = present ? git_index_add_bypath(*index, path.c_str())
-                       : git_index_remove_bypath(*index, path.c_str());
+    int code = 1;
+    if (present && unfiltered) {
+      code = stage_unfiltered(m_repository.get(), *index, m_workdir, path, *unfiltered);
+    }
+    if (code == 1) {
+      code = present ? git_index_add_bypath(*index, path.c_str())
+                     : git_index_remove_bypath(*index, path.c_str());
+    }
     if (code == 0 && present && admit &&
         !admit_staged(m_repository.get(), *index, path, seen, admit)) {
       code = stage_as_head(m_repository.get(), *index, path);
