@@ -28,8 +28,8 @@ std::size_t common_prefix(std::string_view a, std::string_view b, std::size_t li
 std::size_t common_suffix(std::string_view a, std::string_view b, std::size_t limit) {
   constexpr std::size_t k_block = 256;
   std::size_t n = 0;
-  while (n + k_block <= limit &&
-         std::memcmp(a.data() + a.size() - n - k_block, b.data() + b.size() - n - k_block, k_block) == 0) {
+  while (n + k_block <= limit && std::memcmp(a.data() + a.size() - n - k_block,
+                                             b.data() + b.size() - n - k_block, k_block) == 0) {
     n += k_block;
   }
   while (n < limit && a[a.size() - 1 - n] == b[b.size() - 1 - n]) {
@@ -40,7 +40,7 @@ std::size_t common_suffix(std::string_view a, std::string_view b, std::size_t li
 
 } // namespace
 
-void ClaimSections::update(std::string_view body, KindMemo* memo) {
+void ClaimSections::update(std::string_view body, KindMemo* memo, Kinds kinds) {
   // The bytes the edit left alone: a common prefix and a common suffix.
   const std::string_view old = m_body;
   const auto limit = std::min(old.size(), body.size());
@@ -52,12 +52,13 @@ void ClaimSections::update(std::string_view body, KindMemo* memo) {
   const auto starts = m_split ? section_starts_after_edit(body, old, begins(), prefix, suffix)
                               : section_starts(body);
   // Lines move by as many as the edit added or removed.
-  const auto new_lines = static_cast<int>(
-      std::count(body.begin() + static_cast<long>(prefix), body.end() - static_cast<long>(suffix), '\n'));
-  const auto old_lines = static_cast<int>(
-      std::count(old.begin() + static_cast<long>(prefix), old.end() - static_cast<long>(suffix), '\n'));
+  const auto new_lines = static_cast<int>(std::count(body.begin() + static_cast<long>(prefix),
+                                                     body.end() - static_cast<long>(suffix), '\n'));
+  const auto old_lines = static_cast<int>(std::count(old.begin() + static_cast<long>(prefix),
+                                                     old.end() - static_cast<long>(suffix), '\n'));
   const auto moved_from = body.size() - suffix; // bytes from here on are old bytes, moved
-  const auto shift = static_cast<std::ptrdiff_t>(old.size()) - static_cast<std::ptrdiff_t>(body.size());
+  const auto shift =
+      static_cast<std::ptrdiff_t>(old.size()) - static_cast<std::ptrdiff_t>(body.size());
 
   std::vector<PlacedSection> sections;
   sections.reserve(starts.size());
@@ -65,6 +66,12 @@ void ClaimSections::update(std::string_view body, KindMemo* memo) {
   std::shared_ptr<const HeadingStack> carried = k_none;
   std::size_t counted = 0; // the body line at `counted` is `line`
   int line = 1;
+  // Old sections sit at the same index before the edit and at the same
+  // distance from the end after it; find() is asked only when they do not.
+  const auto at_index = [&](std::size_t index, std::size_t offset) -> PlacedSection* {
+    return index < m_sections.size() && m_sections[index].begin == offset ? &m_sections[index]
+                                                                          : nullptr;
+  };
   for (std::size_t k = 0; k < starts.size(); ++k) {
     const auto begin = starts[k];
     const auto end = k + 1 < starts.size() ? starts[k + 1] : body.size();
@@ -73,15 +80,24 @@ void ClaimSections::update(std::string_view body, KindMemo* memo) {
     const auto& in = carried;
 
     // The old section these bytes were, if the edit left them alone.
-    const PlacedSection* was = nullptr;
+    PlacedSection* was = nullptr;
     bool moved = false;
     if (m_split && end <= prefix) {
-      was = find(begin);
+      was = at_index(k, begin);
+      if (was == nullptr) {
+        was = find(begin);
+      }
     } else if (m_split && begin >= moved_from) {
-      was = find(static_cast<std::size_t>(static_cast<std::ptrdiff_t>(begin) + shift));
+      const auto old_begin = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(begin) + shift);
+      const auto from_end = starts.size() - k; // the same count of sections follow it
+      was = from_end <= m_sections.size() ? at_index(m_sections.size() - from_end, old_begin)
+                                          : nullptr;
+      if (was == nullptr) {
+        was = find(old_begin);
+      }
       moved = true;
     }
-    if (was != nullptr && (was->end - was->begin != end - begin ||
+    if (was != nullptr && (was->content == nullptr || was->end - was->begin != end - begin ||
                            (was->content->in != in && *was->content->in != *in))) {
       was = nullptr;
     }
@@ -94,11 +110,11 @@ void ClaimSections::update(std::string_view body, KindMemo* memo) {
     counted = begin;
     std::shared_ptr<const SectionClaims> content;
     if (was != nullptr) {
-      content = was->content;
+      content = std::move(was->content); // each old section is taken once
     } else {
       auto made = std::make_shared<SectionClaims>();
       HeadingStack out;
-      made->claims = split_section(text, *in, &out, memo);
+      made->claims = split_section(text, *in, &out, memo, kinds);
       made->in = in;
       made->out = out == *in ? in : std::make_shared<const HeadingStack>(std::move(out));
       content = std::move(made);
@@ -107,7 +123,7 @@ void ClaimSections::update(std::string_view body, KindMemo* memo) {
     sections.push_back({begin, end, line, std::move(content)});
   }
   m_sections = std::move(sections);
-  m_body = std::string(body);
+  m_body.assign(body);
   m_split = true;
 }
 
@@ -120,9 +136,10 @@ std::vector<std::size_t> ClaimSections::begins() const {
   return out;
 }
 
-const PlacedSection* ClaimSections::find(std::size_t begin) const {
-  const auto it = std::lower_bound(m_sections.begin(), m_sections.end(), begin,
-                                   [](const PlacedSection& s, std::size_t offset) { return s.begin < offset; });
+PlacedSection* ClaimSections::find(std::size_t begin) {
+  const auto it =
+      std::lower_bound(m_sections.begin(), m_sections.end(), begin,
+                       [](const PlacedSection& s, std::size_t offset) { return s.begin < offset; });
   return it != m_sections.end() && it->begin == begin ? &*it : nullptr;
 }
 

@@ -38,8 +38,9 @@ class ClaimSections {
 public:
   // Brings the sections up to `body`: sections whose bytes and headings did
   // not change are kept, the others split again.
-  // `memo`, when given, classifies the claims of the sections split again.
-  void update(std::string_view body, KindMemo* memo = nullptr);
+  // `memo`, when given, classifies the claims of the sections split again;
+  // `kinds` says which get a kind (see split_section).
+  void update(std::string_view body, KindMemo* memo = nullptr, Kinds kinds = Kinds::all);
 
   // The sections of the body, in order.
   const std::vector<PlacedSection>& sections() const { return m_sections; }
@@ -51,12 +52,12 @@ public:
 private:
   // Where each section starts.
   std::vector<std::size_t> begins() const;
-  // The section starting at `begin`, if one does.
-  const PlacedSection* find(std::size_t begin) const;
+  // The old section starting at `begin`, if one does (update takes its content).
+  PlacedSection* find(std::size_t begin);
 
-  std::string m_body;                   // the body the sections are of
+  std::string m_body;                    // the body the sections are of
   std::vector<PlacedSection> m_sections; // its sections, in order
-  bool m_split = false;                 // update has run at least once
+  bool m_split = false;                  // update has run at least once
 };
 
 } // namespace engram::claims
