@@ -99,8 +99,8 @@ std::optional<std::string> solution_title(std::string_view heading) {
 class Splitter {
 public:
   // Prepares to split `body`, under the headings `in_force` before it.
-  Splitter(std::string_view body, HeadingStack in_force, KindMemo* memo)
-      : m_body(body), m_lines(body), m_headings(std::move(in_force)), m_memo(memo) {
+  Splitter(std::string_view body, HeadingStack in_force, KindMemo* memo, Kinds kinds)
+      : m_body(body), m_lines(body), m_headings(std::move(in_force)), m_memo(memo), m_kinds(kinds) {
     for (const auto& [level, heading] : m_headings) {
       m_initial_context += m_initial_context.empty() ? heading : " > " + heading;
     }
@@ -390,31 +390,33 @@ private:
       claim.text = std::string(m_body.substr(piece.span.begin, piece.span.end - piece.span.begin));
       claim.context = context_at(piece.span.begin);
       claim.title = std::move(piece.title);
-      claim.kind = piece.solution ? ClaimKind::solution
-                   : m_memo != nullptr ? m_memo->classify(claim.text)
-                                       : classify(claim.text);
+      claim.kind = piece.solution                     ? ClaimKind::solution
+                   : m_kinds == Kinds::solutions_only ? ClaimKind::factual
+                   : m_memo != nullptr                ? m_memo->classify(claim.text)
+                                                      : classify(claim.text);
       claim.line = m_lines.line_of(piece.span.begin);
       out.push_back(std::move(claim));
     }
     return out;
   }
 
-  std::string_view m_body;     // the body being split
-  LineIndex m_lines;           // its lines
-  std::vector<Piece> m_pieces; // claims so far
-  std::vector<Span> m_covered; // headings, comments, rules: not claims, not lost
-  HeadingStack m_headings;                             // the heading stack: level, text
-  std::vector<ContextMark> m_contexts;                 // context changes, in source order
-  std::optional<OpenSolution> m_solution;              // the section being read, if any
-  std::size_t m_last_end = 0;                          // where the last block taken ends
-  KindMemo* m_memo = nullptr;                          // classifies claims, when given
-  std::string m_initial_context;                       // the context before the first heading
+  std::string_view m_body;                // the body being split
+  LineIndex m_lines;                      // its lines
+  std::vector<Piece> m_pieces;            // claims so far
+  std::vector<Span> m_covered;            // headings, comments, rules: not claims, not lost
+  HeadingStack m_headings;                // the heading stack: level, text
+  std::vector<ContextMark> m_contexts;    // context changes, in source order
+  std::optional<OpenSolution> m_solution; // the section being read, if any
+  std::size_t m_last_end = 0;             // where the last block taken ends
+  KindMemo* m_memo = nullptr;             // classifies claims, when given
+  Kinds m_kinds = Kinds::all;             // which claims get their kind
+  std::string m_initial_context;          // the context before the first heading
 };
 
 } // namespace
 
 std::vector<Claim> split_whole(std::string_view body) {
-  return Splitter(body, {}, nullptr).run();
+  return Splitter(body, {}, nullptr, Kinds::all).run();
 }
 
 std::vector<Claim> split_claims(std::string_view body) {
@@ -443,8 +445,8 @@ std::vector<Claim> split_claims(std::string_view body) {
 }
 
 std::vector<Claim> split_section(std::string_view section, const HeadingStack& in,
-                                 HeadingStack* out, KindMemo* memo) {
-  Splitter splitter(section, in, memo);
+                                 HeadingStack* out, KindMemo* memo, Kinds kinds) {
+  Splitter splitter(section, in, memo, kinds);
   auto claims = splitter.run();
   if (out != nullptr) {
     *out = splitter.headings();
@@ -570,7 +572,8 @@ public:
       while (run < text.size() && text[run] == m_fence) {
         ++run;
       }
-      if (run >= m_fence_run && std::all_of(text.begin() + static_cast<long>(run), text.end(), is_space)) {
+      if (run >= m_fence_run &&
+          std::all_of(text.begin() + static_cast<long>(run), text.end(), is_space)) {
         m_fence = 0;
         return Step::line;
       }
@@ -618,7 +621,8 @@ public:
       // A heading closes the solution sections of its level and below; a
       // section is cut only at a level-1 or level-2 heading. Both only when
       // the splitter surely takes the heading: one without text is skipped.
-      if (m_table_possible || !starts_with_plain_text(text.substr(static_cast<std::size_t>(level)))) {
+      if (m_table_possible ||
+          !starts_with_plain_text(text.substr(static_cast<std::size_t>(level)))) {
         // Under a table row it may be a row; without plain text, skipped.
         if (mentions_solution(text)) {
           open_solution(level);
@@ -643,12 +647,13 @@ public:
     }
     // A bullet at column 0 starts a top-level list item, one claim of its
     // own; cut there when the item surely has text the splitter takes.
-    std::string_view item = text.size() >= 2 && (text[0] == '-' || text[0] == '*' || text[0] == '+') &&
+    std::string_view item = text.size() >= 2 &&
+                                    (text[0] == '-' || text[0] == '*' || text[0] == '+') &&
                                     (text[1] == ' ' || text[1] == '\t')
                                 ? skip_indent(text.substr(2))
                                 : std::string_view{};
-    if (item.size() >= 4 && item[0] == '[' && (item[1] == ' ' || item[1] == 'x' || item[1] == 'X') &&
-        item[2] == ']' && item[3] == ' ') {
+    if (item.size() >= 4 && item[0] == '[' &&
+        (item[1] == ' ' || item[1] == 'x' || item[1] == 'X') && item[2] == ']' && item[3] == ' ') {
       item.remove_prefix(4); // a task box
     }
     const bool bullet = !item.empty() && starts_with_plain_text(item);
@@ -657,7 +662,9 @@ public:
 
 private:
   // Notes a solution section of `level` may be open (the widest one wins).
-  void open_solution(int level) { m_solution = m_solution == 0 ? level : std::min(m_solution, level); }
+  void open_solution(int level) {
+    m_solution = m_solution == 0 ? level : std::min(m_solution, level);
+  }
 
   // Whether a line is nothing but dashes, stars or underscores (and spaces):
   // a setext underline or a thematic break, never a list item.
@@ -667,8 +674,9 @@ private:
       return false;
     }
     const char c = line[first];
-    return (c == '-' || c == '*' || c == '_') &&
-           std::all_of(line.begin(), line.end(), [c](char x) { return x == c || x == ' ' || x == '\t'; });
+    return (c == '-' || c == '*' || c == '_') && std::all_of(line.begin(), line.end(), [c](char x) {
+             return x == c || x == ' ' || x == '\t';
+           });
   }
 
   // Whether `text` (spaces skipped) starts with a letter, a digit or a
@@ -741,7 +749,8 @@ std::vector<std::size_t> section_starts_after_edit(std::string_view body, std::s
   }
   const auto resume = starts.back(); // scanned again: the scan's state starts there
   // Past the edit, a cut that was a cut of the old body (moved) means the rest is as before.
-  const auto delta = static_cast<std::ptrdiff_t>(body.size()) - static_cast<std::ptrdiff_t>(old_body.size());
+  const auto delta =
+      static_cast<std::ptrdiff_t>(body.size()) - static_cast<std::ptrdiff_t>(old_body.size());
   const auto unchanged_from = body.size() - suffix;
   SectionScan scan;
   for (std::size_t pos = resume; pos < body.size();) {

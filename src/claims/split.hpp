@@ -46,9 +46,10 @@ using HeadingStack = std::vector<std::pair<int, std::string>>;
 // `old_starts`) that kept its first `prefix` and last `suffix` bytes: cuts
 // before the edit are kept, and the scan stops once past the edit it meets a
 // cut the old body had. The result equals section_starts(body).
-[[nodiscard]] std::vector<std::size_t> section_starts_after_edit(
-    std::string_view body, std::string_view old_body, const std::vector<std::size_t>& old_starts,
-    std::size_t prefix, std::size_t suffix);
+[[nodiscard]] std::vector<std::size_t>
+section_starts_after_edit(std::string_view body, std::string_view old_body,
+                          const std::vector<std::size_t>& old_starts, std::size_t prefix,
+                          std::size_t suffix);
 
 // The claims of one section (a range of a body between two of its
 // section_starts), with lines counted from the section's start, given the
@@ -56,7 +57,12 @@ using HeadingStack = std::vector<std::pair<int, std::string>>;
 // force at its end. Splitting every section of a body this way, in order,
 // passing each one's `out` to the next, gives split_claims of the whole body.
 // `memo`, when given, classifies the claims (remembering each text's kind).
+// With Kinds::solutions_only, only a `Solution:` section's claim gets its kind
+// (solution); every other claim is left `factual`, for the caller to classify
+// when it needs to (classifying is most of the cost of splitting).
+enum class Kinds { all, solutions_only };
 [[nodiscard]] std::vector<Claim> split_section(std::string_view section, const HeadingStack& in,
-                                               HeadingStack* out, KindMemo* memo = nullptr);
+                                               HeadingStack* out, KindMemo* memo = nullptr,
+                                               Kinds kinds = Kinds::all);
 
 } // namespace engram::claims

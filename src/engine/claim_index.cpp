@@ -6,6 +6,8 @@
 // one comparing with every claim gives.
 #include "engine/claim_index.hpp"
 
+#include "claims/classify.hpp"
+
 #include <algorithm>
 #include <limits>
 
@@ -108,9 +110,9 @@ void ClaimIndex::post(std::uint32_t id, const ClaimTable& table) {
 void ClaimIndex::update(const std::string& path, std::string_view body, ClaimTable& table) {
   auto& file = m_files[path];
   file.present = true;
-  file.sections.update(body, &table.kinds());
+  file.sections.update(body, nullptr, claims::Kinds::solutions_only);
   file.ids.clear();
-  file.kinds.clear();
+  file.solutions.clear();
   const auto* key = &*m_files.find(path);
   for (const auto& section : file.sections.sections()) {
     const auto& content = *section.content;
@@ -130,7 +132,7 @@ void ClaimIndex::update(const std::string& path, std::string_view body, ClaimTab
     }
     file.ids.insert(file.ids.end(), content.ids.begin(), content.ids.end());
     for (const auto& claim : content.claims) {
-      file.kinds.push_back(claim.kind);
+      file.solutions.push_back(claim.kind == ClaimKind::solution ? 1 : 0);
     }
   }
 }
@@ -140,9 +142,19 @@ void ClaimIndex::remove(const std::string& path) {
   if (it != m_files.end()) {
     it->second.present = false;
     it->second.ids.clear();
-    it->second.kinds.clear();
+    it->second.solutions.clear();
     it->second.sections = {};
   }
+}
+
+ClaimKind ClaimIndex::kind_of(std::uint32_t id, const ClaimTable& table) const {
+  if (id >= m_kinds.size()) {
+    m_kinds.resize(std::max<std::size_t>(id + 1, m_kinds.size() * 2), -1);
+  }
+  if (m_kinds[id] < 0) {
+    m_kinds[id] = static_cast<signed char>(claims::classify(table.entry(id).text));
+  }
+  return static_cast<ClaimKind>(m_kinds[id]);
 }
 
 std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimTable& table,
@@ -242,7 +254,8 @@ std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimT
       const auto& file = held->second;
       for (std::size_t i = 0; i < file.ids.size(); ++i) {
         if (file.ids[i] == id) {
-          out.push_back(ClaimMatch{held->first, i, table.entry(id).text, file.kinds[i], relation});
+          const auto kind = file.solutions[i] != 0 ? ClaimKind::solution : kind_of(id, table);
+          out.push_back(ClaimMatch{held->first, i, table.entry(id).text, kind, relation});
         }
       }
     }

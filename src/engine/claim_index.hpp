@@ -41,14 +41,13 @@ public:
   // The number of a text's normal form, from a compact table.
   std::uint32_t normal(std::uint32_t id) const { return m_normal[id]; }
 
-  // Classifies the claims of sections split again, remembering each text's kind.
-  claims::KindMemo& kinds() { return m_kinds; }
-
 private:
   // Hashes strings and string views alike, so looking up needs no copy.
   struct TextHash {
     using is_transparent = void;
-    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+    std::size_t operator()(std::string_view text) const {
+      return std::hash<std::string_view>{}(text);
+    }
   };
   using Numbers = std::unordered_map<std::string, std::uint32_t, TextHash, std::equal_to<>>;
 
@@ -60,7 +59,6 @@ private:
   Numbers m_normals; // normal form → its number
   std::vector<Entry> m_entries;
   std::vector<std::uint32_t> m_normal; // by text: Entry::normal
-  claims::KindMemo m_kinds;
 };
 
 // The claims of the files of one layer, kept up to date file by file.
@@ -89,24 +87,30 @@ public:
 private:
   // One indexed file.
   struct File {
-    claims::ClaimSections sections;  // its claims, section by section
-    std::vector<std::uint32_t> ids;  // the number of each claim, in order
-    std::vector<ClaimKind> kinds;    // the kind of each claim, in order
-    bool present = false;            // false once removed
+    claims::ClaimSections sections; // its claims, section by section
+    std::vector<std::uint32_t> ids; // the number of each claim, in order
+    std::vector<char> solutions;    // whether each claim is a `Solution:` section, in order
+    bool present = false;           // false once removed
   };
+
+  // The kind of the claim numbered `id` (not a solution's), classified the
+  // first time a query returns it: indexing a layer classifies nothing.
+  ClaimKind kind_of(std::uint32_t id, const ClaimTable& table) const;
 
   // Adds a text's tokens to the postings, the first time the layer holds it.
   void post(std::uint32_t id, const ClaimTable& table);
 
-  std::map<std::string, File> m_files;                    // by path; never erased, so pointers stay
-  std::vector<std::vector<std::uint32_t>> m_postings;     // token → the texts holding it
+  std::map<std::string, File> m_files;                // by path; never erased, so pointers stay
+  std::vector<std::vector<std::uint32_t>> m_postings; // token → the texts holding it
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> m_by_normal; // normal → texts
-  std::vector<char> m_posted;                             // text → already in the postings
+  std::vector<char> m_posted;                      // text → already in the postings
   using Held = std::pair<const std::string, File>; // a file of m_files, by path
-  std::unordered_map<std::uint32_t, std::vector<const Held*>> m_holders; // text → files (maybe stale)
-  mutable std::vector<std::uint32_t> m_seen;              // text → the query that last saw it
-  mutable std::vector<std::uint32_t> m_count;             // text → its probed tokens, that query
-  mutable std::uint32_t m_query = 0;                      // the current query's stamp
+  std::unordered_map<std::uint32_t, std::vector<const Held*>>
+      m_holders;                              // text → files (maybe stale)
+  mutable std::vector<std::uint32_t> m_seen;  // text → the query that last saw it
+  mutable std::vector<std::uint32_t> m_count; // text → its probed tokens, that query
+  mutable std::uint32_t m_query = 0;          // the current query's stamp
+  mutable std::vector<signed char> m_kinds;   // text → its ClaimKind, -1: not yet
 };
 
 } // namespace engram::engine
