@@ -415,14 +415,14 @@ private:
 
 } // namespace
 
-std::vector<Claim> split_whole(std::string_view body) {
-  return Splitter(body, {}, nullptr, Kinds::all).run();
+std::vector<Claim> split_whole(std::string_view body, KindMemo* memo) {
+  return Splitter(body, {}, memo, Kinds::all).run();
 }
 
-std::vector<Claim> split_claims(std::string_view body) {
+std::vector<Claim> split_claims(std::string_view body, KindMemo* memo) {
   const auto starts = section_starts(body);
   if (starts.size() == 1) {
-    return split_whole(body);
+    return split_whole(body, memo);
   }
   std::vector<Claim> out;
   HeadingStack headings;
@@ -435,7 +435,7 @@ std::vector<Claim> split_claims(std::string_view body) {
                                           body.begin() + static_cast<long>(begin), '\n'));
     }
     HeadingStack after;
-    for (auto& claim : split_section(body.substr(begin, end - begin), headings, &after)) {
+    for (auto& claim : split_section(body.substr(begin, end - begin), headings, &after, memo)) {
       claim.line += line - 1;
       out.push_back(std::move(claim));
     }

@@ -22,13 +22,14 @@ namespace engram::claims {
 // splitting never loses words. The body is parsed section by section (see
 // section_starts), which by CommonMark is the same as parsing it whole; it
 // keeps the claims of a long body the same whether it is split whole or kept
-// section by section as it is edited (ClaimSections).
-[[nodiscard]] std::vector<Claim> split_claims(std::string_view body);
+// section by section as it is edited (ClaimSections). `memo`, when given,
+// classifies the claims, deciding each distinct text once.
+[[nodiscard]] std::vector<Claim> split_claims(std::string_view body, KindMemo* memo = nullptr);
 
 // split_claims with the body parsed as one Markdown document. The same
 // claims but for md4c's own corner cases (its list nesting can depend on
 // blocks far above); for tests.
-[[nodiscard]] std::vector<Claim> split_whole(std::string_view body);
+[[nodiscard]] std::vector<Claim> split_whole(std::string_view body, KindMemo* memo = nullptr);
 
 // The headings in force at a point of a body, outermost first: level and text.
 using HeadingStack = std::vector<std::pair<int, std::string>>;

@@ -152,7 +152,7 @@ ClaimKind ClaimIndex::kind_of(std::uint32_t id, const ClaimTable& table) const {
     m_kinds.resize(std::max<std::size_t>(id + 1, m_kinds.size() * 2), -1);
   }
   if (m_kinds[id] < 0) {
-    m_kinds[id] = static_cast<signed char>(claims::classify(table.entry(id).text));
+    m_kinds[id] = static_cast<signed char>(table.kinds().classify(table.entry(id).text));
   }
   return static_cast<ClaimKind>(m_kinds[id]);
 }

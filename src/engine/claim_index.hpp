@@ -41,6 +41,10 @@ public:
   // The number of a text's normal form, from a compact table.
   std::uint32_t normal(std::uint32_t id) const { return m_normal[id]; }
 
+  // Classifies claim texts, each distinct text once, for the whole run
+  // (splitting a body and answering a query share it).
+  claims::KindMemo& kinds() const { return m_kinds; }
+
 private:
   // Hashes strings and string views alike, so looking up needs no copy.
   struct TextHash {
@@ -59,6 +63,7 @@ private:
   Numbers m_normals; // normal form → its number
   std::vector<Entry> m_entries;
   std::vector<std::uint32_t> m_normal; // by text: Entry::normal
+  mutable claims::KindMemo m_kinds;
 };
 
 // The claims of the files of one layer, kept up to date file by file.
