@@ -63,7 +63,9 @@ void ClaimSections::update(std::string_view body, KindMemo* memo, Kinds kinds) {
   std::vector<PlacedSection> sections;
   sections.reserve(starts.size());
   static const auto k_none = std::make_shared<const HeadingStack>();
-  std::shared_ptr<const HeadingStack> carried = k_none;
+  // The headings in force, as the previous section's `out` (no count taken:
+  // each section's content is a heap object that stays where it is).
+  const std::shared_ptr<const HeadingStack>* carried = &k_none;
   std::size_t counted = 0; // the body line at `counted` is `line`
   int line = 1;
   // Old sections sit at the same index before the edit and at the same
@@ -77,7 +79,7 @@ void ClaimSections::update(std::string_view body, KindMemo* memo, Kinds kinds) {
     const auto end = k + 1 < starts.size() ? starts[k + 1] : body.size();
     const auto text = body.substr(begin, end - begin);
     // The splitter pops what the section's first heading ends, as it does in the whole body.
-    const auto& in = carried;
+    const auto& in = *carried;
 
     // The old section these bytes were, if the edit left them alone.
     PlacedSection* was = nullptr;
@@ -119,7 +121,7 @@ void ClaimSections::update(std::string_view body, KindMemo* memo, Kinds kinds) {
       made->out = out == *in ? in : std::make_shared<const HeadingStack>(std::move(out));
       content = std::move(made);
     }
-    carried = content->out;
+    carried = &content->out;
     sections.push_back({begin, end, line, std::move(content)});
   }
   m_sections = std::move(sections);
