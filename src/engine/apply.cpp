@@ -27,10 +27,6 @@ std::int64_t now_ns() {
   return static_cast<std::int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
 }
 
-std::int64_t ns_of(const struct timespec& time) {
-  return static_cast<std::int64_t>(time.tv_sec) * 1'000'000'000 + time.tv_nsec;
-}
-
 } // namespace
 
 DiskState disk_state(const fs::path& path) {
@@ -48,11 +44,7 @@ DiskState disk_state(const fs::path& path) {
   struct stat info {};
   std::string bytes;
   if (::fstat(fd, &info) == 0) {
-    state.device = info.st_dev;
-    state.inode = info.st_ino;
-    state.size = info.st_size;
-    state.mtime_ns = ns_of(info.st_mtim);
-    state.ctime_ns = ns_of(info.st_ctim);
+    state.identity = store::identity_of(info);
     bytes.reserve(static_cast<std::size_t>(info.st_size) + 1);
   } else {
     state.stable = false;
@@ -82,10 +74,9 @@ bool unchanged_since(const fs::path& path, const DiskState& state) {
   // A change made within a clock tick of the look could keep every field
   // (a coarse file system's timestamps): only an older file is trusted.
   constexpr std::int64_t k_tick_ns = 1'000'000'000;
-  return state.hash && state.stable && info.st_dev == state.device && info.st_ino == state.inode &&
-         info.st_size == state.size && ns_of(info.st_mtim) == state.mtime_ns &&
-         ns_of(info.st_ctim) == state.ctime_ns && state.ctime_ns + k_tick_ns < state.taken_ns &&
-         state.mtime_ns + k_tick_ns < state.taken_ns;
+  const auto& was = state.identity;
+  return state.hash && state.stable && store::identity_of(info) == was &&
+         was.ctime_ns + k_tick_ns < state.taken_ns && was.mtime_ns + k_tick_ns < state.taken_ns;
 }
 
 std::optional<std::string> disk_hash(const fs::path& path) {

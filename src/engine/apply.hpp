@@ -6,6 +6,7 @@
 #pragma once
 
 #include "engine/plan.hpp"
+#include "store/scan.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -55,12 +56,8 @@ std::optional<std::string> disk_hash(const std::filesystem::path& path);
 struct DiskState {
   std::optional<std::string> hash; // nullopt: nothing was there
   bool stable = true;              // false: read or stat failed; never trusted unhashed
-  std::uint64_t device = 0;
-  std::uint64_t inode = 0;
-  std::int64_t size = 0;
-  std::int64_t mtime_ns = 0;
-  std::int64_t ctime_ns = 0;
-  std::int64_t taken_ns = 0; // when it was looked at
+  store::FileIdentity identity;    // what fstat said of the file hashed
+  std::int64_t taken_ns = 0;       // when it was looked at
 };
 
 // Hashes the file at `path` (following a link, as reading it does) and notes its identity.

@@ -6,8 +6,6 @@
 // one comparing with every claim gives.
 #include "engine/claim_index.hpp"
 
-#include "claims/classify.hpp"
-
 #include <algorithm>
 #include <limits>
 
@@ -147,16 +145,6 @@ void ClaimIndex::remove(const std::string& path) {
   }
 }
 
-ClaimKind ClaimIndex::kind_of(std::uint32_t id, const ClaimTable& table) const {
-  if (id >= m_kinds.size()) {
-    m_kinds.resize(std::max<std::size_t>(id + 1, m_kinds.size() * 2), -1);
-  }
-  if (m_kinds[id] < 0) {
-    m_kinds[id] = static_cast<signed char>(table.kinds().classify(table.entry(id).text));
-  }
-  return static_cast<ClaimKind>(m_kinds[id]);
-}
-
 std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimTable& table,
                                             double near_threshold, Wanted wanted) const {
   near_threshold = std::clamp(near_threshold, 0.0, 1.0);
@@ -254,7 +242,9 @@ std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimT
       const auto& file = held->second;
       for (std::size_t i = 0; i < file.ids.size(); ++i) {
         if (file.ids[i] == id) {
-          const auto kind = file.solutions[i] != 0 ? ClaimKind::solution : kind_of(id, table);
+          // Classified when a query first returns it: indexing a layer classifies nothing.
+          const auto kind = file.solutions[i] != 0 ? ClaimKind::solution
+                                                   : table.kinds().classify(table.entry(id).text);
           out.push_back(ClaimMatch{held->first, i, table.entry(id).text, kind, relation});
         }
       }

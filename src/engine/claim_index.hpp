@@ -98,10 +98,6 @@ private:
     bool present = false;           // false once removed
   };
 
-  // The kind of the claim numbered `id` (not a solution's), classified the
-  // first time a query returns it: indexing a layer classifies nothing.
-  ClaimKind kind_of(std::uint32_t id, const ClaimTable& table) const;
-
   // Adds a text's tokens to the postings, the first time the layer holds it.
   void post(std::uint32_t id, const ClaimTable& table);
 
@@ -115,7 +111,6 @@ private:
   mutable std::vector<std::uint32_t> m_seen;  // text → the query that last saw it
   mutable std::vector<std::uint32_t> m_count; // text → its probed tokens, that query
   mutable std::uint32_t m_query = 0;          // the current query's stamp
-  mutable std::vector<signed char> m_kinds;   // text → its ClaimKind, -1: not yet
 };
 
 } // namespace engram::engine

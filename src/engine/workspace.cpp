@@ -36,9 +36,7 @@ Workspace::Workspace(store::Snapshot snapshot, const store::Layout& layout,
   }
 }
 
-void Workspace::begin_rule(std::string name) {
-  m_rule = std::move(name);
-}
+void Workspace::begin_rule(std::string name) { m_rule = std::move(name); }
 
 void Workspace::checkpoint() {
   m_undo.clear();
@@ -114,9 +112,7 @@ std::optional<Setting> Workspace::setting(std::string_view key) const {
   return std::visit([](const auto& v) -> Setting { return v; }, it->second);
 }
 
-std::string Workspace::layer_path(Layer layer) const {
-  return m_layout.path_of(layer).generic_string();
-}
+std::string Workspace::layer_path(Layer layer) const { return m_layout.path_of(layer).generic_string(); }
 
 std::vector<std::string> Workspace::files(Layer layer) const {
   std::vector<std::string> out;
@@ -172,9 +168,7 @@ int Workspace::line_of(std::string_view path, std::string_view key) const {
   return file == nullptr || !file->frontmatter() ? 1 : file->frontmatter()->line_of(key);
 }
 
-bool Workspace::exists(std::string_view path) const {
-  return find(path) != nullptr;
-}
+bool Workspace::exists(std::string_view path) const { return find(path) != nullptr; }
 
 std::string Workspace::read(std::string_view path) const {
   const auto* file = find(path);
@@ -226,8 +220,7 @@ std::string Workspace::content_hash(std::string_view path) const {
 
 void Workspace::write(std::string_view path, std::string bytes) {
   const auto normal = checked_path(path);
-  auto parsed =
-      store::MemoryFile::parse((std::filesystem::path(m_root_display) / normal).string(), bytes);
+  auto parsed = store::MemoryFile::parse((std::filesystem::path(m_root_display) / normal).string(), bytes);
   if (!parsed) {
     throw Error("a rule wrote '{}' in a form engram cannot read back: {}", path,
                 parsed.error().to_string());
@@ -267,17 +260,13 @@ void Workspace::remove(std::string_view path) {
   changed(it->first);
 }
 
-void Workspace::changed(const std::string& path) {
-  m_changed.push_back(path);
-}
+void Workspace::changed(const std::string& path) { m_changed.push_back(path); }
 
 std::vector<Claim> Workspace::claims(std::string_view body) const {
   return claims::split_claims(body, &m_claims.kinds());
 }
 
-ClaimKind Workspace::classify(std::string_view text) const {
-  return claims::classify(text);
-}
+ClaimKind Workspace::classify(std::string_view text) const { return claims::classify(text); }
 
 double Workspace::near_threshold() const {
   if (!m_near_duplicate) {
@@ -332,17 +321,11 @@ std::string Workspace::store_name() const {
   return m_root_display;
 }
 
-std::string Workspace::normalise(std::string_view text) const {
-  return claims::normalise(text);
-}
+std::string Workspace::normalise(std::string_view text) const { return claims::normalise(text); }
 
-std::string Workspace::canonical_tag(std::string_view tag) const {
-  return store::canonical_tag(tag);
-}
+std::string Workspace::canonical_tag(std::string_view tag) const { return store::canonical_tag(tag); }
 
-std::string Workspace::slug(std::string_view text) const {
-  return claims::slug(text);
-}
+std::string Workspace::slug(std::string_view text) const { return claims::slug(text); }
 
 void Workspace::record(Action action) {
   action.rule = m_rule;
@@ -350,9 +333,9 @@ void Workspace::record(Action action) {
 }
 
 void Workspace::diagnose(std::string_view path, int line, std::string reason) {
-  m_diagnostics.push_back(
-      store::Diagnostic{(std::filesystem::path(m_root_display) / std::string(path)).string(), line,
-                        std::move(reason), store::Severity::error});
+  m_diagnostics.push_back(store::Diagnostic{
+      (std::filesystem::path(m_root_display) / std::string(path)).string(), line, std::move(reason),
+      store::Severity::error});
 }
 
 std::optional<std::int64_t> Workspace::modified(std::string_view path) const {

@@ -2,23 +2,21 @@
 // every failure becomes a diagnostic for that one file; the walk goes on.
 #include "store/scan.hpp"
 
+#include "base/parallel.hpp"
 #include "base/regular_file.hpp"
 #include "base/utf8.hpp"
 #include "store/secrets.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
-#include <exception>
 #include <fmt/format.h>
 #include <fmt/std.h>
 #include <git2.h>
 #include <limits>
 #include <set>
 #include <sys/stat.h>
-#include <thread>
 
 namespace engram::store {
 namespace fs = std::filesystem;
@@ -224,38 +222,8 @@ public:
   void load_queued() {
     std::vector<Loaded> loaded(m_queued.size());
     constexpr std::size_t k_files_per_thread = 64; // fewer: a thread costs more than it saves
-    const std::size_t threads = std::min<std::size_t>(
-        std::max(1U, std::thread::hardware_concurrency()), m_queued.size() / k_files_per_thread);
-    if (threads <= 1) {
-      for (std::size_t i = 0; i < m_queued.size(); ++i) {
-        loaded[i] = load(m_queued[i]);
-      }
-    } else {
-      std::atomic<std::size_t> next{0};
-      std::vector<std::exception_ptr> thrown(threads);
-      const auto work = [&](std::size_t t) {
-        try {
-          for (auto i = next++; i < m_queued.size(); i = next++) {
-            loaded[i] = load(m_queued[i]);
-          }
-        } catch (...) {
-          thrown[t] = std::current_exception();
-          next = m_queued.size(); // the others stop too
-        }
-      };
-      {
-        std::vector<std::jthread> helpers;
-        for (std::size_t t = 1; t < threads; ++t) {
-          helpers.emplace_back(work, t);
-        }
-        work(0);
-      } // joined
-      for (const auto& error : thrown) {
-        if (error) {
-          std::rethrow_exception(error);
-        }
-      }
-    }
+    for_each_index(m_queued.size(), k_files_per_thread,
+                   [&](std::size_t i) { loaded[i] = load(m_queued[i]); });
     for (std::size_t i = 0; i < m_queued.size(); ++i) {
       take(m_queued[i], std::move(loaded[i]));
     }
@@ -360,14 +328,6 @@ private:
     } else {
       unkept(relative);
     }
-  }
-
-  static FileIdentity identity_of(const struct stat& info) {
-    return FileIdentity{
-        static_cast<std::uint64_t>(info.st_dev), static_cast<std::uint64_t>(info.st_ino),
-        static_cast<std::int64_t>(info.st_size),
-        static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec,
-        static_cast<std::int64_t>(info.st_ctim.tv_sec) * 1'000'000'000 + info.st_ctim.tv_nsec};
   }
 
   // Takes the file from the cache when it is there with the same identity.
@@ -536,6 +496,14 @@ Snapshot scan(const fs::path& root, const Layout& layout, const ScanLimits& limi
                      return std::tie(a.path, a.line) < std::tie(b.path, b.line);
                    });
   return snapshot;
+}
+
+FileIdentity identity_of(const struct stat& info) {
+  return FileIdentity{
+      static_cast<std::uint64_t>(info.st_dev), static_cast<std::uint64_t>(info.st_ino),
+      static_cast<std::int64_t>(info.st_size),
+      static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec,
+      static_cast<std::int64_t>(info.st_ctim.tv_sec) * 1'000'000'000 + info.st_ctim.tv_nsec};
 }
 
 std::vector<const Entry*> Snapshot::in(Layer layer) const {

@@ -14,12 +14,14 @@
 #include <unordered_map>
 #include <vector>
 
+struct stat;
+
 namespace engram::store {
 
 // Limits on what a scan reads.
 struct ScanLimits {
   std::uintmax_t max_file_bytes = 1024 * 1024; // larger files are diagnosed, not read
-  std::size_t max_line_bytes = 64 * 1024;       // a file with a longer line is diagnosed, not read
+  std::size_t max_line_bytes = 64 * 1024;      // a file with a longer line is diagnosed, not read
 };
 
 // One readable memory file of a store.
@@ -29,8 +31,8 @@ struct Entry {
   // Shared, never changed: the daemon's scan cache and a run's model hold the
   // same parsed file, and a rule that changes it works on its own copy.
   std::shared_ptr<const MemoryFile> file;
-  std::uintmax_t bytes = 0;       // size on disk
-  std::string content_hash;       // hash of the bytes read, to detect changes before writing
+  std::uintmax_t bytes = 0;             // size on disk
+  std::string content_hash;             // hash of the bytes read, to detect changes before writing
   std::optional<std::int64_t> modified; // last modification, seconds since 1970-01-01 UTC
 };
 
@@ -47,7 +49,7 @@ struct GeneratedFile {
 struct Snapshot {
   std::filesystem::path root;
   std::vector<Entry> entries;
-  std::vector<Diagnostic> diagnostics; // errors (file skipped) and warnings (field ignored)
+  std::vector<Diagnostic> diagnostics;     // errors (file skipped) and warnings (field ignored)
   std::optional<GeneratedFile> index_json; // nullopt: none, or not readable as a file
 
   // The entries of one layer, in path order.
@@ -70,6 +72,9 @@ struct FileIdentity {
   std::int64_t ctime_ns = 0;
   bool operator==(const FileIdentity&) const = default;
 };
+
+// The identity stat() or fstat() gave.
+FileIdentity identity_of(const struct stat& info);
 
 // The files a scan read and parsed, kept by a long-running process (the
 // daemon, one per store) so the next scan of the store reuses every file
