@@ -18,7 +18,7 @@
 namespace engram {
 
 // The ABI of the rule interface; a plugin built against another is refused.
-inline constexpr int k_abi_version = 5;
+inline constexpr int k_abi_version = 6;
 
 // The SDK version a plugin was built against (major.minor must match the host's).
 inline constexpr const char* k_sdk_version = "0.1";
@@ -156,7 +156,8 @@ public:
   // answers it with far fewer comparisons where a subject has many values.
   virtual std::vector<ClaimMatch> duplicate_claims(std::string_view incoming, Layer layer) const {
     auto out = related_claims(incoming, layer);
-    std::erase_if(out, [](const ClaimMatch& match) { return match.relation != Relation::duplicate; });
+    std::erase_if(out,
+                  [](const ClaimMatch& match) { return match.relation != Relation::duplicate; });
     return out;
   }
 
@@ -180,6 +181,23 @@ public:
   // What breaks a tie between equal `created` dates. This default is what a
   // StoreView without a disk answers.
   virtual std::optional<std::int64_t> modified(std::string_view /*path*/) const {
+    return std::nullopt;
+  }
+
+  // The layer of the memory file at `path`; nullopt when there is none. This
+  // default is what a host without a model answers.
+  virtual std::optional<Layer> layer_of(std::string_view /*path*/) const { return std::nullopt; }
+
+  // What changed, for a rule that keeps what it derived from the store
+  // between runs (per store_name()) and would redo only what changed.
+  // revision() names the model as it is now; changed_since(r) lists every
+  // path whose file may differ from what it was when r was named (written,
+  // created, removed, read again from disk), possibly more than changed;
+  // nullopt when the host cannot tell (r is from another process or another
+  // model, or too old): then anything may have changed. These defaults are
+  // what a host that keeps no model between runs answers.
+  virtual std::uint64_t revision() const { return 0; }
+  virtual std::optional<std::vector<std::string>> changed_since(std::uint64_t /*revision*/) const {
     return std::nullopt;
   }
 };

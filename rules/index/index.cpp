@@ -30,8 +30,9 @@ struct IndexEntry {
 
 // The layers MEMORY.md lists, in order, with their section titles.
 const std::vector<std::pair<Layer, std::string>> k_sections = {
-    {Layer::working, "Working"},     {Layer::core, "Core"},           {Layer::semantic, "Semantic"},
-    {Layer::procedural, "Procedural"}, {Layer::reference, "Reference"}, {Layer::episodic, "Episodic"}};
+    {Layer::working, "Working"},     {Layer::core, "Core"},
+    {Layer::semantic, "Semantic"},   {Layer::procedural, "Procedural"},
+    {Layer::reference, "Reference"}, {Layer::episodic, "Episodic"}};
 
 std::int64_t int_setting(const StoreView& store, std::string_view key, std::int64_t fallback) {
   const auto value = store.setting(key);
@@ -131,7 +132,8 @@ void append_json_string(std::string& out, std::string_view text) {
     out += '"';
     return;
   }
-  out += nlohmann::json(std::string(text)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  out += nlohmann::json(std::string(text))
+             .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 // One .index.json entry, written as one line of JSON: rendering text directly
@@ -175,7 +177,8 @@ private:
 };
 
 // Appends the .index.json entry of one memory and returns what MEMORY.md shows of it.
-IndexEntry write_entry(std::string& out, const StoreView& store, const std::string& path, bool episodic) {
+IndexEntry write_entry(std::string& out, const StoreView& store, const std::string& path,
+                       bool episodic) {
   IndexEntry shown{path,
                    store.field(path, "type").value_or(""),
                    store.list(path, "tags"),
@@ -200,7 +203,8 @@ IndexEntry write_entry(std::string& out, const StoreView& store, const std::stri
   if (episodic) {
     entry.text("retention", store.field(path, "retention"));
     const auto decay = store.decay_date(path);
-    entry.text("decay_after", decay ? std::optional<std::string>(decay->to_string()) : std::nullopt);
+    entry.text("decay_after",
+               decay ? std::optional<std::string>(decay->to_string()) : std::nullopt);
   }
   // No hash of the file's bytes: the entry describes the memory, and a
   // hash would make every edit of any file a rewrite of the whole index (a
@@ -215,7 +219,8 @@ class IndexRule final : public engram::Rule {
 public:
   void run(StoreView& store) override {
     const auto max_lines = static_cast<std::size_t>(int_setting(store, "guard.memory_lines", 200));
-    const auto line_chars = static_cast<std::size_t>(int_setting(store, "guard.memory_line_chars", 150));
+    const auto line_chars =
+        static_cast<std::size_t>(int_setting(store, "guard.memory_line_chars", 150));
     const auto index_path = store.layer_path(Layer::index);
     const auto json_setting = store.setting("layout.index_json");
     const auto* json_name = json_setting ? std::get_if<std::string>(&*json_setting) : nullptr;
@@ -227,49 +232,47 @@ public:
     // rule for its whole life, and a cycle renders only the files that changed.
     const auto retention = int_setting(store, "decay.retention_days", 90);
     const std::lock_guard lock(m_mutex);
-
-    // Each entry as rendered from its file's bytes: one rendered before
-    // from the same bytes is used again (the daemon keeps this rule for its
-    // whole life, so a cycle renders only the files that changed).
+    auto& state = m_stores[store.store_name()];
     std::uint64_t fingerprint = mix(mix(mix(k_fnv_offset, max_lines), line_chars), retention);
     fingerprint = mix(mix(fingerprint, index_path), json_path);
+    const std::uint64_t settings = fingerprint;
+    // The output is these entries in these sections, and the settings (the
+    // date alone changes nothing: see below). When that is what this
+    // store's last run saw, and MEMORY.md and .index.json still hold what
+    // that run left, they are right as they are: an edit that changes no
+    // entry (a line appended to a memory's body) costs no rebuilding. When
+    // the host can say what changed since, only those files are looked at.
+    if (state.last.fingerprint != 0 && state.last.settings == settings &&
+        entries_unchanged(store, state, retention) &&
+        files_as_left(store, state.last, index_path, json_path)) {
+      state.revision = store.revision();
+      return;
+    }
     std::vector<std::vector<const Rendered*>> inputs; // by section
     std::size_t count = 0;
+    ++state.listing;
     for (const auto& [layer, title] : k_sections) {
       auto& section = inputs.emplace_back();
       fingerprint = mix(fingerprint, title);
       for (const auto& path : store.files(layer)) {
-        const auto hash = store.content_hash(path);
-        auto& rendered = m_rendered[path];
-        if (rendered.hash != hash || rendered.retention != retention) {
-          rendered.json.clear();
-          rendered.shown = write_entry(rendered.json, store, path, layer == Layer::episodic);
-          rendered.hash = hash;
-          rendered.retention = retention;
-          rendered.digest = digest_of(rendered);
-        }
+        auto& rendered = state.rendered[path];
+        render(store, path, layer, retention, rendered);
+        rendered.listed = state.listing;
         fingerprint = mix(fingerprint, rendered.digest);
         section.push_back(&rendered); // unordered_map nodes stay where they are
         ++count;
       }
     }
-    // The output is these entries in these sections, and the settings (the
-    // date alone changes nothing: see below). When that is what this
-    // store's last run saw, and MEMORY.md and .index.json still hold what
-    // that run left, they are right as they are: an edit that changes no
-    // entry (a line appended to a memory's body) costs no rebuilding.
-    const auto name = store.store_name();
-    if (const auto last = m_last.find(name);
-        last != m_last.end() && last->second.fingerprint == fingerprint &&
-        !last->second.memory_hash.empty() && !last->second.json_hash.empty() &&
-        store.content_hash(index_path) == last->second.memory_hash &&
-        store.content_hash(json_path) == last->second.json_hash) {
+    if (state.last.fingerprint == fingerprint &&
+        files_as_left(store, state.last, index_path, json_path)) {
+      state.revision = store.revision();
       return;
     }
     // What this run leaves (or finds right) is what the next one compares with.
     const auto remember = [&] {
-      m_last[name] =
-          Last{fingerprint, store.content_hash(index_path), store.content_hash(json_path)};
+      state.last = Last{fingerprint, settings, store.content_hash(index_path),
+                        store.content_hash(json_path)};
+      state.revision = store.revision();
     };
 
     std::string entries;
@@ -287,10 +290,11 @@ public:
       sections.emplace_back(title, std::move(section));
       ++at;
     }
-    if (m_rendered.size() > 2 * count + 1024) {
-      // Files gone (or another store's): start again next run. The
-      // pointers above are not used past this point.
-      m_rendered.clear();
+    if (state.rendered.size() > 2 * count + 1024) {
+      // Many files gone: start again next run. The pointers above are not
+      // used past this point.
+      state.rendered.clear();
+      state.listing = 0;
     }
 
     // Fold the least salient entries of the biggest sections until the index fits.
@@ -299,22 +303,24 @@ public:
     std::size_t total = fixed;
     for (auto& [title, section] : sections) {
       // Most salient first, then newest, then by path: the order folding keeps.
-      std::stable_sort(section.begin(), section.end(), [](const IndexEntry& a, const IndexEntry& b) {
-        if (salience_rank(a.salience) != salience_rank(b.salience)) {
-          return salience_rank(a.salience) > salience_rank(b.salience);
-        }
-        if (a.created != b.created) {
-          return a.created > b.created;
-        }
-        return a.path < b.path;
-      });
+      std::stable_sort(section.begin(), section.end(),
+                       [](const IndexEntry& a, const IndexEntry& b) {
+                         if (salience_rank(a.salience) != salience_rank(b.salience)) {
+                           return salience_rank(a.salience) > salience_rank(b.salience);
+                         }
+                         if (a.created != b.created) {
+                           return a.created > b.created;
+                         }
+                         return a.path < b.path;
+                       });
       shown[title] = section.size();
       total += section.empty() ? 0 : section.size() + 2;
     }
     while (total > max_lines) {
-      auto biggest = std::max_element(sections.begin(), sections.end(), [&](const auto& a, const auto& b) {
-        return shown[a.first] < shown[b.first];
-      });
+      auto biggest =
+          std::max_element(sections.begin(), sections.end(), [&](const auto& a, const auto& b) {
+            return shown[a.first] < shown[b.first];
+          });
       if (shown[biggest->first] == 0) {
         break;
       }
@@ -346,7 +352,8 @@ public:
 
     // `generated` alone changing is not a change: the old index stands when
     // everything after its date is the same.
-    const std::string rest = "\",\n  \"entries\": [" + entries + (count == 0 ? "]\n}\n" : "\n  ]\n}\n");
+    const std::string rest =
+        "\",\n  \"entries\": [" + entries + (count == 0 ? "]\n}\n" : "\n  ]\n}\n");
     const std::string today = store.today().to_string();
     if (store.exists(json_path)) {
       const auto old = store.read(json_path);
@@ -357,18 +364,21 @@ public:
       }
     }
     store.write(json_path, std::string(k_index_head) + today + rest);
-    store.record(engram::Action{"", "rebuilt", "", "", json_path, std::to_string(count) + " entries"});
+    store.record(
+        engram::Action{"", "rebuilt", "", "", json_path, std::to_string(count) + " entries"});
     remember();
   }
 
 private:
   // An entry as rendered from one version of a file.
   struct Rendered {
-    std::string hash;           // the file's content hash it was rendered from
-    std::int64_t retention = 0; // decay.retention_days it was rendered with
-    std::string json;           // its line of .index.json
-    IndexEntry shown;           // what MEMORY.md shows of it
-    std::uint64_t digest = 0;   // of json and shown: what the output takes from it
+    std::string hash;              // the file's content hash it was rendered from
+    std::int64_t retention = 0;    // decay.retention_days it was rendered with
+    std::string json;              // its line of .index.json
+    IndexEntry shown;              // what MEMORY.md shows of it
+    std::uint64_t digest = 0;      // of json and shown: what the output takes from it
+    Layer layer = Layer::semantic; // the section it was listed in
+    std::uint64_t listed = 0;      // the store's listing that last listed it (State::listing)
   };
 
   static std::uint64_t digest_of(const Rendered& rendered) {
@@ -383,12 +393,78 @@ private:
     return h;
   }
 
-  // What a store's last run saw and left, by store name.
+  // Renders the entry of the file at `path` unless `rendered` is of the same bytes.
+  static void render(const StoreView& store, const std::string& path, Layer layer,
+                     std::int64_t retention, Rendered& rendered) {
+    const auto hash = store.content_hash(path);
+    if (rendered.hash != hash || rendered.retention != retention) {
+      rendered.json.clear();
+      rendered.shown = write_entry(rendered.json, store, path, layer == Layer::episodic);
+      rendered.hash = hash;
+      rendered.retention = retention;
+      rendered.digest = digest_of(rendered);
+    }
+    rendered.layer = layer;
+  }
+
+  // What a store's last run saw and left.
   struct Last {
-    std::uint64_t fingerprint = 0; // of its inputs (see run)
+    std::uint64_t fingerprint = 0; // of its inputs (see run); 0: no run yet
+    std::uint64_t settings = 0;    // the settings' part of it
     std::string memory_hash;       // MEMORY.md's content hash after it
     std::string json_hash;         // .index.json's
   };
+
+  // What this rule keeps of one store between runs.
+  struct State {
+    Last last;
+    std::uint64_t revision = 0; // the model's when the last run ended (StoreView::revision)
+    std::uint64_t listing = 0;  // counts the runs that listed every file
+    std::unordered_map<std::string, Rendered> rendered; // by path
+  };
+
+  // Whether MEMORY.md and .index.json still hold what the last run left.
+  static bool files_as_left(const StoreView& store, const Last& last, const std::string& index_path,
+                            const std::string& json_path) {
+    return !last.memory_hash.empty() && !last.json_hash.empty() &&
+           store.content_hash(index_path) == last.memory_hash &&
+           store.content_hash(json_path) == last.json_hash;
+  }
+
+  // Whether every entry the last run listed is still what it was, in the
+  // same section, and no file came into a section or left it, as far as the
+  // files the host says changed since tell; false when it cannot say.
+  static bool entries_unchanged(const StoreView& store, State& state, std::int64_t retention) {
+    if (state.revision == 0 || state.listing == 0) {
+      return false;
+    }
+    const auto changed = store.changed_since(state.revision);
+    if (!changed) {
+      return false;
+    }
+    for (const auto& path : *changed) {
+      const auto layer = store.layer_of(path);
+      const bool listed = layer && std::any_of(k_sections.begin(), k_sections.end(),
+                                               [&](const auto& s) { return s.first == *layer; });
+      const auto it = state.rendered.find(path);
+      const bool was = it != state.rendered.end() && it->second.listed == state.listing;
+      if (listed != was) {
+        return false;
+      }
+      if (!listed) {
+        continue;
+      }
+      if (it->second.layer != *layer) {
+        return false;
+      }
+      const auto digest = it->second.digest;
+      render(store, path, *layer, retention, it->second);
+      if (it->second.digest != digest) {
+        return false;
+      }
+    }
+    return true;
+  }
 
   static constexpr std::uint64_t k_fnv_offset = 14695981039346656037ULL;
 
@@ -406,9 +482,8 @@ private:
     return h;
   }
 
-  std::mutex m_mutex; // a rule may serve several stores' runs
-  std::unordered_map<std::string, Rendered> m_rendered; // by path
-  std::map<std::string, Last> m_last;                   // by store name
+  std::mutex m_mutex;                    // a rule may serve several stores' runs
+  std::map<std::string, State> m_stores; // by store name
 
   static void write_if_changed(StoreView& store, const std::string& path, const std::string& text,
                                const std::string& what) {

@@ -44,23 +44,36 @@ private:
 };
 
 // Runs the rules over a fresh scan of the store; `model` is given the
-// workspace the plan was made from (see Outcome::model).
+// workspace the plan was made from (see Outcome::model). With a `base` (the
+// last run's model of the store) and what changed, the scan looks at what
+// changed only and the model is the base updated along those paths.
 Plan plan_for(const std::filesystem::path& root, const config::Settings& settings,
               const std::vector<RuleSlot>& rules, Date today, RunKind kind, store::ScanCache* cache,
               const std::vector<std::string>* changed, const std::vector<usage::TakenLog>& logs,
-              std::shared_ptr<const void>& model) {
+              std::optional<Workspace::Base>* base, std::shared_ptr<Workspace>& model) {
   const auto layout = layout_from(settings);
   StepTimer timer;
+  const bool by_path = base != nullptr && base->has_value() && changed != nullptr;
   auto snapshot = store::scan(
       root, layout,
       store::ScanLimits{static_cast<std::uintmax_t>(settings.get_int("scan.max_file_bytes"))},
-      cache, changed);
+      cache, changed, by_path ? store::Entries::looked_at : store::Entries::all);
   timer.step("scan");
   if (cache != nullptr) {
-    spdlog::debug("{}: scan reused {} of {} files unchanged since the last", root.string(),
-                  cache->reused, snapshot.entries.size());
+    spdlog::debug("{}: scan reused {} files unchanged since the last, read {}", root.string(),
+                  cache->reused,
+                  snapshot.entries.size() - (snapshot.looked_at ? 0 : cache->reused));
   }
-  auto owned = std::make_shared<Workspace>(std::move(snapshot), layout, settings, today, kind);
+  std::shared_ptr<Workspace> owned;
+  if (snapshot.looked_at) {
+    owned = std::make_shared<Workspace>(std::move(**base), std::move(snapshot), layout, settings,
+                                        today, kind);
+  } else {
+    owned = std::make_shared<Workspace>(std::move(snapshot), layout, settings, today, kind);
+  }
+  if (base != nullptr) {
+    base->reset(); // given back by a run that ends well (see keep)
+  }
   model = owned;
   Workspace& workspace = *owned;
   timer.step("model");
@@ -74,8 +87,7 @@ Plan plan_for(const std::filesystem::path& root, const config::Settings& setting
   timer.step("rules");
   spdlog::debug("{}: planned: {}", root.string(), timer.line());
   for (const auto& log : logs) {
-    plan.diagnostics.insert(plan.diagnostics.end(), log.diagnostics.begin(),
-                            log.diagnostics.end());
+    plan.diagnostics.insert(plan.diagnostics.end(), log.diagnostics.begin(), log.diagnostics.end());
     if (log.path.filename() != usage::live_path(root, layout).filename()) {
       plan.usage_logs.push_back(log.trailer());
     }
@@ -97,8 +109,10 @@ Outcome dry_run(const std::filesystem::path& root, const config::Settings& setti
                  root.string());
   }
   Outcome outcome;
+  std::shared_ptr<Workspace> model;
   outcome.plan = plan_for(root, settings, rules, today, kind, nullptr, nullptr,
-                          peek_usage(root, layout_from(settings)), outcome.model);
+                          peek_usage(root, layout_from(settings)), nullptr, model);
+  outcome.model = std::move(model);
   return outcome;
 }
 
@@ -139,11 +153,12 @@ void report_once(const std::filesystem::path& root, const std::vector<HeldBack>&
 
 // At the end of a run for a caller that keeps the store: what the next run
 // must look at again (what this one wrote and removed, besides what the
-// snapshot left), and the open repository.
-void keep(Session& session, Outcome& outcome, Kept* kept) {
+// snapshot left), the model as this run found it, and the open repository.
+void keep(Session& session, Outcome& outcome, Workspace& model, Kept* kept) {
   if (kept == nullptr) {
     return;
   }
+  kept->model.emplace(model.release());
   for (const auto* list :
        {&outcome.applied.written, &outcome.applied.removed, &outcome.recovery.finished.written,
         &outcome.recovery.finished.removed}) {
@@ -184,7 +199,10 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
   timer.step("snapshot");
 
   const auto logs = take_usage(root, session.layout());
-  outcome.plan = plan_for(root, settings, rules, today, kind, cache, changed, logs, outcome.model);
+  std::shared_ptr<Workspace> model;
+  outcome.plan = plan_for(root, settings, rules, today, kind, cache, changed, logs,
+                          kept != nullptr ? &kept->model : nullptr, model);
+  outcome.model = model;
   timer.step("plan");
   report_once(root, held, outcome.plan.diagnostics);
   if (outcome.plan.empty()) {
@@ -198,7 +216,7 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
     refresh_recall_index(root, session.layout());
     timer.step("recall index");
     spdlog::debug("{}: ran: {}", root.string(), timer.line());
-    keep(session, outcome, kept);
+    keep(session, outcome, *model, kept);
     return outcome;
   }
   Pending pending;
@@ -219,7 +237,7 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
   if (!outcome.commit && outcome.applied.written.empty() && outcome.applied.removed.empty()) {
     spdlog::info("{}: every change was deferred; nothing to commit", root.string());
   }
-  keep(session, outcome, kept);
+  keep(session, outcome, *model, kept);
   return outcome;
 }
 

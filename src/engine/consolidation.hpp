@@ -9,6 +9,7 @@
 #include "engine/plan.hpp"
 #include "engine/recovery.hpp"
 #include "engine/session.hpp"
+#include "engine/workspace.hpp"
 #include "store/scan.hpp"
 
 #include <filesystem>
@@ -22,10 +23,12 @@ namespace engram::engine {
 enum class DryRun { yes, no };
 
 // What a long-running caller (the daemon, one per store) keeps of a store
-// between its runs: what the last scan read, and the repository open with
-// its index read (a 100,000-file store's index is 10 MB).
+// between its runs: what the last scan read, the model the last run made of
+// it (its files as that run found them), and the repository open with its
+// index read (a 100,000-file store's index is 10 MB).
 struct Kept {
   store::ScanCache scan;
+  std::optional<Workspace::Base> model;
   std::optional<git::Repository> repository;
 };
 
@@ -60,7 +63,8 @@ struct Outcome {
 // `changed`, with `kept`: the store-relative paths a watcher saw change
 // since the last run with it, plus that run's Outcome::look_again;
 // the snapshot and the scan then look at those paths only (see store::scan
-// and git::Repository::changes), so a one-file change costs one file.
+// and git::Repository::changes), so a one-file change costs one file, and
+// the model is the last run's, updated along those paths.
 Outcome consolidate(const std::filesystem::path& root, const config::Settings& settings,
                     const std::vector<RuleSlot>& rules, Date today, RunKind kind, DryRun dry,
                     Kept* kept = nullptr, const std::vector<std::string>* changed = nullptr);

@@ -21,22 +21,81 @@ Workspace::Workspace(store::Snapshot snapshot, const store::Layout& layout,
                      const config::Settings& settings, Date today, RunKind kind)
     : m_layout(layout), m_settings(settings), m_today(today), m_kind(kind),
       m_diagnostics(std::move(snapshot.diagnostics)), m_root_display(snapshot.root.string()) {
-  // A file's bytes as scanned are rendered only when a rule first changes it
-  // (keep_base): most files of a run are never changed.
   for (auto& entry : snapshot.entries) {
-    m_files.emplace(entry.relative.generic_string(),
-                    File{std::move(entry.content_hash), std::nullopt, std::move(entry.file), false,
-                         entry.layer, entry.modified});
+    take(entry);
   }
-  // The machine-readable index is generated, not a memory; the index rule reads its old bytes.
-  if (auto& index = snapshot.index_json) {
-    m_files.emplace(layout.index_json,
-                    File{std::move(index->content_hash), *index->bytes, std::move(index->file),
-                         false, layout.classify(layout.index_json), std::nullopt});
+  take_index_json(snapshot.index_json);
+}
+
+Workspace::Workspace(Base base, store::Snapshot changes, const store::Layout& layout,
+                     const config::Settings& settings, Date today, RunKind kind)
+    : m_layout(layout), m_settings(settings), m_today(today), m_kind(kind),
+      m_files(std::move(base.files)), m_log(std::move(base.log)),
+      m_diagnostics(std::move(changes.diagnostics)), m_root_display(changes.root.string()) {
+  if (!changes.looked_at) {
+    throw Error("{}: a model was to be updated by a scan that did not say what it looked at",
+                m_root_display);
+  }
+  for (const auto& path : *changes.looked_at) {
+    m_files.erase(path);
+    m_log.note(path);
+  }
+  for (auto& entry : changes.entries) {
+    take(entry);
+  }
+  const auto old = m_files.find(layout.index_json);
+  const auto old_hash = old == m_files.end() ? std::nullopt : old->second.base_hash;
+  if (old != m_files.end()) {
+    m_files.erase(old);
+  }
+  take_index_json(changes.index_json);
+  const auto now = m_files.find(layout.index_json);
+  if (old_hash != (now == m_files.end() ? std::nullopt : now->second.base_hash)) {
+    m_log.note(layout.index_json);
   }
 }
 
-void Workspace::begin_rule(std::string name) { m_rule = std::move(name); }
+void Workspace::take(store::Entry& entry) {
+  // A file's bytes as scanned are rendered only when a rule first changes it
+  // (keep_base): most files of a run are never changed.
+  m_files.insert_or_assign(entry.relative.generic_string(),
+                           File{std::move(entry.content_hash), nullptr, std::move(entry.file),
+                                false, entry.layer, entry.modified});
+}
+
+void Workspace::take_index_json(std::optional<store::GeneratedFile>& index) {
+  // The machine-readable index is generated, not a memory; the index rule reads its old bytes.
+  if (index) {
+    m_files.insert_or_assign(m_layout.index_json,
+                             File{std::move(index->content_hash), index->bytes,
+                                  std::move(index->file), false,
+                                  m_layout.classify(m_layout.index_json), std::nullopt});
+  }
+}
+
+Workspace::Base Workspace::release() {
+  for (auto& [path, saved] : m_journal) {
+    if (saved) {
+      m_files.insert_or_assign(path, std::move(*saved));
+    } else {
+      m_files.erase(path);
+    }
+    m_log.note(path); // no longer what the rules saw last
+  }
+  m_journal.clear();
+  m_undo.clear();
+  m_indexes.clear();
+  m_changed.clear();
+  Base base;
+  base.files = std::move(m_files);
+  base.log = std::move(m_log);
+  m_files.clear();
+  return base;
+}
+
+void Workspace::begin_rule(std::string name) {
+  m_rule = std::move(name);
+}
 
 void Workspace::checkpoint() {
   m_undo.clear();
@@ -46,16 +105,25 @@ void Workspace::checkpoint() {
 
 void Workspace::keep_base(File& file) {
   if (file.base_hash && !file.base_bytes && file.current) {
-    file.base_bytes = file.current->render();
+    file.base_bytes = std::make_shared<const std::string>(file.current->render());
   }
 }
 
-void Workspace::save_for_undo(const std::string& path) {
-  if (m_undo.contains(path)) {
+void Workspace::before_change(const std::string& path) {
+  m_log.note(path);
+  const bool saved = m_undo.contains(path);
+  const bool journaled = m_journal.contains(path);
+  if (saved && journaled) {
     return; // the state before the first change is the one to go back to
   }
   const auto it = m_files.find(path);
-  m_undo.emplace(path, it == m_files.end() ? std::nullopt : std::optional<File>(it->second));
+  const auto state = it == m_files.end() ? std::nullopt : std::optional<File>(it->second);
+  if (!saved) {
+    m_undo.emplace(path, state);
+  }
+  if (!journaled) {
+    m_journal.emplace(path, state);
+  }
 }
 
 void Workspace::restore() {
@@ -73,6 +141,14 @@ void Workspace::restore() {
   m_diagnostics.resize(m_undo_diagnostics);
 }
 
+namespace {
+
+std::optional<std::string> copy(const std::shared_ptr<const std::string>& bytes) {
+  return bytes ? std::optional<std::string>(*bytes) : std::nullopt;
+}
+
+} // namespace
+
 Plan Workspace::plan() const {
   Plan plan;
   plan.kind = m_kind;
@@ -81,7 +157,7 @@ Plan Workspace::plan() const {
   for (const auto& [path, file] : m_files) {
     if (!file.current) {
       if (file.base_hash) {
-        removals.push_back(FileChange{path, file.base_hash, file.base_bytes, std::nullopt});
+        removals.push_back(FileChange{path, file.base_hash, copy(file.base_bytes), std::nullopt});
       }
       continue;
     }
@@ -90,7 +166,8 @@ Plan Workspace::plan() const {
     }
     auto bytes = file.current->render();
     if (!file.base_hash || !file.base_bytes || bytes != *file.base_bytes) {
-      plan.changes.push_back(FileChange{path, file.base_hash, file.base_bytes, std::move(bytes)});
+      plan.changes.push_back(
+          FileChange{path, file.base_hash, copy(file.base_bytes), std::move(bytes)});
     }
   }
   // Removals go last: a file disappears only after everything it held is written.
@@ -112,7 +189,9 @@ std::optional<Setting> Workspace::setting(std::string_view key) const {
   return std::visit([](const auto& v) -> Setting { return v; }, it->second);
 }
 
-std::string Workspace::layer_path(Layer layer) const { return m_layout.path_of(layer).generic_string(); }
+std::string Workspace::layer_path(Layer layer) const {
+  return m_layout.path_of(layer).generic_string();
+}
 
 std::vector<std::string> Workspace::files(Layer layer) const {
   std::vector<std::string> out;
@@ -150,7 +229,7 @@ store::MemoryFile& Workspace::mutable_file(std::string_view path) {
   if (it == m_files.end() || !it->second.current) {
     throw Error("a rule changed '{}', which does not exist", path);
   }
-  save_for_undo(it->first);
+  before_change(it->first);
   auto& file = it->second;
   keep_base(file);
   // Copy on write: the scan, the daemon's cache or the undo log may hold the same object.
@@ -168,7 +247,9 @@ int Workspace::line_of(std::string_view path, std::string_view key) const {
   return file == nullptr || !file->frontmatter() ? 1 : file->frontmatter()->line_of(key);
 }
 
-bool Workspace::exists(std::string_view path) const { return find(path) != nullptr; }
+bool Workspace::exists(std::string_view path) const {
+  return find(path) != nullptr;
+}
 
 std::string Workspace::read(std::string_view path) const {
   const auto* file = find(path);
@@ -220,12 +301,13 @@ std::string Workspace::content_hash(std::string_view path) const {
 
 void Workspace::write(std::string_view path, std::string bytes) {
   const auto normal = checked_path(path);
-  auto parsed = store::MemoryFile::parse((std::filesystem::path(m_root_display) / normal).string(), bytes);
+  auto parsed =
+      store::MemoryFile::parse((std::filesystem::path(m_root_display) / normal).string(), bytes);
   if (!parsed) {
     throw Error("a rule wrote '{}' in a form engram cannot read back: {}", path,
                 parsed.error().to_string());
   }
-  save_for_undo(normal);
+  before_change(normal);
   auto& file = m_files[normal];
   keep_base(file);
   file.current = std::make_shared<const store::MemoryFile>(std::move(parsed.value()));
@@ -254,19 +336,23 @@ void Workspace::remove(std::string_view path) {
   if (it == m_files.end() || !it->second.current) {
     throw Error("a rule removed '{}', which does not exist", path);
   }
-  save_for_undo(it->first);
+  before_change(it->first);
   keep_base(it->second);
   it->second.current.reset();
   changed(it->first);
 }
 
-void Workspace::changed(const std::string& path) { m_changed.push_back(path); }
+void Workspace::changed(const std::string& path) {
+  m_changed.push_back(path);
+}
 
 std::vector<Claim> Workspace::claims(std::string_view body) const {
   return claims::split_claims(body, &m_claims.kinds());
 }
 
-ClaimKind Workspace::classify(std::string_view text) const { return claims::classify(text); }
+ClaimKind Workspace::classify(std::string_view text) const {
+  return claims::classify(text);
+}
 
 double Workspace::near_threshold() const {
   if (!m_near_duplicate) {
@@ -321,11 +407,17 @@ std::string Workspace::store_name() const {
   return m_root_display;
 }
 
-std::string Workspace::normalise(std::string_view text) const { return claims::normalise(text); }
+std::string Workspace::normalise(std::string_view text) const {
+  return claims::normalise(text);
+}
 
-std::string Workspace::canonical_tag(std::string_view tag) const { return store::canonical_tag(tag); }
+std::string Workspace::canonical_tag(std::string_view tag) const {
+  return store::canonical_tag(tag);
+}
 
-std::string Workspace::slug(std::string_view text) const { return claims::slug(text); }
+std::string Workspace::slug(std::string_view text) const {
+  return claims::slug(text);
+}
 
 void Workspace::record(Action action) {
   action.rule = m_rule;
@@ -333,9 +425,17 @@ void Workspace::record(Action action) {
 }
 
 void Workspace::diagnose(std::string_view path, int line, std::string reason) {
-  m_diagnostics.push_back(store::Diagnostic{
-      (std::filesystem::path(m_root_display) / std::string(path)).string(), line, std::move(reason),
-      store::Severity::error});
+  m_diagnostics.push_back(
+      store::Diagnostic{(std::filesystem::path(m_root_display) / std::string(path)).string(), line,
+                        std::move(reason), store::Severity::error});
+}
+
+std::optional<Layer> Workspace::layer_of(std::string_view path) const {
+  const auto it = m_files.find(path);
+  if (it == m_files.end() || !it->second.current) {
+    return std::nullopt;
+  }
+  return it->second.layer;
 }
 
 std::optional<std::int64_t> Workspace::modified(std::string_view path) const {

@@ -3,11 +3,11 @@
 #pragma once
 
 #include "config/config.hpp"
+#include "engine/change_log.hpp"
+#include "engine/claim_index.hpp"
 #include "engine/plan.hpp"
 #include "engram/rule.hpp"
 #include "store/scan.hpp"
-
-#include "engine/claim_index.hpp"
 
 #include <map>
 #include <memory>
@@ -19,10 +19,49 @@ namespace engram::engine {
 
 // The model of a store during one consolidation.
 class Workspace : public StoreView {
+private:
+  // One file of the model: what the snapshot held and what it holds now.
+  struct File {
+    std::optional<std::string> base_hash; // nullopt: created during this consolidation
+    // Rendered when a rule first changes it (keep_base); shared, never
+    // copied: the generated index's are the scan's (megabytes in a big store).
+    std::shared_ptr<const std::string> base_bytes;
+    // Shared with the scan (and the daemon's cache) until a rule changes it;
+    // null: removed.
+    std::shared_ptr<const store::MemoryFile> current;
+    bool touched = false;       // changed by a rule in this run (its hash must be recomputed)
+    std::optional<Layer> layer; // the layer its path is in
+    std::optional<std::int64_t> modified; // as the snapshot found it; nullopt: created in this run
+    bool owned = false; // `current` was made by this model, so it may be changed when not shared
+  };
+  using Files = std::map<std::string, File, std::less<>>;
+
 public:
+  // A model's files as its run found them, and its change log: what a caller
+  // that runs the same store again (the daemon, in engine::Kept) keeps, so
+  // that the next model is made by path instead of from every file.
+  class Base {
+  private:
+    friend class Workspace;
+    Files files;
+    ChangeLog log;
+  };
+
   // Builds the model from a snapshot; `settings` are the store's effective settings.
-  Workspace(store::Snapshot snapshot, const store::Layout& layout,
+  Workspace(store::Snapshot snapshot, const store::Layout& layout, const config::Settings& settings,
+            Date today, RunKind kind);
+
+  // Builds the model from the base a previous run of the same store left
+  // (release()) and a scan of what changed since (Snapshot::looked_at set):
+  // each looked-at path is as the scan found it, every other file as the
+  // base holds it.
+  Workspace(Base base, store::Snapshot changes, const store::Layout& layout,
             const config::Settings& settings, Date today, RunKind kind);
+
+  // The files as this run found them (every change of the run undone, and
+  // noted in the change log as a change), for the constructor above; leaves
+  // this model empty.
+  Base release();
 
   // Sets the rule whose actions are being recorded and whose table `setting` reads.
   void begin_rule(std::string name);
@@ -75,20 +114,13 @@ public:
   void diagnose(std::string_view path, int line, std::string reason) override;
   std::optional<std::int64_t> modified(std::string_view path) const override;
 
-private:
-  // One file of the model: what the snapshot held and what it holds now.
-  struct File {
-    std::optional<std::string> base_hash;  // nullopt: created during this consolidation
-    std::optional<std::string> base_bytes; // rendered when a rule first changes it (keep_base)
-    // Shared with the scan (and the daemon's cache) until a rule changes it;
-    // null: removed.
-    std::shared_ptr<const store::MemoryFile> current;
-    bool touched = false; // changed by a rule in this run (its hash must be recomputed)
-    std::optional<Layer> layer; // the layer its path is in
-    std::optional<std::int64_t> modified; // as the snapshot found it; nullopt: created in this run
-    bool owned = false; // `current` was made by this model, so it may be changed when not shared
-  };
+  std::uint64_t revision() const override { return m_log.revision(); }
+  std::optional<Layer> layer_of(std::string_view path) const override;
+  std::optional<std::vector<std::string>> changed_since(std::uint64_t revision) const override {
+    return m_log.since(revision);
+  }
 
+private:
   // A layer's claim index and how far it has read the log of body changes.
   struct LayerIndex {
     ClaimIndex index;
@@ -107,8 +139,14 @@ private:
   // Renders a file's scanned bytes before its first change, for the plan's diff.
   static void keep_base(File& file);
 
-  // Saves a file's state (or its absence) before its first change since the checkpoint.
-  void save_for_undo(const std::string& path);
+  // Takes a scanned file (and the generated index, when there is one) into m_files.
+  void take(store::Entry& entry);
+  void take_index_json(std::optional<store::GeneratedFile>& index);
+
+  // Before each change of a file: saves its state (or its absence) at its
+  // first change since the checkpoint (restore()) and at its first in the
+  // run (release()), and notes the change in the log.
+  void before_change(const std::string& path);
 
   store::MemoryFile& mutable_file(std::string_view path);
   const store::MemoryFile* find(std::string_view path) const;
@@ -119,7 +157,10 @@ private:
   Date m_today;
   RunKind m_kind;
   std::string m_rule;
-  std::map<std::string, File, std::less<>> m_files;
+  Files m_files;
+  ChangeLog m_log;
+  // Each changed file's state before its first change in this run (nullopt: absent).
+  std::map<std::string, std::optional<File>, std::less<>> m_journal;
   // Since the checkpoint: each changed file's state before its first change (nullopt: absent).
   std::map<std::string, std::optional<File>, std::less<>> m_undo;
   std::size_t m_undo_record = 0;      // m_record's size at the checkpoint
@@ -132,7 +173,7 @@ private:
   // many times.
   mutable ClaimTable m_claims;
   mutable std::map<Layer, LayerIndex> m_indexes;  // built on a layer's first related_claims
-  std::vector<std::string> m_changed;              // paths whose bodies changed, in order
+  std::vector<std::string> m_changed;             // paths whose bodies changed, in order
   mutable std::optional<double> m_near_duplicate; // read once
 };
 

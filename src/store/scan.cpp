@@ -63,7 +63,7 @@ public:
   // Looks at `changed` and the cache's unkept paths only, taking every other
   // file from the cache as it is. False, having taken nothing, when a path
   // cannot be looked at alone (a folder there now): walk() instead.
-  bool revisit(const std::vector<std::string>& changed) {
+  bool revisit(const std::vector<std::string>& changed, Entries wanted) {
     std::set<std::string> look(m_cache->unkept.begin(), m_cache->unkept.end());
     for (const auto& path : changed) {
       look.insert(fs::path(path).lexically_normal().generic_string());
@@ -93,10 +93,20 @@ public:
         m_cache->items.insert(std::move(node));
       }
     }
-    m_out.entries.reserve(m_kept.size() + found.size());
-    for (const auto& [path, item] : m_kept) {
-      m_out.entries.push_back(item.entry);
-      m_out.diagnostics.insert(m_out.diagnostics.end(), item.warnings.begin(), item.warnings.end());
+    for (const auto& path : m_cache->warned) {
+      if (const auto it = m_kept.find(path); it != m_kept.end()) {
+        m_warned.insert(path);
+        m_out.diagnostics.insert(m_out.diagnostics.end(), it->second.warnings.begin(),
+                                 it->second.warnings.end());
+      }
+    }
+    if (wanted == Entries::looked_at) {
+      m_out.looked_at.emplace(look.begin(), look.end());
+    } else {
+      m_out.entries.reserve(m_kept.size() + found.size());
+      for (const auto& [path, item] : m_kept) {
+        m_out.entries.push_back(item.entry);
+      }
     }
     m_reused = m_kept.size();
     for (const auto& [relative, child] : found) {
@@ -322,9 +332,12 @@ private:
                                   std::make_shared<const MemoryFile>(std::move(*loaded.parsed)),
                                   loaded.bytes, std::move(loaded.hash), modified});
     if (m_cache != nullptr && loaded.identity.ctime_ns < m_settled_before) {
+      const auto& warnings = m_out.entries.back().file->field_diagnostics();
+      if (!warnings.empty()) {
+        m_warned.insert(relative.string());
+      }
       m_kept.insert_or_assign(relative.string(),
-                              ScanCache::Item{loaded.identity, m_out.entries.back(),
-                                              m_out.entries.back().file->field_diagnostics()});
+                              ScanCache::Item{loaded.identity, m_out.entries.back(), warnings});
     } else {
       unkept(relative);
     }
@@ -342,6 +355,9 @@ private:
     m_out.entries.push_back(it->second.entry);
     m_out.diagnostics.insert(m_out.diagnostics.end(), it->second.warnings.begin(),
                              it->second.warnings.end());
+    if (!it->second.warnings.empty()) {
+      m_warned.insert(relative.string());
+    }
     m_kept.insert_or_assign(relative.string(), std::move(it->second));
     ++m_reused;
     return true;
@@ -393,6 +409,7 @@ public:
     if (m_cache != nullptr) {
       m_cache->items = std::move(m_kept);
       m_cache->unkept.assign(m_unkept.begin(), m_unkept.end());
+      m_cache->warned = std::move(m_warned);
       m_cache->complete = true;
       m_cache->reused = m_reused;
     }
@@ -451,6 +468,7 @@ private:
   std::int64_t m_settled_before; // a file changed since then is not kept
   std::unordered_map<std::string, ScanCache::Item> m_kept;
   std::set<std::string> m_unkept;
+  std::set<std::string> m_warned; // kept files with warnings (ScanCache::warned)
   std::size_t m_reused = 0;
   std::vector<Queued> m_queued; // files the walk found to read, in its order
 };
@@ -478,12 +496,12 @@ bool path_less(const fs::path& a, const fs::path& b) {
 } // namespace
 
 Snapshot scan(const fs::path& root, const Layout& layout, const ScanLimits& limits,
-              ScanCache* cache, const std::vector<std::string>* changed) {
+              ScanCache* cache, const std::vector<std::string>* changed, Entries wanted) {
   Snapshot snapshot;
   snapshot.root = root;
   Walker walker(root, layout, limits, snapshot, cache);
   const bool told = changed != nullptr && cache != nullptr && cache->complete;
-  if (!told || !walker.revisit(*changed)) {
+  if (!told || !walker.revisit(*changed, wanted)) {
     walker.walk({});
   }
   walker.load_queued();

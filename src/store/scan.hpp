@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -51,6 +52,11 @@ struct Snapshot {
   std::vector<Entry> entries;
   std::vector<Diagnostic> diagnostics;     // errors (file skipped) and warnings (field ignored)
   std::optional<GeneratedFile> index_json; // nullopt: none, or not readable as a file
+  // Set by a scan asked for the looked-at files only (Entries::looked_at)
+  // that could take every other file from the cache: the store-relative
+  // paths it looked at. `entries` then hold only those of them that are
+  // memory files now; `diagnostics` are still the whole store's.
+  std::optional<std::vector<std::string>> looked_at;
 
   // The entries of one layer, in path order.
   std::vector<const Entry*> in(Layer layer) const;
@@ -94,6 +100,10 @@ struct ScanCache {
   // diagnosed, a symlink whose target may change unseen): a scan told what
   // changed looks at these again whether or not they are named.
   std::vector<std::string> unkept;
+  // The kept files whose parsing warned: their warnings are the whole
+  // store's diagnostics with the looked-at files', without going through
+  // every item.
+  std::set<std::string> warned;
   // .index.json as the last scan read it (megabytes in a big store: read,
   // hashed and parsed again only when its identity changes).
   std::optional<std::pair<FileIdentity, GeneratedFile>> index_json;
@@ -113,8 +123,13 @@ struct ScanCache {
 // file is taken from the cache without so much as a stat, and no folder is
 // listed. A named path that is a folder, or a cache that is not `complete`,
 // makes it the whole walk.
+// With `Entries::looked_at` as well, such a scan leaves out the files it took
+// from the cache and says which it looked at (Snapshot::looked_at), for a
+// caller that keeps the last scan's model and updates it by path.
+enum class Entries { all, looked_at };
 Snapshot scan(const std::filesystem::path& root, const Layout& layout, const ScanLimits& limits,
-              ScanCache* cache = nullptr, const std::vector<std::string>* changed = nullptr);
+              ScanCache* cache = nullptr, const std::vector<std::string>* changed = nullptr,
+              Entries wanted = Entries::all);
 
 // A store-relative path as diagnostics show it: control characters and bytes
 // that are not UTF-8 escaped (\n, \xNN), so one diagnostic stays one line.

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 using namespace engram::store;
 namespace fs = std::filesystem;
@@ -71,8 +72,7 @@ TEST_CASE("a scan with a cache reuses unchanged files and reads changed ones aga
   REQUIRE(third.find("semantic/a.md") != nullptr);
   CHECK(third.find("semantic/a.md")->file->body().find("skip holidays") != std::string::npos);
   CHECK(third.find("semantic/b.md")->file->body().find("41 jobs") != std::string::npos);
-  CHECK(third.find("semantic/b.md")->content_hash !=
-        second.find("semantic/b.md")->content_hash);
+  CHECK(third.find("semantic/b.md")->content_hash != second.find("semantic/b.md")->content_hash);
 }
 
 TEST_CASE("a scan cache forgets removed files and never keeps a diagnosed one") {
@@ -149,6 +149,49 @@ TEST_CASE("a scan told what changed looks at those paths only and takes the rest
     CHECK(walked.entries[i].relative == told.entries[i].relative);
     CHECK(walked.entries[i].content_hash == told.entries[i].content_hash);
   }
+}
+
+TEST_CASE(
+    "a scan asked for the looked-at files gives only those, and the whole store's diagnostics") {
+  Folder store;
+  store.write("semantic/a.md", semantic("Deploys run at noon."));
+  store.write("semantic/b.md", semantic("The queue holds 40 jobs."));
+  store.write("semantic/plain.md", "---\ntype: semantic\n---\n- Backups run at two.\n");
+  ScanCache cache;
+  cache.settled_ns = 0;
+  const std::vector<std::string> nothing;
+  // Before a whole scan there is nothing to take the rest from: every entry.
+  const auto whole = scan(store.path, Layout{}, ScanLimits{}, &cache, &nothing, Entries::looked_at);
+  CHECK_FALSE(whole.looked_at.has_value());
+  CHECK(whole.entries.size() == 3);
+  REQUIRE(whole.diagnostics.size() == 2); // a.md and b.md: salience "loud"
+  CHECK(cache.warned == std::set<std::string>{"semantic/a.md", "semantic/b.md"});
+
+  store.rename_save("semantic/b.md", semantic("The queue holds 41 jobs."));
+  store.write("semantic/new.md", "---\ntype: semantic\n---\n- Reports go out on Fridays.\n");
+  fs::remove(store.path / "semantic/plain.md");
+  const std::vector<std::string> changed{"semantic/b.md", "semantic/new.md", "semantic/plain.md"};
+  const auto told = scan(store.path, Layout{}, ScanLimits{}, &cache, &changed, Entries::looked_at);
+  REQUIRE(told.looked_at.has_value());
+  CHECK(*told.looked_at == changed); // in path order
+  REQUIRE(told.entries.size() == 2);
+  CHECK(told.entries[0].relative == "semantic/b.md");
+  CHECK(told.entries[0].file->body().find("41 jobs") != std::string::npos);
+  CHECK(told.entries[1].relative == "semantic/new.md");
+  CHECK(cache.reused == 1); // a.md
+  // a.md's warning comes from the cache, b.md's from reading it again.
+  const auto walked = scan(store.path, Layout{}, ScanLimits{});
+  REQUIRE(told.diagnostics.size() == walked.diagnostics.size());
+  for (std::size_t i = 0; i < walked.diagnostics.size(); ++i) {
+    CHECK(told.diagnostics[i].to_string() == walked.diagnostics[i].to_string());
+  }
+
+  // Fixed, b.md warns no more; the cache's list of warned files follows.
+  store.rename_save("semantic/b.md", "---\ntype: semantic\n---\n- The queue holds 41 jobs.\n");
+  const std::vector<std::string> fixed{"semantic/b.md"};
+  const auto after = scan(store.path, Layout{}, ScanLimits{}, &cache, &fixed, Entries::looked_at);
+  CHECK(after.diagnostics.size() == 1);
+  CHECK(cache.warned == std::set<std::string>{"semantic/a.md"});
 }
 
 TEST_CASE("a scan told what changed still looks again at what it could not keep") {
