@@ -5,6 +5,7 @@
 #include "base/error.hpp"
 #include "base/fault.hpp"
 #include "base/regular_file.hpp"
+#include "git/folders.hpp"
 #include "git/libgit2.hpp"
 #include "git/unfiltered.hpp"
 
@@ -249,9 +250,12 @@ void Repository::Closer::operator()(git_repository* repository) const {
 }
 
 Repository::Repository(git_repository* repository, std::filesystem::path workdir)
-    : m_repository(repository), m_workdir(std::move(workdir)) {}
+    : m_repository(repository), m_workdir(std::move(workdir)),
+      m_folders(std::make_unique<detail::Folders>()) {}
 
 Repository::~Repository() = default;
+Repository::Repository(Repository&&) noexcept = default;
+Repository& Repository::operator=(Repository&&) noexcept = default;
 
 Expected<Repository, std::string> Repository::open(const std::filesystem::path& path) {
   ensure_library();
@@ -515,49 +519,19 @@ Expected<CommitId, Failure> Repository::commit_staged(std::string_view message,
 
 bool Repository::updated_tree(git_oid& out, git_index* index, git_tree* head,
                               const std::vector<std::string>& paths) const {
-  std::vector<git_tree_update> updates;
-  updates.reserve(paths.size());
-  // HEAD's folders, each read once: a run that removes 2,000 episodic files
-  // looked the same 2,000-entry folder up once per file.
-  std::map<std::string, std::shared_ptr<git_tree>> folders;
-  const auto in_head = [&](const std::string& path) {
-    const auto slash = path.rfind('/');
-    const std::string folder = slash == std::string::npos ? std::string() : path.substr(0, slash);
-    auto it = folders.find(folder);
-    if (it == folders.end()) {
-      git_tree* tree = nullptr;
-      if (folder.empty()) {
-        git_tree_dup(&tree, head);
-      } else {
-        TreeEntry entry;
-        if (git_tree_entry_bypath(&entry.pointer, head, folder.c_str()) == 0 &&
-            git_tree_entry_type(entry.pointer) == GIT_OBJECT_TREE) {
-          git_tree_lookup(&tree, m_repository.get(), git_tree_entry_id(entry.pointer));
-        }
-      }
-      it = folders.emplace(folder, std::shared_ptr<git_tree>(tree, git_tree_free)).first;
-    }
-    const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-    return it->second != nullptr &&
-           git_tree_entry_byname(it->second.get(), name.c_str()) != nullptr;
-  };
+  // Only the folders along the paths are written, from their parsed form
+  // (detail::Folders): libgit2's tree updates parse a folder's tree again on
+  // each commit (20,000 entries in a big semantic/) to change one entry.
+  std::vector<detail::TreeChange> changes;
+  changes.reserve(paths.size());
   for (const auto& path : paths) {
-    git_tree_update update{};
-    update.path = path.c_str();
+    detail::TreeChange change{path, std::nullopt};
     if (const git_index_entry* entry = git_index_get_bypath(index, path.c_str(), 0)) {
-      update.action = GIT_TREE_UPDATE_UPSERT;
-      git_oid_cpy(&update.id, &entry->id);
-      update.filemode = static_cast<git_filemode_t>(entry->mode);
-    } else {
-      if (!in_head(path)) {
-        continue; // gone from both: nothing to remove
-      }
-      update.action = GIT_TREE_UPDATE_REMOVE;
+      change.to.emplace(entry->id, entry->mode);
     }
-    updates.push_back(update);
+    changes.push_back(std::move(change));
   }
-  return git_tree_create_updated(&out, m_repository.get(), head, updates.size(), updates.data()) ==
-         0;
+  return m_folders->update(m_repository.get(), git_tree_id(head), changes, out);
 }
 
 Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::string_view message,

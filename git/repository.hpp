@@ -22,6 +22,10 @@ struct git_oid;
 
 namespace engram::git {
 
+namespace detail {
+class Folders;
+} // namespace detail
+
 // The author and committer of engram's commits.
 struct Signature {
   std::string name;
@@ -111,8 +115,8 @@ public:
   // from its parent folder up), or nullopt when there is none.
   static std::optional<std::filesystem::path> enclosing(const std::filesystem::path& path);
 
-  Repository(Repository&&) noexcept = default;
-  Repository& operator=(Repository&&) noexcept = default;
+  Repository(Repository&&) noexcept;
+  Repository& operator=(Repository&&) noexcept;
   ~Repository();
 
   // Stages every change of the working tree (new files, edits, deletions;
@@ -241,6 +245,9 @@ private:
 
   std::unique_ptr<git_repository, Closer> m_repository;
   std::filesystem::path m_workdir;
+  // HEAD's trees as read or written, parsed (detail::Folders): what compares
+  // a file with HEAD's and writes the trees along the paths of a commit.
+  std::unique_ptr<detail::Folders> m_folders;
 };
 
 } // namespace engram::git

@@ -1,10 +1,10 @@
 // Status: which files of the working tree and the index differ from HEAD —
 // the whole tree through libgit2's status, or only the files a watcher named.
-#include "git/repository.hpp"
-
 #include "base/error.hpp"
 #include "base/regular_file.hpp"
+#include "git/folders.hpp"
 #include "git/libgit2.hpp"
+#include "git/repository.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -83,19 +83,20 @@ std::vector<Change> Repository::changes_among(const std::vector<std::string>& pa
   git_repository* repository = m_repository.get();
   Object head_tree;
   const bool born = git_revparse_single(&head_tree.pointer, repository, "HEAD^{tree}") == 0;
+  const git_oid* head_id = born ? git_object_id(head_tree.pointer) : nullptr;
   std::vector<std::string> sorted = paths;
   std::sort(sorted.begin(), sorted.end());
   sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
   std::vector<Change> result;
   for (const auto& path : sorted) {
-    // HEAD's blob at the path; a folder there is not a file of HEAD's.
+    // HEAD's blob at the path; a folder there is not a file of HEAD's. Read
+    // from the trees as parsed before (detail::Folders), most often by the
+    // commit that made them.
     std::optional<git_oid> in_head;
-    TreeEntry entry;
-    if (born &&
-        git_tree_entry_bypath(&entry.pointer, reinterpret_cast<git_tree*>(head_tree.pointer),
-                              path.c_str()) == 0 &&
-        git_tree_entry_type(entry.pointer) == GIT_OBJECT_BLOB) {
-      in_head = *git_tree_entry_id(entry.pointer);
+    if (head_id != nullptr) {
+      if (const auto file = m_folders->file_at(repository, *head_id, path)) {
+        in_head = file->first;
+      }
     }
     const std::filesystem::path file = m_workdir / path;
     struct stat seen {};

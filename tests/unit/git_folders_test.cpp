@@ -1,0 +1,165 @@
+// Folders (git/folders.cpp): trees kept parsed by id, and written with a
+// commit's changes applied. Every tree it writes must be the one libgit2's
+// own tree update makes from the same changes, byte for byte (the same id).
+#include "git/folders.hpp"
+#include "git/libgit2.hpp"
+#include "git/repository.hpp"
+#include "lib/temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+using engram::git::Repository;
+using engram::git::detail::Folders;
+using engram::git::detail::TreeChange;
+using engram::test::TempDir;
+using engram::test::write_file;
+
+namespace {
+
+// A blob of `text` in the repository's object database.
+git_oid blob(git_repository* repository, const std::string& text) {
+  git_oid id;
+  REQUIRE(git_blob_create_from_buffer(&id, repository, text.data(), text.size()) == 0);
+  return id;
+}
+
+// libgit2's own tree update of `root` with `changes`: the oracle.
+git_oid libgit2_update(git_repository* repository, const git_oid& root,
+                       const std::vector<TreeChange>& changes) {
+  engram::git::detail::Owned<git_tree, git_tree_free> base;
+  REQUIRE(git_tree_lookup(&base.pointer, repository, &root) == 0);
+  std::vector<git_tree_update> updates;
+  for (const auto& change : changes) {
+    engram::git::detail::TreeEntry there;
+    if (!change.to &&
+        git_tree_entry_bypath(&there.pointer, base.pointer, change.path.c_str()) != 0) {
+      continue; // libgit2 refuses to remove what is not there; Folders lets it be
+    }
+    git_tree_update update{};
+    update.path = change.path.c_str();
+    update.action = change.to ? GIT_TREE_UPDATE_UPSERT : GIT_TREE_UPDATE_REMOVE;
+    if (change.to) {
+      update.id = change.to->first;
+      update.filemode = static_cast<git_filemode_t>(change.to->second);
+    }
+    updates.push_back(update);
+  }
+  git_oid out;
+  REQUIRE(git_tree_create_updated(&out, repository, base.pointer, updates.size(), updates.data()) ==
+          0);
+  return out;
+}
+
+std::string hex(const git_oid& id) {
+  char text[GIT_OID_HEXSZ + 1] = {};
+  git_oid_tostr(text, sizeof text, &id);
+  return text;
+}
+
+} // namespace
+
+TEST_CASE("folders write the trees libgit2's tree update writes, change after change") {
+  const TempDir dir;
+  auto repository = Repository::init(dir.path());
+  REQUIRE(repository.has_value());
+  // Names chosen to test git's order: a folder sorts as if it ended in '/'
+  // ("a.md" < "a/" < "a0"), and a prefix before what extends it.
+  for (const auto* path : {"semantic/a.md", "semantic/a/x.md", "semantic/a0.md", "semantic/ab.md",
+                           "episodic/2026-11-01-x.md", "WORKING.md", "semantic/deep/er/y.md"}) {
+    write_file(dir / path, std::string("- ") + path + "\n");
+  }
+  REQUIRE(repository->commit_all("test: first", {"Test", "test@example.com"}).has_value());
+  git_repository* git = repository->handle();
+  engram::git::detail::Object head;
+  REQUIRE(git_revparse_single(&head.pointer, git, "HEAD^{tree}") == 0);
+  git_oid root = *git_object_id(head.pointer);
+
+  Folders folders;
+  CHECK(folders.file_at(git, root, "semantic/a/x.md").has_value());
+  CHECK(folders.file_at(git, root, "semantic/deep/er/y.md")->second == GIT_FILEMODE_BLOB);
+  CHECK_FALSE(folders.file_at(git, root, "semantic/a").has_value()); // a folder
+  CHECK_FALSE(folders.file_at(git, root, "semantic/none.md").has_value());
+  CHECK_FALSE(folders.file_at(git, root, "semantic/a.md/x").has_value());
+
+  const std::vector<std::string> paths = {"semantic/a.md",
+                                          "semantic/a/x.md",
+                                          "semantic/a0.md",
+                                          "semantic/ab.md",
+                                          "semantic/a/b/c.md",
+                                          "semantic/deep/er/y.md",
+                                          "WORKING.md",
+                                          "new/folder/z.md",
+                                          "episodic/2026-11-01-x.md",
+                                          "episodic/2026-11-02-y.md",
+                                          "semantic/a-b.md",
+                                          "CORE.md"};
+  unsigned seed = 11;
+  const auto next = [&](unsigned n) { return seed = seed * 1103515245 + 12345, (seed >> 16) % n; };
+  for (int round = 0; round < 60; ++round) {
+    std::vector<TreeChange> changes;
+    const unsigned count = 1 + next(4);
+    std::set<std::string> taken; // each path once a round, as a commit names it
+    for (unsigned i = 0; i < count; ++i) {
+      TreeChange change{paths[next(static_cast<unsigned>(paths.size()))], std::nullopt};
+      if (!taken.insert(change.path).second) {
+        continue;
+      }
+      if (next(3) != 0) {
+        const std::uint32_t mode = next(5) == 0 ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
+        change.to.emplace(blob(git, "round " + std::to_string(round) + " " + std::to_string(i)),
+                          mode);
+      }
+      changes.push_back(std::move(change));
+    }
+    INFO("round " << round);
+    const git_oid expected = libgit2_update(git, root, changes);
+    git_oid written;
+    REQUIRE(folders.update(git, &root, changes, written));
+    REQUIRE(hex(written) == hex(expected));
+    for (const auto& change : changes) {
+      const auto found = folders.file_at(git, written, change.path);
+      engram::git::detail::Owned<git_tree, git_tree_free> tree;
+      REQUIRE(git_tree_lookup(&tree.pointer, git, &written) == 0);
+      engram::git::detail::TreeEntry entry;
+      const bool there =
+          git_tree_entry_bypath(&entry.pointer, tree.pointer, change.path.c_str()) == 0 &&
+          git_tree_entry_type(entry.pointer) == GIT_OBJECT_BLOB;
+      REQUIRE(found.has_value() == there);
+      if (there) {
+        CHECK(hex(found->first) == hex(*git_tree_entry_id(entry.pointer)));
+      }
+    }
+    root = written;
+  }
+  // Only the trees of the last commits stay kept.
+  CHECK(folders.size() < 40);
+}
+
+TEST_CASE("folders make an empty folder go from its parent, and keep an empty root") {
+  const TempDir dir;
+  auto repository = Repository::init(dir.path());
+  REQUIRE(repository.has_value());
+  write_file(dir / "semantic/only.md", "- The only one.\n");
+  REQUIRE(repository->commit_all("test: first", {"Test", "test@example.com"}).has_value());
+  git_repository* git = repository->handle();
+  engram::git::detail::Object head;
+  REQUIRE(git_revparse_single(&head.pointer, git, "HEAD^{tree}") == 0);
+
+  Folders folders;
+  git_oid written;
+  REQUIRE(folders.update(git, git_object_id(head.pointer),
+                         {TreeChange{"semantic/only.md", std::nullopt}}, written));
+  CHECK(hex(written) == "4b825dc642cb6eb9a060e54bf8d69288fbee4904"); // git's empty tree
+  // From nothing, a tree of one file.
+  git_oid made;
+  REQUIRE(
+      folders.update(git, nullptr,
+                     {TreeChange{"semantic/new.md", std::pair{blob(git, "- New.\n"),
+                                                              std::uint32_t{GIT_FILEMODE_BLOB}}}},
+                     made));
+  CHECK(folders.file_at(git, made, "semantic/new.md").has_value());
+}
