@@ -73,6 +73,7 @@ Plan plan_for(const std::filesystem::path& root, const config::Settings& setting
   }
   if (base != nullptr) {
     base->reset(); // given back by a run that ends well (see keep)
+    owned->keep_for_release();
   }
   model = owned;
   Workspace& workspace = *owned;

@@ -74,6 +74,9 @@ void Workspace::take_index_json(std::optional<store::GeneratedFile>& index) {
 }
 
 Workspace::Base Workspace::release() {
+  if (!m_journaling) {
+    throw Error("{}: a model was released that did not keep what its run changed", m_root_display);
+  }
   for (auto& [path, saved] : m_journal) {
     if (saved) {
       m_files.insert_or_assign(path, std::move(*saved));
@@ -112,7 +115,7 @@ void Workspace::keep_base(File& file) {
 void Workspace::before_change(const std::string& path) {
   m_log.note(path);
   const bool saved = m_undo.contains(path);
-  const bool journaled = m_journal.contains(path);
+  const bool journaled = !m_journaling || m_journal.contains(path);
   if (saved && journaled) {
     return; // the state before the first change is the one to go back to
   }

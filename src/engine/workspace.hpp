@@ -58,9 +58,15 @@ public:
   Workspace(Base base, store::Snapshot changes, const store::Layout& layout,
             const config::Settings& settings, Date today, RunKind kind);
 
+  // Keeps, from now on, each changed file's state before its first change,
+  // so that release() can undo the run. Only for a caller that keeps the
+  // model: a file the run removes or rewrites stays in memory until then
+  // (2,500 parsed files in a run that decays 2,000 memories).
+  void keep_for_release() { m_journaling = true; }
+
   // The files as this run found them (every change of the run undone, and
   // noted in the change log as a change), for the constructor above; leaves
-  // this model empty.
+  // this model empty. Throws engram::Error without keep_for_release().
   Base release();
 
   // Sets the rule whose actions are being recorded and whose table `setting` reads.
@@ -161,6 +167,7 @@ private:
   ChangeLog m_log;
   // Each changed file's state before its first change in this run (nullopt: absent).
   std::map<std::string, std::optional<File>, std::less<>> m_journal;
+  bool m_journaling = false; // keep_for_release()
   // Since the checkpoint: each changed file's state before its first change (nullopt: absent).
   std::map<std::string, std::optional<File>, std::less<>> m_undo;
   std::size_t m_undo_record = 0;      // m_record's size at the checkpoint
