@@ -43,14 +43,12 @@ Workspace::Workspace(Base base, store::Snapshot changes, const store::Layout& la
   for (auto& entry : changes.entries) {
     take(entry);
   }
-  const auto old = m_files.find(layout.index_json);
-  const auto old_hash = old == m_files.end() ? std::nullopt : old->second.base_hash;
-  if (old != m_files.end()) {
-    m_files.erase(old);
-  }
+  // The generated index is read by every scan; it changed when its hash did.
+  const auto old = m_files.extract(layout.index_json);
   take_index_json(changes.index_json);
   const auto now = m_files.find(layout.index_json);
-  if (old_hash != (now == m_files.end() ? std::nullopt : now->second.base_hash)) {
+  if ((old ? old.mapped().base_hash : std::nullopt) !=
+      (now == m_files.end() ? std::nullopt : now->second.base_hash)) {
     m_log.note(layout.index_json);
   }
 }
