@@ -1,10 +1,12 @@
 // Status: which files of the working tree and the index differ from HEAD —
-// the whole tree through libgit2's status, or only the files a watcher named.
+// the whole tree through libgit2's status (after a refresh of the index's
+// stale stat data), or only the files a watcher named.
 #include "base/error.hpp"
 #include "base/regular_file.hpp"
 #include "git/folders.hpp"
 #include "git/libgit2.hpp"
 #include "git/repository.hpp"
+#include "git/unfiltered.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -55,6 +57,13 @@ std::vector<Change> Repository::changes(const std::vector<std::string>* only) co
                   GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
   if (only != nullptr) {
     return changes_among(*only);
+  }
+  // Files whose stat data went stale are hashed here, as their bytes,
+  // rather than by the status through git's filters path by path.
+  Index index;
+  if (git_repository_index(&index.pointer, m_repository.get()) == 0 &&
+      git_index_read(index.pointer, 0) == 0 && !may_filter(m_repository.get(), index.pointer)) {
+    refresh_unfiltered(index.pointer, m_workdir, trusts_file_mode(m_repository.get()));
   }
   StatusList status;
   if (git_status_list_new(&status.pointer, m_repository.get(), &options) != 0) {

@@ -1,14 +1,17 @@
-// Unfiltered staging. libgit2 loads the attributes of every path it stages
-// or hashes (a stat of each attributes file that could apply, a realpath of
-// the working tree, with no cache between paths): ten system calls a file,
-// most of the time a large commit spends staging. A store has no filters, so
-// a commit of many files stages their bytes as they are, which is what
-// libgit2 would store, once may_filter has said no filter can apply.
+// Unfiltered staging and refreshing. libgit2 loads the attributes of every
+// path it stages or hashes (a stat of each attributes file that could apply,
+// a realpath of the working tree, with no cache between paths): ten system
+// calls a file, most of the time a large commit spends staging, and most of
+// the time a status spends on files whose stat data went stale (a copied or
+// restored store). A store has no filters, so a commit of many files stages
+// their bytes as they are, and a refresh hashes them as they are, which is
+// what libgit2 would store, once may_filter has said no filter can apply.
 #include "git/unfiltered.hpp"
 
 #include "base/regular_file.hpp"
 #include "git/libgit2.hpp"
 
+#include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <string_view>
@@ -51,6 +54,50 @@ bool user_attributes(git_config* config) {
   const char* home = std::getenv("HOME");
   return home != nullptr &&
          file_exists(std::filesystem::path(home) / ".config" / "git" / "attributes");
+}
+
+// The stat data git keeps of a file, in the widths the index has.
+git_index_entry stat_of(const struct stat& info) {
+  git_index_entry entry{};
+  entry.ctime.seconds = static_cast<std::int32_t>(info.st_ctim.tv_sec);
+  entry.ctime.nanoseconds = static_cast<std::uint32_t>(info.st_ctim.tv_nsec);
+  entry.mtime.seconds = static_cast<std::int32_t>(info.st_mtim.tv_sec);
+  entry.mtime.nanoseconds = static_cast<std::uint32_t>(info.st_mtim.tv_nsec);
+  entry.dev = static_cast<std::uint32_t>(info.st_dev);
+  entry.ino = static_cast<std::uint32_t>(info.st_ino);
+  entry.uid = info.st_uid;
+  entry.gid = info.st_gid;
+  entry.file_size = static_cast<std::uint32_t>(info.st_size);
+  return entry;
+}
+
+// Gives `entry` the stat data of `info`, leaving its id, mode, path and flags.
+void set_stat(git_index_entry& entry, const struct stat& info) {
+  const auto seen = stat_of(info);
+  entry.ctime = seen.ctime;
+  entry.mtime = seen.mtime;
+  entry.dev = seen.dev;
+  entry.ino = seen.ino;
+  entry.uid = seen.uid;
+  entry.gid = seen.gid;
+  entry.file_size = seen.file_size;
+}
+
+// The mode git stages a regular file with: executable or not.
+std::uint32_t file_mode(const struct stat& info) {
+  return static_cast<std::uint32_t>((info.st_mode & S_IXUSR) != 0 ? GIT_FILEMODE_BLOB_EXECUTABLE
+                                                                  : GIT_FILEMODE_BLOB);
+}
+
+// Whether the index's stat data of an entry is what `info` says now.
+bool same_stat(const git_index_entry& entry, const struct stat& info) {
+  const auto seen = stat_of(info);
+  return entry.ctime.seconds == seen.ctime.seconds &&
+         entry.ctime.nanoseconds == seen.ctime.nanoseconds &&
+         entry.mtime.seconds == seen.mtime.seconds &&
+         entry.mtime.nanoseconds == seen.mtime.nanoseconds && entry.dev == seen.dev &&
+         entry.ino == seen.ino && entry.uid == seen.uid && entry.gid == seen.gid &&
+         entry.file_size == seen.file_size;
 }
 
 } // namespace
@@ -119,17 +166,8 @@ int stage_unfiltered(git_repository* repository, git_index* index,
   }
   const struct stat& info = file->info();
   git_index_entry entry{};
-  entry.ctime.seconds = static_cast<std::int32_t>(info.st_ctim.tv_sec);
-  entry.ctime.nanoseconds = static_cast<std::uint32_t>(info.st_ctim.tv_nsec);
-  entry.mtime.seconds = static_cast<std::int32_t>(info.st_mtim.tv_sec);
-  entry.mtime.nanoseconds = static_cast<std::uint32_t>(info.st_mtim.tv_nsec);
-  entry.dev = static_cast<std::uint32_t>(info.st_dev);
-  entry.ino = static_cast<std::uint32_t>(info.st_ino);
-  entry.uid = info.st_uid;
-  entry.gid = info.st_gid;
-  entry.file_size = static_cast<std::uint32_t>(info.st_size);
-  entry.mode = static_cast<std::uint32_t>(
-      (info.st_mode & S_IXUSR) != 0 ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB);
+  set_stat(entry, info);
+  entry.mode = file_mode(info);
   if (!trust_mode) { // core.filemode = false: the executable bit is the index's, not the file's
     const git_index_entry* staged = git_index_get_bypath(index, path.c_str(), 0);
     entry.mode = staged != nullptr ? staged->mode : static_cast<std::uint32_t>(GIT_FILEMODE_BLOB);
@@ -137,6 +175,47 @@ int stage_unfiltered(git_repository* repository, git_index* index,
   entry.id = id;
   entry.path = path.c_str();
   return git_index_add(index, &entry);
+}
+
+std::size_t refresh_unfiltered(git_index* index, const std::filesystem::path& workdir,
+                               bool trust_mode) {
+  std::size_t refreshed = 0;
+  const std::size_t count = git_index_entrycount(index);
+  for (std::size_t i = 0; i < count; ++i) {
+    const git_index_entry* staged = git_index_get_byindex(index, i);
+    // Only a plain file entry: not a link, a submodule, a conflict, or one
+    // git is told to leave alone (skip-worktree, intent-to-add).
+    if (staged == nullptr || git_index_entry_stage(staged) != 0 ||
+        (staged->flags_extended &
+         (GIT_INDEX_ENTRY_SKIP_WORKTREE | GIT_INDEX_ENTRY_INTENT_TO_ADD)) != 0 ||
+        (staged->mode != GIT_FILEMODE_BLOB && staged->mode != GIT_FILEMODE_BLOB_EXECUTABLE)) {
+      continue;
+    }
+    const std::filesystem::path path = workdir / staged->path;
+    struct stat seen {};
+    if (::lstat(path.c_str(), &seen) != 0 || !S_ISREG(seen.st_mode) || same_stat(*staged, seen)) {
+      continue; // gone or not a file (status says so), or current
+    }
+    RegularFile::Failure failed{};
+    auto file = RegularFile::open(path, failed);
+    if (!file || (trust_mode && file_mode(file->info()) != staged->mode)) {
+      continue;
+    }
+    // The file may be written meanwhile: the stat data kept is that of the
+    // descriptor the hashed bytes were read from.
+    const auto bytes = file->read(std::numeric_limits<std::uintmax_t>::max());
+    git_oid id;
+    if (!bytes || git_odb_hash(&id, bytes->data(), bytes->size(), GIT_OBJECT_BLOB) != 0 ||
+        git_oid_equal(&id, &staged->id) == 0) {
+      continue; // changed: status hashes it and shows it
+    }
+    git_index_entry entry = *staged;
+    set_stat(entry, file->info());
+    if (git_index_add(index, &entry) == 0) {
+      ++refreshed;
+    }
+  }
+  return refreshed;
 }
 
 } // namespace engram::git::detail

@@ -1,8 +1,10 @@
-// Unfiltered staging: a file staged as its own bytes, with the stat data
-// `git status` compares, without loading git's filters path by path. Private
-// to git/.
+// Unfiltered staging and refreshing: a file staged as its own bytes, with the
+// stat data `git status` compares, and the stat data of unchanged files
+// brought up to date, without loading git's filters path by path. Private to
+// git/.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <git2.h>
 #include <string>
@@ -27,5 +29,16 @@ namespace engram::git::detail {
 [[nodiscard]] int stage_unfiltered(git_repository* repository, git_index* index,
                                    const std::filesystem::path& workdir, const std::string& path,
                                    bool trust_mode);
+
+// What `git update-index --refresh` does, unfiltered, in memory: each file
+// entry whose stat data the working file no longer matches (a copied,
+// restored or touched store) is hashed as its bytes, and when they are the
+// entry's blob (and, with `trust_mode`, its mode), the entry takes the
+// file's stat data. A status then finds it current by its stat alone,
+// instead of hashing it through the filters. Only for a store may_filter
+// says no filter can apply to. Returns how many entries were refreshed; the
+// index is written with them at the next commit, as git does.
+std::size_t refresh_unfiltered(git_index* index, const std::filesystem::path& workdir,
+                               bool trust_mode);
 
 } // namespace engram::git::detail

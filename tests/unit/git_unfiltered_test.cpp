@@ -1,7 +1,7 @@
 // Unfiltered staging (git/unfiltered.cpp): a commit of many files stages
 // them as their own bytes when no filter can apply, and through git's
 // filters when one can; either way the commit and the index are what git's
-// own `git add` would make.
+// own `git add` would make. A status refreshes stale stat data the same way.
 #include "git/libgit2.hpp"
 #include "git/repository.hpp"
 #include "git/unfiltered.hpp"
@@ -163,4 +163,58 @@ TEST_CASE("a link among many files is staged as a link") {
 
   CHECK(head_mode(repository, "semantic/link.md") == GIT_FILEMODE_LINK);
   CHECK(repository.is_clean());
+}
+
+TEST_CASE(
+    "a status of a store whose stat data went stale hashes the files and finds what changed") {
+  const Sandbox sandbox;
+  Repository repository = make_repository(sandbox);
+  const auto paths = write_files(sandbox, 20, "\n");
+  REQUIRE(repository.commit_paths(paths, "test: many", k_signature).has_value());
+  const fs::path store = sandbox.work("store");
+  // Every file replaced by a copy of itself (a new inode, new times), as a
+  // copied or restored store has them; one changed at the same size, one
+  // made executable.
+  for (const auto& path : paths) {
+    auto bytes = read_file(store / path);
+    if (path == paths[7]) {
+      bytes.replace(bytes.find("fact 7"), 6, "fakt 7");
+    }
+    write_file(store / (path + ".copy"), bytes);
+    fs::rename(store / (path + ".copy"), store / path);
+  }
+  fs::permissions(store / paths[9], fs::perms::owner_exec, fs::perm_options::add);
+
+  const auto changes = repository.changes();
+  REQUIRE(changes.size() == 2);
+  CHECK(changes[0].path == paths[7]); // "semantic/fact-7.md" sorts before "semantic/fact-9.md"
+  CHECK(changes[1].path == paths[9]);
+  CHECK(changes[0].kind == engram::git::ChangeKind::modified);
+  CHECK(changes[1].kind == engram::git::ChangeKind::modified);
+
+  // The unchanged files' entries took their new stat data; the changed ones kept the old.
+  Index index;
+  REQUIRE(git_repository_index(&index.pointer, repository.handle()) == 0);
+  const auto inode = [&](const std::string& path) {
+    struct stat info {};
+    REQUIRE(::stat((store / path).c_str(), &info) == 0);
+    return static_cast<std::uint32_t>(info.st_ino);
+  };
+  const auto staged_inode = [&](const std::string& path) {
+    const git_index_entry* entry = git_index_get_bypath(index.pointer, path.c_str(), 0);
+    REQUIRE(entry != nullptr);
+    return entry->ino;
+  };
+  CHECK(staged_inode(paths[3]) == inode(paths[3]));
+  CHECK(staged_inode(paths[7]) != inode(paths[7]));
+  CHECK(staged_inode(paths[9]) != inode(paths[9]));
+
+  // The next commit writes the refreshed entries with its own, as git's refresh does.
+  REQUIRE(repository.commit_paths({paths[7], paths[9]}, "test: two", k_signature).has_value());
+  CHECK(repository.is_clean());
+  Index on_disk;
+  read_index(repository, on_disk);
+  const git_index_entry* entry = git_index_get_bypath(on_disk.pointer, paths[3].c_str(), 0);
+  REQUIRE(entry != nullptr);
+  CHECK(entry->ino == inode(paths[3]));
 }
