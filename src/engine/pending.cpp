@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <unistd.h>
+#include <utility>
 
 namespace engram::engine {
 
@@ -38,7 +39,7 @@ fs::path pending_path(const fs::path& root, const store::Layout& layout) {
   return root / layout.state / "pending.json";
 }
 
-nlohmann::json pending_to_json(const Pending& pending) {
+nlohmann::json pending_to_json(Pending pending) {
   nlohmann::json files = nlohmann::json::array();
   for (const auto& file : pending.files) {
     files.push_back({{"path", file.path},
@@ -49,7 +50,7 @@ nlohmann::json pending_to_json(const Pending& pending) {
           {"operation", pending.operation},
           {"head", optional_string(pending.head)},
           {"message", pending.message},
-          {"record", pending.record},
+          {"record", std::move(pending.record)},
           {"files", files}};
 }
 
@@ -71,11 +72,12 @@ Pending pending_from_json(const nlohmann::json& json) {
   return pending;
 }
 
-void write_pending(const fs::path& root, const store::Layout& layout, const Pending& pending) {
+void write_pending(const fs::path& root, const store::Layout& layout, Pending pending) {
   // Replace invalid UTF-8 rather than fail: the state must be written before
   // anything is touched, and only messages could hold such bytes.
-  const std::string text =
-      pending_to_json(pending).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  const std::string text = pending_to_json(std::move(pending))
+                               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                           "\n";
   write_atomically(pending_path(root, layout), text);
 }
 

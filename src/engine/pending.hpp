@@ -44,8 +44,8 @@ std::filesystem::path pending_path(const std::filesystem::path& root, const stor
 
 // Writes `pending` atomically (temporary file, fsync, rename, fsync of the
 // folder), creating the state folder if needed. Throws engram::Error on failure.
-void write_pending(const std::filesystem::path& root, const store::Layout& layout,
-                   const Pending& pending);
+// Taken by value: a full consolidation's record is megabytes, moved, not copied.
+void write_pending(const std::filesystem::path& root, const store::Layout& layout, Pending pending);
 
 // The pending change, or nullopt when there is none. Throws engram::Error when
 // the file is there but unreadable: it is never guessed at or dropped.
@@ -55,7 +55,8 @@ std::optional<Pending> read_pending(const std::filesystem::path& root, const sto
 void clear_pending(const std::filesystem::path& root, const store::Layout& layout);
 
 // The pending change as JSON, and back; from_json throws nlohmann's errors.
-nlohmann::json pending_to_json(const Pending& pending);
+// The record is moved into the JSON.
+nlohmann::json pending_to_json(Pending pending);
 // Reads what pending_to_json wrote.
 Pending pending_from_json(const nlohmann::json& json);
 

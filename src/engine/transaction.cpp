@@ -32,7 +32,7 @@ Committed apply_and_commit(Session& session, const std::vector<FileChange>& chan
   }
   pending.head = repository.head();
   pending.message = message(everything);
-  write_pending(session.root(), session.layout(), pending);
+  write_pending(session.root(), session.layout(), std::move(pending));
   fault_point("after-pending");
 
   Committed result;
