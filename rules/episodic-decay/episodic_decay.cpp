@@ -7,9 +7,11 @@
 #include "engram/text.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -33,7 +35,9 @@ std::string one_line(std::string_view text) {
   return out;
 }
 
-bool is_item(std::string_view text) { return engram::text::starts_list_item(text); }
+bool is_item(std::string_view text) {
+  return engram::text::starts_list_item(text);
+}
 
 // The claim as it is written into a target: a list item when it is one line.
 std::string as_entry(const Claim& claim) {
@@ -65,13 +69,19 @@ std::string appended(std::string body, const std::string& block, bool as_paragra
   if (!body.empty() && (as_paragraph || !body_ends_in_item) && !body.ends_with("\n\n")) {
     body += '\n';
   }
-  return body + block + (block.ends_with('\n') ? "" : "\n");
+  body += block; // in place: a target a run appends to is long
+  if (!block.ends_with('\n')) {
+    body += '\n';
+  }
+  return body;
 }
 
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
+// Whether two texts are equal ignoring case, compared byte by byte as tolower sees them.
+bool same_ignoring_case(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
 }
 
 // Where a `## <title>` section of a body ends (the start of the next heading of level ≤ 2).
@@ -81,7 +91,6 @@ struct Section {
 };
 
 std::optional<Section> find_section(const std::string& body, const std::string& heading_text) {
-  const auto wanted = lower(heading_text);
   std::optional<Section> found;
   // Only lines that start with '#' can be headings: jump from one to the next.
   std::size_t pos = 0;
@@ -100,12 +109,12 @@ std::optional<Section> find_section(const std::string& body, const std::string& 
       return found;
     }
     if (!found && level2) {
-      auto title = std::string(line.substr(2));
-      title.erase(0, title.find_first_not_of(" \t"));
+      auto title = line.substr(2);
+      title.remove_prefix(std::min(title.size(), title.find_first_not_of(" \t")));
       while (!title.empty() && (title.back() == ' ' || title.back() == '#')) {
-        title.pop_back();
+        title.remove_suffix(1);
       }
-      if (lower(title) == wanted) {
+      if (same_ignoring_case(title, heading_text)) {
         found = Section{pos, body.size()};
       }
     }
@@ -116,9 +125,11 @@ std::optional<Section> find_section(const std::string& body, const std::string& 
 }
 
 // Inserts a block at the end of a section, after its last non-blank line.
-std::string insert_in_section(const std::string& body, const Section& section, const std::string& block) {
+std::string insert_in_section(const std::string& body, const Section& section,
+                              const std::string& block) {
   std::size_t at = section.end;
-  while (at > section.heading && (body[at - 1] == '\n' || body[at - 1] == '\r' || body[at - 1] == ' ')) {
+  while (at > section.heading &&
+         (body[at - 1] == '\n' || body[at - 1] == '\r' || body[at - 1] == ' ')) {
     --at;
   }
   std::string out = body.substr(0, at) + "\n" + block;
@@ -126,7 +137,9 @@ std::string insert_in_section(const std::string& body, const Section& section, c
     out += '\n';
   }
   const std::string rest = body.substr(at);
-  return out + (rest.find_first_not_of("\r\n ") == std::string::npos ? "" : "\n" + rest.substr(rest.find_first_not_of("\r\n ")));
+  return out + (rest.find_first_not_of("\r\n ") == std::string::npos
+                    ? ""
+                    : "\n" + rest.substr(rest.find_first_not_of("\r\n ")));
 }
 
 // The `## Title` a behavioural claim is filed under: its nearest heading, else its first words.
@@ -150,7 +163,8 @@ std::string title_for(const Claim& claim) {
     }
     title += text[i];
   }
-  while (!title.empty() && std::string_view(".,;:!?").find(title.back()) != std::string_view::npos) {
+  while (!title.empty() &&
+         std::string_view(".,;:!?").find(title.back()) != std::string_view::npos) {
     title.pop_back();
   }
   return title.empty() ? "Feedback" : title;
@@ -192,10 +206,16 @@ private:
     for (const auto& claim : claims) {
       std::string target;
       switch (claim.kind) {
-      case ClaimKind::reference: target = tagged_target(store, Layer::reference, tags, canon, path); break;
+      case ClaimKind::reference:
+        target = tagged_target(store, Layer::reference, tags, canon, path);
+        break;
       case ClaimKind::behavioural:
-      case ClaimKind::solution: target = store.layer_path(Layer::procedural) + "/feedback.md"; break;
-      case ClaimKind::factual: target = tagged_target(store, Layer::semantic, tags, canon, path); break;
+      case ClaimKind::solution:
+        target = store.layer_path(Layer::procedural) + "/feedback.md";
+        break;
+      case ClaimKind::factual:
+        target = tagged_target(store, Layer::semantic, tags, canon, path);
+        break;
       }
       absorb(store, claim, path, target, tags);
       ++accounted;
@@ -205,13 +225,15 @@ private:
     }
     store.remove(path);
     store.record(Action{"", "decayed", "", path, "",
-                        "decay date " + when.to_string() + " is before " + store.today().to_string() + "; " +
-                            std::to_string(claims.size()) + " claims accounted for"});
+                        "decay date " + when.to_string() + " is before " +
+                            store.today().to_string() + "; " + std::to_string(claims.size()) +
+                            " claims accounted for"});
   }
 
   // The file with the most shared canonical tags (at least 2); ties: salience,
   // then newer `created`, then path. None: a new file named from the sorted tags.
-  std::string tagged_target(const StoreView& store, Layer layer, const std::vector<std::string>& tags,
+  std::string tagged_target(const StoreView& store, Layer layer,
+                            const std::vector<std::string>& tags,
                             const std::vector<std::string>& canon, const std::string& source) {
     // The claims of one episode share its tags: the answer is kept until a file is created.
     std::string key = std::to_string(static_cast<int>(layer)) + '\n' + source;
@@ -228,7 +250,8 @@ private:
   }
 
   // tagged_target, worked out.
-  std::string choose_target(const StoreView& store, Layer layer, const std::vector<std::string>& tags,
+  std::string choose_target(const StoreView& store, Layer layer,
+                            const std::vector<std::string>& tags,
                             const std::vector<std::string>& canon, const std::string& source) {
     // Only files sharing a tag can share two: count shares through the tag index.
     const auto& files = layer_files(store, layer);
@@ -296,7 +319,7 @@ private:
 
   // The files of one layer that claims can go to, and which hold each canonical tag.
   struct LayerFiles {
-    std::map<std::string, TargetFile> files;                         // by path
+    std::map<std::string, TargetFile> files;                       // by path
     std::map<std::string, std::vector<const std::string*>> by_tag; // tag → paths
   };
 
@@ -326,7 +349,8 @@ private:
   }
 
   // Canonical tags, sorted and unique; each distinct tag is stemmed once per run.
-  std::vector<std::string> canonical_tags(const StoreView& store, const std::vector<std::string>& tags) {
+  std::vector<std::string> canonical_tags(const StoreView& store,
+                                          const std::vector<std::string>& tags) {
     std::vector<std::string> out;
     for (const auto& tag : tags) {
       auto [it, fresh] = m_canonical.try_emplace(tag);
@@ -352,8 +376,11 @@ private:
     }
     const std::string type = procedural ? "procedural" : reference ? "reference" : "semantic";
     const std::string title = procedural ? "Feedback" : reference ? "References" : "Knowledge";
-    store.write(target, "---\ntype: " + type + "\ntags: [" + tag_list + "]\nsalience: medium\nconfidence: high\n" +
-                            "source: " + (procedural ? "instructed" : reference ? "referenced" : "observed") +
+    store.write(target, "---\ntype: " + type + "\ntags: [" + tag_list +
+                            "]\nsalience: medium\nconfidence: high\n" + "source: " +
+                            (procedural  ? "instructed"
+                             : reference ? "referenced"
+                                         : "observed") +
                             "\nstatus: confirmed\ntrigger: []\nrelated: []\ncreated: " + today +
                             "\nlast-accessed: " + today + "\n---\n# " + title + "\n");
     for (auto& [layer, files] : m_layers) {
@@ -364,8 +391,8 @@ private:
     m_targets.clear(); // a new file can be the better target
   }
 
-  void absorb(StoreView& store, const Claim& claim, const std::string& source, const std::string& target,
-              const std::vector<std::string>& tags) {
+  void absorb(StoreView& store, const Claim& claim, const std::string& source,
+              const std::string& target, const std::vector<std::string>& tags) {
     const bool present = store.exists(target);
     auto body = present ? store.body(target) : std::string();
     if (claim.kind == ClaimKind::solution) {
@@ -440,22 +467,25 @@ private:
         }
         new_body = insert_in_section(body, *section, missing);
       } else {
-        new_body = appended(body, claim.text, true);
+        new_body = appended(std::move(body), claim.text, true);
       }
     } else if (claim.kind == ClaimKind::behavioural) {
       const auto title = title_for(claim);
       const auto section = find_section(body, title);
-      new_body = section ? insert_in_section(body, *section, as_entry(claim))
-                         : appended(body, "## " + title + "\n\n" + as_entry(claim), true);
+      new_body = section
+                     ? insert_in_section(body, *section, as_entry(claim))
+                     : appended(std::move(body), "## " + title + "\n\n" + as_entry(claim), true);
     } else {
-      new_body = appended(body, as_entry(claim), claim.text.find('\n') != std::string::npos);
+      new_body =
+          appended(std::move(body), as_entry(claim), claim.text.find('\n') != std::string::npos);
     }
-    store.set_body(target, new_body);
+    store.set_body(target, std::move(new_body));
     store.record(Action{"", "absorbed", claim.text, source, target, kind_name(claim.kind)});
   }
 
   static void supersede(StoreView& store, const Claim& claim, const std::string& old_text,
-                        const std::string& source, const std::string& target, const std::string& body) {
+                        const std::string& source, const std::string& target,
+                        const std::string& body) {
     const auto at = body.find(old_text);
     // An item superseded before carries its markers as continuation lines:
     // the marker quotes only the claim itself, and the older markers follow,
@@ -474,17 +504,19 @@ private:
     while (!own.empty() && (own.back() == '\n' || own.back() == '\r')) {
       own.pop_back();
     }
-    std::string replacement = is_item(old_text) && !is_item(claim.text) ? "- " + claim.text : claim.text;
+    std::string replacement =
+        is_item(old_text) && !is_item(claim.text) ? "- " + claim.text : claim.text;
     const std::string indent = is_item(old_text) ? "  " : "";
-    replacement += "\n" + indent + "<!-- superseded " + store.today().to_string() + ": previously \"" +
-                   quote_for_marker(own) + "\" -->" + markers;
-    std::string new_body;
+    replacement += "\n" + indent + "<!-- superseded " + store.today().to_string() +
+                   ": previously \"" + quote_for_marker(own) + "\" -->" + markers;
+    std::string new_body = body;
     if (at == std::string::npos) {
-      new_body = appended(body, replacement, false); // the old text is kept in the marker either way
+      new_body = appended(std::move(new_body), replacement,
+                          false); // the old text is kept in the marker either way
     } else {
-      new_body = body.substr(0, at) + replacement + body.substr(at + old_text.size());
+      new_body.replace(at, old_text.size(), replacement);
     }
-    store.set_body(target, new_body);
+    store.set_body(target, std::move(new_body));
     store.record(Action{"", "superseded", claim.text, source, target,
                         "updates \"" + one_line(own) + "\", kept in a superseded marker"});
   }
@@ -498,10 +530,14 @@ private:
 
   static std::string kind_name(ClaimKind kind) {
     switch (kind) {
-    case ClaimKind::factual: return "factual";
-    case ClaimKind::behavioural: return "behavioural";
-    case ClaimKind::reference: return "reference";
-    case ClaimKind::solution: return "solution";
+    case ClaimKind::factual:
+      return "factual";
+    case ClaimKind::behavioural:
+      return "behavioural";
+    case ClaimKind::reference:
+      return "reference";
+    case ClaimKind::solution:
+      return "solution";
     }
     return "factual";
   }
@@ -509,6 +545,7 @@ private:
 
 } // namespace
 
-ENGRAM_RULE_PLUGIN(EpisodicDecayRule, "episodic-decay", engram::Phase::decay,
-                   "absorbs expired episodic memories claim by claim into semantic, procedural and reference",
-                   "0.1.0", false)
+ENGRAM_RULE_PLUGIN(
+    EpisodicDecayRule, "episodic-decay", engram::Phase::decay,
+    "absorbs expired episodic memories claim by claim into semantic, procedural and reference",
+    "0.1.0", false)
