@@ -37,9 +37,24 @@ std::optional<ChangeKind> kind_of(unsigned int status) {
   return status == GIT_STATUS_CURRENT ? std::nullopt : std::optional(ChangeKind::modified);
 }
 
+// Files whose stat data went stale are hashed here, as their bytes, rather
+// than by a status through git's filters path by path (see
+// refresh_unfiltered). The refresh stays in memory: a status writes nothing
+// (a dry run, or a run with nothing to do, leaves `.git` as it was); the
+// next commit writes it with the index, and a daemon's repository keeps it
+// between runs until then.
+void refresh_stale(git_repository* repository, const std::filesystem::path& workdir) {
+  Index index;
+  if (git_repository_index(&index.pointer, repository) == 0 &&
+      git_index_read(index.pointer, 0) == 0 && !may_filter(repository, index.pointer)) {
+    refresh_unfiltered(index.pointer, workdir, trusts_file_mode(repository));
+  }
+}
+
 } // namespace
 
 bool Repository::is_clean() const {
+  refresh_stale(m_repository.get(), m_workdir);
   git_status_options options = GIT_STATUS_OPTIONS_INIT;
   options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
   options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS;
@@ -58,13 +73,7 @@ std::vector<Change> Repository::changes(const std::vector<std::string>* only) co
   if (only != nullptr) {
     return changes_among(*only);
   }
-  // Files whose stat data went stale are hashed here, as their bytes,
-  // rather than by the status through git's filters path by path.
-  Index index;
-  if (git_repository_index(&index.pointer, m_repository.get()) == 0 &&
-      git_index_read(index.pointer, 0) == 0 && !may_filter(m_repository.get(), index.pointer)) {
-    refresh_unfiltered(index.pointer, m_workdir, trusts_file_mode(m_repository.get()));
-  }
+  refresh_stale(m_repository.get(), m_workdir);
   StatusList status;
   if (git_status_list_new(&status.pointer, m_repository.get(), &options) != 0) {
     throw Error(last_error("cannot read git status"));
