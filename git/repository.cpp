@@ -539,17 +539,21 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
                                                      const Signature& committer,
                                                      const std::vector<std::string>* paths) {
   git_repository* repository = m_repository.get();
-  // The index goes to disk first: should the commit below fail or the
-  // process die, staging the same paths again gives the same tree, and the
-  // next attempt commits it (or finds HEAD has it already). The blobs it
-  // names are made durable before it.
-  if (auto failed = flush()) {
-    return unexpected(std::move(*failed));
-  }
-  if (const int code = git_index_write(index); code != 0) {
-    return unexpected(failure(code, "cannot write the index"));
-  }
-  fault_point("after-index-write");
+  // The order: every object first (blobs, trees, the commit), one flush
+  // making them durable together, then the index, then HEAD, then a flush
+  // making HEAD durable. The index and HEAD never name an object that a
+  // crash could lose, and the index is on disk before HEAD moves: should
+  // the process die between them, staging the same paths again gives the
+  // same tree, and the next attempt commits it (or finds HEAD has it
+  // already). Two flushes a commit, not three: each is a syncfs, which on
+  // a small commit costs more than anything else it does.
+  const auto write_index = [&]() -> std::optional<Failure> {
+    if (const int code = git_index_write(index); code != 0) {
+      return failure(code, "cannot write the index");
+    }
+    fault_point("after-index-write");
+    return std::nullopt;
+  };
 
   Commit parent;
   git_oid head_id;
@@ -580,7 +584,12 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
   }
   if (parent.pointer != nullptr &&
       git_oid_equal(git_commit_tree_id(parent.pointer), &tree_id) != 0) {
-    return CommitId{}; // HEAD holds this tree already: nothing to commit
+    // HEAD holds this tree already: nothing to commit, and the index
+    // (what was staged, stat data refreshed) is written all the same.
+    if (auto failed = flush(); failed || (failed = write_index())) {
+      return unexpected(std::move(*failed));
+    }
+    return CommitId{};
   }
 
   GitSignature author_signature;
@@ -600,9 +609,9 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
       code != 0) {
     return unexpected(failure(code, "cannot create the commit"));
   }
-  // The tree and the commit are durable before HEAD names them, and HEAD is
-  // durable before the caller moves on (and clears its working state).
-  if (auto failed = flush()) {
+  // The objects are durable before the index and HEAD name them, and HEAD
+  // is durable before the caller moves on (and clears its working state).
+  if (auto failed = flush(); failed || (failed = write_index())) {
     return unexpected(std::move(*failed));
   }
   if (auto failed = move_head(commit_id, head_result == 0 ? &head_id : nullptr, text)) {
