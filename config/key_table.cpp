@@ -238,6 +238,10 @@ const std::vector<Key> k_config_key_table = {
             "The longest changes wait for a quiet period; at least settle_ms."),
     integer("daemon.idle_full_after_s", 300, 0, k_day_s,
             "A full consolidation runs after this many idle seconds following changes; 0 is off."),
+    integer("daemon.release_after_s", 60, 0, k_day_s,
+            "What the daemon keeps of a store between runs (every file, parsed: hundreds of MB "
+            "for 10,000 files) is let go after this many seconds without a run, and read again "
+            "by the next; 0 keeps it for ever."),
     integer("daemon.lightweight_every_writes", 50, 0, k_count_max,
             "A lightweight consolidation runs after this many writes; 0 is off."),
     text("daemon.full_at", "02:00", clock_time,

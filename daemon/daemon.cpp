@@ -169,7 +169,7 @@ void Daemon::start_due_jobs() {
     ++m_next_job;
     job->store = index;
     auto& waiters = m_kept[index]->request_waiters;
-    if (!waiters.empty()) {
+    if (!waiters.empty() && !job->release) {
       m_waiters[job->id] = std::move(waiters);
       waiters.clear();
     }

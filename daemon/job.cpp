@@ -8,9 +8,12 @@
 #include "engine/message.hpp"
 #include "store/scan.hpp"
 
+#include <dlfcn.h>
+#include <malloc.h>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <spdlog/spdlog.h>
 
 namespace engram::daemon {
@@ -45,6 +48,21 @@ WrittenFiles own_writes(const std::filesystem::path& root, const engine::Outcome
   return landed;
 }
 
+// Hands the memory freed on this thread back to the system. The engram
+// executable runs on mimalloc (see cmake/Dependencies.cmake), which keeps
+// freed pages until its next allocations purge them, and a thread gone
+// quiet makes none: mi_collect(force) purges now. A process without it
+// (sanitizer builds, tests) has glibc's malloc, and malloc_trim does the same.
+void return_freed_memory() {
+  using Collect = void (*)(bool);
+  static const auto collect = reinterpret_cast<Collect>(::dlsym(RTLD_DEFAULT, "mi_collect"));
+  if (collect != nullptr) {
+    collect(true);
+  } else {
+    ::malloc_trim(0);
+  }
+}
+
 // What the daemon keeps of each store, by folder: what the last run of it
 // read and parsed, so a run after a one-file change reads one file, and its
 // open repository. A store's jobs run one at a time; the lock guards only
@@ -54,6 +72,25 @@ public:
   engine::Kept& of(const std::filesystem::path& root) {
     const std::lock_guard lock(m_mutex);
     return m_caches[root.string()];
+  }
+
+  // Lets go of what is kept of a store; the next job of it starts afresh.
+  void release(const std::filesystem::path& root) {
+    std::optional<engine::Kept> dropped;
+    {
+      const std::lock_guard lock(m_mutex);
+      const auto it = m_caches.find(root.string());
+      if (it == m_caches.end()) {
+        return;
+      }
+      dropped.emplace(std::move(it->second));
+      m_caches.erase(it);
+    }
+    // Freed outside the lock (a big store's model is millions of objects),
+    // then handed back to the system: freed heap stays the process's
+    // otherwise, and an idle daemon is to be cheap to leave running.
+    dropped.reset();
+    return_freed_memory();
   }
 
 private:
@@ -70,6 +107,23 @@ JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, KeptSt
   result.store = job.store;
   result.kind = job.kind;
   result.reason = job.reason;
+  if (job.release) {
+    // The rules first: what they keep may be interleaved in memory with the
+    // model, and freeing both together is what gives whole pages back.
+    for (const auto& slot : rules) {
+      try {
+        slot.rule->forget(job.root.string()); // the name their StoreView gave
+      } catch (const std::exception& error) {
+        spdlog::warn("rule {} could not let go of the store: {}", slot.name, error.what());
+      }
+    }
+    caches.release(job.root);
+    result.ok = true;
+    result.released = true;
+    result.took = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - started);
+    return result;
+  }
   try {
     if (job.consume_marker) {
       // Removed before the store is read: an append that asks again while

@@ -37,6 +37,10 @@ struct Job {
   // not known — the first run, a watcher that lost track, a failed run, a
   // full run — and the whole store is looked at.
   std::optional<std::vector<std::string>> changed;
+  // Not a consolidation: the consolidator lets go of what it keeps of the
+  // store between runs (daemon.release_after_s), and the next job reads the
+  // store again. Nothing is read or written.
+  bool release = false;
 };
 
 // What a consolidation did, as the loop and the control socket need it.
@@ -54,6 +58,7 @@ struct JobResult {
   std::optional<std::string> snapshot_commit; // the agent's changes, committed first
   WrittenFiles written;                       // engram's own writes and removals
   std::vector<std::string> look_again;        // for the next job's `changed`
+  bool released = false;                      // a release job's result: nothing ran
   std::chrono::milliseconds took{0};          // how long it ran
 };
 

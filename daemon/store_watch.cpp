@@ -225,6 +225,7 @@ std::optional<Clock::time_point> StoreWatch::deadline(Clock::time_point now,
   if (!m_triggers.paused()) {
     consider(m_coalesced_until);
   }
+  consider(m_release_at);
   return earliest;
 }
 
@@ -251,7 +252,7 @@ std::optional<Job> StoreWatch::take_job(Clock::time_point now, std::time_t wall,
     }
   }
   if (!due) {
-    return std::nullopt;
+    return release_job(now, id);
   }
   if (!folder_present()) {
     // What was due is dropped, not kept due (the loop would spin on it): a
@@ -321,6 +322,22 @@ std::optional<Job> StoreWatch::take_job(Clock::time_point now, std::time_t wall,
   return job;
 }
 
+std::optional<Job> StoreWatch::release_job(Clock::time_point now, std::uint64_t id) {
+  if (!m_release_at || now < *m_release_at || m_git_wait || m_coalesced || m_retry_at) {
+    return std::nullopt; // nothing kept, not yet, or a run is still to come
+  }
+  m_release_at.reset();
+  Job job;
+  job.id = id;
+  job.name = m_spec.name;
+  job.root = m_spec.root;
+  job.settings = m_spec.settings;
+  job.release = true;
+  spdlog::debug("no run for {} s: letting go of what is kept of the store",
+                m_spec.settings.get_int("daemon.release_after_s"));
+  return job;
+}
+
 bool StoreWatch::coalesce(const Due& due, Clock::time_point now) {
   // Only the automatic lightweight runs wait: a guard, a request or a full run
   // must not, and each commits the agent's changes first anyway.
@@ -340,6 +357,17 @@ bool StoreWatch::coalesce(const Due& due, Clock::time_point now) {
 
 void StoreWatch::finished(const JobResult& result, Clock::time_point now, std::time_t wall) {
   const StoreLogScope scope(m_spec.name);
+  if (result.released) {
+    return; // nothing ran: no writes, no held events (the store was not busy)
+  }
+  // What the engine keeps of the store from this run is let go if no other
+  // run comes first (a failed run may have kept some of it too).
+  const auto release_after = m_spec.settings.get_int("daemon.release_after_s");
+  if (release_after > 0) {
+    m_release_at = now + std::chrono::seconds(release_after);
+  } else {
+    m_release_at.reset();
+  }
   m_running.reset();
   ++m_runs;
   m_last = result;

@@ -110,6 +110,9 @@ private:
   // True while the store's folder is where it was configured (not removed,
   // renamed away or unmounted).
   bool folder_present() const;
+  // The job that lets go of what is kept of the store, when it is time
+  // (daemon.release_after_s since the last run) and no run is waiting.
+  std::optional<Job> release_job(Clock::time_point now, std::uint64_t id);
   // Holds back an automatic lightweight run until the snapshot interval since
   // the last snapshot has passed; true when it was held.
   bool coalesce(const Due& due, Clock::time_point now);
@@ -121,9 +124,9 @@ private:
   std::optional<Clock::time_point> m_next_poll; // only for a watcher that must be polled
   Triggers m_triggers;
   OwnWrites m_own;
-  std::set<std::string> m_notices;              // a rule's notes on the store, each logged once
-  std::optional<Due> m_running;                 // the job in flight
-  std::vector<watch::Change> m_held;            // events seen while it ran
+  std::set<std::string> m_notices;   // a rule's notes on the store, each logged once
+  std::optional<Due> m_running;      // the job in flight
+  std::vector<watch::Change> m_held; // events seen while it ran
   // What changed since the last job was taken, for the next one's
   // Job::changed; nullopt when it is not known (see there).
   std::optional<std::set<std::string>> m_changed;
@@ -142,6 +145,11 @@ private:
   std::optional<JobResult> m_last;                  // the last one
   std::time_t m_last_at = 0;                        // when it finished (wall)
   bool m_missing = false; // the folder was found gone when a run was due, and said so
+  // When what is kept of the store since its last run is let go, with no
+  // run before then (daemon.release_after_s); nullopt: nothing is kept.
+  // A release job runs on the worker before any job taken after it, and
+  // changes nothing in the store: the store is not busy while it runs.
+  std::optional<Clock::time_point> m_release_at;
 };
 
 } // namespace engram::daemon

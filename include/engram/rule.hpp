@@ -18,7 +18,7 @@
 namespace engram {
 
 // The ABI of the rule interface; a plugin built against another is refused.
-inline constexpr int k_abi_version = 6;
+inline constexpr int k_abi_version = 7;
 
 // The SDK version a plugin was built against (major.minor must match the host's).
 inline constexpr const char* k_sdk_version = "0.1";
@@ -209,6 +209,12 @@ public:
 
   // Changes the model and records why. Throwing discards this rule's changes.
   virtual void run(StoreView& store) = 0;
+
+  // Lets go of what the rule keeps between runs for the store named
+  // `store` (StoreView::store_name): the daemon calls it when it lets go of
+  // its own model of a store gone quiet (daemon.release_after_s), so that
+  // an idle daemon holds nothing of the store. The next run starts afresh.
+  virtual void forget(std::string_view store) { static_cast<void>(store); }
 };
 
 } // namespace engram

@@ -369,6 +369,11 @@ public:
     remember();
   }
 
+  void forget(std::string_view store) override {
+    const std::lock_guard lock(m_mutex);
+    m_stores.erase(std::string(store));
+  }
+
 private:
   // An entry as rendered from one version of a file.
   struct Rendered {

@@ -39,8 +39,9 @@ std::size_t count_starting(const std::vector<std::string>& subjects, const std::
 bool commit_then_idle(const Sandbox& sandbox, DaemonProcess& daemon, const fs::path& store,
                       const std::optional<std::string>& before, const std::string& prefix,
                       std::chrono::seconds limit) {
-  return wait_until([&] { return count_starting(subjects_since(sandbox, store, before), prefix) > 0; },
-                    limit) &&
+  return wait_until(
+             [&] { return count_starting(subjects_since(sandbox, store, before), prefix) > 0; },
+             limit) &&
          daemon.wait_idle_after(0, 10s);
 }
 
@@ -104,7 +105,8 @@ TEST_CASE("with the daemon, CORE.md written past its guard yields a full run tha
   REQUIRE(commit_then_idle(sandbox, daemon, made.store, before, "consolidate(full)", 15s));
   const std::string log = daemon.log();
   INFO(log);
-  CHECK_THAT(log, Catch::Contains("CORE.md is over its guard (12 > 10 truths): full consolidation"));
+  CHECK_THAT(log,
+             Catch::Contains("CORE.md is over its guard (12 > 10 truths): full consolidation"));
   // The promotion rule wrote it anew, within its guards; the agent's version is in history.
   const auto status = nlohmann::json::parse(
       sandbox.engram({"status", "--store", made.store.string(), "--json"}).out);
@@ -172,7 +174,8 @@ TEST_CASE("with the daemon, each edit of the same file reaches the index, not a 
     REQUIRE(commit_then_idle(sandbox, daemon, made.store, before, "consolidate(lightweight)", 10s));
     CHECK_THAT(read_file(made.store / "MEMORY.md"),
                Catch::Contains("`sqlite cache migration " + added + "`"));
-    CHECK_THAT(read_file(made.store / ".index.json"), Catch::Contains("\"migration\", \"" + added + "\"]"));
+    CHECK_THAT(read_file(made.store / ".index.json"),
+               Catch::Contains("\"migration\", \"" + added + "\"]"));
     CHECK(clean(sandbox, made.store));
   }
   CHECK(daemon.stop() == 0);
@@ -305,8 +308,8 @@ TEST_CASE("after an inotify queue overflow the daemon rescans and misses nothing
   daemon.signal(SIGCONT);
 
   INFO(daemon.log());
-  REQUIRE(wait_until([&] { return head_of(made.store) != before && clean(sandbox, made.store); },
-                     15s));
+  REQUIRE(
+      wait_until([&] { return head_of(made.store) != before && clean(sandbox, made.store); }, 15s));
   REQUIRE(daemon.wait_idle_after(0, 10s));
   CHECK_THAT(daemon.log(), Catch::Contains("overflowed"));
   const auto tracked = sandbox.git(made.store, {"ls-files", "semantic"}).out_lines();
@@ -347,8 +350,8 @@ TEST_CASE("with the daemon, a rule's note on a store is logged once for each sto
       15s));
   // The daemon's status speaks for the first store only, so the second's
   // end is waited for in the log: the note comes once its run is done.
-  REQUIRE(wait_until([&] { return daemon.log().find("[second] " + note) != std::string::npos; },
-                     10s));
+  REQUIRE(
+      wait_until([&] { return daemon.log().find("[second] " + note) != std::string::npos; }, 10s));
 
   const std::string log = daemon.log();
   INFO(log);
@@ -362,4 +365,41 @@ TEST_CASE("with the daemon, a rule's note on a store is logged once for each sto
   CHECK(count("[first] " + note) == 1);
   CHECK(count("[second] " + note) == 1);
   CHECK(count(note) == 2);
+}
+
+TEST_CASE("the daemon lets go of what it keeps of a quiet store, and its next run reads it again") {
+  const Sandbox sandbox;
+  const auto made =
+      engram::test::daemon_store(sandbox, "", "release_after_s = 1\nlog_level = \"debug\"\n");
+  DaemonProcess daemon(sandbox, made.store, made.config);
+  const fs::path file = made.store / "semantic" / "sqlite-cache.md";
+  const std::string original = read_file(file);
+  const std::string tags = "tags: [sqlite, cache, migration]";
+  REQUIRE(original.find(tags) != std::string::npos);
+
+  std::size_t released = 0;
+  for (const std::string added : {"orders", "billing"}) {
+    const auto before = head_of(made.store);
+    std::string text = original;
+    text.replace(text.find(tags), tags.size(), "tags: [sqlite, cache, migration, " + added + "]");
+    write_file(file, text);
+    INFO(daemon.log());
+    REQUIRE(commit_then_idle(sandbox, daemon, made.store, before, "consolidate(lightweight)", 10s));
+    CHECK_THAT(read_file(made.store / "MEMORY.md"),
+               Catch::Contains("`sqlite cache migration " + added + "`"));
+    CHECK(clean(sandbox, made.store));
+    // A second after the run, what the daemon keeps of the store is let go.
+    const auto lets_go = [&] {
+      const auto log = daemon.log();
+      std::size_t n = 0;
+      for (auto at = log.find("letting go of what is kept"); at != std::string::npos;
+           at = log.find("letting go of what is kept", at + 1)) {
+        ++n;
+      }
+      return n;
+    };
+    REQUIRE(wait_until([&] { return lets_go() == released + 1; }, 10s));
+    released = lets_go();
+  }
+  CHECK(daemon.stop() == 0);
 }

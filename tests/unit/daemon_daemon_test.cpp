@@ -7,6 +7,7 @@
 #include "lib/temp_dir.hpp"
 #include "store/scan.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <csignal>
@@ -38,6 +39,7 @@ engram::config::Settings quiet_settings() {
   settings.set("daemon.lightweight_every_writes", std::int64_t{0});
   settings.set("daemon.full_at", std::string(""));
   settings.set("git.snapshot_interval_s", std::int64_t{0});
+  settings.set("daemon.release_after_s", std::int64_t{0});
   return settings;
 }
 
@@ -157,6 +159,7 @@ private:
     result.kind = job.kind;
     result.reason = job.reason;
     result.ok = true;
+    result.released = job.release;
     return result;
   }
 
@@ -390,4 +393,51 @@ TEST_CASE("a rescan from the watcher counts as a change the daemon consolidates"
   harness.pass(500ms);
   REQUIRE(harness.step_until([&] { return harness.finished() == 1; }));
   CHECK(harness.jobs().at(0).kind == RunKind::lightweight);
+}
+
+TEST_CASE("what the engine keeps of a store is let go after release_after_s without a run") {
+  auto settings = quiet_settings();
+  settings.set("daemon.release_after_s", std::int64_t{60});
+  Harness harness(settings);
+  // Nothing is kept before the first run: nothing to let go.
+  harness.pass(120s);
+  CHECK(harness.jobs().empty());
+
+  harness.feed->push("semantic/a.md");
+  harness.turn();
+  harness.pass(500ms);
+  REQUIRE(harness.step_until([&] { return harness.finished() == 1; }));
+  harness.pass(59s);
+  CHECK(harness.jobs().size() == 1);
+
+  harness.pass(1s);
+  REQUIRE(harness.step_until([&] { return harness.jobs().size() == 2; }));
+  CHECK(harness.jobs().at(1).release);
+  CHECK(harness.finished() == 1); // not a consolidation
+  harness.pass(600s);
+  CHECK(harness.jobs().size() == 2); // let go once
+
+  // A change after it is consolidated as any other, told what changed (the
+  // watcher saw every change; the engine reads the store again), and what
+  // that run keeps is let go in its turn; a run before the time is up
+  // moves the time on.
+  harness.feed->push("semantic/b.md");
+  harness.turn();
+  harness.pass(500ms);
+  REQUIRE(harness.step_until([&] { return harness.finished() == 2; }));
+  const Job third = harness.jobs().at(2);
+  CHECK_FALSE(third.release);
+  REQUIRE(third.changed.has_value());
+  CHECK(std::find(third.changed->begin(), third.changed->end(), "semantic/b.md") !=
+        third.changed->end());
+  harness.pass(30s);
+  harness.feed->push("semantic/c.md");
+  harness.turn();
+  harness.pass(500ms);
+  REQUIRE(harness.step_until([&] { return harness.finished() == 3; }));
+  harness.pass(40s);
+  CHECK(harness.jobs().size() == 4); // 70 s after the third run, 40 s after the fourth
+  harness.pass(20s);
+  REQUIRE(harness.step_until([&] { return harness.jobs().size() == 5; }));
+  CHECK(harness.jobs().at(4).release);
 }
