@@ -542,13 +542,13 @@ def daemon_available(bench):
 class Daemon:
     """An `engram daemon` over one store, with READY=1 read from NOTIFY_SOCKET."""
 
-    def __init__(self, bench, store, tag):
+    def __init__(self, bench, store, tag, daemon_keys=""):
         self.bench = bench
         self.config = os.path.join(bench.work, f"daemon-{tag}.toml")
         with open(self.config, "w") as f:
             # snapshot_interval_s = 0: the agent's change is committed at
             # once, as the scenario measures, not coalesced for a minute.
-            f.write(f'[daemon]\nsettle_ms = 0\n\n[git]\nsnapshot_interval_s = 0\n\n'
+            f.write(f'[daemon]\nsettle_ms = 0\n{daemon_keys}\n[git]\nsnapshot_interval_s = 0\n\n'
                     f'[[store]]\npath = "{store}"\n')
         self.notify_path = os.path.join(bench.work, f"notify-{tag}.sock")
         if os.path.exists(self.notify_path):
@@ -740,7 +740,8 @@ def scenario_idle_and_startup(bench, idle_seconds, runs):
     # 4. Idle: the daemon and, beside it, an idle `inotifywait -m -r` on a copy.
     copy = bench.fresh_copy(pristine, "idle")
     other = bench.fresh_copy(pristine, "idle-inotifywait")
-    daemon = Daemon(bench, copy, "idle")
+    release_after = 5  # daemon.release_after_s (60 by default), short for the bench
+    daemon = Daemon(bench, copy, "idle", f"release_after_s = {release_after}\n")
     watcher = subprocess.Popen(["inotifywait", "-m", "-r", "-q", "--exclude", "/\\.git(/|$)", other],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -753,6 +754,20 @@ def scenario_idle_and_startup(bench, idle_seconds, runs):
         cpu, wake, rss = proc_cpu(pid) - cpu0, proc_wakeups(pid) - wake0, proc_rss_kb(pid)
         wcpu, wwake = proc_cpu(watcher.pid) - wcpu0, proc_wakeups(watcher.pid) - wwake0
         wrss = proc_rss_kb(watcher.pid)
+        # Then one change: what the run keeps of the store, and what is left
+        # once the daemon lets go of it (release_after_s after the run).
+        ref = head_ref(copy)
+        before = read_ref(ref)
+        semantic = os.path.join(copy, "semantic")
+        with open(os.path.join(semantic, sorted(os.listdir(semantic))[0]), "a") as f:
+            f.write("- one more line for the idle scenario.\n")
+        deadline = time.monotonic() + 120
+        while read_ref(ref) == before and time.monotonic() < deadline:
+            time.sleep(0.05)
+        wait_quiet(ref, quiet=1.0)
+        rss_kept = proc_rss_kb(pid)
+        time.sleep(release_after + 2)
+        rss_released = proc_rss_kb(pid)
     finally:
         daemon.stop()
         watcher.terminate()
@@ -765,6 +780,11 @@ def scenario_idle_and_startup(bench, idle_seconds, runs):
     bench.row(s, "wakeups (context switches)", str(wake), str(wwake), "-", "", "")
     bench.row(s, "RSS", mib(rss), mib(wrss), f"{rss / max(wrss, 1):.1f}×", "< 30 MB",
               verdict(rss / 1024, 30 * 1000 * 1000 / 1024 / 1024))
+    bench.row(s, "RSS right after one change (the store's model kept)", mib(rss_kept), mib(wrss),
+              f"{rss_kept / max(wrss, 1):.1f}×", "", "")
+    bench.row(s, f"RSS idle again, release_after_s ({release_after} s) after that change",
+              mib(rss_released), mib(wrss), f"{rss_released / max(wrss, 1):.1f}×", "< 30 MB",
+              verdict(rss_released / 1024, 30 * 1000 * 1000 / 1024 / 1024))
 
 
 # ---------------------------------------------------------------- report

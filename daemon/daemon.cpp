@@ -4,6 +4,7 @@
 
 #include "base/error.hpp"
 #include "daemon/log.hpp"
+#include "daemon/memory.hpp"
 #include "engine/consolidation.hpp"
 #include "git/repository.hpp"
 
@@ -183,6 +184,11 @@ void Daemon::collect_results() {
   for (JobResult& result : m_worker->take_results()) {
     StoreWatch& store = *m_stores[result.store];
     store.finished(result, now, wall);
+    if (result.released) {
+      // The worker gave back what it freed; this thread freed what it
+      // read of the store too (its recovery at start, the runs' results).
+      return_freed_memory();
+    }
     const auto waiting = m_waiters.find(result.id);
     if (waiting == m_waiters.end()) {
       continue;

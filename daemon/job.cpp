@@ -3,13 +3,15 @@
 #include "daemon/job.hpp"
 
 #include "base/error.hpp"
+#include "claims/slug.hpp"
+#include "claims/split.hpp"
 #include "daemon/log.hpp"
+#include "daemon/memory.hpp"
 #include "engine/consolidation.hpp"
 #include "engine/message.hpp"
 #include "store/scan.hpp"
+#include "store/tags.hpp"
 
-#include <dlfcn.h>
-#include <malloc.h>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -48,19 +50,20 @@ WrittenFiles own_writes(const std::filesystem::path& root, const engine::Outcome
   return landed;
 }
 
-// Hands the memory freed on this thread back to the system. The engram
-// executable runs on mimalloc (see cmake/Dependencies.cmake), which keeps
-// freed pages until its next allocations purge them, and a thread gone
-// quiet makes none: mi_collect(force) purges now. A process without it
-// (sanitizer builds, tests) has glibc's malloc, and malloc_trim does the same.
-void return_freed_memory() {
-  using Collect = void (*)(bool);
-  static const auto collect = reinterpret_cast<Collect>(::dlsym(RTLD_DEFAULT, "mi_collect"));
-  if (collect != nullptr) {
-    collect(true);
-  } else {
-    ::malloc_trim(0);
+// Makes this thread's own library state — ICU's sentence iterator and
+// transliterator, the stemmer, all thread_local — before the thread reads a
+// store. Made in the middle of the first run instead, its thousands of small
+// blocks sit in the pages of the model around them and keep those pages
+// when the model is let go: 105 MB left of a 10,000-file store's 230, not 57.
+void prepare_thread() {
+  thread_local bool prepared = false;
+  if (prepared) {
+    return;
   }
+  prepared = true;
+  static_cast<void>(claims::split_claims("A first sentence. And a second one.\n- an item\n"));
+  static_cast<void>(claims::slug("Prêt à l'emploi"));
+  static_cast<void>(store::canonical_tag("preparing"));
 }
 
 // What the daemon keeps of each store, by folder: what the last run of it
@@ -107,6 +110,7 @@ JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, KeptSt
   result.store = job.store;
   result.kind = job.kind;
   result.reason = job.reason;
+  prepare_thread();
   if (job.release) {
     // The rules first: what they keep may be interleaved in memory with the
     // model, and freeing both together is what gives whole pages back.

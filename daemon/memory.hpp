@@ -1,0 +1,15 @@
+// Memory: handing what a thread freed back to the system, so that a daemon
+// that let go of a quiet store's model (daemon.release_after_s) is as small
+// as one that never read it.
+#pragma once
+
+namespace engram::daemon {
+
+// Gives the memory freed on the calling thread back to the system. The
+// engram executable runs on mimalloc (see cmake/Dependencies.cmake), which
+// keeps freed pages until that thread's next allocations purge them, and a
+// thread gone quiet makes none: mi_collect(force) purges now. A process
+// without it (sanitizer builds, tests) has glibc's malloc: malloc_trim.
+void return_freed_memory();
+
+} // namespace engram::daemon
