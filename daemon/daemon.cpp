@@ -17,6 +17,7 @@ Daemon::Daemon(DaemonOptions options, Consolidator consolidator, WatcherFactory 
                Clocks clocks)
     : m_options(std::move(options)), m_make_watcher(std::move(make_watcher)),
       m_clocks(std::move(clocks)) {
+  give_back_freed_pages(); // a daemon lives for days; what it frees goes back
   m_worker = std::make_unique<Worker>(std::move(consolidator), [this] { m_loop.wake(); });
   m_loop.add(m_signals.fd(), [this](std::uint32_t) { on_signals(); });
 }
