@@ -3,14 +3,11 @@
 #include "daemon/job.hpp"
 
 #include "base/error.hpp"
-#include "claims/slug.hpp"
-#include "claims/split.hpp"
 #include "daemon/log.hpp"
 #include "daemon/memory.hpp"
 #include "engine/consolidation.hpp"
 #include "engine/message.hpp"
 #include "store/scan.hpp"
-#include "store/tags.hpp"
 
 #include <map>
 #include <memory>
@@ -48,22 +45,6 @@ WrittenFiles own_writes(const std::filesystem::path& root, const engine::Outcome
     landed.emplace(path, std::nullopt);
   }
   return landed;
-}
-
-// Makes this thread's own library state — ICU's sentence iterator and
-// transliterator, the stemmer, all thread_local — before the thread reads a
-// store. Made in the middle of the first run instead, its thousands of small
-// blocks sit in the pages of the model around them and keep those pages
-// when the model is let go.
-void prepare_thread() {
-  thread_local bool prepared = false;
-  if (prepared) {
-    return;
-  }
-  prepared = true;
-  static_cast<void>(claims::split_claims("A first sentence. And a second one.\n- an item\n"));
-  static_cast<void>(claims::slug("Prêt à l'emploi"));
-  static_cast<void>(store::canonical_tag("preparing"));
 }
 
 // What the daemon keeps of each store, by folder: what the last run of it
@@ -110,7 +91,7 @@ JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, KeptSt
   result.store = job.store;
   result.kind = job.kind;
   result.reason = job.reason;
-  prepare_thread();
+  prepare_thread_state();
   if (job.release) {
     // The rules first: what they keep may be interleaved in memory with the
     // model, and freeing both together is what gives whole pages back.

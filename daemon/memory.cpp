@@ -1,6 +1,11 @@
-// Memory: mimalloc's collect when the process runs on it, found at run time
-// (the library is linked into the executable only), else glibc's trim.
+// Memory: mimalloc's options and collect when the process runs on it, found
+// at run time (the library is linked into the executable only), else
+// glibc's trim; and a thread's library state made before it reads a store.
 #include "daemon/memory.hpp"
+
+#include "claims/slug.hpp"
+#include "claims/split.hpp"
+#include "store/tags.hpp"
 
 #include <dlfcn.h>
 #include <malloc.h>
@@ -30,6 +35,17 @@ void return_freed_memory() {
   } else {
     ::malloc_trim(0);
   }
+}
+
+void prepare_thread_state() {
+  thread_local bool prepared = false;
+  if (prepared) {
+    return;
+  }
+  prepared = true;
+  static_cast<void>(claims::split_claims("A first sentence. And a second one.\n- an item\n"));
+  static_cast<void>(claims::slug("Prêt à l'emploi"));
+  static_cast<void>(store::canonical_tag("preparing"));
 }
 
 } // namespace engram::daemon

@@ -21,4 +21,11 @@ void give_back_freed_pages();
 // without it (sanitizer builds, tests) has glibc's malloc: malloc_trim.
 void return_freed_memory();
 
+// Makes the calling thread's own library state — ICU's sentence iterator
+// and transliterator, the stemmer, all thread_local — once, before the
+// thread reads a store. Made in the middle of its first run instead, their
+// thousands of small blocks sit in the pages of the model around them and
+// keep those pages when the model is let go.
+void prepare_thread_state();
+
 } // namespace engram::daemon
