@@ -115,11 +115,19 @@ namespace {
 struct Temporary {
   fs::path target;
   std::string path;
+  int fd = -1; // open until renamed, when the caller asked to keep it so
 };
+
+// Whether write_temporary closes the temporary or leaves it open.
+enum class KeepOpen : bool { no, yes };
 
 // Creates `.<name>.XXXXXX.tmp` beside `path` and writes `bytes` to it (mode
 // 0644). Not flushed: the caller makes every temporary durable at once.
-Temporary write_temporary(const fs::path& path, std::string_view bytes) {
+// KeepOpen::yes returns it still open: recovery's sweep (remove_temporaries)
+// leaves alone a temporary some process holds open, so a writer outside the
+// run lock (`engram append`) holds its own until the rename.
+Temporary write_temporary(const fs::path& path, std::string_view bytes,
+                          KeepOpen keep = KeepOpen::no) {
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
   // The temporary ends in .tmp so watchers (ours included) ignore it.
@@ -144,6 +152,9 @@ Temporary write_temporary(const fs::path& path, std::string_view bytes) {
     written += static_cast<std::size_t>(n);
   }
   ::fchmod(fd, 0644);
+  if (keep == KeepOpen::yes) {
+    return Temporary{path, std::move(temp), fd};
+  }
   if (::close(fd) != 0) {
     const std::string reason = std::strerror(errno);
     ::unlink(temp.c_str());
@@ -187,29 +198,32 @@ void write_atomically(const fs::path& path, std::string_view bytes) {
 
 bool write_atomically_over(const fs::path& path, std::string_view bytes,
                            const std::optional<std::string>& base_hash, Unchanged check) {
-  const auto temporary = write_temporary(path, bytes);
-  const int fd = ::open(temporary.path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0 || ::fsync(fd) != 0) {
-    const std::string reason = std::strerror(errno);
-    if (fd >= 0) {
-      ::close(fd);
-    }
+  // Held open from its creation to its rename: a run's recovery in another
+  // process removes only the temporaries nobody holds.
+  const auto temporary = write_temporary(path, bytes, KeepOpen::yes);
+  const auto give_up = [&] {
     ::unlink(temporary.path.c_str());
+    ::close(temporary.fd);
+  };
+  if (::fsync(temporary.fd) != 0) {
+    const std::string reason = std::strerror(errno);
+    give_up();
     throw Error("{}: cannot flush: {}", path.string(), reason);
   }
-  ::close(fd);
+  fault_point("atomic-write-before-rename");
   // Checked at the last moment, after the slow flush: a writer that changed
   // the file since it was read keeps its bytes.
   if (check == Unchanged::required && disk_hash(path) != base_hash) {
-    ::unlink(temporary.path.c_str());
+    give_up();
     return false;
   }
   try {
     rename_into_place(temporary);
   } catch (...) {
-    ::unlink(temporary.path.c_str());
+    give_up();
     throw;
   }
+  ::close(temporary.fd);
   fsync_folder(path.parent_path());
   return true;
 }

@@ -195,3 +195,31 @@ TEST_CASE("two consolidations started at once make one consolidation commit betw
   check_every_claim(store);
   check_sound(sandbox, store);
 }
+
+TEST_CASE("a consolidation's sweep of left-behind temporaries leaves alone the one an `engram "
+          "append` is about to rename into place") {
+  const Sandbox sandbox;
+  const fs::path store = make_history_store(sandbox);
+  const std::string note = "Appended while a consolidation swept the store's temporaries.";
+
+  // The append has written and flushed its temporary of WORKING.md and stops
+  // before the rename: the moment a run's recovery, in another process,
+  // looks for temporaries an interrupted run left.
+  Run append(sandbox, "append", {"append", "--store", store.string(), "--now", k_history_now, note},
+             "atomic-write-before-rename");
+  REQUIRE(append.wait_paused());
+  const auto consolidated = sandbox.engram(consolidate_args(store, {"--log-level", "info"}));
+  INFO(consolidated.out << consolidated.err);
+  REQUIRE(consolidated.exit_code == 0);
+  CHECK_THAT(consolidated.out, Catch::Contains("consolidate(full):"));
+  CHECK_THAT(consolidated.err, !Catch::Contains("a temporary file an interrupted run left"));
+
+  append.resume();
+  const auto appended = append.finish();
+  INFO(appended.out << appended.err);
+  REQUIRE(appended.exit_code == 0);
+  CHECK_THAT(read_file(store / "WORKING.md"), Catch::Contains(note));
+  // The appended note is the agent's change, for the next run to commit; nothing else is left.
+  CHECK(git_out(sandbox, store, {"status", "--porcelain"}) == " M WORKING.md\n");
+  check_every_claim(store);
+}
