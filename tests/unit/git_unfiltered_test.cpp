@@ -213,8 +213,8 @@ TEST_CASE(
   // with its own, as git does.
   Index untouched;
   read_index(repository, untouched);
-  const auto written_inode = [&](const Index& index, const std::string& path) {
-    const git_index_entry* entry = git_index_get_bypath(index.pointer, path.c_str(), 0);
+  const auto written_inode = [&](const Index& kept, const std::string& path) {
+    const git_index_entry* entry = git_index_get_bypath(kept.pointer, path.c_str(), 0);
     REQUIRE(entry != nullptr);
     return entry->ino;
   };
