@@ -10,6 +10,10 @@ find_package(tomlplusplus 3 REQUIRED)
 find_package(yaml-cpp REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(ICU REQUIRED COMPONENTS uc i18n)
+# A pack's checksum (git/pack.cpp): SHA-1, which libgit2 does not export.
+find_package(OpenSSL 3 REQUIRED COMPONENTS Crypto)
+# Deflating the objects of a pack (git/pack.cpp), as libgit2 does.
+find_package(ZLIB REQUIRED)
 pkg_check_modules(LIBGIT2 REQUIRED IMPORTED_TARGET libgit2)
 # md4c through pkg-config: Debian's md4cConfig.cmake also demands libmd4c-html,
 # which libmd4c-dev does not install.
@@ -39,7 +43,8 @@ add_library(engram::deps ALIAS engram_deps)
 target_include_directories(engram_deps INTERFACE ${STEMMER_INCLUDE_DIR})
 target_link_libraries(engram_deps INTERFACE
   fmt::fmt spdlog::spdlog nlohmann_json::nlohmann_json tomlplusplus::tomlplusplus
-  yaml-cpp CLI11::CLI11 ICU::uc ICU::i18n PkgConfig::MD4C PkgConfig::LIBGIT2 ${STEMMER_LIBRARY}
+  yaml-cpp CLI11::CLI11 ICU::uc ICU::i18n PkgConfig::MD4C PkgConfig::LIBGIT2 OpenSSL::Crypto ZLIB::ZLIB
+  ${STEMMER_LIBRARY}
   Threads::Threads ${CMAKE_DL_LIBS})
 if(SYSTEMD_FOUND)
   target_link_libraries(engram_deps INTERFACE PkgConfig::SYSTEMD)

@@ -7,6 +7,7 @@
 #include "base/regular_file.hpp"
 #include "git/folders.hpp"
 #include "git/libgit2.hpp"
+#include "git/pack.hpp"
 #include "git/unfiltered.hpp"
 
 #include <algorithm>
@@ -675,6 +676,30 @@ Expected<std::string, Failure> Repository::write_blob(std::string_view bytes) {
     return unexpected(failure(code, "cannot store a blob"));
   }
   return to_hex(id);
+}
+
+Expected<std::vector<std::string>, Failure>
+Repository::write_blobs(const std::vector<std::string_view>& blobs) {
+  std::vector<std::string> ids;
+  ids.reserve(blobs.size());
+  if (detail::pack_worth_it(m_repository.get(), blobs.size())) {
+    std::vector<git_oid> packed;
+    if (const int code = detail::write_pack(m_repository.get(), blobs, packed); code != 0) {
+      return unexpected(failure(code, "cannot store the blobs as a pack"));
+    }
+    for (const auto& id : packed) {
+      ids.push_back(to_hex(id));
+    }
+    return ids;
+  }
+  for (const auto& bytes : blobs) {
+    auto id = write_blob(bytes);
+    if (!id) {
+      return unexpected(std::move(id).error());
+    }
+    ids.push_back(std::move(*id));
+  }
+  return ids;
 }
 
 std::optional<std::string> Repository::read_blob(const std::string& id) const {

@@ -4,6 +4,9 @@
 #include "base/error.hpp"
 #include "base/fault.hpp"
 
+#include <string_view>
+#include <vector>
+
 namespace engram::engine {
 
 Committed apply_and_commit(Session& session, const std::vector<FileChange>& changes,
@@ -12,15 +15,22 @@ Committed apply_and_commit(Session& session, const std::vector<FileChange>& chan
   // New contents go into the object database before the working state names
   // them, so recovery can always write what the state says.
   ApplyResult everything;
+  std::vector<std::string_view> contents;
+  for (const auto& change : changes) {
+    if (change.new_bytes) {
+      contents.emplace_back(*change.new_bytes);
+    }
+  }
+  const auto ids = repository.write_blobs(contents);
+  if (!ids) {
+    throw Error("{}: nothing was changed: {}", session.root().string(), ids.error().message);
+  }
   pending.files.clear();
+  std::size_t next = 0;
   for (const auto& change : changes) {
     PendingFile file{change.path, change.base_hash, std::nullopt};
     if (change.new_bytes) {
-      auto id = repository.write_blob(*change.new_bytes);
-      if (!id) {
-        throw Error("{}: nothing was changed: {}", session.root().string(), id.error().message);
-      }
-      file.target = *id;
+      file.target = (*ids)[next++];
       everything.written.push_back(change.path);
     } else {
       everything.removed.push_back(change.path);

@@ -5,6 +5,7 @@
 #include "lib/history.hpp"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 namespace fs = std::filesystem;
 using namespace engram::test;
@@ -181,4 +182,49 @@ TEST_CASE("a rollback killed midway is finished as a rollback by the next one") 
   CHECK(git_out(sandbox, store, {"diff", "--stat", before, "HEAD"}).empty());
   CHECK_FALSE(fs::exists(store / ".engram" / "pending.json"));
   check_sound(sandbox, store);
+}
+
+TEST_CASE("a consolidation writing a hundred files or more stores their blobs as one pack, and a "
+          "run killed once its working state names them is finished from that pack") {
+  const Sandbox sandbox;
+  const fs::path store = committed_store(sandbox);
+  // 120 expired episodes of one claim each, no two sharing a subject: each
+  // claim goes to a new semantic file of its own, so the run writes 120
+  // files or more (git keeps 100 objects or more as a pack: transfer.unpackLimit).
+  const std::vector<std::string> colours{"amber", "cobalt", "crimson", "olive", "slate", "ivory"};
+  const std::vector<std::string> things{"ledger", "beacon", "harbour", "orchard", "quarry"};
+  const std::vector<std::string> deeds{"archives", "rotates", "mirrors", "audits"};
+  std::vector<std::string> claims;
+  for (std::size_t i = 0; claims.size() < 120; ++i) {
+    const auto& colour = colours[i % colours.size()];
+    const auto& thing = things[(i / colours.size()) % things.size()];
+    const auto& deed = deeds[(i / (colours.size() * things.size())) % deeds.size()];
+    claims.push_back(fmt::format("The {} {} service {} its {} nightly.", colour, thing, deed,
+                                 deed == "audits" ? "journal" : "snapshots"));
+    const std::string subject = fmt::format("pk{}{}{}", colour, thing, deed);
+    write_file(store / "episodic" / fmt::format("2026-01-{:02}-pack-{:03}.md", 1 + i % 28, i),
+               episodic_memory({subject, subject + "run"}, "2026-01-01", "2026-09-01",
+                               "# Run\n\n" + claims.back() + "\n"));
+  }
+  git_out(sandbox, store, {"add", "-A"});
+  git_out(sandbox, store, {"commit", "-q", "-m", "agent files"});
+
+  REQUIRE(consolidate(sandbox, store, "after-pending").exit_code == k_killed);
+  // The new contents are in one pack, and nothing of them is in the working tree yet.
+  const auto counted = git_out(sandbox, store, {"count-objects", "-v"});
+  INFO(counted);
+  CHECK_THAT(counted, Catch::Contains("packs: 1\n"));
+  CHECK(knowledge_text(store).find(claims.front()) == std::string::npos);
+
+  const auto again = consolidate(sandbox, store);
+  INFO(again.out << again.err);
+  REQUIRE(again.exit_code == 0);
+  CHECK_THAT(again.out, Catch::Contains("finished an interrupted consolidate"));
+  const std::string knowledge = knowledge_text(store);
+  for (const auto& claim : claims) {
+    INFO(claim);
+    CHECK_THAT(knowledge, Catch::Contains(claim));
+  }
+  CHECK(files_under(store / "episodic").size() < 10); // the 120 decayed
+  check_consolidated(sandbox, store);
 }

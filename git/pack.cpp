@@ -1,0 +1,164 @@
+// Pack: the pack format (git's Documentation/gitformat-pack) written
+// directly — a header, each object whole and deflated, a SHA-1 of it all —
+// and handed to libgit2's indexer, which checks every object and writes the
+// pack and its index into the object database.
+#include "git/pack.hpp"
+
+#include "git/libgit2.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <git2/odb_backend.h>
+#include <openssl/evp.h>
+#include <string>
+#include <unordered_set>
+#include <zlib.h>
+
+namespace engram::git::detail {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The pack object type of a blob (OBJ_BLOB).
+constexpr unsigned k_blob_type = 3;
+
+void put_be32(std::string& out, std::uint32_t value) {
+  for (int shift = 24; shift >= 0; shift -= 8) {
+    out += static_cast<char>((value >> shift) & 0xffU);
+  }
+}
+
+// An object's header: its type and inflated size, seven bits a byte after
+// the first four, the high bit saying another byte follows.
+void put_object_header(std::string& out, unsigned type, std::size_t size) {
+  unsigned char byte = static_cast<unsigned char>((type << 4) | (size & 0x0fU));
+  size >>= 4;
+  while (size != 0) {
+    out += static_cast<char>(byte | 0x80U);
+    byte = static_cast<unsigned char>(size & 0x7fU);
+    size >>= 7;
+  }
+  out += static_cast<char>(byte);
+}
+
+// Appends `bytes` deflated as one zlib stream, at the speed libgit2 writes
+// loose objects with. False when zlib fails.
+bool put_deflated(std::string& out, std::string_view bytes) {
+  const auto start = out.size();
+  uLongf room = compressBound(static_cast<uLong>(bytes.size()));
+  out.resize(start + room);
+  const int code = compress2(reinterpret_cast<Bytef*>(out.data() + start), &room,
+                             reinterpret_cast<const Bytef*>(bytes.data()),
+                             static_cast<uLong>(bytes.size()), Z_BEST_SPEED);
+  out.resize(start + (code == Z_OK ? room : 0));
+  return code == Z_OK;
+}
+
+// Appends the pack's trailer: the SHA-1 of everything before it.
+bool put_checksum(std::string& out) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  if (EVP_Digest(out.data(), out.size(), digest, &length, EVP_sha1(), nullptr) != 1 ||
+      length != 20) {
+    return false;
+  }
+  out.append(reinterpret_cast<const char*>(digest), length);
+  return true;
+}
+
+struct OidHash {
+  std::size_t operator()(const git_oid& id) const {
+    std::size_t value = 0;
+    for (std::size_t i = 0; i < sizeof value; ++i) {
+      value = (value << 8) | id.id[i];
+    }
+    return value;
+  }
+};
+struct OidEqual {
+  bool operator()(const git_oid& a, const git_oid& b) const { return git_oid_equal(&a, &b) != 0; }
+};
+
+// How many packs the repository's object database holds.
+std::size_t packs_in(git_repository* repository) {
+  std::error_code error;
+  std::size_t count = 0;
+  const fs::path folder = fs::path(git_repository_commondir(repository)) / "objects" / "pack";
+  for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
+    if (it->path().extension() == ".pack") {
+      ++count;
+    }
+  }
+  return count;
+}
+
+} // namespace
+
+bool pack_worth_it(git_repository* repository, std::size_t count) {
+  return count >= k_pack_at && packs_in(repository) < k_most_packs;
+}
+
+int write_pack(git_repository* repository, const std::vector<std::string_view>& blobs,
+               std::vector<git_oid>& ids) {
+  ids.clear();
+  ids.reserve(blobs.size());
+  // Each object once: the indexer refuses a pack that holds one twice.
+  std::unordered_set<git_oid, OidHash, OidEqual> seen;
+  std::vector<std::string_view> distinct;
+  for (const auto& bytes : blobs) {
+    git_oid id;
+    if (const int code = git_odb_hash(&id, bytes.data(), bytes.size(), GIT_OBJECT_BLOB);
+        code != 0) {
+      return code;
+    }
+    ids.push_back(id);
+    if (seen.insert(id).second) {
+      distinct.push_back(bytes);
+    }
+  }
+  std::size_t inflated = 0;
+  for (const auto& bytes : distinct) {
+    inflated += bytes.size();
+  }
+  std::string pack;
+  pack.reserve(32 + inflated / 2);
+  pack += "PACK";
+  put_be32(pack, 2);
+  put_be32(pack, static_cast<std::uint32_t>(distinct.size()));
+  for (const auto& bytes : distinct) {
+    put_object_header(pack, k_blob_type, bytes.size());
+    if (!put_deflated(pack, bytes)) {
+      git_error_set_str(GIT_ERROR_ZLIB, "cannot deflate a blob for a pack");
+      return GIT_ERROR;
+    }
+  }
+  if (!put_checksum(pack)) {
+    git_error_set_str(GIT_ERROR_SHA, "cannot compute a pack's checksum");
+    return GIT_ERROR;
+  }
+
+  Owned<git_odb, git_odb_free> odb;
+  if (const int code = git_repository_odb(&odb.pointer, repository); code != 0) {
+    return code;
+  }
+  git_odb_writepack* writer = nullptr;
+  int code = git_odb_write_pack(&writer, odb.pointer, nullptr, nullptr);
+  git_indexer_progress progress{};
+  if (code == 0) {
+    code = writer->append(writer, pack.data(), pack.size(), &progress);
+  }
+  if (code == 0) {
+    code = writer->commit(writer, &progress);
+  }
+  if (writer != nullptr) {
+    writer->free(writer);
+  }
+  if (code == 0) {
+    // Lookups find the new pack at once, without first missing an object.
+    code = git_odb_refresh(odb.pointer);
+  }
+  return code;
+}
+
+} // namespace engram::git::detail
