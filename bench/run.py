@@ -180,7 +180,7 @@ class Bench:
         with open(manifest) as f:
             self.planted[name] = {frozenset((p["duplicate"], p["of"])) for p in json.load(f)["planted duplicates"]}
         run([self.engram, "init", path], env=self.env)
-        files = sum(len(f) for _, _, f in os.walk(path) if "/.git" not in _)
+        files = len(memory_files(path))
         self.log(f"store {name}: {files} files, generated and committed in "
                  f"{time.perf_counter() - start:.1f} s")
         self.pristine[name] = path
@@ -311,9 +311,9 @@ def daemon_cycles(bench, copy, total, trials):
         # clean files) — every file of a copy made a moment ago. Steady state
         # is the store as an agent's is: written over time, read once.
         time.sleep(2.5)
-        latency_trials(copy, 1, f"warm-up {total}")
-        latencies = latency_trials(copy, trials, f"cycle {total}")
-        wait_quiet(head_ref(copy), quiet=1.0)
+        latency_trials(copy, 1, f"warm-up {total}", daemon)
+        latencies = latency_trials(copy, trials, f"cycle {total}", daemon)
+        daemon.wait_idle()
     finally:
         daemon.stop()
     with open(daemon.log.name, errors="replace") as f:
@@ -539,6 +539,9 @@ def daemon_available(bench):
     return done.returncode == 0
 
 
+RUN_DONE = re.compile(r" \(\d+ ms\)")  # a run's summary line in the daemon's log
+
+
 class Daemon:
     """An `engram daemon` over one store, with READY=1 read from NOTIFY_SOCKET."""
 
@@ -577,6 +580,24 @@ class Daemon:
                 return time.perf_counter() - start
             if self.process.poll() is not None:
                 raise RuntimeError(f"the daemon exited {self.process.returncode} before READY")
+
+    def wait_idle(self, timeout=60.0):
+        """Waits until every run the daemon started has finished, as its log
+        says: one "consolidating (…)" line per run, then its summary ("… (N ms)…")
+        or its failure. Its own writes start no run."""
+        deadline = time.perf_counter() + timeout
+        with open(self.log.name, errors="replace") as log:
+            started = finished = 0
+            while time.perf_counter() < deadline:
+                for line in log.readlines():
+                    if "consolidating (" in line:
+                        started += 1
+                    elif RUN_DONE.search(line) or "consolidation failed" in line:
+                        finished += 1
+                if started == finished:
+                    return
+                time.sleep(0.0005)
+        raise RuntimeError(f"the daemon's runs did not finish within {timeout} s")
 
     def stop(self):
         if self.process and self.process.poll() is None:
@@ -628,13 +649,18 @@ def wait_quiet(ref, quiet=0.3, timeout=60.0):
             return
 
 
-def latency_trials(store, trials, trigger):
-    """Latency of `trials` changes: each appends a line, then waits for HEAD to move."""
+def latency_trials(store, trials, trigger, daemon=None):
+    """Latency of `trials` changes: each appends a line, then waits for HEAD to
+    move. Each starts once the last is done: the daemon's log says when its runs
+    have finished; a loop without one is done when HEAD has not moved for 0.3 s."""
     ref = head_ref(store)
     target = one_semantic_file(store)
     out = []
     for i in range(trials):
-        wait_quiet(ref)
+        if daemon is not None:
+            daemon.wait_idle()
+        else:
+            wait_quiet(ref)
         before = read_ref(ref)
         start = time.perf_counter()
         append_line(target, f"- The latency trial {i} ({trigger}) is done.\n")
@@ -677,8 +703,8 @@ def scenario_latency(bench, trials):
     try:
         daemon.start()
         time.sleep(2.5)  # as in daemon_cycles: files copied a moment ago are not yet settled
-        latency_trials(copy, 1, "warm-up")  # not counted: the first run reads the whole store
-        engram = Stats(latency_trials(copy, trials, "engram"))
+        latency_trials(copy, 1, "warm-up", daemon)  # not counted: the first run reads the whole store
+        engram = Stats(latency_trials(copy, trials, "engram", daemon))
     finally:
         daemon.stop()
     bench.drop(copy)
@@ -764,7 +790,7 @@ def scenario_idle_and_startup(bench, idle_seconds, runs):
         deadline = time.monotonic() + 120
         while read_ref(ref) == before and time.monotonic() < deadline:
             time.sleep(0.05)
-        wait_quiet(ref, quiet=1.0)
+        daemon.wait_idle()
         rss_kept = proc_rss_kb(pid)
         time.sleep(release_after + 2)
         rss_released = proc_rss_kb(pid)
@@ -846,7 +872,7 @@ def main():
     # The defaults are what bench/RESULTS.md was made with: sized to the
     # time budget of one run on a 2-core machine.
     parser.add_argument("--runs", type=int, default=3, help="runs per measurement")
-    parser.add_argument("--trials", type=int, default=20, help="latency trials (scenario 2)")
+    parser.add_argument("--trials", type=int, default=50, help="latency trials (scenario 2)")
     parser.add_argument("--cycle-trials", type=int, default=10,
                         help="one-file changes per store size with the daemon (scenario 3)")
     parser.add_argument("--idle", type=int, default=60, help="idle seconds (scenario 4)")
@@ -866,16 +892,23 @@ def main():
     begin = time.perf_counter()
     bench = Bench(args)
     scenarios = set(args.scenarios.split(","))
+    spent = []  # (scenario, seconds), stores generated on the way included
+
+    def timed(name, fn, *fn_args):
+        start = time.perf_counter()
+        fn(*fn_args)
+        spent.append((name, time.perf_counter() - start))
+
     try:
         if "1" in scenarios:
-            scenario_full(bench, args.runs)
+            timed("1", scenario_full, bench, args.runs)
         if "3" in scenarios:
-            scenario_scaling(bench, args.runs, [int(x) for x in args.sizes.split(",")],
-                             {int(x) for x in args.full_sizes.split(",") if x}, args.cycle_trials)
+            timed("3", scenario_scaling, bench, args.runs, [int(x) for x in args.sizes.split(",")],
+                  {int(x) for x in args.full_sizes.split(",") if x}, args.cycle_trials)
         if "6" in scenarios:
-            scenario_dedupe(bench, args.runs)
+            timed("6", scenario_dedupe, bench, args.runs)
         if "7" in scenarios:
-            scenario_recall(bench, args.runs)
+            timed("7", scenario_recall, bench, args.runs)
         daemon_scenarios = scenarios & {"2", "4", "5"}
         if daemon_scenarios and not daemon_available(bench):
             for s in sorted(daemon_scenarios):
@@ -883,12 +916,14 @@ def main():
                 bench.row(name, "-", "not measured: daemon not available", "", "", "", "not measured")
         else:
             if "2" in scenarios:
-                scenario_latency(bench, args.trials)
+                timed("2", scenario_latency, bench, args.trials)
             if "4" in scenarios or "5" in scenarios:
-                scenario_idle_and_startup(bench, args.idle, args.runs)
+                timed("4 and 5", scenario_idle_and_startup, bench, args.idle, args.runs)
     finally:
         if not args.keep:
             shutil.rmtree(bench.work, ignore_errors=True)
+    bench.notes.append("Time per scenario, generating its stores included: " +
+                       ", ".join(f"{name} {secs:.0f} s" for name, secs in spent) + ".")
     text = report(bench, started, time.perf_counter() - begin)
     with open(args.results, "w") as f:
         f.write(text)
