@@ -6,8 +6,11 @@
 // one comparing with every claim gives.
 #include "engine/claim_index.hpp"
 
+#include "base/parallel.hpp"
+
 #include <algorithm>
 #include <limits>
+#include <unordered_set>
 
 namespace engram::engine {
 namespace {
@@ -66,9 +69,30 @@ std::uint32_t ClaimTable::id(std::string_view text) {
   if (const auto it = m_ids.find(text); it != m_ids.end()) {
     return it->second;
   }
+  return add(text, claims::prepare(text));
+}
+
+void ClaimTable::add_all(const std::vector<std::string_view>& texts) {
+  std::vector<std::string_view> fresh;
+  std::unordered_set<std::string_view> listed;
+  for (const auto text : texts) {
+    if (!m_ids.contains(text) && listed.insert(text).second) {
+      fresh.push_back(text);
+    }
+  }
+  std::vector<claims::PreparedClaim> prepared(fresh.size());
+  constexpr std::size_t k_texts_per_thread = 256;
+  for_each_index(fresh.size(), k_texts_per_thread,
+                 [&](std::size_t i) { prepared[i] = claims::prepare(fresh[i]); });
+  for (std::size_t i = 0; i < fresh.size(); ++i) {
+    add(fresh[i], std::move(prepared[i]));
+  }
+}
+
+std::uint32_t ClaimTable::add(std::string_view text, claims::PreparedClaim prepared) {
   Entry entry;
   entry.text = std::string(text);
-  entry.prepared = claims::prepare(text);
+  entry.prepared = std::move(prepared);
   entry.normal = number(m_normals, entry.prepared.normal);
   for (const auto& word : entry.prepared.tokens.words) {
     entry.words.push_back(number(m_tokens, word));
@@ -106,12 +130,44 @@ void ClaimIndex::post(std::uint32_t id, const ClaimTable& table) {
 }
 
 void ClaimIndex::update(const std::string& path, std::string_view body, ClaimTable& table) {
-  auto& file = m_files[path];
-  file.present = true;
-  file.sections.update(body, nullptr, claims::Kinds::solutions_only);
+  auto& held = *m_files.try_emplace(path).first;
+  held.second.present = true;
+  held.second.sections.update(body, nullptr, claims::Kinds::solutions_only);
+  index_sections(held, table);
+}
+
+void ClaimIndex::update_all(
+    const std::vector<std::pair<const std::string*, std::string_view>>& files, ClaimTable& table) {
+  std::vector<Held*> held;
+  held.reserve(files.size());
+  for (const auto& [path, body] : files) {
+    held.push_back(&*m_files.try_emplace(*path).first);
+    held.back()->second.present = true;
+  }
+  // Splitting a body touches only its own file's sections.
+  constexpr std::size_t k_files_per_thread = 32;
+  for_each_index(files.size(), k_files_per_thread, [&](std::size_t i) {
+    held[i]->second.sections.update(files[i].second, nullptr, claims::Kinds::solutions_only);
+  });
+  std::vector<std::string_view> texts;
+  for (const auto* file : held) {
+    for (const auto& section : file->second.sections.sections()) {
+      for (const auto& claim : section.content->claims) {
+        texts.emplace_back(claim.text);
+      }
+    }
+  }
+  table.add_all(texts);
+  for (auto* file : held) {
+    index_sections(*file, table);
+  }
+}
+
+void ClaimIndex::index_sections(Held& held, ClaimTable& table) {
+  auto& file = held.second;
   file.ids.clear();
   file.solutions.clear();
-  const auto* key = &*m_files.find(path);
+  const auto* key = &held;
   for (const auto& section : file.sections.sections()) {
     const auto& content = *section.content;
     if (content.ids.size() != content.claims.size()) {

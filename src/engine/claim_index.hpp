@@ -32,6 +32,10 @@ public:
   // The number of `text`, preparing it the first time.
   std::uint32_t id(std::string_view text);
 
+  // Numbers every text of `texts` not numbered yet, preparing them on every
+  // core first (preparing is most of what numbering costs).
+  void add_all(const std::vector<std::string_view>& texts);
+
   // What the table holds for a number `id` returned.
   const Entry& entry(std::uint32_t id) const { return m_entries[id]; }
 
@@ -58,6 +62,9 @@ private:
   // The number of a token or normal form in `numbers`.
   static std::uint32_t number(Numbers& numbers, const std::string& text);
 
+  // Numbers `text`, not numbered yet, as `prepared`.
+  std::uint32_t add(std::string_view text, claims::PreparedClaim prepared);
+
   Numbers m_ids;     // claim text → its number
   Numbers m_tokens;  // token → its number
   Numbers m_normals; // normal form → its number
@@ -71,6 +78,12 @@ class ClaimIndex {
 public:
   // Indexes the claims of `path`'s current `body` (again, after a change).
   void update(const std::string& path, std::string_view body, ClaimTable& table);
+
+  // update() for many files at once, as a layer's first indexing is: the
+  // bodies are split, and their new claim texts prepared, on every core.
+  // The bodies must outlive the call only.
+  void update_all(const std::vector<std::pair<const std::string*, std::string_view>>& files,
+                  ClaimTable& table);
 
   // Forgets a file that no longer exists.
   void remove(const std::string& path);
@@ -97,15 +110,19 @@ private:
     std::vector<char> solutions;    // whether each claim is a `Solution:` section, in order
     bool present = false;           // false once removed
   };
+  using Held = std::pair<const std::string, File>; // a file of m_files, by path
 
   // Adds a text's tokens to the postings, the first time the layer holds it.
   void post(std::uint32_t id, const ClaimTable& table);
 
+  // Numbers the claims of `held`'s sections split again since it was last
+  // indexed, and lists every claim of the file in order.
+  void index_sections(Held& held, ClaimTable& table);
+
   std::map<std::string, File> m_files;                // by path; never erased, so pointers stay
   std::vector<std::vector<std::uint32_t>> m_postings; // token → the texts holding it
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> m_by_normal; // normal → texts
-  std::vector<char> m_posted;                      // text → already in the postings
-  using Held = std::pair<const std::string, File>; // a file of m_files, by path
+  std::vector<char> m_posted; // text → already in the postings
   std::unordered_map<std::uint32_t, std::vector<const Held*>>
       m_holders;                              // text → files (maybe stale)
   mutable std::vector<std::uint32_t> m_seen;  // text → the query that last saw it

@@ -372,11 +372,13 @@ Relation Workspace::compare(std::string_view incoming, std::string_view existing
 const ClaimIndex& Workspace::layer_index(Layer layer) const {
   auto& [index, read] = m_indexes[layer];
   if (read == 0) {
+    std::vector<std::pair<const std::string*, std::string_view>> files;
     for (const auto& [path, file] : m_files) {
       if (file.current && file.layer == layer) {
-        index.update(path, file.current->body(), m_claims);
+        files.emplace_back(&path, file.current->body());
       }
     }
+    index.update_all(files, m_claims);
   } else {
     for (std::size_t i = read - 1; i < m_changed.size(); ++i) {
       const auto& path = m_changed[i];
