@@ -64,10 +64,13 @@ void Workspace::take(store::Entry& entry) {
 void Workspace::take_index_json(std::optional<store::GeneratedFile>& index) {
   // The machine-readable index is generated, not a memory; the index rule reads its old bytes.
   if (index) {
-    m_files.insert_or_assign(m_layout.index_json,
-                             File{std::move(index->content_hash), index->bytes,
-                                  std::move(index->file), false,
-                                  m_layout.classify(m_layout.index_json), std::nullopt});
+    const auto [it, fresh] = m_files.insert_or_assign(
+        m_layout.index_json,
+        File{std::move(index->content_hash), index->bytes, std::move(index->file), false,
+             m_layout.classify(m_layout.index_json), std::nullopt});
+    if (!it->second.current) {
+      m_dirty.insert(it->first); // not a model: plan() would remove it
+    }
   }
 }
 
@@ -87,6 +90,7 @@ Workspace::Base Workspace::release() {
   m_undo.clear();
   m_indexes.clear();
   m_changed.clear();
+  m_dirty.clear(); // every file is as it was before the run again
   Base base;
   base.files = std::move(m_files);
   base.log = std::move(m_log);
@@ -112,6 +116,7 @@ void Workspace::keep_base(File& file) {
 
 void Workspace::before_change(const std::string& path) {
   m_log.note(path);
+  m_dirty.insert(path);
   const bool saved = m_undo.contains(path);
   const bool journaled = !m_journaling || m_journal.contains(path);
   if (saved && journaled) {
@@ -155,7 +160,13 @@ Plan Workspace::plan() const {
   plan.kind = m_kind;
   plan.today = m_today;
   std::vector<FileChange> removals;
-  for (const auto& [path, file] : m_files) {
+  // In path order, as m_files is, over the files rules changed only.
+  for (const auto& path : m_dirty) {
+    const auto it = m_files.find(path);
+    if (it == m_files.end()) {
+      continue; // created, then undone
+    }
+    const auto& file = it->second;
     if (!file.current) {
       if (file.base_hash) {
         removals.push_back(FileChange{path, file.base_hash, copy(file.base_bytes), std::nullopt});

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 
@@ -179,8 +180,13 @@ private:
   // stemming) costs more than comparing it, and rules compare the same texts
   // many times.
   mutable ClaimTable m_claims;
-  mutable std::map<Layer, LayerIndex> m_indexes;  // built on a layer's first related_claims
-  std::vector<std::string> m_changed;             // paths whose bodies changed, in order
+  mutable std::map<Layer, LayerIndex> m_indexes; // built on a layer's first related_claims
+  std::vector<std::string> m_changed;            // paths whose bodies changed, in order
+  // Every path a rule changed (before_change), and a generated index taken
+  // in without a model: the only files plan() has to look at. Every other
+  // file is as the scan or the last run's released model left it — there,
+  // untouched and unchanged — and a store's model can hold 100,000 of them.
+  std::set<std::string, std::less<>> m_dirty;
   mutable std::optional<double> m_near_duplicate; // read once
 };
 
