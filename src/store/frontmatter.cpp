@@ -3,6 +3,7 @@
 #include "store/frontmatter.hpp"
 
 #include "base/error.hpp"
+#include "store/plain_block.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -39,29 +40,6 @@ std::vector<Line> split_lines(const std::string& text) {
 bool is_blank_or_comment(std::string_view line) {
   const auto first = line.find_first_not_of(" \t");
   return first == std::string_view::npos || line[first] == '#';
-}
-
-// True when a value can be written as a plain YAML scalar and read back as the same string.
-bool plain_safe(std::string_view value, bool in_flow) {
-  if (value.empty() || value.front() == ' ' || value.back() == ' ' || value.front() == '\t' ||
-      value.back() == '\t' || value.back() == ':') {
-    return false;
-  }
-  constexpr std::string_view k_indicators = "?:,[]{}#&*!|>'\"%@`";
-  if (k_indicators.find(value.front()) != std::string_view::npos) {
-    return false;
-  }
-  if (value.front() == '-' && (value.size() == 1 || value[1] == ' ')) {
-    return false;
-  }
-  if (value.find(": ") != std::string_view::npos || value.find(" #") != std::string_view::npos) {
-    return false;
-  }
-  if (in_flow && value.find_first_of(",[]{}") != std::string_view::npos) {
-    return false;
-  }
-  return std::none_of(value.begin(), value.end(),
-                      [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
 }
 
 std::string single_quoted(std::string_view value) {
@@ -321,12 +299,14 @@ Expected<Frontmatter, FrontmatterError> Frontmatter::parse(std::string text, int
 
 Frontmatter::Frontmatter(const Frontmatter& other)
     : m_text(other.m_text), m_eol(other.m_eol), m_first_line(other.m_first_line),
-      m_root(other.m_root), m_spans(other.m_spans), m_editable(other.m_editable) {}
+      m_root(other.m_root), m_root_current(other.m_root_current), m_plain(other.m_plain),
+      m_spans(other.m_spans), m_editable(other.m_editable) {}
 
 Frontmatter::Frontmatter(Frontmatter&& other) noexcept
     : m_text(std::move(other.m_text)), m_eol(std::move(other.m_eol)),
-      m_first_line(other.m_first_line), m_root(other.m_root), m_spans(std::move(other.m_spans)),
-      m_editable(other.m_editable) {}
+      m_first_line(other.m_first_line), m_root(other.m_root),
+      m_root_current(other.m_root_current), m_plain(std::move(other.m_plain)),
+      m_spans(std::move(other.m_spans)), m_editable(other.m_editable) {}
 
 Frontmatter& Frontmatter::operator=(const Frontmatter& other) {
   if (this != &other) {
@@ -334,6 +314,8 @@ Frontmatter& Frontmatter::operator=(const Frontmatter& other) {
     m_eol = other.m_eol;
     m_first_line = other.m_first_line;
     m_root.reset(other.m_root);
+    m_root_current = other.m_root_current;
+    m_plain = other.m_plain;
     m_spans = other.m_spans;
     m_editable = other.m_editable;
   }
@@ -346,6 +328,8 @@ Frontmatter& Frontmatter::operator=(Frontmatter&& other) noexcept {
     m_eol = std::move(other.m_eol);
     m_first_line = other.m_first_line;
     m_root.reset(other.m_root);
+    m_root_current = other.m_root_current;
+    m_plain = std::move(other.m_plain);
     m_spans = std::move(other.m_spans);
     m_editable = other.m_editable;
   }
@@ -353,40 +337,55 @@ Frontmatter& Frontmatter::operator=(Frontmatter&& other) noexcept {
 }
 
 void Frontmatter::reparse() {
-  // reset, not `=`: assignment would rewrite the tree that copies still share.
-  check_shape(m_text);
-  m_root.reset(YAML::Load(m_text));
   m_spans.clear();
   m_editable = true;
-  if (!m_root.IsDefined() || m_root.IsNull()) {
-    m_root.reset(YAML::Node(YAML::NodeType::Map));
-    return;
-  }
-  if (!m_root.IsMap()) {
-    throw Error("frontmatter is not a mapping of `key: value` lines");
-  }
-  for (const auto& pair : m_root) {
-    check_quotes_closed(m_text, pair.second);
+  // Each key and the 0-based line it is on, in file order.
+  std::vector<std::pair<std::string, std::size_t>> keys;
+  m_plain = read_plain_block(m_text);
+  if (m_plain) {
+    // Read without yaml-cpp; the tree is parsed if an edit asks for it.
+    m_root_current = false;
+    for (const auto& entry : *m_plain) {
+      keys.emplace_back(entry.key, entry.line);
+    }
+  } else {
+    // reset, not `=`: assignment would rewrite the tree that copies still share.
+    check_shape(m_text);
+    m_root.reset(YAML::Load(m_text));
+    m_root_current = true;
+    if (!m_root.IsDefined() || m_root.IsNull()) {
+      m_root.reset(YAML::Node(YAML::NodeType::Map));
+      return;
+    }
+    if (!m_root.IsMap()) {
+      throw Error("frontmatter is not a mapping of `key: value` lines");
+    }
+    for (const auto& pair : m_root) {
+      check_quotes_closed(m_text, pair.second);
+    }
+    std::vector<std::pair<std::string, YAML::Mark>> marked;
+    for (const auto& pair : m_root) {
+      if (!pair.first.IsScalar()) {
+        throw Error("frontmatter keys must be plain words");
+      }
+      marked.emplace_back(pair.first.Scalar(), pair.first.Mark());
+      if (pair.first.Mark().column != 0) {
+        m_editable = false;
+      }
+    }
+    std::sort(marked.begin(), marked.end(),
+              [](const auto& a, const auto& b) { return a.second.pos < b.second.pos; });
+    for (auto& [key, mark] : marked) {
+      keys.emplace_back(std::move(key), static_cast<std::size_t>(mark.line));
+    }
   }
   const auto lines = split_lines(m_text);
-  std::vector<std::pair<std::string, YAML::Mark>> keys;
-  for (const auto& pair : m_root) {
-    if (!pair.first.IsScalar()) {
-      throw Error("frontmatter keys must be plain words");
-    }
-    keys.emplace_back(pair.first.Scalar(), pair.first.Mark());
-    if (pair.first.Mark().column != 0) {
-      m_editable = false;
-    }
-  }
-  std::sort(keys.begin(), keys.end(),
-            [](const auto& a, const auto& b) { return a.second.pos < b.second.pos; });
   for (std::size_t i = 0; i < keys.size(); ++i) {
-    const auto line_index = static_cast<std::size_t>(keys[i].second.line);
+    const auto line_index = keys[i].second;
     const std::size_t begin = line_index < lines.size() ? lines[line_index].begin : m_text.size();
     std::size_t last = lines.size();
     if (i + 1 < keys.size()) {
-      last = static_cast<std::size_t>(keys[i + 1].second.line);
+      last = keys[i + 1].second;
     }
     // Blank and comment lines before the next key belong to the next key, not this value.
     while (last > line_index + 1 &&
@@ -395,8 +394,29 @@ void Frontmatter::reparse() {
       --last;
     }
     const std::size_t end = last == 0 ? begin : (last <= lines.size() ? lines[last - 1].next : m_text.size());
-    m_spans.push_back({keys[i].first, begin, std::max(begin, end), keys[i].second.line + 1});
+    m_spans.push_back(
+        {keys[i].first, begin, std::max(begin, end), static_cast<int>(keys[i].second) + 1});
   }
+}
+
+const PlainEntry* Frontmatter::plain_entry(std::string_view key) const {
+  for (const auto& entry : *m_plain) {
+    if (entry.key == key) {
+      return &entry;
+    }
+  }
+  return nullptr;
+}
+
+const YAML::Node& Frontmatter::tree() {
+  if (!m_root_current) {
+    m_root.reset(YAML::Load(m_text)); // a plain block: it parses, and to the same values
+    if (!m_root.IsDefined() || m_root.IsNull()) {
+      m_root.reset(YAML::Node(YAML::NodeType::Map)); // only comments and blank lines
+    }
+    m_root_current = true;
+  }
+  return m_root;
 }
 
 std::vector<std::string> Frontmatter::keys() const {
@@ -423,6 +443,10 @@ std::optional<std::string> Frontmatter::scalar(std::string_view key) const {
   if (!has(key)) {
     return std::nullopt;
   }
+  if (m_plain) {
+    const auto* entry = plain_entry(key);
+    return entry->kind == PlainEntry::Kind::scalar ? std::optional(entry->scalar) : std::nullopt;
+  }
   const YAML::Node& root = m_root;
   const YAML::Node node = root[std::string(key)];
   if (!node.IsScalar()) {
@@ -435,6 +459,9 @@ bool Frontmatter::is_null(std::string_view key) const {
   if (!has(key)) {
     return false;
   }
+  if (m_plain) {
+    return plain_entry(key)->kind == PlainEntry::Kind::null;
+  }
   const YAML::Node& root = m_root;
   return root[std::string(key)].IsNull();
 }
@@ -443,6 +470,9 @@ bool Frontmatter::is_list(std::string_view key) const {
   if (!has(key)) {
     return false;
   }
+  if (m_plain) {
+    return plain_entry(key)->kind == PlainEntry::Kind::list;
+  }
   const YAML::Node& root = m_root;
   return root[std::string(key)].IsSequence();
 }
@@ -450,6 +480,9 @@ bool Frontmatter::is_list(std::string_view key) const {
 std::optional<std::vector<std::string>> Frontmatter::list(std::string_view key) const {
   if (!is_list(key)) {
     return std::nullopt;
+  }
+  if (m_plain) {
+    return plain_entry(key)->items;
   }
   const YAML::Node& root = m_root;
   std::vector<std::string> out;
@@ -468,8 +501,8 @@ int Frontmatter::line_of(std::string_view key) const {
 }
 
 QuoteStyle Frontmatter::quote_style(std::string_view key) const {
-  if (!has(key)) {
-    return QuoteStyle::plain;
+  if (!has(key) || m_plain) {
+    return QuoteStyle::plain; // a plain block quotes nothing
   }
   const YAML::Node& root = m_root;
   const YAML::Node node = root[std::string(key)];
@@ -554,7 +587,7 @@ void Frontmatter::write_scalar(std::string_view key, std::string_view value) {
   }
   const auto line_end = m_text.find_first_of("\r\n", span->begin);
   const std::size_t end = line_end == std::string::npos ? m_text.size() : line_end;
-  const YAML::Node& root = m_root;
+  const YAML::Node& root = tree();
   const YAML::Node node = root[std::string(key)];
   const auto pos = static_cast<std::size_t>(node.Mark().pos);
   std::string line;
@@ -581,7 +614,7 @@ void Frontmatter::set_list(std::string_view key, const std::vector<std::string>&
 
 void Frontmatter::write_list(std::string_view key, const std::vector<std::string>& values) {
   const auto* span = find(key);
-  const YAML::Node& root = m_root;
+  const YAML::Node& root = tree();
   const YAML::Node node = span == nullptr ? YAML::Node() : root[std::string(key)];
 
   // Items keep the quoting of the list's first quoted item.

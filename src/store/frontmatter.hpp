@@ -3,6 +3,7 @@
 #pragma once
 
 #include "base/expected.hpp"
+#include "store/plain_block.hpp"
 
 #include <optional>
 #include <string>
@@ -94,11 +95,19 @@ private:
   void verify_edit(std::string_view key, const std::string& before, bool ok);
   void reparse();
   void require_editable() const;
+  // The plain block's entry for `key` (m_plain is set), or nullptr.
+  const PlainEntry* plain_entry(std::string_view key) const;
+  // The YAML tree of the text, parsed now if the text was read as a plain block.
+  const YAML::Node& tree();
 
   std::string m_text;
   std::string m_eol = "\n";
   int m_first_line = 1;
-  YAML::Node m_root;
+  YAML::Node m_root; // the text's tree; not built for a plain block until an edit needs it
+  bool m_root_current = false;
+  // The text's keys and values when it is a plain block (plain_block.hpp),
+  // which is read without a YAML parser; nullopt when yaml-cpp read it.
+  std::optional<std::vector<PlainEntry>> m_plain;
   std::vector<KeySpan> m_spans;
   bool m_editable = true; // false for a flow-mapping block, which line edits cannot touch
 };
