@@ -18,7 +18,7 @@
 namespace engram {
 
 // The ABI of the rule interface; a plugin built against another is refused.
-inline constexpr int k_abi_version = 7;
+inline constexpr int k_abi_version = 8;
 
 // The SDK version a plugin was built against (major.minor must match the host's).
 inline constexpr const char* k_sdk_version = "0.1";
@@ -125,6 +125,11 @@ public:
 
   // Splits a Markdown body into claims.
   virtual std::vector<Claim> claims(std::string_view body) const = 0;
+
+  // The claims of a file's current body: claims(body(path)). The host
+  // answers from its claim index of the file's layer, which holds the file
+  // split already once a rule has asked related_claims of that layer.
+  virtual std::vector<Claim> claims_of(std::string_view path) const { return claims(body(path)); }
 
   // Classifies a claim's text.
   virtual ClaimKind classify(std::string_view text) const = 0;

@@ -201,7 +201,7 @@ private:
   void decay(StoreView& store, const std::string& path, engram::Date when) {
     const auto tags = store.list(path, "tags");
     const auto canon = canonical_tags(store, tags);
-    const auto claims = store.claims(store.body(path));
+    const auto claims = store.claims_of(path);
     std::size_t accounted = 0;
     for (const auto& claim : claims) {
       std::string target;

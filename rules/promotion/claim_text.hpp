@@ -53,7 +53,7 @@ public:
   const std::vector<Claim>& of(const std::string& path) {
     auto it = m_claims.find(path);
     if (it == m_claims.end()) {
-      it = m_claims.emplace(path, m_store.claims(m_store.body(path))).first;
+      it = m_claims.emplace(path, m_store.claims_of(path)).first;
     }
     return it->second;
   }

@@ -88,6 +88,12 @@ public:
   // Forgets a file that no longer exists.
   void remove(const std::string& path);
 
+  // The claims of an indexed file's current body, as claims::split_claims
+  // gives them with `memo`: the index keeps them split section by section,
+  // and only `Solution:` claims classified; the others are classified here.
+  [[nodiscard]] std::vector<Claim> claims_of(const std::string& path,
+                                             claims::KindMemo& memo) const;
+
   // Which claims a query wants.
   enum class Wanted {
     related,    // duplicates and updates

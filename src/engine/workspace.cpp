@@ -362,6 +362,15 @@ std::vector<Claim> Workspace::claims(std::string_view body) const {
   return claims::split_claims(body, &m_claims.kinds());
 }
 
+std::vector<Claim> Workspace::claims_of(std::string_view path) const {
+  const auto it = m_files.find(path);
+  if (it == m_files.end() || !it->second.current || !it->second.layer) {
+    return claims(body(path));
+  }
+  // The layer's index splits every file of it once, and each edit's sections again.
+  return layer_index(*it->second.layer).claims_of(it->first, m_claims.kinds());
+}
+
 ClaimKind Workspace::classify(std::string_view text) const {
   return claims::classify(text);
 }

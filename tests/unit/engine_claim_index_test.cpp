@@ -43,6 +43,10 @@ public:
       out += "- " + claim() + "\n";
     }
     out += "\n## More\n\n" + claim() + " " + claim() + "\n";
+    if (below(3) == 0) {
+      out += "\n## Solution: stuck " + std::to_string(below(3)) + "\n\n1. " + claim() + "\n2. " +
+             claim() + "\n";
+    }
     return out;
   }
 
@@ -56,6 +60,16 @@ std::string dump(const std::vector<ClaimMatch>& matches) {
   for (const auto& m : matches) {
     out += m.path + "#" + std::to_string(m.index) + " " + std::to_string(static_cast<int>(m.relation)) + " " +
            std::to_string(static_cast<int>(m.kind)) + " " + m.text + "\n";
+  }
+  return out;
+}
+
+// Claims as comparable text: everything a rule reads of each.
+std::string dump(const std::vector<Claim>& claims) {
+  std::string out;
+  for (const auto& c : claims) {
+    out += std::to_string(c.line) + " " + std::to_string(static_cast<int>(c.kind)) + " [" +
+           c.context + "] [" + c.title + "] " + c.text + "\n";
   }
   return out;
 }
@@ -83,8 +97,13 @@ TEST_CASE("the claim index finds exactly the claims comparing with every claim f
               dump(workspace.StoreView::related_claims(incoming, Layer::semantic)));
       REQUIRE(dump(workspace.duplicate_claims(incoming, Layer::semantic)) ==
               dump(workspace.StoreView::duplicate_claims(incoming, Layer::semantic)));
-      // Edit the store as rules do: append, rewrite, create, remove.
+      // A file's claims from the index are the claims of splitting its body.
       const auto files = workspace.files(Layer::semantic);
+      for (const auto& path : files) {
+        INFO(path);
+        REQUIRE(dump(workspace.claims_of(path)) == dump(workspace.StoreView::claims_of(path)));
+      }
+      // Edit the store as rules do: append, rewrite, create, remove.
       const auto& path = files[words.below(files.size())];
       switch (words.below(4)) {
       case 0: workspace.set_body(path, workspace.body(path) + "- " + incoming + "\n"); break;
