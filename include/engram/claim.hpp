@@ -15,6 +15,13 @@ enum class ClaimKind {
   solution,    // a whole `## Solution: <slug>` section: goes to procedural/feedback.md whole
 };
 
+// How much of its claims a rule asks for: classifying a claim (its kind) is
+// most of what splitting a body costs, and many rules read only the text.
+enum class ClaimDetail {
+  classified,   // every claim with its kind
+  unclassified, // every kind factual but a `Solution:` section's (solution)
+};
+
 // One claim, with the text exactly as written in its source.
 struct Claim {
   std::string text;    // the source Markdown of the claim (a fenced code block after it included)

@@ -126,10 +126,20 @@ public:
   // Splits a Markdown body into claims.
   virtual std::vector<Claim> claims(std::string_view body) const = 0;
 
-  // The claims of a file's current body: claims(body(path)). The host
-  // answers from its claim index of the file's layer, which holds the file
-  // split already once a rule has asked related_claims of that layer.
-  virtual std::vector<Claim> claims_of(std::string_view path) const { return claims(body(path)); }
+  // The claims of a file's current body: claims(body(path)), with kinds as
+  // `detail` asks. The host answers from its claim index of the file's
+  // layer, which holds the file split already once a rule has asked
+  // related_claims of that layer.
+  virtual std::vector<Claim> claims_of(std::string_view path,
+                                       ClaimDetail detail = ClaimDetail::classified) const {
+    auto out = claims(body(path));
+    if (detail == ClaimDetail::unclassified) {
+      for (auto& claim : out) {
+        claim.kind = claim.kind == ClaimKind::solution ? ClaimKind::solution : ClaimKind::factual;
+      }
+    }
+    return out;
+  }
 
   // Classifies a claim's text.
   virtual ClaimKind classify(std::string_view text) const = 0;

@@ -59,7 +59,7 @@ private:
     std::map<std::string, FileFacts> facts;
     std::map<std::string, std::vector<std::string>> claims; // path → its claims' texts
     for (const auto& path : paths) {
-      for (const auto& claim : store.claims_of(path)) {
+      for (const auto& claim : store.claims_of(path, engram::ClaimDetail::unclassified)) {
         claims[path].push_back(claim.text);
       }
     }
@@ -105,7 +105,7 @@ private:
       }
     }
     for (const auto& path : edited) {
-      if (store.claims_of(path).empty() &&
+      if (store.claims_of(path, engram::ClaimDetail::unclassified).empty() &&
           knowledge::lower(store.field(path, "status").value_or("")) != "superseded") {
         store.set_field(path, "status", "superseded");
         store.record(Action{"", "marked", "", path, "",

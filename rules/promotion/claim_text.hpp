@@ -45,21 +45,28 @@ inline std::string claim_line(std::string_view claim) {
 // The claims of each file, split once per run: Deep Truths and the core
 // blocks read the same episodic files, and splitting costs more than reading.
 // Valid while the files it has read do not change (the rule writes only CORE.md).
+// Only procedural claims are classified: the behavioral_patterns block keeps
+// instructions; everything else promotion reads is a claim's text (and
+// whether it is a solution, which an unclassified claim still says).
 class ClaimCache {
 public:
-  explicit ClaimCache(const StoreView& store) : m_store(store) {}
+  explicit ClaimCache(const StoreView& store)
+      : m_store(store), m_classified(store.layer_path(Layer::procedural) + "/") {}
 
   // The claims of `path`'s body.
   const std::vector<Claim>& of(const std::string& path) {
     auto it = m_claims.find(path);
     if (it == m_claims.end()) {
-      it = m_claims.emplace(path, m_store.claims_of(path)).first;
+      const auto detail = path.starts_with(m_classified) ? ClaimDetail::classified
+                                                         : ClaimDetail::unclassified;
+      it = m_claims.emplace(path, m_store.claims_of(path, detail)).first;
     }
     return it->second;
   }
 
 private:
   const StoreView& m_store;
+  std::string m_classified; // the folder whose claims get their kinds
   std::map<std::string, std::vector<Claim>> m_claims;
 };
 

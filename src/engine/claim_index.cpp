@@ -191,15 +191,17 @@ void ClaimIndex::index_sections(Held& held, ClaimTable& table) {
   }
 }
 
-std::vector<Claim> ClaimIndex::claims_of(const std::string& path, claims::KindMemo& memo) const {
+std::vector<Claim> ClaimIndex::claims_of(const std::string& path, claims::KindMemo* memo) const {
   const auto it = m_files.find(path);
   if (it == m_files.end() || !it->second.present) {
     return {};
   }
   auto out = it->second.sections.claims();
-  for (auto& claim : out) {
-    if (claim.kind != ClaimKind::solution) {
-      claim.kind = memo.classify(claim.text);
+  if (memo != nullptr) {
+    for (auto& claim : out) {
+      if (claim.kind != ClaimKind::solution) {
+        claim.kind = memo->classify(claim.text);
+      }
     }
   }
   return out;

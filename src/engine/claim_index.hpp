@@ -90,9 +90,10 @@ public:
 
   // The claims of an indexed file's current body, as claims::split_claims
   // gives them with `memo`: the index keeps them split section by section,
-  // and only `Solution:` claims classified; the others are classified here.
+  // and only `Solution:` claims classified; the others are classified here,
+  // or, without a memo, left factual (ClaimDetail::unclassified).
   [[nodiscard]] std::vector<Claim> claims_of(const std::string& path,
-                                             claims::KindMemo& memo) const;
+                                             claims::KindMemo* memo) const;
 
   // Which claims a query wants.
   enum class Wanted {

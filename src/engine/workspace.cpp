@@ -362,13 +362,14 @@ std::vector<Claim> Workspace::claims(std::string_view body) const {
   return claims::split_claims(body, &m_claims.kinds());
 }
 
-std::vector<Claim> Workspace::claims_of(std::string_view path) const {
+std::vector<Claim> Workspace::claims_of(std::string_view path, ClaimDetail detail) const {
   const auto it = m_files.find(path);
   if (it == m_files.end() || !it->second.current || !it->second.layer) {
-    return claims(body(path));
+    return StoreView::claims_of(path, detail);
   }
   // The layer's index splits every file of it once, and each edit's sections again.
-  return layer_index(*it->second.layer).claims_of(it->first, m_claims.kinds());
+  return layer_index(*it->second.layer)
+      .claims_of(it->first, detail == ClaimDetail::classified ? &m_claims.kinds() : nullptr);
 }
 
 ClaimKind Workspace::classify(std::string_view text) const {

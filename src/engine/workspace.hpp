@@ -110,7 +110,7 @@ public:
   std::string store_name() const override;
   void remove(std::string_view path) override;
   std::vector<Claim> claims(std::string_view body) const override;
-  std::vector<Claim> claims_of(std::string_view path) const override;
+  std::vector<Claim> claims_of(std::string_view path, ClaimDetail detail) const override;
   ClaimKind classify(std::string_view text) const override;
   Relation compare(std::string_view incoming, std::string_view existing) const override;
   std::vector<ClaimMatch> related_claims(std::string_view incoming, Layer layer) const override;

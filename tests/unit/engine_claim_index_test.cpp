@@ -101,7 +101,10 @@ TEST_CASE("the claim index finds exactly the claims comparing with every claim f
       const auto files = workspace.files(Layer::semantic);
       for (const auto& path : files) {
         INFO(path);
-        REQUIRE(dump(workspace.claims_of(path)) == dump(workspace.StoreView::claims_of(path)));
+        for (const auto detail : {ClaimDetail::classified, ClaimDetail::unclassified}) {
+          REQUIRE(dump(workspace.claims_of(path, detail)) ==
+                  dump(workspace.StoreView::claims_of(path, detail)));
+        }
       }
       // Edit the store as rules do: append, rewrite, create, remove.
       const auto& path = files[words.below(files.size())];
