@@ -549,6 +549,13 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
   // already). Two flushes a commit, not three: each is a syncfs, which on
   // a small commit costs more than anything else it does.
   const auto write_index = [&]() -> std::optional<Failure> {
+    // Version 4, paths prefix-compressed, as git's feature.manyFiles: a
+    // third less to hash and write on each commit of a 100,000-file store
+    // (10.5 -> 7.2 MB). git reads it since 1.8.0; libgit2 keeps the
+    // version it read, so an index is converted once.
+    if (git_index_version(index) < 4 && git_index_set_version(index, 4) != 0) {
+      return failure(-1, "cannot set the index's version");
+    }
     if (const int code = git_index_write(index); code != 0) {
       return failure(code, "cannot write the index");
     }

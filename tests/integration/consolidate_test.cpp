@@ -5,6 +5,7 @@
 #include "lib/stores.hpp"
 
 #include <catch2/catch.hpp>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 namespace fs = std::filesystem;
@@ -128,8 +129,17 @@ TEST_CASE("expired episodic files are absorbed into the other layers and removed
   CHECK_THAT(rules, Catch::Contains("working-memory") && Catch::Contains("episodic-decay") &&
                         Catch::Contains("index"));
 
-  // The commit is exactly what is on disk, and the repository is sound.
+  // The commit is exactly what is on disk, and the repository is sound; git
+  // reads the index engram wrote (version 4: paths prefix-compressed).
   CHECK(git_out(sandbox, store, {"status", "--porcelain"}).empty());
+  CHECK(git_out(sandbox, store, {"ls-files", "--", "episodic"}) ==
+        "episodic/.gitkeep\nepisodic/2026-11-20-recent.md\n");
+  {
+    std::ifstream index(store / ".git" / "index", std::ios::binary);
+    char header[8] = {};
+    index.read(header, sizeof header);
+    CHECK(std::string(header, 8) == std::string("DIRC\0\0\0\4", 8));
+  }
   const auto fsck = sandbox.git(store, {"fsck", "--full", "--strict"});
   INFO(fsck.err);
   CHECK(fsck.exit_code == 0);
