@@ -38,11 +38,14 @@ std::string_view trimmed(std::string_view text) {
 }
 
 // Bytes a YAML reader may treat as more than text: a tab (indentation and
-// separation rules differ), a carriage return, a byte-order mark, and the
+// separation rules differ), a carriage return or any other control byte, a byte-order mark, and the
 // line and paragraph separators YAML 1.1 breaks lines at; and bytes that are
 // not UTF-8, which a reader may replace.
 bool has_special_bytes(std::string_view text) {
-  if (text.find_first_of("\t\r") != std::string_view::npos) {
+  // Control bytes too, comments included: yaml-cpp ends its input at a NUL.
+  if (std::any_of(text.begin(), text.end(), [](char c) {
+        return (static_cast<unsigned char>(c) < 0x20 && c != '\n') || c == 0x7f;
+      })) {
     return true;
   }
   if (std::all_of(text.begin(), text.end(),
@@ -71,7 +74,8 @@ std::optional<std::vector<std::string>> flow_items(std::string_view value) {
   while (true) {
     const auto comma = inner.find(',', pos);
     const auto item = trimmed(inner.substr(pos, comma == std::string_view::npos ? inner.npos : comma - pos));
-    if (!plain_safe(item, true) || item.find(':') != std::string_view::npos) {
+    // yaml-cpp ends a scalar inside brackets at a `?` (and YAML at a `: `).
+    if (!plain_safe(item, true) || item.find_first_of(":?") != std::string_view::npos) {
       return std::nullopt;
     }
     items.emplace_back(item);
@@ -151,6 +155,10 @@ std::optional<std::vector<PlainEntry>> read_plain_block(std::string_view text) {
     }
     PlainEntry entry;
     entry.key = std::string(line.substr(0, colon));
+    if (std::any_of(entries.begin(), entries.end(),
+                    [&](const PlainEntry& e) { return e.key == entry.key; })) {
+      return std::nullopt; // a key twice: the caller's parser reports it
+    }
     entry.line = line_number;
     const auto value = trimmed(line.substr(colon + 1));
     open_list = value.empty();

@@ -6,6 +6,7 @@
 #include "store/plain_block.hpp"
 
 #include <catch2/catch.hpp>
+#include <initializer_list>
 #include <iterator>
 #include <random>
 #include <string>
@@ -77,13 +78,13 @@ constexpr const char* k_values[] = {
     "nULL",     "true",      "-1",         "- a",      "-a",         "a: b",     "a:b",
     "https://example.com/a?b=c#d",         "a #c",     "a#b",        "#c",       "'q'",
     "\"q\"",    "it's",      "[a, b]",     "[]",       "[ ]",        "[a,b]",    "[a, [b]]",
-    "[a,]",     "[null]",    "[~, a]",     "[a:b]",    "[a, b] c",   "{a: b}",   "*x",
+    "[a,]",     "[null]",    "[~, a]",     "[a:b]",     "[a?b]",    "[b, ?c]",    "[a, b] c",   "{a: b}",   "*x",
     "&x y",     "!t v",      "|",          ">",        "%x",         "@x",       "`x`",
     "é",        "naïve café", "\xE2\x80\xA8", "a  b",  "a ",         "?x",       ":x",
     "x:",       ".inf",      "0x1F",       "1e3",      "a\tb",       "\xEF\xBB\xBFx",
     "[ a , b ]", "[a, 'b']", "[a, \"b\"]", "[-a]",     "[- a]",      "[a b, c]", "x\r",
     "2026-11-25", "[a, ~]",  "[#a]",       "[a #b]",   "\xC3",       "a, b",     "{}",
-    "=",        "<<",        "- [a]",      "a -- b",   "a:",         "[a]]"};
+    "=",        "<<",        "a\x01b",        "- [a]",      "a -- b",   "a:",         "[a]]"};
 constexpr const char* k_item_starts[] = {"- ", "-", "-  ", "  - ", "    - ", " - ", "  -"};
 constexpr const char* k_other_lines[] = {"", "# a comment", "  # indented comment",
                                                       "  continued", "---", "...", "   "};
@@ -165,11 +166,16 @@ TEST_CASE("the frontmatter engram and agents write is a plain block", "[frontmat
 }
 
 TEST_CASE("what only a YAML parser can read is left to it", "[frontmatter][plain]") {
-  for (const std::string text :
-       {"summary: 'quoted'\n", "summary: \"quoted\"\n", "summary: a # comment\n",
-        "tags: [a, [b]]\n", "tags:\n- a\n  - b\n", "summary: first\n  continued\n",
-        "key:\ttab\n", "key: value\r\n", "meta:\n  nested: map\n", "\"key\": value\n",
-        "tags: [null]\n", "- item\n", "key: *alias\n", "key: |\n  text\n"}) {
+  for (const std::string& text : std::initializer_list<std::string>{
+           "summary: 'quoted'\n", "summary: \"quoted\"\n", "summary: a # comment\n",
+           "tags: [a, [b]]\n", "tags:\n- a\n  - b\n", "summary: first\n  continued\n",
+           "key:\ttab\n", "key: value\r\n", "meta:\n  nested: map\n", "\"key\": value\n",
+           "tags: [null]\n", "- item\n", "key: *alias\n", "key: |\n  text\n",
+           // Found by the plain_block fuzzer: yaml-cpp ends a scalar in brackets at a `?`,
+           // and its input at a NUL, even in a comment.
+           "ts: [anal,ticaler?ts]\n", std::string("#\0x\na: b\n", 10),
+           // A key twice is the caller's to report.
+           "a: b\na: c\n"}) {
     INFO(text);
     CHECK_FALSE(read_plain_block(text));
   }
