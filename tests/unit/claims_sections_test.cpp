@@ -4,6 +4,7 @@
 // section starts found after an edit equal those found from scratch.
 #include "claims/sections.hpp"
 #include "claims/split.hpp"
+#include "lib/claims_dump.hpp"
 
 #include <catch2/catch.hpp>
 #include <random>
@@ -159,15 +160,7 @@ private:
   std::mt19937 m_random;
 };
 
-// Claims as one comparable text.
-std::string dump(const std::vector<Claim>& claims) {
-  std::string out;
-  for (const auto& claim : claims) {
-    out += std::to_string(claim.line) + "|" + std::to_string(static_cast<int>(claim.kind)) + "|" +
-           claim.context + "|" + claim.title + "|" + claim.text + "\n---\n";
-  }
-  return out;
-}
+using engram::test::dump;
 
 } // namespace
 

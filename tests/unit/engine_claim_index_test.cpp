@@ -3,6 +3,7 @@
 // StoreView defaults, which compare with each claim of each file), over a
 // store whose claims duplicate and update each other, before and after edits.
 #include "engine/workspace.hpp"
+#include "lib/claims_dump.hpp"
 #include "lib/temp_dir.hpp"
 #include "store/scan.hpp"
 
@@ -64,15 +65,7 @@ std::string dump(const std::vector<ClaimMatch>& matches) {
   return out;
 }
 
-// Claims as comparable text: everything a rule reads of each.
-std::string dump(const std::vector<Claim>& claims) {
-  std::string out;
-  for (const auto& c : claims) {
-    out += std::to_string(c.line) + " " + std::to_string(static_cast<int>(c.kind)) + " [" +
-           c.context + "] [" + c.title + "] " + c.text + "\n";
-  }
-  return out;
-}
+using test::dump;
 
 } // namespace
 
