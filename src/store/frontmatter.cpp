@@ -400,12 +400,9 @@ void Frontmatter::reparse() {
 }
 
 const PlainEntry* Frontmatter::plain_entry(std::string_view key) const {
-  for (const auto& entry : *m_plain) {
-    if (entry.key == key) {
-      return &entry;
-    }
-  }
-  return nullptr;
+  // m_spans were made from the entries, one each, in the same order.
+  const auto* span = find(key);
+  return span == nullptr ? nullptr : &(*m_plain)[static_cast<std::size_t>(span - m_spans.data())];
 }
 
 const YAML::Node& Frontmatter::tree() {
@@ -440,12 +437,14 @@ const Frontmatter::KeySpan* Frontmatter::find(std::string_view key) const {
 bool Frontmatter::has(std::string_view key) const { return find(key) != nullptr; }
 
 std::optional<std::string> Frontmatter::scalar(std::string_view key) const {
-  if (!has(key)) {
-    return std::nullopt;
-  }
   if (m_plain) {
     const auto* entry = plain_entry(key);
-    return entry->kind == PlainEntry::Kind::scalar ? std::optional(entry->scalar) : std::nullopt;
+    return entry != nullptr && entry->kind == PlainEntry::Kind::scalar
+               ? std::optional(entry->scalar)
+               : std::nullopt;
+  }
+  if (!has(key)) {
+    return std::nullopt;
   }
   const YAML::Node& root = m_root;
   const YAML::Node node = root[std::string(key)];
@@ -456,33 +455,38 @@ std::optional<std::string> Frontmatter::scalar(std::string_view key) const {
 }
 
 bool Frontmatter::is_null(std::string_view key) const {
+  if (m_plain) {
+    const auto* entry = plain_entry(key);
+    return entry != nullptr && entry->kind == PlainEntry::Kind::null;
+  }
   if (!has(key)) {
     return false;
-  }
-  if (m_plain) {
-    return plain_entry(key)->kind == PlainEntry::Kind::null;
   }
   const YAML::Node& root = m_root;
   return root[std::string(key)].IsNull();
 }
 
 bool Frontmatter::is_list(std::string_view key) const {
+  if (m_plain) {
+    const auto* entry = plain_entry(key);
+    return entry != nullptr && entry->kind == PlainEntry::Kind::list;
+  }
   if (!has(key)) {
     return false;
-  }
-  if (m_plain) {
-    return plain_entry(key)->kind == PlainEntry::Kind::list;
   }
   const YAML::Node& root = m_root;
   return root[std::string(key)].IsSequence();
 }
 
 std::optional<std::vector<std::string>> Frontmatter::list(std::string_view key) const {
+  if (m_plain) {
+    const auto* entry = plain_entry(key);
+    return entry != nullptr && entry->kind == PlainEntry::Kind::list
+               ? std::optional(entry->items)
+               : std::nullopt;
+  }
   if (!is_list(key)) {
     return std::nullopt;
-  }
-  if (m_plain) {
-    return plain_entry(key)->items;
   }
   const YAML::Node& root = m_root;
   std::vector<std::string> out;

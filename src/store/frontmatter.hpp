@@ -95,7 +95,7 @@ private:
   void verify_edit(std::string_view key, const std::string& before, bool ok);
   void reparse();
   void require_editable() const;
-  // The plain block's entry for `key` (m_plain is set), or nullptr.
+  // The plain block's entry for `key` (m_plain is set), or nullptr when absent.
   const PlainEntry* plain_entry(std::string_view key) const;
   // The YAML tree of the text, parsed now if the text was read as a plain block.
   const YAML::Node& tree();

@@ -43,13 +43,15 @@ std::string_view trimmed(std::string_view text) {
 // not UTF-8, which a reader may replace.
 bool has_special_bytes(std::string_view text) {
   // Control bytes too, comments included: yaml-cpp ends its input at a NUL.
-  if (std::any_of(text.begin(), text.end(), [](char c) {
-        return (static_cast<unsigned char>(c) < 0x20 && c != '\n') || c == 0x7f;
-      })) {
-    return true;
+  bool ascii = true;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte < 0x20 && c != '\n') || byte == 0x7f) {
+      return true;
+    }
+    ascii = ascii && byte < 0x80;
   }
-  if (std::all_of(text.begin(), text.end(),
-                  [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+  if (ascii) {
     return false;
   }
   if (first_invalid_utf8(text)) {
@@ -74,8 +76,8 @@ std::optional<std::vector<std::string>> flow_items(std::string_view value) {
   while (true) {
     const auto comma = inner.find(',', pos);
     const auto item = trimmed(inner.substr(pos, comma == std::string_view::npos ? inner.npos : comma - pos));
-    // yaml-cpp ends a scalar inside brackets at a `?` (and YAML at a `: `).
-    if (!plain_safe(item, true) || item.find_first_of(":?") != std::string_view::npos) {
+    // A `:` in an item is left to yaml-cpp, which reads more of its forms.
+    if (!plain_safe(item, true) || item.find(':') != std::string_view::npos) {
       return std::nullopt;
     }
     items.emplace_back(item);
@@ -103,7 +105,8 @@ bool plain_safe(std::string_view value, bool in_flow) {
   if (value.find(": ") != std::string_view::npos || value.find(" #") != std::string_view::npos) {
     return false;
   }
-  if (in_flow && value.find_first_of(",[]{}") != std::string_view::npos) {
+  // Inside brackets yaml-cpp also ends a scalar at a `?` ([a?b] is an unknown token to it).
+  if (in_flow && value.find_first_of(",[]{}?") != std::string_view::npos) {
     return false;
   }
   return std::none_of(value.begin(), value.end(),

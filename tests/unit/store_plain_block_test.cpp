@@ -192,3 +192,11 @@ TEST_CASE("an edit of a plain block keeps it exact", "[frontmatter][plain]") {
   CHECK(frontmatter->scalar("type") == "null");
   CHECK(frontmatter->scalar("status") == "open");
 }
+
+TEST_CASE("an item yaml-cpp cannot read plain in brackets is written quoted", "[frontmatter][plain]") {
+  auto frontmatter = Frontmatter::parse("type: semantic\ntags: [a, b]\n", 2, "\n");
+  REQUIRE(frontmatter);
+  frontmatter->set_list("tags", {"a", "why?"});
+  CHECK(frontmatter->text() == "type: semantic\ntags: [a, 'why?']\n");
+  CHECK(frontmatter->list("tags") == std::vector<std::string>{"a", "why?"});
+}
