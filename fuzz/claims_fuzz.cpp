@@ -2,7 +2,8 @@
 // comparing claims. Invariants, not just "no crash": each claim is a piece of
 // the body starting on its own line, in order and disjoint; no word is lost
 // outside what the splitter documents it drops (headings, HTML comments);
-// normalise is idempotent; the cheap relation() agrees with compare_claims().
+// normalise is idempotent; a claim and the claim as a list item prepare
+// alike; the cheap relation() agrees with compare_claims().
 #include "claims/classify.hpp"
 #include "claims/compare.hpp"
 #include "claims/normalise.hpp"
@@ -206,6 +207,14 @@ void check_claims(const std::vector<std::string>& texts) {
     prepared.push_back(claims::prepare(text));
     if (prepared.back().normal != normal) {
       fail("prepare's normal form is not normalise's");
+    }
+    // The claim index reuses a text's preparation for it as a list item.
+    const auto item = claims::prepare("- " + text);
+    const auto& bare = prepared.back();
+    if (claims::prepared_alike("- " + text) != text || item.normal != bare.normal ||
+        item.tokens.words != bare.tokens.words || item.tokens.values != bare.tokens.values ||
+        item.tokens.negated != bare.tokens.negated) {
+      fail("a claim as a list item prepares unlike the claim");
     }
   }
   for (std::size_t i = 0; i < prepared.size(); ++i) {

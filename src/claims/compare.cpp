@@ -83,7 +83,8 @@ std::size_t joined_count(const std::vector<std::string>& a, const std::vector<st
 }
 
 // How many elements `w1 ∪ values` and `w2 ∪ values` share; every list sorted and unique.
-std::size_t shared_with_values(const std::vector<std::string>& w1, const std::vector<std::string>& w2,
+std::size_t shared_with_values(const std::vector<std::string>& w1,
+                               const std::vector<std::string>& w2,
                                const std::vector<std::string>& values) {
   std::size_t shared = values.size();
   auto i = w1.begin();
@@ -107,6 +108,10 @@ std::size_t shared_with_values(const std::vector<std::string>& w1, const std::ve
 
 PreparedClaim prepare(std::string_view text) {
   return {normalise(text), tokens_of(text)};
+}
+
+std::string_view prepared_alike(std::string_view text) {
+  return text.starts_with("- ") ? text.substr(2) : text;
 }
 
 Comparison compare_claims(std::string_view incoming, std::string_view existing,

@@ -27,6 +27,13 @@ struct PreparedClaim {
 // Prepares `text` for `compare_claims`.
 [[nodiscard]] PreparedClaim prepare(std::string_view text);
 
+// A shorter text that prepare() treats exactly as `text`, or `text` itself:
+// `text` without a leading "- " list marker. Normalising strips a line's
+// markers before anything else reads it, and the marker can neither open
+// nor close a comment or emphasis, so both texts prepare alike. A claim
+// absorbed as a list item is then prepared once, not again as the item.
+[[nodiscard]] std::string_view prepared_alike(std::string_view text);
+
 // How `incoming` relates to `existing`:
 //  - duplicate: equal after `normalise`; or the incoming claim's significant
 //    tokens are contained in the existing one's at `near_threshold` or more,

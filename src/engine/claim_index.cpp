@@ -69,14 +69,31 @@ std::uint32_t ClaimTable::id(std::string_view text) {
   if (const auto it = m_ids.find(text); it != m_ids.end()) {
     return it->second;
   }
+  if (const auto alike = alike_numbered(text)) {
+    return add_alike(text, *alike);
+  }
   return add(text, claims::prepare(text));
+}
+
+std::optional<std::uint32_t> ClaimTable::alike_numbered(std::string_view text) const {
+  const auto alike = claims::prepared_alike(text);
+  if (alike.size() == text.size()) {
+    return std::nullopt;
+  }
+  const auto it = m_ids.find(alike);
+  return it == m_ids.end() ? std::nullopt : std::optional<std::uint32_t>(it->second);
 }
 
 void ClaimTable::add_all(const std::vector<std::string_view>& texts) {
   std::vector<std::string_view> fresh;
   std::unordered_set<std::string_view> listed;
   for (const auto text : texts) {
-    if (!m_ids.contains(text) && listed.insert(text).second) {
+    if (m_ids.contains(text) || !listed.insert(text).second) {
+      continue;
+    }
+    if (const auto alike = alike_numbered(text)) {
+      add_alike(text, *alike); // an absorbed claim, now an item: prepared already
+    } else {
       fresh.push_back(text);
     }
   }
@@ -87,6 +104,16 @@ void ClaimTable::add_all(const std::vector<std::string_view>& texts) {
   for (std::size_t i = 0; i < fresh.size(); ++i) {
     add(fresh[i], std::move(prepared[i]));
   }
+}
+
+std::uint32_t ClaimTable::add_alike(std::string_view text, std::uint32_t alike) {
+  Entry entry = m_entries[alike]; // a copy: pushing may move the entries
+  entry.text = std::string(text);
+  const auto n = static_cast<std::uint32_t>(m_entries.size());
+  m_normal.push_back(entry.normal);
+  m_entries.push_back(std::move(entry));
+  m_ids.emplace(std::string(text), n);
+  return n;
 }
 
 std::uint32_t ClaimTable::add(std::string_view text, claims::PreparedClaim prepared) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <engram/rule.hpp>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -65,6 +66,13 @@ private:
   // Numbers `text`, not numbered yet, as `prepared`.
   std::uint32_t add(std::string_view text, claims::PreparedClaim prepared);
 
+  // The number of the text claims::prepared_alike gives for `text`, when it
+  // is shorter and numbered already.
+  std::optional<std::uint32_t> alike_numbered(std::string_view text) const;
+
+  // Numbers `text`, not numbered yet, as the text numbered `alike` is.
+  std::uint32_t add_alike(std::string_view text, std::uint32_t alike);
+
   Numbers m_ids;     // claim text → its number
   Numbers m_tokens;  // token → its number
   Numbers m_normals; // normal form → its number
@@ -92,8 +100,7 @@ public:
   // gives them with `memo`: the index keeps them split section by section,
   // and only `Solution:` claims classified; the others are classified here,
   // or, without a memo, left factual (ClaimDetail::unclassified).
-  [[nodiscard]] std::vector<Claim> claims_of(const std::string& path,
-                                             claims::KindMemo* memo) const;
+  [[nodiscard]] std::vector<Claim> claims_of(const std::string& path, claims::KindMemo* memo) const;
 
   // Which claims a query wants.
   enum class Wanted {

@@ -179,7 +179,8 @@ TEST_CASE("claims: the fast relation gives compare_claims' verdict on every pair
     texts.push_back("The " + system + ".");
     texts.push_back(system);
   }
-  texts.insert(texts.end(), {"It is.", "This is.", "it is", "A fact.", "a fact", "", "250", "Friday"});
+  texts.insert(texts.end(),
+               {"It is.", "This is.", "it is", "A fact.", "a fact", "", "250", "Friday"});
   for (const double threshold : {0.0, 0.5, 0.9, 1.0}) {
     for (const auto& a : texts) {
       const auto in = engram::claims::prepare(a);
@@ -189,5 +190,29 @@ TEST_CASE("claims: the fast relation gives compare_claims' verdict on every pair
               compare_claims(a, b, threshold).relation);
       }
     }
+  }
+}
+
+TEST_CASE("claims: a claim and the claim as a list item prepare alike") {
+  using engram::claims::prepare;
+  using engram::claims::prepared_alike;
+  CHECK(prepared_alike("- Pin versions") == "Pin versions");
+  CHECK(prepared_alike("-- not an item") == "-- not an item");
+  CHECK(prepared_alike("* Pin versions") == "* Pin versions"); // only "- " is claimed
+  // Texts whose start a marker could change: comments, emphasis, quotes,
+  // markers already there, numbers, task boxes, blank text, several lines.
+  for (const std::string text :
+       {"Pin versions.", "", " ", "- already an item", "> quoted - text", "<!-- c -->Use X",
+        "<!--\nc -->Use X", "*Always* pin", "_x_ and __y__", "42. is a number", "[ ] a task", "[x]",
+        "  indented\ncontinued", "Don't use `rm -rf` on /var", "Caf\u00e9 opens at 9", "-",
+        "--> closes", "~~gone~~ kept", "\tTabbed"}) {
+    INFO("text: [" << text << "]");
+    const auto bare = prepare(text);
+    const auto item = prepare("- " + text);
+    CHECK(prepared_alike("- " + text) == text);
+    CHECK(item.normal == bare.normal);
+    CHECK(item.tokens.words == bare.tokens.words);
+    CHECK(item.tokens.values == bare.tokens.values);
+    CHECK(item.tokens.negated == bare.tokens.negated);
   }
 }
