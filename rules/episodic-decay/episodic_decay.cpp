@@ -90,14 +90,22 @@ struct Section {
   std::size_t end;     // offset just past the section
 };
 
+// The start of the first line at or after `from` (itself a line start) that
+// begins with '#', or the body's size. '#' is rare in prose, newlines are
+// not: the search runs from one '#' to the next.
+std::size_t next_hash_line(const std::string& body, std::size_t from) {
+  for (auto at = body.find('#', from); at != std::string::npos; at = body.find('#', at + 1)) {
+    if (at == from || body[at - 1] == '\n') {
+      return at;
+    }
+  }
+  return body.size();
+}
+
 std::optional<Section> find_section(const std::string& body, const std::string& heading_text) {
   std::optional<Section> found;
   // Only lines that start with '#' can be headings: jump from one to the next.
-  std::size_t pos = 0;
-  if (!body.starts_with('#')) {
-    const auto heading = body.find("\n#");
-    pos = heading == std::string::npos ? body.size() : heading + 1;
-  }
+  std::size_t pos = next_hash_line(body, 0);
   while (pos < body.size()) {
     const auto nl = body.find('\n', pos);
     const std::size_t next = nl == std::string::npos ? body.size() : nl + 1;
@@ -118,8 +126,7 @@ std::optional<Section> find_section(const std::string& body, const std::string& 
         found = Section{pos, body.size()};
       }
     }
-    const auto heading = nl == std::string::npos ? std::string::npos : body.find("\n#", nl);
-    pos = heading == std::string::npos ? body.size() : heading + 1;
+    pos = next < body.size() ? next_hash_line(body, next) : body.size();
   }
   return found;
 }
