@@ -18,7 +18,7 @@
 namespace engram {
 
 // The ABI of the rule interface; a plugin built against another is refused.
-inline constexpr int k_abi_version = 8;
+inline constexpr int k_abi_version = 9;
 
 // The SDK version a plugin was built against (major.minor must match the host's).
 inline constexpr const char* k_sdk_version = "0.1";
@@ -132,13 +132,7 @@ public:
   // related_claims of that layer.
   virtual std::vector<Claim> claims_of(std::string_view path,
                                        ClaimDetail detail = ClaimDetail::classified) const {
-    auto out = claims(body(path));
-    if (detail == ClaimDetail::unclassified) {
-      for (auto& claim : out) {
-        claim.kind = claim.kind == ClaimKind::solution ? ClaimKind::solution : ClaimKind::factual;
-      }
-    }
-    return out;
+    return with_detail(claims(body(path)), detail);
   }
 
   // Classifies a claim's text.
@@ -150,12 +144,16 @@ public:
   // Every claim of the files of `layer` that `incoming` duplicates or updates
   // (compare is not distinct), by path and then by position in the file:
   // what comparing with each claim of claims(body(path)) for every path of
-  // files(layer) finds. The host answers from an index; this default is the
-  // definition, and what a StoreView without an index does.
-  virtual std::vector<ClaimMatch> related_claims(std::string_view incoming, Layer layer) const {
+  // files(layer) finds, with kinds as `detail` asks (a rule that reads only
+  // relations and texts need not pay for classifying every match). The host
+  // answers from an index; this default is the definition, and what a
+  // StoreView without an index does.
+  virtual std::vector<ClaimMatch>
+  related_claims(std::string_view incoming, Layer layer,
+                 ClaimDetail detail = ClaimDetail::classified) const {
     std::vector<ClaimMatch> out;
     for (const auto& path : files(layer)) {
-      const auto found = claims(body(path));
+      const auto found = with_detail(claims(body(path)), detail);
       for (std::size_t i = 0; i < found.size(); ++i) {
         const auto relation = compare(incoming, found[i].text);
         if (relation != Relation::distinct) {
@@ -169,8 +167,10 @@ public:
   // The claims of related_claims that `incoming` duplicates, without its
   // updates: what a rule asks when it only groups the same claim. The host
   // answers it with far fewer comparisons where a subject has many values.
-  virtual std::vector<ClaimMatch> duplicate_claims(std::string_view incoming, Layer layer) const {
-    auto out = related_claims(incoming, layer);
+  virtual std::vector<ClaimMatch>
+  duplicate_claims(std::string_view incoming, Layer layer,
+                   ClaimDetail detail = ClaimDetail::classified) const {
+    auto out = related_claims(incoming, layer, detail);
     std::erase_if(out,
                   [](const ClaimMatch& match) { return match.relation != Relation::duplicate; });
     return out;
@@ -214,6 +214,18 @@ public:
   virtual std::uint64_t revision() const { return 0; }
   virtual std::optional<std::vector<std::string>> changed_since(std::uint64_t /*revision*/) const {
     return std::nullopt;
+  }
+
+protected:
+  // Claims with kinds as `detail` asks: unclassified, every kind is factual
+  // but a `Solution:` section's.
+  static std::vector<Claim> with_detail(std::vector<Claim> claims, ClaimDetail detail) {
+    if (detail == ClaimDetail::unclassified) {
+      for (auto& claim : claims) {
+        claim.kind = claim.kind == ClaimKind::solution ? ClaimKind::solution : ClaimKind::factual;
+      }
+    }
+    return claims;
   }
 };
 

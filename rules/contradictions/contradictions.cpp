@@ -70,7 +70,8 @@ private:
       const auto& texts = claims[path];
       for (std::size_t i = 0; i < texts.size(); ++i) {
         const Place here{path, i, texts[i]};
-        for (const auto& match : store.related_claims(texts[i], layer)) {
+        for (const auto& match :
+             store.related_claims(texts[i], layer, engram::ClaimDetail::unclassified)) {
           if (match.relation != Relation::update || (match.path == path && match.index == i)) {
             continue;
           }
@@ -95,7 +96,7 @@ private:
     for (const auto& [older, newer] : flagged) {
       store.record(Action{"", "flagged", older.text, older.path, newer.path,
                           "contradicted by the newer \"" +
-                            knowledge::one_line(knowledge::split_markers(newer.text).own) +
+                              knowledge::one_line(knowledge::split_markers(newer.text).own) +
                               "\"; not changed: " + facts.at(older.path).guard});
     }
     std::set<std::string> edited;
@@ -108,15 +109,15 @@ private:
       if (store.claims_of(path, engram::ClaimDetail::unclassified).empty() &&
           knowledge::lower(store.field(path, "status").value_or("")) != "superseded") {
         store.set_field(path, "status", "superseded");
-        store.record(Action{"", "marked", "", path, "",
-                            "every claim is superseded: status superseded"});
+        store.record(
+            Action{"", "marked", "", path, "", "every claim is superseded: status superseded"});
       }
     }
   }
 
   // The facts of a file, read once per run.
   static const FileFacts& facts_of(const StoreView& store, std::map<std::string, FileFacts>& facts,
-                                     const std::string& path) {
+                                   const std::string& path) {
     auto [it, fresh] = facts.try_emplace(path);
     if (fresh) {
       auto& f = it->second;
@@ -155,8 +156,7 @@ private:
     if (a.path == b.path) {
       return a.index > b.index;
     }
-    return knowledge::newer(facts_of(store, facts, a.path).age,
-                            facts_of(store, facts, b.path).age);
+    return knowledge::newer(facts_of(store, facts, a.path).age, facts_of(store, facts, b.path).age);
   }
 
   // Keeps the older claim in a marker beside the newer one; false when its text
@@ -201,8 +201,8 @@ private:
     store.set_body(older.path, body);
     store.record(Action{"", "superseded", own, older.path, newer.path,
                         "contradicted by the newer \"" +
-                            knowledge::one_line(knowledge::split_markers(newer.text).own) +
-                            "\"" + (older.path == newer.path ? " later in the file" : "") +
+                            knowledge::one_line(knowledge::split_markers(newer.text).own) + "\"" +
+                            (older.path == newer.path ? " later in the file" : "") +
                             "; kept in a superseded marker"});
     return true;
   }

@@ -188,6 +188,10 @@ std::string quote_for_marker(std::string text) {
   return text;
 }
 
+// What this rule reads of a match's kind: only whether it is a solution,
+// which an unclassified match still says.
+constexpr auto k_kinds = engram::ClaimDetail::unclassified;
+
 class EpisodicDecayRule final : public engram::Rule {
 public:
   void run(StoreView& store) override {
@@ -406,7 +410,7 @@ private:
       // A solution is a duplicate of a claim of the target that it
       // duplicates as text; against another solution only titles count,
       // and an equal title is amended below, never a duplicate.
-      for (const auto& match : store.duplicate_claims(claim.text, Layer::procedural)) {
+      for (const auto& match : store.duplicate_claims(claim.text, Layer::procedural, k_kinds)) {
         if (match.path == target && match.kind != ClaimKind::solution &&
             match.relation == Relation::duplicate) {
           store.record(Action{"", "duplicate", claim.text, source, target,
@@ -422,7 +426,7 @@ private:
       const Layer layer = claim.kind == ClaimKind::reference     ? Layer::reference
                           : claim.kind == ClaimKind::behavioural ? Layer::procedural
                                                                  : Layer::semantic;
-      const auto related = store.related_claims(claim.text, layer);
+      const auto related = store.related_claims(claim.text, layer, k_kinds);
       const engram::ClaimMatch* update = nullptr;
       for (const auto& match : related) {
         if (match.path != target) {

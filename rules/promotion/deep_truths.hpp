@@ -45,7 +45,8 @@ struct Dropped {
 struct TruthOutcome {
   std::vector<Truth> shown;     // ranked, at most `cap`
   std::vector<Truth> held_back; // ranked, proven but over the cap: at most `cap` more
-  std::size_t not_kept = 0;     // proven, but ranked below the held-back ones too (unchecked for markers)
+  std::size_t not_kept =
+      0; // proven, but ranked below the held-back ones too (unchecked for markers)
   std::vector<Truth> promoted;  // shown or held back now, in no truth of last run
   std::vector<Dropped> dropped; // last run's truths that left
 };
@@ -174,7 +175,8 @@ inline std::vector<ClaimGroup> group_session_claims(const StoreView& store, Clai
     if (found[i]) {
       continue;
     }
-    for (const auto& match : store.duplicate_claims(nodes[i].text, Layer::episodic)) {
+    for (const auto& match :
+         store.duplicate_claims(nodes[i].text, Layer::episodic, ClaimDetail::unclassified)) {
       if (match.relation != Relation::duplicate) {
         continue;
       }
@@ -271,13 +273,14 @@ inline std::string drop_reason(const StoreView& store, const Truth& truth,
   }
   // A claim still held by a live memory stays; one only the archive holds has left.
   for (const Layer layer : usage::k_used_layers) {
-    for (const auto& match : store.duplicate_claims(truth.text, layer)) {
+    for (const auto& match : store.duplicate_claims(truth.text, layer, ClaimDetail::unclassified)) {
       if (match.relation == Relation::duplicate) {
         return {};
       }
     }
   }
-  for (const auto& match : store.duplicate_claims(truth.text, Layer::archive)) {
+  for (const auto& match :
+       store.duplicate_claims(truth.text, Layer::archive, ClaimDetail::unclassified)) {
     if (match.relation == Relation::duplicate && match.path.ends_with(".md")) {
       return "its memory was archived to " + match.path;
     }
@@ -321,7 +324,8 @@ inline TruthOutcome deep_truths(const StoreView& store, ClaimCache& cache,
   std::vector<Truth> truths = previous;
   for (std::size_t t = 0; t < truths.size(); ++t) {
     std::set<std::size_t> matched_nodes;
-    for (const auto& match : store.duplicate_claims(truths[t].text, Layer::episodic)) {
+    for (const auto& match :
+         store.duplicate_claims(truths[t].text, Layer::episodic, ClaimDetail::unclassified)) {
       const auto it = node_of.find({match.path, match.index});
       if (match.relation == Relation::duplicate && it != node_of.end()) {
         matched_nodes.insert(it->second);

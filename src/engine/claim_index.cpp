@@ -245,7 +245,8 @@ void ClaimIndex::remove(const std::string& path) {
 }
 
 std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimTable& table,
-                                            double near_threshold, Wanted wanted) const {
+                                            double near_threshold, Wanted wanted,
+                                            claims::KindMemo* memo) const {
   near_threshold = std::clamp(near_threshold, 0.0, 1.0);
   const auto& in = table.entry(incoming);
   if (m_seen.size() < table.size()) {
@@ -341,9 +342,11 @@ std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimT
       const auto& file = held->second;
       for (std::size_t i = 0; i < file.ids.size(); ++i) {
         if (file.ids[i] == id) {
-          // Classified when a query first returns it: indexing a layer classifies nothing.
+          // Classified when a query that wants kinds first returns it:
+          // indexing a layer classifies nothing.
           const auto kind = file.solutions[i] != 0 ? ClaimKind::solution
-                                                   : table.kinds().classify(table.entry(id).text);
+                            : memo != nullptr      ? memo->classify(table.entry(id).text)
+                                                   : ClaimKind::factual;
           out.push_back(ClaimMatch{held->first, i, table.entry(id).text, kind, relation});
         }
       }

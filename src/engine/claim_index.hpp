@@ -111,10 +111,12 @@ public:
   // Every claim of the indexed files that the claim numbered `incoming`
   // duplicates or updates (claims::relation is not distinct; with
   // Wanted::duplicates, is duplicate), by path and then by position in the
-  // file: what comparing with every claim finds.
+  // file: what comparing with every claim finds. Kinds are classified with
+  // `memo`; without one, every kind is factual but a `Solution:` claim's
+  // (ClaimDetail::unclassified).
   [[nodiscard]] std::vector<ClaimMatch> related(std::uint32_t incoming, const ClaimTable& table,
-                                                double near_threshold,
-                                                Wanted wanted = Wanted::related) const;
+                                                double near_threshold, Wanted wanted,
+                                                claims::KindMemo* memo) const;
 
 private:
   // One indexed file.

@@ -415,16 +415,20 @@ const ClaimIndex& Workspace::layer_index(Layer layer) const {
   return index;
 }
 
-std::vector<ClaimMatch> Workspace::related_claims(std::string_view incoming, Layer layer) const {
+std::vector<ClaimMatch> Workspace::related_claims(std::string_view incoming, Layer layer,
+                                                  ClaimDetail detail) const {
   const double threshold = near_threshold();
   const auto& index = layer_index(layer);
-  return index.related(m_claims.id(incoming), m_claims, threshold, ClaimIndex::Wanted::related);
+  return index.related(m_claims.id(incoming), m_claims, threshold, ClaimIndex::Wanted::related,
+                       detail == ClaimDetail::classified ? &m_claims.kinds() : nullptr);
 }
 
-std::vector<ClaimMatch> Workspace::duplicate_claims(std::string_view incoming, Layer layer) const {
+std::vector<ClaimMatch> Workspace::duplicate_claims(std::string_view incoming, Layer layer,
+                                                    ClaimDetail detail) const {
   const double threshold = near_threshold();
   const auto& index = layer_index(layer);
-  return index.related(m_claims.id(incoming), m_claims, threshold, ClaimIndex::Wanted::duplicates);
+  return index.related(m_claims.id(incoming), m_claims, threshold, ClaimIndex::Wanted::duplicates,
+                       detail == ClaimDetail::classified ? &m_claims.kinds() : nullptr);
 }
 
 std::string Workspace::store_name() const {

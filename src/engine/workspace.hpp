@@ -113,8 +113,12 @@ public:
   std::vector<Claim> claims_of(std::string_view path, ClaimDetail detail) const override;
   ClaimKind classify(std::string_view text) const override;
   Relation compare(std::string_view incoming, std::string_view existing) const override;
-  std::vector<ClaimMatch> related_claims(std::string_view incoming, Layer layer) const override;
-  std::vector<ClaimMatch> duplicate_claims(std::string_view incoming, Layer layer) const override;
+  std::vector<ClaimMatch>
+  related_claims(std::string_view incoming, Layer layer,
+                 ClaimDetail detail = ClaimDetail::classified) const override;
+  std::vector<ClaimMatch>
+  duplicate_claims(std::string_view incoming, Layer layer,
+                   ClaimDetail detail = ClaimDetail::classified) const override;
   std::string normalise(std::string_view text) const override;
   std::string canonical_tag(std::string_view tag) const override;
   std::string slug(std::string_view text) const override;

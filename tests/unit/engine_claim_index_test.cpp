@@ -20,7 +20,9 @@ public:
   explicit ClaimWords(unsigned seed) : m_random(seed) {}
 
   // A number in [0, n).
-  std::size_t below(std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(m_random); }
+  std::size_t below(std::size_t n) {
+    return std::uniform_int_distribution<std::size_t>(0, n - 1)(m_random);
+  }
 
   // One claim.
   std::string claim() {
@@ -29,11 +31,19 @@ public:
     static const std::vector<std::string> attributes = {"page size", "retry limit", "timeout"};
     const auto& system = systems[below(systems.size())];
     switch (below(5)) {
-    case 0: return "The " + system + " " + attributes[below(attributes.size())] + " is " + std::to_string(10 * below(4)) + ".";
-    case 1: return "The " + system + " " + attributes[below(attributes.size())] + " is not " + std::to_string(10 * below(4)) + ".";
-    case 2: return "Always check the " + system + " before deploying.";
-    case 3: return "Never restart the " + system + " on Friday.";
-    default: return "The " + system + " runs nightly and " + attributes[below(attributes.size())] + " matters.";
+    case 0:
+      return "The " + system + " " + attributes[below(attributes.size())] + " is " +
+             std::to_string(10 * below(4)) + ".";
+    case 1:
+      return "The " + system + " " + attributes[below(attributes.size())] + " is not " +
+             std::to_string(10 * below(4)) + ".";
+    case 2:
+      return "Always check the " + system + " before deploying.";
+    case 3:
+      return "Never restart the " + system + " on Friday.";
+    default:
+      return "The " + system + " runs nightly and " + attributes[below(attributes.size())] +
+             " matters.";
     }
   }
 
@@ -59,7 +69,8 @@ private:
 std::string dump(const std::vector<ClaimMatch>& matches) {
   std::string out;
   for (const auto& m : matches) {
-    out += m.path + "#" + std::to_string(m.index) + " " + std::to_string(static_cast<int>(m.relation)) + " " +
+    out += m.path + "#" + std::to_string(m.index) + " " +
+           std::to_string(static_cast<int>(m.relation)) + " " +
            std::to_string(static_cast<int>(m.kind)) + " " + m.text + "\n";
   }
   return out;
@@ -69,7 +80,8 @@ using test::dump;
 
 } // namespace
 
-TEST_CASE("the claim index finds exactly the claims comparing with every claim finds, edit after edit") {
+TEST_CASE(
+    "the claim index finds exactly the claims comparing with every claim finds, edit after edit") {
   for (const double threshold : {0.9, 0.0, 1.0, 0.5}) {
     test::TempDir dir;
     ClaimWords words(static_cast<unsigned>(threshold * 10) + 7);
@@ -86,10 +98,12 @@ TEST_CASE("the claim index finds exactly the claims comparing with every claim f
     for (int step = 0; step < 60; ++step) {
       const auto incoming = words.claim();
       INFO("threshold " << threshold << ", step " << step << ": " << incoming);
-      REQUIRE(dump(workspace.related_claims(incoming, Layer::semantic)) ==
-              dump(workspace.StoreView::related_claims(incoming, Layer::semantic)));
-      REQUIRE(dump(workspace.duplicate_claims(incoming, Layer::semantic)) ==
-              dump(workspace.StoreView::duplicate_claims(incoming, Layer::semantic)));
+      for (const auto detail : {ClaimDetail::classified, ClaimDetail::unclassified}) {
+        REQUIRE(dump(workspace.related_claims(incoming, Layer::semantic, detail)) ==
+                dump(workspace.StoreView::related_claims(incoming, Layer::semantic, detail)));
+        REQUIRE(dump(workspace.duplicate_claims(incoming, Layer::semantic, detail)) ==
+                dump(workspace.StoreView::duplicate_claims(incoming, Layer::semantic, detail)));
+      }
       // A file's claims from the index are the claims of splitting its body.
       const auto files = workspace.files(Layer::semantic);
       for (const auto& path : files) {
@@ -102,8 +116,12 @@ TEST_CASE("the claim index finds exactly the claims comparing with every claim f
       // Edit the store as rules do: append, rewrite, create, remove.
       const auto& path = files[words.below(files.size())];
       switch (words.below(4)) {
-      case 0: workspace.set_body(path, workspace.body(path) + "- " + incoming + "\n"); break;
-      case 1: workspace.set_body(path, "- " + incoming + "\n" + workspace.body(path)); break;
+      case 0:
+        workspace.set_body(path, workspace.body(path) + "- " + incoming + "\n");
+        break;
+      case 1:
+        workspace.set_body(path, "- " + incoming + "\n" + workspace.body(path));
+        break;
       case 2:
         workspace.write("semantic/new-" + std::to_string(step) + ".md",
                         "---\ntype: semantic\n---\n- " + incoming + "\n");
