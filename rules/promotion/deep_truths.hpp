@@ -20,6 +20,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -128,10 +129,35 @@ struct ClaimGroup {
   std::optional<std::size_t> owner; // the truth (of last run) it was given to
 };
 
+// The node of each (episodic file, claim index), looked up once per match:
+// by path, then by position, not by comparing whole paths in a tree.
+class NodeIndex {
+public:
+  void add(const std::string& path, std::size_t index, std::size_t node) {
+    auto& nodes = m_by_path[path];
+    if (nodes.size() <= index) {
+      nodes.resize(index + 1, k_none);
+    }
+    nodes[index] = node;
+  }
+
+  std::optional<std::size_t> find(const std::string& path, std::size_t index) const {
+    const auto it = m_by_path.find(path);
+    if (it == m_by_path.end() || index >= it->second.size() || it->second[index] == k_none) {
+      return std::nullopt;
+    }
+    return it->second[index];
+  }
+
+private:
+  static constexpr std::size_t k_none = static_cast<std::size_t>(-1);
+  std::unordered_map<std::string, std::vector<std::size_t>> m_by_path;
+};
+
 // The claims of every session, grouped by sameness.
 inline std::vector<ClaimGroup> group_session_claims(const StoreView& store, ClaimCache& cache,
                                                     std::vector<SessionClaim>& nodes) {
-  std::map<std::pair<std::string, std::size_t>, std::size_t> id_of;
+  NodeIndex id_of;
   for (const auto& path : store.files(Layer::episodic)) {
     const auto day = session_day(store, path);
     if (!day) {
@@ -142,7 +168,7 @@ inline std::vector<ClaimGroup> group_session_claims(const StoreView& store, Clai
       if (claim_line(claims[i].text).empty()) {
         continue;
       }
-      id_of[{path, i}] = nodes.size();
+      id_of.add(path, i, nodes.size());
       nodes.push_back(SessionClaim{path, i, claims[i].text, *day});
     }
   }
@@ -164,7 +190,7 @@ inline std::vector<ClaimGroup> group_session_claims(const StoreView& store, Clai
   // and every session that wrote it joins the first one's group. A claim an
   // earlier look-up already found is not looked up again: what it duplicates,
   // the claim that found it duplicates too (containment carries over).
-  std::map<std::string, std::size_t> first_with_text;
+  std::unordered_map<std::string, std::size_t> first_with_text;
   std::vector<bool> found(nodes.size(), false);
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const auto [seen, fresh] = first_with_text.emplace(nodes[i].text, i);
@@ -180,9 +206,9 @@ inline std::vector<ClaimGroup> group_session_claims(const StoreView& store, Clai
       if (match.relation != Relation::duplicate) {
         continue;
       }
-      if (const auto it = id_of.find({match.path, match.index}); it != id_of.end()) {
-        unite(i, it->second);
-        found[it->second] = true;
+      if (const auto node = id_of.find(match.path, match.index)) {
+        unite(i, *node);
+        found[*node] = true;
       }
     }
   }
@@ -315,9 +341,9 @@ inline TruthOutcome deep_truths(const StoreView& store, ClaimCache& cache,
   std::vector<SessionClaim> nodes;
   auto groups = group_session_claims(store, cache, nodes);
 
-  std::map<std::pair<std::string, std::size_t>, std::size_t> node_of;
+  NodeIndex node_of;
   for (std::size_t n = 0; n < nodes.size(); ++n) {
-    node_of[{nodes[n].path, nodes[n].index}] = n;
+    node_of.add(nodes[n].path, nodes[n].index, n);
   }
 
   // Last run's truths gather the sessions that state them again.
@@ -326,9 +352,9 @@ inline TruthOutcome deep_truths(const StoreView& store, ClaimCache& cache,
     std::set<std::size_t> matched_nodes;
     for (const auto& match :
          store.duplicate_claims(truths[t].text, Layer::episodic, ClaimDetail::unclassified)) {
-      const auto it = node_of.find({match.path, match.index});
-      if (match.relation == Relation::duplicate && it != node_of.end()) {
-        matched_nodes.insert(it->second);
+      const auto node = node_of.find(match.path, match.index);
+      if (match.relation == Relation::duplicate && node) {
+        matched_nodes.insert(*node);
       }
     }
     for (auto& group : groups) {
