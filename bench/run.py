@@ -340,7 +340,7 @@ def daemon_cycles(bench, copy, total, trials):
         daemon.stop()
     with open(daemon.log.name, errors="replace") as f:
         runs = [float(m.group(1)) / 1000 for m in
-                re.finditer(r"\((\d+) ms\); agent's changes committed as", f.read())]
+                re.finditer(r"\(([\d.]+) ms\); agent's changes committed as", f.read())]
     return latencies, runs[-trials:]
 
 
@@ -561,7 +561,7 @@ def daemon_available(bench):
     return done.returncode == 0
 
 
-RUN_DONE = re.compile(r" \(\d+ ms\)")  # a run's summary line in the daemon's log
+RUN_DONE = re.compile(r" \([\d.]+ ms\)")  # a run's summary line in the daemon's log
 
 
 class Daemon:

@@ -199,7 +199,7 @@ void Daemon::collect_results() {
                             {"pid", ::getpid()},
                             {"kind", kind_name(result.kind)},
                             {"reason", reason_name(result.reason)},
-                            {"took_ms", result.took.count()}};
+                            {"took_ms", result.took_ms()}};
     if (result.ok) {
       reply["summary"] = result.summary;
       reply["record_text"] = result.record_text;

@@ -105,7 +105,7 @@ JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, KeptSt
     caches.release(job.root);
     result.ok = true;
     result.released = true;
-    result.took = std::chrono::duration_cast<std::chrono::milliseconds>(
+    result.took = std::chrono::duration_cast<std::chrono::microseconds>(
         std::chrono::steady_clock::now() - started);
     return result;
   }
@@ -141,7 +141,7 @@ JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, KeptSt
     result.ok = false;
     result.error = error.what();
   }
-  result.took = std::chrono::duration_cast<std::chrono::milliseconds>(
+  result.took = std::chrono::duration_cast<std::chrono::microseconds>(
       std::chrono::steady_clock::now() - started);
   return result;
 }

@@ -59,7 +59,12 @@ struct JobResult {
   WrittenFiles written;                       // engram's own writes and removals
   std::vector<std::string> look_again;        // for the next job's `changed`
   bool released = false;                      // a release job's result: nothing ran
-  std::chrono::milliseconds took{0};          // how long it ran
+  std::chrono::microseconds took{0};          // how long it ran
+
+  // `took` in whole milliseconds, as replies and status report it.
+  [[nodiscard]] std::int64_t took_ms() const {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(took).count();
+  }
 };
 
 // Runs one job to its end; never throws (a failure is a JobResult with ok false).

@@ -390,7 +390,9 @@ void StoreWatch::finished(const JobResult& result, Clock::time_point now, std::t
     if (result.commit) {
       commits += fmt::format("; committed {}", result.commit->substr(0, 12));
     }
-    spdlog::info("{} ({} ms){}", result.summary, result.took.count(), commits);
+    // Tenths of a millisecond: a one-file run on a small store takes two.
+    spdlog::info("{} ({:.1f} ms){}", result.summary,
+                 std::chrono::duration<double, std::milli>(result.took).count(), commits);
     // A rule's note on the whole store (a "skipped" action naming no file):
     // logged once, whether or not its run had anything to commit.
     const auto actions = result.record.is_object()

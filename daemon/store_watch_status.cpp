@@ -66,7 +66,7 @@ nlohmann::json StoreWatch::status(Clock::time_point now, std::time_t wall) const
                    {"reason", reason_name(m_last->reason)},
                    {"ok", m_last->ok},
                    {"at", local_iso(m_last_at)},
-                   {"took_ms", m_last->took.count()},
+                   {"took_ms", m_last->took_ms()},
                    {"summary", m_last->ok ? m_last->summary : m_last->error},
                    {"commit", optional_id(m_last->commit)},
                    {"snapshot_commit", optional_id(m_last->snapshot_commit)}};
