@@ -10,11 +10,13 @@
 
 namespace engram {
 
-void for_each_index(std::size_t count, std::size_t per_thread,
-                    const std::function<void(std::size_t)>& work) {
+namespace {
+
+// for_each_index on at most `most` threads.
+void run_on(std::size_t most, std::size_t count, std::size_t per_thread,
+            const std::function<void(std::size_t)>& work) {
   const std::size_t threads =
-      std::min<std::size_t>(std::max(1U, std::thread::hardware_concurrency()),
-                            count / std::max<std::size_t>(per_thread, 1));
+      std::min<std::size_t>(most, count / std::max<std::size_t>(per_thread, 1));
   if (threads <= 1) {
     for (std::size_t i = 0; i < count; ++i) {
       work(i);
@@ -45,6 +47,18 @@ void for_each_index(std::size_t count, std::size_t per_thread,
       std::rethrow_exception(error);
     }
   }
+}
+
+} // namespace
+
+void for_each_index(std::size_t count, std::size_t per_thread,
+                    const std::function<void(std::size_t)>& work) {
+  run_on(std::max(1U, std::thread::hardware_concurrency()), count, per_thread, work);
+}
+
+void for_each_waiting(std::size_t count, std::size_t per_thread, std::size_t threads,
+                      const std::function<void(std::size_t)>& work) {
+  run_on(std::max<std::size_t>(threads, 1), count, per_thread, work);
 }
 
 } // namespace engram

@@ -6,6 +6,7 @@
 #include "store/scan.hpp"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 namespace fs = std::filesystem;
 using engram::engine::FileChange;
@@ -98,6 +99,25 @@ TEST_CASE("a file to remove that changed meanwhile is kept") {
   CHECK(read_file(dir / "episodic" / "2026-01-01-x.md") == "- new fact\n- other\n- and one more\n");
   CHECK(std::find(result.deferred.begin(), result.deferred.end(), "episodic/2026-01-01-x.md") !=
         result.deferred.end());
+}
+
+TEST_CASE("many removals, made on several threads, are all made and reported in plan order") {
+  const TempDir dir;
+  write_base(dir);
+  Plan plan = absorbing_plan();
+  std::vector<std::string> removed{"episodic/2026-01-01-x.md"};
+  for (int i = 0; i < 600; ++i) {
+    const auto path = fmt::format("episodic/2026-02-01-{:03}.md", i);
+    const auto bytes = fmt::format("- fact {}\n", i);
+    write_file(dir / path, bytes);
+    plan.changes.push_back(change(path, bytes, std::nullopt));
+    removed.push_back(path);
+  }
+  const auto result = engram::engine::apply(plan, dir.path());
+  CHECK(result.deferred.empty());
+  CHECK(result.written == std::vector<std::string>{"semantic/a.md", "semantic/new.md"});
+  CHECK(result.removed == removed);
+  CHECK(fs::is_empty(dir / "episodic"));
 }
 
 TEST_CASE("write_atomically replaces a file whole and leaves no temporary behind") {
