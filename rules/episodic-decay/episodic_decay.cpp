@@ -5,6 +5,7 @@
 // when every one of its claims is accounted for in the record.
 #include "engram/plugin.hpp"
 #include "engram/text.hpp"
+#include "sections.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -22,6 +23,9 @@ using engram::ClaimKind;
 using engram::Layer;
 using engram::Relation;
 using engram::StoreView;
+using engram::episodic_decay::find_section;
+using engram::episodic_decay::Headings;
+using engram::episodic_decay::insert_in_section;
 
 int salience_rank(const std::optional<std::string>& salience) {
   return salience == "high" ? 3 : salience == "low" ? 1 : 2;
@@ -76,79 +80,6 @@ std::string appended(std::string body, const std::string& block, bool as_paragra
   return body;
 }
 
-// Whether two texts are equal ignoring case, compared byte by byte as tolower sees them.
-bool same_ignoring_case(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
-// Where a `## <title>` section of a body ends (the start of the next heading of level ≤ 2).
-struct Section {
-  std::size_t heading; // offset of the heading line
-  std::size_t end;     // offset just past the section
-};
-
-// The start of the first line at or after `from` (itself a line start) that
-// begins with '#', or the body's size. '#' is rare in prose, newlines are
-// not: the search runs from one '#' to the next.
-std::size_t next_hash_line(const std::string& body, std::size_t from) {
-  for (auto at = body.find('#', from); at != std::string::npos; at = body.find('#', at + 1)) {
-    if (at == from || body[at - 1] == '\n') {
-      return at;
-    }
-  }
-  return body.size();
-}
-
-std::optional<Section> find_section(const std::string& body, const std::string& heading_text) {
-  std::optional<Section> found;
-  // Only lines that start with '#' can be headings: jump from one to the next.
-  std::size_t pos = next_hash_line(body, 0);
-  while (pos < body.size()) {
-    const auto nl = body.find('\n', pos);
-    const std::size_t next = nl == std::string::npos ? body.size() : nl + 1;
-    const auto line = engram::text::without_eol(std::string_view(body).substr(pos, next - pos));
-    const bool level2 = line.starts_with("## ") || line == "##";
-    const bool level1 = line.starts_with("# ");
-    if (found && (level1 || level2)) {
-      found->end = pos;
-      return found;
-    }
-    if (!found && level2) {
-      auto title = line.substr(2);
-      title.remove_prefix(std::min(title.size(), title.find_first_not_of(" \t")));
-      while (!title.empty() && (title.back() == ' ' || title.back() == '#')) {
-        title.remove_suffix(1);
-      }
-      if (same_ignoring_case(title, heading_text)) {
-        found = Section{pos, body.size()};
-      }
-    }
-    pos = next < body.size() ? next_hash_line(body, next) : body.size();
-  }
-  return found;
-}
-
-// Inserts a block at the end of a section, after its last non-blank line.
-std::string insert_in_section(const std::string& body, const Section& section,
-                              const std::string& block) {
-  std::size_t at = section.end;
-  while (at > section.heading &&
-         (body[at - 1] == '\n' || body[at - 1] == '\r' || body[at - 1] == ' ')) {
-    --at;
-  }
-  std::string out = body.substr(0, at) + "\n" + block;
-  if (!block.ends_with('\n')) {
-    out += '\n';
-  }
-  const std::string rest = body.substr(at);
-  return out + (rest.find_first_not_of("\r\n ") == std::string::npos
-                    ? ""
-                    : "\n" + rest.substr(rest.find_first_not_of("\r\n ")));
-}
-
 // The `## Title` a behavioural claim is filed under: its nearest heading, else its first words.
 std::string title_for(const Claim& claim) {
   if (!claim.context.empty()) {
@@ -199,6 +130,7 @@ public:
     m_layers.clear();
     m_canonical.clear();
     m_targets.clear();
+    m_headings.clear();
     for (const auto& path : store.files(Layer::episodic)) {
       const auto when = store.decay_date(path);
       if (!when || !(*when < store.today())) {
@@ -458,8 +390,12 @@ private:
       body = store.body(target);
     }
     std::string new_body;
+    std::string added; // what the claim adds to the target, for m_headings
     if (claim.kind == ClaimKind::solution) {
-      const auto section = find_section(body, "Solution: " + claim.title);
+      const auto heading = "Solution: " + claim.title;
+      const auto section = m_headings.may_have(store, target, body, heading)
+                               ? find_section(body, heading)
+                               : std::nullopt;
       if (section) {
         // Amend in place: add the lines the old section does not have yet.
         const auto old_section = body.substr(section->heading, section->end - section->heading);
@@ -477,26 +413,30 @@ private:
           return;
         }
         new_body = insert_in_section(body, *section, missing);
+        added = missing;
       } else {
         new_body = appended(std::move(body), claim.text, true);
+        added = claim.text;
       }
     } else if (claim.kind == ClaimKind::behavioural) {
       const auto title = title_for(claim);
-      const auto section = find_section(body, title);
-      new_body = section
-                     ? insert_in_section(body, *section, as_entry(claim))
-                     : appended(std::move(body), "## " + title + "\n\n" + as_entry(claim), true);
+      const auto section = m_headings.may_have(store, target, body, title)
+                               ? find_section(body, title)
+                               : std::nullopt;
+      added = section ? as_entry(claim) : "## " + title + "\n\n" + as_entry(claim);
+      new_body = section ? insert_in_section(body, *section, added)
+                         : appended(std::move(body), added, true);
     } else {
-      new_body =
-          appended(std::move(body), as_entry(claim), claim.text.find('\n') != std::string::npos);
+      added = as_entry(claim);
+      new_body = appended(std::move(body), added, claim.text.find('\n') != std::string::npos);
     }
     store.set_body(target, std::move(new_body));
+    m_headings.wrote(store, target, added);
     store.record(Action{"", "absorbed", claim.text, source, target, kind_name(claim.kind)});
   }
 
-  static void supersede(StoreView& store, const Claim& claim, const std::string& old_text,
-                        const std::string& source, const std::string& target,
-                        const std::string& body) {
+  void supersede(StoreView& store, const Claim& claim, const std::string& old_text,
+                 const std::string& source, const std::string& target, const std::string& body) {
     const auto at = body.find(old_text);
     // An item superseded before carries its markers as continuation lines:
     // the marker quotes only the claim itself, and the older markers follow,
@@ -528,6 +468,7 @@ private:
       new_body.replace(at, old_text.size(), replacement);
     }
     store.set_body(target, std::move(new_body));
+    m_headings.wrote(store, target, replacement);
     store.record(Action{"", "superseded", claim.text, source, target,
                         "updates \"" + one_line(own) + "\", kept in a superseded marker"});
   }
@@ -538,6 +479,8 @@ private:
   std::map<std::string, std::string> m_canonical;
   // Targets chosen since a file was last created, by layer, source and tags.
   std::map<std::string, std::string> m_targets;
+  // The `## ` titles of the targets claims were filed in this run.
+  Headings m_headings;
 
   static std::string kind_name(ClaimKind kind) {
     switch (kind) {
