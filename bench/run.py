@@ -854,7 +854,9 @@ def machine():
 
 def commit_id():
     head = run(["git", "-C", REPO, "rev-parse", "HEAD"], check=False).strip() or "unknown"
-    dirty = run(["git", "-C", REPO, "status", "--porcelain", "--untracked-files=no"], check=False).strip()
+    # The results file itself does not count: an earlier run rewrote it.
+    dirty = run(["git", "-C", REPO, "status", "--porcelain", "--untracked-files=no", "--", ".",
+                 ":(exclude)bench/RESULTS.md"], check=False).strip()
     return f"{head}{' (dirty: uncommitted changes in tracked files)' if dirty else ''}"
 
 
