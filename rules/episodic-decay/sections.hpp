@@ -5,6 +5,7 @@
 // sections over a run).
 #pragma once
 
+#include "../shared/knowledge.hpp"
 #include "engram/rule.hpp"
 #include "engram/text.hpp"
 
@@ -27,11 +28,10 @@ inline bool same_ignoring_case(std::string_view a, std::string_view b) {
          });
 }
 
-// Where a `## <title>` section of a body ends (the start of the next heading of level ≤ 2).
-struct Section {
-  std::size_t heading; // offset of the heading line
-  std::size_t end;     // offset just past the section
-};
+// Sections and inserting into them are shared with the other rules that
+// file claims; finding one is this rule's own (it jumps from '#' to '#').
+using knowledge::insert_in_section;
+using knowledge::Section;
 
 // The start of the first line at or after `from` (itself a line start) that
 // begins with '#', or the body's size. '#' is rare in prose, newlines are
@@ -88,24 +88,6 @@ inline std::optional<Section> find_section(const std::string& body,
     return true;
   });
   return found;
-}
-
-// Inserts a block at the end of a section, after its last non-blank line.
-inline std::string insert_in_section(const std::string& body, const Section& section,
-                                     const std::string& block) {
-  std::size_t at = section.end;
-  while (at > section.heading &&
-         (body[at - 1] == '\n' || body[at - 1] == '\r' || body[at - 1] == ' ')) {
-    --at;
-  }
-  std::string out = body.substr(0, at) + "\n" + block;
-  if (!block.ends_with('\n')) {
-    out += '\n';
-  }
-  const std::string rest = body.substr(at);
-  return out + (rest.find_first_not_of("\r\n ") == std::string::npos
-                    ? ""
-                    : "\n" + rest.substr(rest.find_first_not_of("\r\n ")));
 }
 
 // The `## ` titles of the files the rule files claims in, lower-cased, kept
