@@ -10,7 +10,6 @@
 #include "engram/text.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -20,12 +19,14 @@
 
 namespace engram::episodic_decay {
 
-// Whether two texts are equal ignoring case, compared byte by byte as tolower sees them.
+// Whether two texts are equal ignoring ASCII case, as knowledge::lower folds it
+// (Headings keeps titles in that form: both must fold alike).
 inline bool same_ignoring_case(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
+  const auto fold = [](char c) {
+    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  };
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(),
+                                            [&](char x, char y) { return fold(x) == fold(y); });
 }
 
 // Sections and inserting into them are shared with the other rules that
@@ -100,7 +101,7 @@ public:
   bool may_have(const StoreView& store, const std::string& target, const std::string& body,
                 std::string_view title) {
     auto& known = current(store, target, body);
-    return known.titles.contains(lower(title));
+    return known.titles.contains(knowledge::lower(title));
   }
 
   // After the rule set `target`'s body, having added `added` to it.
@@ -139,18 +140,10 @@ private:
   static void add_titles(Known& known, const std::string& text) {
     for_each_hash_line(text, [&](std::size_t, std::string_view line) {
       if (const auto title = level2_title(line)) {
-        known.titles.insert(lower(*title));
+        known.titles.insert(knowledge::lower(*title));
       }
       return true;
     });
-  }
-
-  static std::string lower(std::string_view text) {
-    std::string out(text);
-    for (auto& c : out) {
-      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-    return out;
   }
 
   std::map<std::string, Known> m_files;

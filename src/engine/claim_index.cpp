@@ -109,11 +109,7 @@ void ClaimTable::add_all(const std::vector<std::string_view>& texts) {
 std::uint32_t ClaimTable::add_alike(std::string_view text, std::uint32_t alike) {
   Entry entry = m_entries[alike]; // a copy: pushing may move the entries
   entry.text = std::string(text);
-  const auto n = static_cast<std::uint32_t>(m_entries.size());
-  m_normal.push_back(entry.normal);
-  m_entries.push_back(std::move(entry));
-  m_ids.emplace(std::string(text), n);
-  return n;
+  return push(std::move(entry));
 }
 
 std::uint32_t ClaimTable::add(std::string_view text, claims::PreparedClaim prepared) {
@@ -131,10 +127,14 @@ std::uint32_t ClaimTable::add(std::string_view text, claims::PreparedClaim prepa
   }
   std::sort(entry.all.begin(), entry.all.end());
   entry.all.erase(std::unique(entry.all.begin(), entry.all.end()), entry.all.end());
+  return push(std::move(entry));
+}
+
+std::uint32_t ClaimTable::push(Entry entry) {
   const auto n = static_cast<std::uint32_t>(m_entries.size());
   m_normal.push_back(entry.normal);
+  m_ids.emplace(entry.text, n);
   m_entries.push_back(std::move(entry));
-  m_ids.emplace(std::string(text), n);
   return n;
 }
 

@@ -73,6 +73,9 @@ private:
   // Numbers `text`, not numbered yet, as the text numbered `alike` is.
   std::uint32_t add_alike(std::string_view text, std::uint32_t alike);
 
+  // Numbers a complete entry (its text not numbered yet).
+  std::uint32_t push(Entry entry);
+
   Numbers m_ids;     // claim text → its number
   Numbers m_tokens;  // token → its number
   Numbers m_normals; // normal form → its number

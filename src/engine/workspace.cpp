@@ -368,8 +368,7 @@ std::vector<Claim> Workspace::claims_of(std::string_view path, ClaimDetail detai
     return StoreView::claims_of(path, detail);
   }
   // The layer's index splits every file of it once, and each edit's sections again.
-  return layer_index(*it->second.layer)
-      .claims_of(it->first, detail == ClaimDetail::classified ? &m_claims.kinds() : nullptr);
+  return layer_index(*it->second.layer).claims_of(it->first, kinds_for(detail));
 }
 
 ClaimKind Workspace::classify(std::string_view text) const {
@@ -420,7 +419,7 @@ std::vector<ClaimMatch> Workspace::related_claims(std::string_view incoming, Lay
   const double threshold = near_threshold();
   const auto& index = layer_index(layer);
   return index.related(m_claims.id(incoming), m_claims, threshold, ClaimIndex::Wanted::related,
-                       detail == ClaimDetail::classified ? &m_claims.kinds() : nullptr);
+                       kinds_for(detail));
 }
 
 std::vector<ClaimMatch> Workspace::duplicate_claims(std::string_view incoming, Layer layer,
@@ -428,7 +427,7 @@ std::vector<ClaimMatch> Workspace::duplicate_claims(std::string_view incoming, L
   const double threshold = near_threshold();
   const auto& index = layer_index(layer);
   return index.related(m_claims.id(incoming), m_claims, threshold, ClaimIndex::Wanted::duplicates,
-                       detail == ClaimDetail::classified ? &m_claims.kinds() : nullptr);
+                       kinds_for(detail));
 }
 
 std::string Workspace::store_name() const {

@@ -142,6 +142,11 @@ private:
   // The near-duplicate threshold of comparisons (rules.episodic-decay.near_duplicate).
   double near_threshold() const;
 
+  // What classifies the claims a rule asked for with `detail`: nothing when unclassified.
+  claims::KindMemo* kinds_for(ClaimDetail detail) const {
+    return detail == ClaimDetail::classified ? &m_claims.kinds() : nullptr;
+  }
+
   // The claim index of a layer, brought up to date with the bodies changed since.
   const ClaimIndex& layer_index(Layer layer) const;
 
