@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <optional>
 
 namespace engram::claims {
@@ -40,13 +41,13 @@ std::size_t common_suffix(std::string_view a, std::string_view b, std::size_t li
 
 } // namespace
 
-void ClaimSections::update(std::string_view body, KindMemo* memo, Kinds kinds) {
+SectionChange ClaimSections::update(std::string_view body, KindMemo* memo, Kinds kinds) {
   // The bytes the edit left alone: a common prefix and a common suffix.
   const std::string_view old = m_body;
   const auto limit = std::min(old.size(), body.size());
   const auto prefix = common_prefix(body, old, limit);
   if (m_split && prefix == body.size() && prefix == old.size()) {
-    return; // unchanged
+    return {}; // unchanged
   }
   const auto suffix = common_suffix(body, old, limit - prefix);
   const auto starts = m_split ? section_starts_after_edit(body, old, begins(), prefix, suffix)
@@ -59,44 +60,55 @@ void ClaimSections::update(std::string_view body, KindMemo* memo, Kinds kinds) {
   const auto moved_from = body.size() - suffix; // bytes from here on are old bytes, moved
   const auto shift =
       static_cast<std::ptrdiff_t>(old.size()) - static_cast<std::ptrdiff_t>(body.size());
+  const auto old_begin_of = [&](std::size_t begin) {
+    return static_cast<std::size_t>(static_cast<std::ptrdiff_t>(begin) + shift);
+  };
+  const std::size_t m = m_sections.size();
+  const std::size_t n = starts.size();
+  const auto end_of = [&](std::size_t k) { return k + 1 < n ? starts[k + 1] : body.size(); };
 
-  std::vector<PlacedSection> sections;
-  sections.reserve(starts.size());
+  // The sections wholly before the edit stand: same bytes, same headings in force.
+  std::size_t front = 0;
+  while (front < std::min(m, n) && starts[front] == m_sections[front].begin &&
+         end_of(front) == m_sections[front].end && m_sections[front].end <= prefix) {
+    ++front;
+  }
+  // The sections wholly after it moved with their bytes (headings checked below).
+  std::size_t back = 0;
+  while (back < std::min(m, n) - front) {
+    const auto k = n - 1 - back;
+    const auto& was = m_sections[m - 1 - back];
+    if (starts[k] < moved_from || was.begin != old_begin_of(starts[k]) ||
+        was.end - was.begin != end_of(k) - starts[k]) {
+      break;
+    }
+    ++back;
+  }
+
+  // The sections between: kept when an old one has their bytes and headings, else split.
   static const auto k_none = std::make_shared<const HeadingStack>();
   // The headings in force, as the previous section's `out` (no count taken:
   // each section's content is a heap object that stays where it is).
-  const std::shared_ptr<const HeadingStack>* carried = &k_none;
-  std::size_t counted = 0; // the body line at `counted` is `line`
-  int line = 1;
-  // Old sections sit at the same index before the edit and at the same
-  // distance from the end after it; find() is asked only when they do not.
-  const auto at_index = [&](std::size_t index, std::size_t offset) -> PlacedSection* {
-    return index < m_sections.size() && m_sections[index].begin == offset ? &m_sections[index]
-                                                                          : nullptr;
-  };
-  for (std::size_t k = 0; k < starts.size(); ++k) {
+  const std::shared_ptr<const HeadingStack>* carried =
+      front > 0 ? &m_sections[front - 1].content->out : &k_none;
+  std::size_t counted = front > 0 ? m_sections[front - 1].begin : 0; // the body line at `counted`
+  int line = front > 0 ? m_sections[front - 1].first_line : 1;      // is `line`
+  const std::size_t claims_first =
+      front > 0 ? m_sections[front - 1].first_claim + m_sections[front - 1].content->claims.size()
+                : 0;
+  std::size_t claims_at = claims_first;
+  std::vector<PlacedSection> middle;
+  const auto place = [&](std::size_t k) {
     const auto begin = starts[k];
-    const auto end = k + 1 < starts.size() ? starts[k + 1] : body.size();
-    const auto text = body.substr(begin, end - begin);
-    // The splitter pops what the section's first heading ends, as it does in the whole body.
+    const auto end = end_of(k);
     const auto& in = *carried;
-
     // The old section these bytes were, if the edit left them alone.
     PlacedSection* was = nullptr;
     bool moved = false;
     if (m_split && end <= prefix) {
-      was = at_index(k, begin);
-      if (was == nullptr) {
-        was = find(begin);
-      }
+      was = find(front, m - back, begin);
     } else if (m_split && begin >= moved_from) {
-      const auto old_begin = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(begin) + shift);
-      const auto from_end = starts.size() - k; // the same count of sections follow it
-      was = from_end <= m_sections.size() ? at_index(m_sections.size() - from_end, old_begin)
-                                          : nullptr;
-      if (was == nullptr) {
-        was = find(old_begin);
-      }
+      was = find(front, m - back, old_begin_of(begin));
       moved = true;
     }
     if (was != nullptr && (was->content == nullptr || was->end - was->begin != end - begin ||
@@ -114,19 +126,70 @@ void ClaimSections::update(std::string_view body, KindMemo* memo, Kinds kinds) {
     if (was != nullptr) {
       content = std::move(was->content); // each old section is taken once
     } else {
+      // The splitter pops what the section's first heading ends, as it does in the whole body.
       auto made = std::make_shared<SectionClaims>();
       HeadingStack out;
-      made->claims = split_section(text, *in, &out, memo, kinds);
+      made->claims = split_section(body.substr(begin, end - begin), *in, &out, memo, kinds);
       made->in = in;
       made->out = out == *in ? in : std::make_shared<const HeadingStack>(std::move(out));
       content = std::move(made);
     }
     carried = &content->out;
-    sections.push_back({begin, end, line, std::move(content)});
+    const auto claims = content->claims.size();
+    middle.push_back({begin, end, line, claims_at, std::move(content)});
+    claims_at += claims;
+  };
+  for (std::size_t k = front;; ++k) {
+    if (k < n - back) {
+      place(k);
+      continue;
+    }
+    // The first moved section keeps its content only under the same headings;
+    // when it does, so does every one after it, each under the last one's.
+    if (back == 0) {
+      break;
+    }
+    const auto& in = m_sections[m - back].content->in;
+    if (in == *carried || *in == **carried) {
+      break;
+    }
+    --back;
+    --k; // place it, with the sections between
   }
-  m_sections = std::move(sections);
-  m_body.assign(body);
+
+  // The claims the sections between replace, then the new sections in their place.
+  const auto old_tail_claim = back > 0 ? m_sections[m - back].first_claim : m_claims;
+  const SectionChange change{front,        m - back - front,
+                             middle.size(), claims_first,
+                             old_tail_claim - claims_first, claims_at - claims_first};
+  const auto line_shift = new_lines - old_lines;
+  const auto claim_shift = static_cast<std::ptrdiff_t>(change.claims_added) -
+                           static_cast<std::ptrdiff_t>(change.claims_removed);
+  for (std::size_t i = m - back; i < m; ++i) {
+    auto& section = m_sections[i];
+    section.begin = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(section.begin) - shift);
+    section.end = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(section.end) - shift);
+    section.first_line += line_shift;
+    section.first_claim =
+        static_cast<std::size_t>(static_cast<std::ptrdiff_t>(section.first_claim) + claim_shift);
+  }
+  const auto at = m_sections.begin() + static_cast<std::ptrdiff_t>(front);
+  const auto kept = std::min(change.removed, change.added);
+  std::move(middle.begin(), middle.begin() + static_cast<std::ptrdiff_t>(kept), at);
+  if (change.added > kept) {
+    m_sections.insert(at + static_cast<std::ptrdiff_t>(kept),
+                      std::make_move_iterator(middle.begin() + static_cast<std::ptrdiff_t>(kept)),
+                      std::make_move_iterator(middle.end()));
+  } else {
+    m_sections.erase(at + static_cast<std::ptrdiff_t>(kept),
+                     at + static_cast<std::ptrdiff_t>(change.removed));
+  }
+  m_claims = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(m_claims) + claim_shift);
+  // The body the same way: only the edited bytes are copied.
+  m_body.replace(prefix, old.size() - prefix - suffix,
+                 body.substr(prefix, body.size() - prefix - suffix));
   m_split = true;
+  return change;
 }
 
 std::vector<std::size_t> ClaimSections::begins() const {
@@ -138,11 +201,12 @@ std::vector<std::size_t> ClaimSections::begins() const {
   return out;
 }
 
-PlacedSection* ClaimSections::find(std::size_t begin) {
+PlacedSection* ClaimSections::find(std::size_t from, std::size_t to, std::size_t begin) {
+  const auto last = m_sections.begin() + static_cast<std::ptrdiff_t>(to);
   const auto it =
-      std::lower_bound(m_sections.begin(), m_sections.end(), begin,
+      std::lower_bound(m_sections.begin() + static_cast<std::ptrdiff_t>(from), last, begin,
                        [](const PlacedSection& s, std::size_t offset) { return s.begin < offset; });
-  return it != m_sections.end() && it->begin == begin ? &*it : nullptr;
+  return it != last && it->begin == begin ? &*it : nullptr;
 }
 
 std::vector<Claim> ClaimSections::claims() const {

@@ -30,17 +30,34 @@ struct PlacedSection {
   std::size_t begin = 0; // its first byte in the body
   std::size_t end = 0;   // one past its last byte
   int first_line = 1;    // the body line it starts on
+  std::size_t first_claim = 0; // how many of the body's claims come before it
   std::shared_ptr<const SectionClaims> content;
+};
+
+// What an update changed: sections [first, first + removed) of the old body
+// became [first, first + added) of the new one, and with them claims
+// [claims_first, claims_first + claims_removed) became [claims_first,
+// claims_first + claims_added). The sections before stand as they were;
+// those after moved with their bytes and keep their content.
+struct SectionChange {
+  std::size_t first = 0;
+  std::size_t removed = 0;
+  std::size_t added = 0;
+  std::size_t claims_first = 0;
+  std::size_t claims_removed = 0;
+  std::size_t claims_added = 0;
 };
 
 // The claims of successive versions of one body.
 class ClaimSections {
 public:
   // Brings the sections up to `body`: sections whose bytes and headings did
-  // not change are kept, the others split again.
-  // `memo`, when given, classifies the claims of the sections split again;
-  // `kinds` says which get a kind (see split_section).
-  void update(std::string_view body, KindMemo* memo = nullptr, Kinds kinds = Kinds::all);
+  // not change are kept, the others split again, and the range between is
+  // what the call returns. The work done is the edit's, not the body's: the
+  // sections before the edit are not visited, and those after it are only
+  // moved. `memo`, when given, classifies the claims of the sections split
+  // again; `kinds` says which get a kind (see split_section).
+  SectionChange update(std::string_view body, KindMemo* memo = nullptr, Kinds kinds = Kinds::all);
 
   // The sections of the body, in order.
   const std::vector<PlacedSection>& sections() const { return m_sections; }
@@ -52,11 +69,12 @@ public:
 private:
   // Where each section starts.
   std::vector<std::size_t> begins() const;
-  // The old section starting at `begin`, if one does (update takes its content).
-  PlacedSection* find(std::size_t begin);
+  // The section of [from, to) starting at `begin`, if one does (update takes its content).
+  PlacedSection* find(std::size_t from, std::size_t to, std::size_t begin);
 
   std::string m_body;                    // the body the sections are of
   std::vector<PlacedSection> m_sections; // its sections, in order
+  std::size_t m_claims = 0;              // how many claims they hold
   bool m_split = false;                  // update has run at least once
 };
 

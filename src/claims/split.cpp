@@ -738,15 +738,16 @@ std::vector<std::size_t> section_starts_after_edit(std::string_view body, std::s
   if (has_global_blocker(body, edit_begin, edit_end)) {
     return {0};
   }
-  // Cuts whose heading line ends before the edit stand, and the scan resumes at the last of them.
-  std::vector<std::size_t> starts{0};
-  for (std::size_t k = 1; k < old_starts.size(); ++k) {
-    const auto nl = old_body.find('\n', old_starts[k]);
-    if (nl == std::string_view::npos || nl >= prefix) {
-      break;
-    }
-    starts.push_back(old_starts[k]);
-  }
+  // Cuts whose heading line ends before the edit stand, and the scan resumes
+  // at the last of them. Those lines end in increasing order: the first that
+  // does not end before the edit is found by bisection, not by walking the
+  // thousands of cuts of a long body.
+  const auto standing = std::partition_point(
+      old_starts.begin() + 1, old_starts.end(), [&](std::size_t start) {
+        const auto nl = old_body.find('\n', start);
+        return nl != std::string_view::npos && nl < prefix;
+      });
+  std::vector<std::size_t> starts(old_starts.begin(), standing);
   const auto resume = starts.back(); // scanned again: the scan's state starts there
   // Past the edit, a cut that was a cut of the old body (moved) means the rest is as before.
   const auto delta =

@@ -159,8 +159,8 @@ void ClaimIndex::post(std::uint32_t id, const ClaimTable& table) {
 void ClaimIndex::update(const std::string& path, std::string_view body, ClaimTable& table) {
   auto& held = *m_files.try_emplace(path).first;
   held.second.present = true;
-  held.second.sections.update(body, nullptr, claims::Kinds::solutions_only);
-  index_sections(held, table);
+  const auto change = held.second.sections.update(body, nullptr, claims::Kinds::solutions_only);
+  index_sections(held, change, table);
 }
 
 void ClaimIndex::update_all(
@@ -172,31 +172,56 @@ void ClaimIndex::update_all(
     held.back()->second.present = true;
   }
   // Splitting a body touches only its own file's sections.
+  std::vector<claims::SectionChange> changes(files.size());
   constexpr std::size_t k_files_per_thread = 32;
   for_each_index(files.size(), k_files_per_thread, [&](std::size_t i) {
-    held[i]->second.sections.update(files[i].second, nullptr, claims::Kinds::solutions_only);
+    changes[i] =
+        held[i]->second.sections.update(files[i].second, nullptr, claims::Kinds::solutions_only);
   });
   std::vector<std::string_view> texts;
-  for (const auto* file : held) {
-    for (const auto& section : file->second.sections.sections()) {
-      for (const auto& claim : section.content->claims) {
+  for (std::size_t i = 0; i < held.size(); ++i) {
+    const auto& sections = held[i]->second.sections.sections();
+    for (std::size_t k = changes[i].first; k < changes[i].first + changes[i].added; ++k) {
+      for (const auto& claim : sections[k].content->claims) {
         texts.emplace_back(claim.text);
       }
     }
   }
   table.add_all(texts);
-  for (auto* file : held) {
-    index_sections(*file, table);
+  for (std::size_t i = 0; i < held.size(); ++i) {
+    index_sections(*held[i], changes[i], table);
   }
 }
 
-void ClaimIndex::index_sections(Held& held, ClaimTable& table) {
+namespace {
+
+// Replaces `removed` elements of `list` at `at` with `added`.
+template <typename T>
+void splice(std::vector<T>& list, std::size_t at, std::size_t removed, const std::vector<T>& added) {
+  const auto from = list.begin() + static_cast<std::ptrdiff_t>(at);
+  const auto kept = std::min(removed, added.size());
+  std::copy(added.begin(), added.begin() + static_cast<std::ptrdiff_t>(kept), from);
+  if (added.size() > kept) {
+    list.insert(from + static_cast<std::ptrdiff_t>(kept),
+                added.begin() + static_cast<std::ptrdiff_t>(kept), added.end());
+  } else {
+    list.erase(from + static_cast<std::ptrdiff_t>(kept), from + static_cast<std::ptrdiff_t>(removed));
+  }
+}
+
+} // namespace
+
+void ClaimIndex::index_sections(Held& held, const claims::SectionChange& change,
+                                ClaimTable& table) {
   auto& file = held.second;
-  file.ids.clear();
-  file.solutions.clear();
   const auto* key = &held;
-  for (const auto& section : file.sections.sections()) {
-    const auto& content = *section.content;
+  const auto& sections = file.sections.sections();
+  std::vector<std::uint32_t> ids;
+  std::vector<char> solutions;
+  ids.reserve(change.claims_added);
+  solutions.reserve(change.claims_added);
+  for (std::size_t k = change.first; k < change.first + change.added; ++k) {
+    const auto& content = *sections[k].content;
     if (content.ids.size() != content.claims.size()) {
       // A section split again: number its claims and index them for this
       // file. Sections kept from before are indexed already.
@@ -211,11 +236,13 @@ void ClaimIndex::index_sections(Held& held, ClaimTable& table) {
         }
       }
     }
-    file.ids.insert(file.ids.end(), content.ids.begin(), content.ids.end());
+    ids.insert(ids.end(), content.ids.begin(), content.ids.end());
     for (const auto& claim : content.claims) {
-      file.solutions.push_back(claim.kind == ClaimKind::solution ? 1 : 0);
+      solutions.push_back(claim.kind == ClaimKind::solution ? 1 : 0);
     }
   }
+  splice(file.ids, change.claims_first, change.claims_removed, ids);
+  splice(file.solutions, change.claims_first, change.claims_removed, solutions);
 }
 
 std::vector<Claim> ClaimIndex::claims_of(const std::string& path, claims::KindMemo* memo) const {

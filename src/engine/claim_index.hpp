@@ -134,9 +134,9 @@ private:
   // Adds a text's tokens to the postings, the first time the layer holds it.
   void post(std::uint32_t id, const ClaimTable& table);
 
-  // Numbers the claims of `held`'s sections split again since it was last
-  // indexed, and lists every claim of the file in order.
-  void index_sections(Held& held, ClaimTable& table);
+  // Numbers the claims of the sections `change` put into `held`, and puts
+  // them in the file's list of claims in place of those it took out.
+  void index_sections(Held& held, const claims::SectionChange& change, ClaimTable& table);
 
   std::map<std::string, File> m_files;                // by path; never erased, so pointers stay
   std::vector<std::vector<std::uint32_t>> m_postings; // token → the texts holding it

@@ -202,8 +202,41 @@ TEST_CASE("after each of many edits, the kept sections still give exactly the cl
       const auto fresh = section_starts(body);
       REQUIRE(section_starts_after_edit(body, old_body, old_starts, prefix, suffix) == fresh);
       cut_bodies += fresh.size() > 1 ? 1 : 0;
-      sections.update(body);
-      REQUIRE(dump(sections.claims()) == dump(split_claims(body)));
+      const auto claims_before = sections.claims();
+      std::vector<const void*> contents_before;
+      for (const auto& section : sections.sections()) {
+        contents_before.push_back(section.content.get());
+      }
+      const auto change = sections.update(body);
+      const auto claims_after = sections.claims();
+      REQUIRE(dump(claims_after) == dump(split_claims(body)));
+      // The change names everything that changed: the sections and claims
+      // outside it are the ones from before, the claims with the same texts.
+      REQUIRE(change.first + change.removed <= contents_before.size());
+      REQUIRE(sections.sections().size() == contents_before.size() - change.removed + change.added);
+      for (std::size_t k = 0; k < change.first; ++k) {
+        REQUIRE(sections.sections()[k].content.get() == contents_before[k]);
+      }
+      for (std::size_t k = change.first + change.removed; k < contents_before.size(); ++k) {
+        REQUIRE(sections.sections()[k - change.removed + change.added].content.get() ==
+                contents_before[k]);
+      }
+      REQUIRE(change.claims_first + change.claims_removed <= claims_before.size());
+      REQUIRE(claims_after.size() ==
+              claims_before.size() - change.claims_removed + change.claims_added);
+      for (std::size_t i = 0; i < change.claims_first; ++i) {
+        REQUIRE(claims_after[i].text == claims_before[i].text);
+      }
+      for (std::size_t i = change.claims_first + change.claims_removed; i < claims_before.size();
+           ++i) {
+        REQUIRE(claims_after[i - change.claims_removed + change.claims_added].text ==
+                claims_before[i].text);
+      }
+      std::size_t claims_so_far = 0;
+      for (const auto& section : sections.sections()) {
+        REQUIRE(section.first_claim == claims_so_far);
+        claims_so_far += section.content->claims.size();
+      }
     }
   }
   CHECK(cut_bodies > 1000); // the edits mostly leave bodies that are cut into sections
