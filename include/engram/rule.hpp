@@ -12,13 +12,14 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
 namespace engram {
 
 // The ABI of the rule interface; a plugin built against another is refused.
-inline constexpr int k_abi_version = 9;
+inline constexpr int k_abi_version = 10;
 
 // The SDK version a plugin was built against (major.minor must match the host's).
 inline constexpr const char* k_sdk_version = "0.1";
@@ -88,8 +89,10 @@ public:
   // A file's whole bytes; empty when it does not exist.
   virtual std::string read(std::string_view path) const = 0;
 
-  // A file's body (everything after the frontmatter).
-  virtual std::string body(std::string_view path) const = 0;
+  // A file's body (everything after the frontmatter); empty when it does not
+  // exist. The reference holds until the file is next changed: copy it to
+  // keep it longer.
+  virtual const std::string& body(std::string_view path) const = 0;
 
   // A scalar frontmatter field.
   virtual std::optional<std::string> field(std::string_view path, std::string_view key) const = 0;
@@ -119,6 +122,17 @@ public:
 
   // Replaces a file's body, keeping its frontmatter bytes.
   virtual void set_body(std::string_view path, std::string body) = 0;
+
+  // Replaces `count` bytes of a file's body at byte `at` with `text`, as
+  // std::string::replace does (`at` past the body's end is an error): the
+  // edit of a long body that adds a line to it costs the line, not the body.
+  // This default is what a host without in-place edits does.
+  virtual void replace_in_body(std::string_view path, std::size_t at, std::size_t count,
+                               std::string_view text) {
+    std::string edited = body(path);
+    edited.replace(at, count, text);
+    set_body(path, std::move(edited));
+  }
 
   // Removes a file (applied last, after everything it held is written).
   virtual void remove(std::string_view path) = 0;

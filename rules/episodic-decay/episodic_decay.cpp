@@ -25,7 +25,8 @@ using engram::Relation;
 using engram::StoreView;
 using engram::episodic_decay::find_section;
 using engram::episodic_decay::Headings;
-using engram::episodic_decay::insert_in_section;
+using engram::episodic_decay::section_insertion;
+using engram::knowledge::appendix;
 
 int salience_rank(const std::optional<std::string>& salience) {
   return salience == "high" ? 3 : salience == "low" ? 1 : 2;
@@ -49,35 +50,6 @@ std::string as_entry(const Claim& claim) {
     return claim.text;
   }
   return "- " + claim.text;
-}
-
-// Appends a block to a body, separated the way Markdown needs.
-std::string appended(std::string body, const std::string& block, bool as_paragraph) {
-  if (!body.empty() && body.back() != '\n') {
-    body += '\n';
-  }
-  const bool body_ends_in_item = [&] {
-    // The last non-blank line, found from the end: the body can be long.
-    std::size_t end = body.size();
-    while (end > 0) {
-      const auto newline = end >= 2 ? body.rfind('\n', end - 2) : std::string::npos;
-      const std::size_t begin = newline == std::string::npos ? 0 : newline + 1;
-      const std::string_view line = std::string_view(body).substr(begin, end - begin);
-      if (!engram::text::is_blank(line)) {
-        return is_item(line);
-      }
-      end = begin;
-    }
-    return false;
-  }();
-  if (!body.empty() && (as_paragraph || !body_ends_in_item) && !body.ends_with("\n\n")) {
-    body += '\n';
-  }
-  body += block; // in place: a target a run appends to is long
-  if (!block.ends_with('\n')) {
-    body += '\n';
-  }
-  return body;
 }
 
 // The `## Title` a behavioural claim is filed under: its nearest heading, else its first words.
@@ -336,8 +308,6 @@ private:
 
   void absorb(StoreView& store, const Claim& claim, const std::string& source,
               const std::string& target, const std::vector<std::string>& tags) {
-    const bool present = store.exists(target);
-    auto body = present ? store.body(target) : std::string();
     if (claim.kind == ClaimKind::solution) {
       // A solution is a duplicate of a claim of the target that it
       // duplicates as text; against another solution only titles count,
@@ -374,7 +344,7 @@ private:
         }
       }
       if (update != nullptr) {
-        supersede(store, claim, update->text, source, target, body);
+        supersede(store, claim, update->text, source, target);
         return;
       }
       for (const auto& match : related) {
@@ -385,11 +355,12 @@ private:
         }
       }
     }
-    if (!present) {
+    if (!store.exists(target)) {
       create(store, target, tags);
-      body = store.body(target);
     }
-    std::string new_body;
+    // Read in place, and edited in place: the target can be long.
+    const std::string& body = store.body(target);
+    engram::knowledge::Splice edit;
     std::string added; // what the claim adds to the target, for m_headings
     if (claim.kind == ClaimKind::solution) {
       const auto heading = "Solution: " + claim.title;
@@ -398,12 +369,13 @@ private:
                                : std::nullopt;
       if (section) {
         // Amend in place: add the lines the old section does not have yet.
-        const auto old_section = body.substr(section->heading, section->end - section->heading);
+        const auto old_section =
+            std::string_view(body).substr(section->heading, section->end - section->heading);
         std::string missing;
         const auto lines = engram::text::split_lines(claim.text);
         for (std::size_t i = 1; i < lines.size(); ++i) {
           const auto line = std::string(engram::text::without_eol(lines[i]));
-          if (!engram::text::is_blank(line) && old_section.find(line) == std::string::npos) {
+          if (!engram::text::is_blank(line) && old_section.find(line) == std::string_view::npos) {
             missing += line + "\n";
           }
         }
@@ -412,11 +384,11 @@ private:
                               "solution '" + claim.title + "' already holds every line"});
           return;
         }
-        new_body = insert_in_section(body, *section, missing);
+        edit = section_insertion(body, *section, missing);
         added = missing;
       } else {
-        new_body = appended(std::move(body), claim.text, true);
         added = claim.text;
+        edit = {body.size(), 0, appendix(body, added, true)};
       }
     } else if (claim.kind == ClaimKind::behavioural) {
       const auto title = title_for(claim);
@@ -424,19 +396,21 @@ private:
                                ? find_section(body, title)
                                : std::nullopt;
       added = section ? as_entry(claim) : "## " + title + "\n\n" + as_entry(claim);
-      new_body = section ? insert_in_section(body, *section, added)
-                         : appended(std::move(body), added, true);
+      edit = section ? section_insertion(body, *section, added)
+                     : engram::knowledge::Splice{body.size(), 0, appendix(body, added, true)};
     } else {
       added = as_entry(claim);
-      new_body = appended(std::move(body), added, claim.text.find('\n') != std::string::npos);
+      edit = {body.size(), 0,
+              appendix(body, added, claim.text.find('\n') != std::string::npos)};
     }
-    store.set_body(target, std::move(new_body));
+    store.replace_in_body(target, edit.at, edit.count, edit.text);
     m_headings.wrote(store, target, added);
     store.record(Action{"", "absorbed", claim.text, source, target, kind_name(claim.kind)});
   }
 
   void supersede(StoreView& store, const Claim& claim, const std::string& old_text,
-                 const std::string& source, const std::string& target, const std::string& body) {
+                 const std::string& source, const std::string& target) {
+    const std::string& body = store.body(target);
     const auto at = body.find(old_text);
     // An item superseded before carries its markers as continuation lines:
     // the marker quotes only the claim itself, and the older markers follow,
@@ -460,14 +434,12 @@ private:
     const std::string indent = is_item(old_text) ? "  " : "";
     replacement += "\n" + indent + "<!-- superseded " + store.today().to_string() +
                    ": previously \"" + quote_for_marker(own) + "\" -->" + markers;
-    std::string new_body = body;
     if (at == std::string::npos) {
-      new_body = appended(std::move(new_body), replacement,
-                          false); // the old text is kept in the marker either way
+      // The old text is kept in the marker either way.
+      store.replace_in_body(target, body.size(), 0, appendix(body, replacement, false));
     } else {
-      new_body.replace(at, old_text.size(), replacement);
+      store.replace_in_body(target, at, old_text.size(), replacement);
     }
-    store.set_body(target, std::move(new_body));
     m_headings.wrote(store, target, replacement);
     store.record(Action{"", "superseded", claim.text, source, target,
                         "updates \"" + one_line(own) + "\", kept in a superseded marker"});

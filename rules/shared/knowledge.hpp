@@ -254,28 +254,43 @@ inline std::string as_entry(std::string_view claim) {
   return "- " + std::string(claim);
 }
 
-// Appends a block to a body: a list item joins a list that ends the body, anything
-// else starts a paragraph of its own.
-inline std::string appended(std::string body, const std::string& block, bool as_paragraph) {
-  if (!body.empty() && body.back() != '\n') {
-    body += '\n';
+// What appending a block to a body adds at its end: a list item joins a list
+// that ends the body, anything else starts a paragraph of its own.
+inline std::string appendix(const std::string& body, const std::string& block, bool as_paragraph) {
+  std::string out;
+  const bool unterminated = !body.empty() && body.back() != '\n';
+  if (unterminated) {
+    out += '\n';
   }
+  // The last non-blank line, found from the end: the body can be long. (An
+  // unterminated last line is the same line once terminated.)
   bool ends_in_item = false;
-  std::size_t end = body.size();
+  std::size_t end = body.size() + (unterminated ? 1 : 0);
   while (end > 0) {
     const auto newline = end >= 2 ? body.rfind('\n', end - 2) : std::string::npos;
     const std::size_t begin = newline == std::string::npos ? 0 : newline + 1;
-    const std::string_view line = std::string_view(body).substr(begin, end - begin);
+    const std::string_view line =
+        std::string_view(body).substr(begin, std::min(end, body.size()) - begin);
     if (!text::is_blank(line)) {
       ends_in_item = is_item(line);
       break;
     }
     end = begin;
   }
-  if (!body.empty() && (as_paragraph || !ends_in_item) && !body.ends_with("\n\n")) {
-    body += '\n';
+  if (!body.empty() && (as_paragraph || !ends_in_item) && (unterminated || !body.ends_with("\n\n"))) {
+    out += '\n';
   }
-  return body + block + (block.ends_with('\n') ? "" : "\n");
+  out += block;
+  if (!block.ends_with('\n')) {
+    out += '\n';
+  }
+  return out;
+}
+
+// A body with a block appended (see appendix), in place.
+inline std::string appended(std::string body, const std::string& block, bool as_paragraph) {
+  body += appendix(body, block, as_paragraph);
+  return body;
 }
 
 // Where a `## <title>` section of a body starts and ends.
@@ -314,21 +329,39 @@ inline std::optional<Section> find_section(const std::string& body, const std::s
   return found;
 }
 
-// Inserts a block at the end of a section, after its last non-blank line.
-inline std::string insert_in_section(const std::string& body, const Section& section,
-                                     const std::string& block) {
+// An edit of a body: `count` bytes at `at` become `text`.
+struct Splice {
+  std::size_t at = 0;
+  std::size_t count = 0;
+  std::string text;
+};
+
+// Inserting a block at the end of a section, after its last non-blank line.
+inline Splice section_insertion(const std::string& body, const Section& section,
+                                const std::string& block) {
   std::size_t at = section.end;
   while (at > section.heading &&
          (body[at - 1] == '\n' || body[at - 1] == '\r' || body[at - 1] == ' ')) {
     --at;
   }
-  std::string out = body.substr(0, at) + "\n" + block;
+  // The blank lines after the section's last line give way to one.
+  const auto content = body.find_first_not_of("\r\n ", at);
+  Splice splice{at, (content == std::string::npos ? body.size() : content) - at, "\n" + block};
   if (!block.ends_with('\n')) {
-    out += '\n';
+    splice.text += '\n';
   }
-  const std::string rest = body.substr(at);
-  const auto content = rest.find_first_not_of("\r\n ");
-  return out + (content == std::string::npos ? "" : "\n" + rest.substr(content));
+  if (content != std::string::npos) {
+    splice.text += '\n';
+  }
+  return splice;
+}
+
+// A body with a block inserted into one of its sections (see section_insertion).
+inline std::string insert_in_section(std::string body, const Section& section,
+                                     const std::string& block) {
+  const auto splice = section_insertion(body, section, block);
+  body.replace(splice.at, splice.count, splice.text);
+  return body;
 }
 
 // A claim's text made safe to quote inside an HTML comment.

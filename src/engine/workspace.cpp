@@ -268,9 +268,10 @@ std::string Workspace::read(std::string_view path) const {
   return file == nullptr ? std::string() : file->render();
 }
 
-std::string Workspace::body(std::string_view path) const {
+const std::string& Workspace::body(std::string_view path) const {
+  static const std::string k_none;
   const auto* file = find(path);
-  return file == nullptr ? std::string() : file->body();
+  return file == nullptr ? k_none : file->body();
 }
 
 std::optional<std::string> Workspace::field(std::string_view path, std::string_view key) const {
@@ -340,6 +341,17 @@ void Workspace::set_list(std::string_view path, std::string_view key,
 
 void Workspace::set_body(std::string_view path, std::string body) {
   mutable_file(path).set_body(std::move(body));
+  changed(checked_path(path));
+}
+
+void Workspace::replace_in_body(std::string_view path, std::size_t at, std::size_t count,
+                                std::string_view text) {
+  auto& file = mutable_file(path);
+  if (at > file.body().size()) {
+    throw Error("a rule edited '{}' at byte {}, past its body's {} bytes", path, at,
+                file.body().size());
+  }
+  file.replace_in_body(at, count, text);
   changed(checked_path(path));
 }
 

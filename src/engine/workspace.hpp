@@ -96,7 +96,7 @@ public:
   std::vector<std::string> files(Layer layer) const override;
   bool exists(std::string_view path) const override;
   std::string read(std::string_view path) const override;
-  std::string body(std::string_view path) const override;
+  const std::string& body(std::string_view path) const override;
   std::optional<std::string> field(std::string_view path, std::string_view key) const override;
   std::vector<std::string> list(std::string_view path, std::string_view key) const override;
   std::optional<Date> date(std::string_view path, std::string_view key) const override;
@@ -107,6 +107,8 @@ public:
   void set_list(std::string_view path, std::string_view key,
                 const std::vector<std::string>& values) override;
   void set_body(std::string_view path, std::string body) override;
+  void replace_in_body(std::string_view path, std::size_t at, std::size_t count,
+                       std::string_view text) override;
   std::string store_name() const override;
   void remove(std::string_view path) override;
   std::vector<Claim> claims(std::string_view body) const override;

@@ -50,6 +50,11 @@ public:
   // Replaces the whole body.
   void set_body(std::string body) { m_body = std::move(body); }
 
+  // Replaces `count` bytes of the body at `at` (at most its size) with `text`.
+  void replace_in_body(std::size_t at, std::size_t count, std::string_view text) {
+    m_body.replace(at, count, text);
+  }
+
   // The body's lines without their endings.
   std::vector<std::string_view> body_lines() const;
 

@@ -42,7 +42,11 @@ public:
     const auto it = contents.find(path);
     return it == contents.end() ? std::string() : it->second;
   }
-  std::string body(std::string_view path) const override { return read(path); }
+  const std::string& body(std::string_view path) const override {
+    static const std::string k_none;
+    const auto it = contents.find(path);
+    return it == contents.end() ? k_none : it->second;
+  }
   std::optional<std::string> field(std::string_view, std::string_view) const override { return {}; }
   std::vector<std::string> list(std::string_view, std::string_view) const override { return {}; }
   std::optional<engram::Date> date(std::string_view, std::string_view) const override { return {}; }
