@@ -170,41 +170,51 @@ private:
                             const std::vector<std::string>& canon, const std::string& source) {
     // Only files sharing a tag can share two: count shares through the tag index.
     const auto& files = layer_files(store, layer);
-    std::vector<const std::string*> sharing;
+    std::vector<const LayerFile*> sharing;
     for (const auto& tag : canon) {
       if (const auto it = files.by_tag.find(tag); it != files.by_tag.end()) {
         sharing.insert(sharing.end(), it->second.begin(), it->second.end());
       }
     }
-    // In path order, each with how many tags it shares.
-    std::sort(sharing.begin(), sharing.end(), [](const auto* a, const auto* b) { return *a < *b; });
-    std::vector<std::pair<const std::string*, std::size_t>> candidates;
-    for (const auto* path : sharing) {
-      if (!candidates.empty() && candidates.back().first == path) {
+    // Each with how many tags it shares: grouped by address, which is cheap;
+    // the choice below does not depend on the order it sees them in.
+    std::sort(sharing.begin(), sharing.end(), std::less<>());
+    std::vector<std::pair<const LayerFile*, std::size_t>> candidates;
+    for (const auto* file : sharing) {
+      if (!candidates.empty() && candidates.back().first == file) {
         ++candidates.back().second;
       } else {
-        candidates.emplace_back(path, 1);
+        candidates.emplace_back(file, 1);
       }
     }
-    std::string best;
+    const std::string* chosen = nullptr;
     std::size_t best_shared = 0;
-    int best_salience = 0;
-    std::string best_created;
-    for (const auto& [path, n] : candidates) {
+    const TargetFile* best_file = nullptr;
+    for (const auto& [file, n] : candidates) {
       if (n < 2) {
         continue;
       }
-      const auto& candidate = files.files.at(*path);
-      const int salience = candidate.salience;
-      const std::string& created_text = candidate.created;
-      if (best.empty() || n > best_shared || (n == best_shared && salience > best_salience) ||
-          (n == best_shared && salience == best_salience && created_text > best_created)) {
-        best = *path;
+      const auto* path = &file->first;
+      const auto& candidate = file->second;
+      const auto better = [&] {
+        if (chosen == nullptr || n != best_shared) {
+          return chosen == nullptr || n > best_shared;
+        }
+        if (candidate.salience != best_file->salience) {
+          return candidate.salience > best_file->salience;
+        }
+        if (candidate.created != best_file->created) {
+          return candidate.created > best_file->created;
+        }
+        return *path < *chosen; // the first in path order
+      };
+      if (better()) {
+        chosen = path;
         best_shared = n;
-        best_salience = salience;
-        best_created = created_text;
+        best_file = &candidate;
       }
     }
+    const std::string best = chosen != nullptr ? *chosen : std::string();
     if (!best.empty()) {
       return best;
     }
@@ -232,10 +242,13 @@ private:
     std::string created;            // its `created` date as text ("" when none)
   };
 
+  // A file of a layer: its path and what choosing a target needs of it.
+  using LayerFile = std::pair<const std::string, TargetFile>;
+
   // The files of one layer that claims can go to, and which hold each canonical tag.
   struct LayerFiles {
-    std::map<std::string, TargetFile> files;                       // by path
-    std::map<std::string, std::vector<const std::string*>> by_tag; // tag → paths
+    std::map<std::string, TargetFile> files;                     // by path
+    std::map<std::string, std::vector<const LayerFile*>> by_tag; // tag → files
   };
 
   // The files of `layer`, read once per run; files this rule creates are added as it creates them.
@@ -258,7 +271,7 @@ private:
     const auto [it, fresh] = files.files.insert_or_assign(path, std::move(file));
     if (fresh) {
       for (const auto& tag : it->second.canon) {
-        files.by_tag[tag].push_back(&it->first);
+        files.by_tag[tag].push_back(&*it);
       }
     }
   }
