@@ -22,6 +22,9 @@ struct ApplyResult {
   std::vector<std::string> written;  // files created or replaced
   std::vector<std::string> removed;  // files removed
   std::vector<std::string> deferred; // files left as they were, for the next run, with why
+
+  // Equal when the same files were written, removed and deferred, in the same order.
+  bool operator==(const ApplyResult&) const = default;
 };
 
 // Applies `plan` under `root`. A file whose bytes changed since the plan was

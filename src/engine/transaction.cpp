@@ -42,6 +42,9 @@ Committed apply_and_commit(Session& session, const std::vector<FileChange>& chan
   }
   pending.head = repository.head();
   pending.message = message(everything);
+  // Most runs apply everything: their commit takes this message, rendered
+  // once (a full consolidation's is megabytes).
+  const std::string planned = pending.message;
   write_pending(session.root(), session.layout(), std::move(pending));
   fault_point("after-pending");
 
@@ -51,7 +54,7 @@ Committed apply_and_commit(Session& session, const std::vector<FileChange>& chan
   touched.insert(touched.end(), result.applied.removed.begin(), result.applied.removed.end());
   if (!touched.empty()) {
     fault_point("before-commit");
-    const std::string text = message(result.applied);
+    const std::string text = result.applied == everything ? planned : message(result.applied);
     const auto signature = engram_signature(repository, session.settings());
     result.commit = session.commit(
         "the change was written but not committed (the next run commits it)",

@@ -30,7 +30,8 @@ struct Committed {
   std::optional<std::string> commit; // nullopt when nothing landed (or HEAD held it already)
 };
 
-// The commit message for what was applied (deferred files are listed in it).
+// The commit message for what was applied (deferred files are listed in it):
+// a function of `applied` alone, asked once when everything was applied.
 using MessageFor = std::function<std::string(const ApplyResult& applied)>;
 
 // Applies `changes` (writes first, then removals, as a Plan orders them) in
