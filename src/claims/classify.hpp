@@ -2,7 +2,10 @@
 // decays (seeds/four-layer-memory.md, "Layer-Selection Decision Tree").
 #pragma once
 
+#include "base/text_hash.hpp"
+
 #include <engram/claim.hpp>
+
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -29,11 +32,6 @@ public:
   [[nodiscard]] ClaimKind classify(std::string_view text);
 
 private:
-  // Hashes strings and string views alike, so looking up needs no copy.
-  struct TextHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
-  };
   std::unordered_map<std::string, ClaimKind, TextHash, std::equal_to<>> m_kinds;
 };
 

@@ -4,6 +4,7 @@
 // (the cost that made a consolidation quadratic in the store's claims).
 #pragma once
 
+#include "base/text_hash.hpp"
 #include "claims/compare.hpp"
 #include "claims/sections.hpp"
 
@@ -51,13 +52,6 @@ public:
   claims::KindMemo& kinds() const { return m_kinds; }
 
 private:
-  // Hashes strings and string views alike, so looking up needs no copy.
-  struct TextHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view text) const {
-      return std::hash<std::string_view>{}(text);
-    }
-  };
   using Numbers = std::unordered_map<std::string, std::uint32_t, TextHash, std::equal_to<>>;
 
   // The number of a token or normal form in `numbers`.

@@ -216,6 +216,9 @@ std::vector<std::string> Workspace::files(Layer layer) const {
 }
 
 std::string Workspace::checked_path(std::string_view path) const {
+  if (m_checked.contains(path)) {
+    return std::string(path);
+  }
   const std::filesystem::path p(path);
   const auto normal = p.lexically_normal().generic_string();
   if (p.is_absolute() || normal.starts_with("..") || normal != path) {
@@ -228,6 +231,7 @@ std::string Workspace::checked_path(std::string_view path) const {
   if (normal != m_layout.index_json && !m_layout.classify(p)) {
     throw Error("a rule tried to write '{}', which is not in any layer of the store", path);
   }
+  m_checked.insert(normal);
   return normal;
 }
 

@@ -15,6 +15,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace engram::engine {
 
@@ -172,6 +173,9 @@ private:
   std::string checked_path(std::string_view path) const;
 
   store::Layout m_layout;
+  // Paths checked_path accepted: a rule edits the same few targets thousands
+  // of times, and the answer depends only on the path and the layout.
+  mutable std::unordered_set<std::string, TextHash, std::equal_to<>> m_checked;
   config::Settings m_settings;
   Date m_today;
   RunKind m_kind;
