@@ -171,18 +171,16 @@ bool is_reference(std::string_view prose) {
   }
   const auto tokens = raw_tokens(prose);
   const auto words = words_of(prose);
-  for (const auto phrase : k_pointer_phrases) {
-    if (has_phrase(words, phrase)) {
-      return true;
-    }
+  static const PhraseSet k_pointers(k_pointer_phrases);
+  if (k_pointers.found_in(words)) {
+    return true;
   }
   if (!std::any_of(tokens.begin(), tokens.end(), is_place)) {
     return false;
   }
-  for (const auto phrase : k_weak_pointer_phrases) {
-    if (has_phrase(words, phrase)) {
-      return true;
-    }
+  static const PhraseSet k_weak_pointers(k_weak_pointer_phrases);
+  if (k_weak_pointers.found_in(words)) {
+    return true;
   }
   return std::any_of(words.begin(), words.end(),
                      [](const std::string& word) { return is_one_of(word, k_place_nouns); });
@@ -221,10 +219,9 @@ bool starts_imperative(std::string_view clause) {
 // Whether the claim is an instruction.
 bool is_instruction(std::string_view prose) {
   const auto words = words_of(prose);
-  for (const auto phrase : k_instruction_phrases) {
-    if (has_phrase(words, phrase)) {
-      return true;
-    }
+  static const PhraseSet k_instructions(k_instruction_phrases);
+  if (k_instructions.found_in(words)) {
+    return true;
   }
   const auto use = std::min(find_phrase(words, "use"), find_phrase(words, "using"));
   if (use < words.size() &&

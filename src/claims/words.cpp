@@ -127,6 +127,42 @@ bool has_phrase(const std::vector<std::string>& words, std::string_view phrase) 
   return find_phrase(words, phrase) < words.size();
 }
 
+PhraseSet::PhraseSet(std::span<const std::string_view> phrases) {
+  for (const auto phrase : phrases) {
+    // The words find_phrase matches: a plain phrase's space-separated parts, else its words_of.
+    std::vector<std::string> wanted;
+    if (is_plain_phrase(phrase)) {
+      for (std::size_t at = 0; at <= phrase.size();) {
+        const auto space = std::min(phrase.find(' ', at), phrase.size());
+        wanted.emplace_back(phrase.substr(at, space - at));
+        at = space + 1;
+      }
+    } else {
+      wanted = words_of(phrase);
+    }
+    if (!wanted.empty()) {
+      auto& list = m_by_first[wanted.front()];
+      list.push_back(std::move(wanted));
+    }
+  }
+}
+
+bool PhraseSet::found_in(const std::vector<std::string>& words) const {
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const auto it = m_by_first.find(std::string_view(words[i]));
+    if (it == m_by_first.end()) {
+      continue;
+    }
+    for (const auto& wanted : it->second) {
+      if (i + wanted.size() <= words.size() &&
+          std::equal(wanted.begin() + 1, wanted.end(), words.begin() + static_cast<long>(i) + 1)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 std::string without_code_blocks(std::string_view text) {
   std::string out;
   bool in_fence = false;

@@ -2,8 +2,13 @@
 // unified, split at anything that is not part of a word.
 #pragma once
 
+#include "base/text_hash.hpp"
+
+#include <functional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace engram::claims {
@@ -19,6 +24,21 @@ namespace engram::claims {
 // The index of the first occurrence of `phrase` in `words`, or words.size().
 [[nodiscard]] std::size_t find_phrase(const std::vector<std::string>& words,
                                       std::string_view phrase);
+
+// A table of phrases matched against a text's words in one pass: each word is
+// looked up once among the phrases' first words, instead of each phrase
+// walking every word. found_in(words) is has_phrase(words, p) for any p.
+class PhraseSet {
+public:
+  explicit PhraseSet(std::span<const std::string_view> phrases);
+
+  [[nodiscard]] bool found_in(const std::vector<std::string>& words) const;
+
+private:
+  // The words of each phrase, by its first word.
+  std::unordered_map<std::string, std::vector<std::vector<std::string>>, TextHash, std::equal_to<>>
+      m_by_first;
+};
 
 // `text` without its inline code spans (`...`) and fenced code blocks.
 [[nodiscard]] std::string without_code(std::string_view text);

@@ -1,8 +1,14 @@
 // Tests of claim classification: the four-layer seed's decision tree,
 // reference first, then behavioural, then factual.
 #include "claims/classify.hpp"
+#include "claims/words.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
 
 using engram::ClaimKind;
 using engram::claims::classify;
@@ -89,4 +95,35 @@ TEST_CASE("claims: a timeless statement is factual") {
   CHECK(classify("The user's name is Ada.") == ClaimKind::factual);
   CHECK(classify("The API returns 100 items per page.") == ClaimKind::factual);
   CHECK(classify("The team uses Postgres 15.") == ClaimKind::factual);
+}
+
+TEST_CASE("claims: a phrase set finds what asking has_phrase of each phrase finds") {
+  using engram::claims::has_phrase;
+  using engram::claims::PhraseSet;
+  // Plain phrases, phrases words_of reads differently, and ones sharing first words.
+  const std::vector<std::string_view> phrases = {
+      "is at", "is stored at", "see", "don't", "Make Sure", "be  careful", "must not", "must", "a b a"};
+  const PhraseSet set(phrases);
+  const std::vector<std::string> vocabulary = {"is",   "at",   "stored", "see",  "don't", "make",
+                                               "sure", "be",   "careful", "must", "not",  "a",
+                                               "b",    "never"};
+  std::mt19937 random(7);
+  std::size_t found = 0;
+  for (int round = 0; round < 20000; ++round) {
+    std::vector<std::string> words(random() % 7);
+    for (auto& word : words) {
+      word = vocabulary[random() % vocabulary.size()];
+    }
+    const bool any = std::any_of(phrases.begin(), phrases.end(),
+                                 [&](std::string_view phrase) { return has_phrase(words, phrase); });
+    std::string shown;
+    for (const auto& word : words) {
+      shown += word + ' ';
+    }
+    INFO(shown);
+    REQUIRE(set.found_in(words) == any);
+    found += any ? 1 : 0;
+  }
+  CHECK(found > 1000); // both answers were asked for many times
+  CHECK(found < 19000);
 }
