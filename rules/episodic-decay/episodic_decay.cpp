@@ -413,8 +413,7 @@ private:
                      : engram::knowledge::Splice{body.size(), 0, appendix(body, added, true)};
     } else {
       added = as_entry(claim);
-      edit = {body.size(), 0,
-              appendix(body, added, claim.text.find('\n') != std::string::npos)};
+      edit = {body.size(), 0, appendix(body, added, claim.text.find('\n') != std::string::npos)};
     }
     store.replace_in_body(target, edit.at, edit.count, edit.text);
     m_headings.wrote(store, target, added);

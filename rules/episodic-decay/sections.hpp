@@ -31,8 +31,8 @@ inline bool same_ignoring_case(std::string_view a, std::string_view b) {
 
 // Sections and inserting into them are shared with the other rules that
 // file claims; finding one is this rule's own (it jumps from '#' to '#').
-using knowledge::section_insertion;
 using knowledge::Section;
+using knowledge::section_insertion;
 
 // The start of the first line at or after `from` (itself a line start) that
 // begins with '#', or the body's size. '#' is rare in prose, newlines are

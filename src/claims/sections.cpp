@@ -91,8 +91,9 @@ SectionChange ClaimSections::update(std::string_view body, KindMemo* memo, Kinds
   // each section's content is a heap object that stays where it is).
   const std::shared_ptr<const HeadingStack>* carried =
       front > 0 ? &m_sections[front - 1].content->out : &k_none;
-  std::size_t counted = front > 0 ? m_sections[front - 1].begin : 0; // the body line at `counted`
-  int line = front > 0 ? m_sections[front - 1].first_line : 1;      // is `line`
+  // Lines are counted from a known one: the body line at byte `counted` is `line`.
+  std::size_t counted = front > 0 ? m_sections[front - 1].begin : 0;
+  int line = front > 0 ? m_sections[front - 1].first_line : 1;
   const std::size_t claims_first =
       front > 0 ? m_sections[front - 1].first_claim + m_sections[front - 1].content->claims.size()
                 : 0;
@@ -159,9 +160,12 @@ SectionChange ClaimSections::update(std::string_view body, KindMemo* memo, Kinds
 
   // The claims the sections between replace, then the new sections in their place.
   const auto old_tail_claim = back > 0 ? m_sections[m - back].first_claim : m_claims;
-  const SectionChange change{front,        m - back - front,
-                             middle.size(), claims_first,
-                             old_tail_claim - claims_first, claims_at - claims_first};
+  const SectionChange change{front,
+                             m - back - front,
+                             middle.size(),
+                             claims_first,
+                             old_tail_claim - claims_first,
+                             claims_at - claims_first};
   const auto line_shift = new_lines - old_lines;
   const auto claim_shift = static_cast<std::ptrdiff_t>(change.claims_added) -
                            static_cast<std::ptrdiff_t>(change.claims_removed);

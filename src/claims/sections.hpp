@@ -27,9 +27,9 @@ struct SectionClaims {
 
 // One section in place: where it sits and what it holds.
 struct PlacedSection {
-  std::size_t begin = 0; // its first byte in the body
-  std::size_t end = 0;   // one past its last byte
-  int first_line = 1;    // the body line it starts on
+  std::size_t begin = 0;       // its first byte in the body
+  std::size_t end = 0;         // one past its last byte
+  int first_line = 1;          // the body line it starts on
   std::size_t first_claim = 0; // how many of the body's claims come before it
   std::shared_ptr<const SectionClaims> content;
 };

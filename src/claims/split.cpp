@@ -742,8 +742,8 @@ std::vector<std::size_t> section_starts_after_edit(std::string_view body, std::s
   // at the last of them. Those lines end in increasing order: the first that
   // does not end before the edit is found by bisection, not by walking the
   // thousands of cuts of a long body.
-  const auto standing = std::partition_point(
-      old_starts.begin() + 1, old_starts.end(), [&](std::size_t start) {
+  const auto standing =
+      std::partition_point(old_starts.begin() + 1, old_starts.end(), [&](std::size_t start) {
         const auto nl = old_body.find('\n', start);
         return nl != std::string_view::npos && nl < prefix;
       });

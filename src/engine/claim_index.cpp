@@ -197,7 +197,8 @@ namespace {
 
 // Replaces `removed` elements of `list` at `at` with `added`.
 template <typename T>
-void splice(std::vector<T>& list, std::size_t at, std::size_t removed, const std::vector<T>& added) {
+void splice(std::vector<T>& list, std::size_t at, std::size_t removed,
+            const std::vector<T>& added) {
   const auto from = list.begin() + static_cast<std::ptrdiff_t>(at);
   const auto kept = std::min(removed, added.size());
   std::copy(added.begin(), added.begin() + static_cast<std::ptrdiff_t>(kept), from);
@@ -205,7 +206,8 @@ void splice(std::vector<T>& list, std::size_t at, std::size_t removed, const std
     list.insert(from + static_cast<std::ptrdiff_t>(kept),
                 added.begin() + static_cast<std::ptrdiff_t>(kept), added.end());
   } else {
-    list.erase(from + static_cast<std::ptrdiff_t>(kept), from + static_cast<std::ptrdiff_t>(removed));
+    list.erase(from + static_cast<std::ptrdiff_t>(kept),
+               from + static_cast<std::ptrdiff_t>(removed));
   }
 }
 

@@ -101,12 +101,13 @@ TEST_CASE("claims: a phrase set finds what asking has_phrase of each phrase find
   using engram::claims::has_phrase;
   using engram::claims::PhraseSet;
   // Plain phrases, phrases words_of reads differently, and ones sharing first words.
-  const std::vector<std::string_view> phrases = {
-      "is at", "is stored at", "see", "don't", "Make Sure", "be  careful", "must not", "must", "a b a"};
+  const std::vector<std::string_view> phrases = {"is at",    "is stored at", "see",
+                                                 "don't",    "Make Sure",    "be  careful",
+                                                 "must not", "must",         "a b a"};
   const PhraseSet set(phrases);
-  const std::vector<std::string> vocabulary = {"is",   "at",   "stored", "see",  "don't", "make",
-                                               "sure", "be",   "careful", "must", "not",  "a",
-                                               "b",    "never"};
+  const std::vector<std::string> vocabulary = {"is",   "at",   "stored", "see",     "don't",
+                                               "make", "sure", "be",     "careful", "must",
+                                               "not",  "a",    "b",      "never"};
   std::mt19937 random(7);
   std::size_t found = 0;
   for (int round = 0; round < 20000; ++round) {
@@ -114,8 +115,9 @@ TEST_CASE("claims: a phrase set finds what asking has_phrase of each phrase find
     for (auto& word : words) {
       word = vocabulary[random() % vocabulary.size()];
     }
-    const bool any = std::any_of(phrases.begin(), phrases.end(),
-                                 [&](std::string_view phrase) { return has_phrase(words, phrase); });
+    const bool any = std::any_of(phrases.begin(), phrases.end(), [&](std::string_view phrase) {
+      return has_phrase(words, phrase);
+    });
     std::string shown;
     for (const auto& word : words) {
       shown += word + ' ';
