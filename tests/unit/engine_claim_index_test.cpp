@@ -113,15 +113,34 @@ TEST_CASE(
                   dump(workspace.StoreView::claims_of(path, detail)));
         }
       }
-      // Edit the store as rules do: append, rewrite, create, remove.
+      // Edit the store as rules do: append, rewrite, edit in place, create, remove.
       const auto& path = files[words.below(files.size())];
-      switch (words.below(4)) {
+      // A line start in the body, for the edits in place.
+      const auto line_start = [&] {
+        const auto& body = workspace.body(path);
+        const auto at = body.rfind('\n', words.below(body.size() + 1));
+        return at == std::string::npos ? std::size_t{0} : at + 1;
+      };
+      switch (words.below(6)) {
       case 0:
         workspace.set_body(path, workspace.body(path) + "- " + incoming + "\n");
         break;
       case 1:
         workspace.set_body(path, "- " + incoming + "\n" + workspace.body(path));
         break;
+      case 3: {
+        workspace.replace_in_body(path, line_start(), 0, "- " + incoming + "\n");
+        break;
+      }
+      case 4: {
+        // A line replaced by the incoming claim, as superseding does.
+        const auto at = line_start();
+        const auto& body = workspace.body(path);
+        const auto end = body.find('\n', at);
+        workspace.replace_in_body(path, at, end == std::string::npos ? body.size() - at : end - at,
+                                  "- " + incoming);
+        break;
+      }
       case 2:
         workspace.write("semantic/new-" + std::to_string(step) + ".md",
                         "---\ntype: semantic\n---\n- " + incoming + "\n");
@@ -133,4 +152,24 @@ TEST_CASE(
       }
     }
   }
+}
+
+TEST_CASE(
+    "an edit in place is the edit of the whole body, and one past the body's end is refused") {
+  test::TempDir dir;
+  test::write_file(dir / "semantic" / "a.md", "---\ntype: semantic\n---\n- one\n- two\n");
+  test::write_file(dir / "semantic" / "b.md", "---\ntype: semantic\n---\n- one\n- two\n");
+  const store::Layout layout;
+  const auto snapshot = store::scan(dir.path(), layout, store::ScanLimits{});
+  engine::Workspace workspace(snapshot, layout, config::Settings::defaults(), Date(2026, 11, 22),
+                              RunKind::full);
+  workspace.begin_rule("episodic-decay");
+  workspace.replace_in_body("semantic/a.md", 6, 0, "- one and a half\n");
+  workspace.StoreView::replace_in_body("semantic/b.md", 6, 0, "- one and a half\n");
+  CHECK(workspace.body("semantic/a.md") == "- one\n- one and a half\n- two\n");
+  CHECK(workspace.read("semantic/a.md") == workspace.read("semantic/b.md"));
+  CHECK(workspace.claims_of("semantic/a.md", ClaimDetail::unclassified).size() == 3);
+  CHECK_THROWS_WITH(workspace.replace_in_body("semantic/a.md", 100, 0, "x"),
+                    Catch::Contains("past its body's"));
+  CHECK(workspace.body("semantic/a.md") == "- one\n- one and a half\n- two\n");
 }
