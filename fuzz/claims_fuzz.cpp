@@ -7,6 +7,7 @@
 #include "claims/classify.hpp"
 #include "claims/compare.hpp"
 #include "claims/normalise.hpp"
+#include "claims/sections.hpp"
 #include "claims/source.hpp"
 #include "claims/split.hpp"
 
@@ -183,6 +184,36 @@ void check_split(std::string_view body) {
     if (claims::section_starts_after_edit(edited, body, starts, prefix, suffix) !=
         claims::section_starts(edited)) {
       fail("section_starts_after_edit differs from section_starts");
+    }
+    // The sections kept across the edit: the claims of splitting the edited
+    // body, and outside the range the update reports, the claims from before.
+    claims::ClaimSections sections;
+    sections.update(body);
+    const auto before = sections.claims();
+    const auto change = sections.update(edited);
+    const auto after = sections.claims();
+    const auto fresh = claims::split_claims(edited);
+    const auto same = [](const engram::Claim& a, const engram::Claim& b) {
+      return a.text == b.text && a.line == b.line && a.kind == b.kind && a.context == b.context;
+    };
+    if (!std::equal(after.begin(), after.end(), fresh.begin(), fresh.end(), same)) {
+      fail("sections kept across an edit differ from splitting the edited body");
+    }
+    if (change.claims_first + change.claims_removed > before.size() ||
+        after.size() != before.size() - change.claims_removed + change.claims_added) {
+      fail("a section update reports a range that does not add up");
+    }
+    const auto text_of = [](const engram::Claim& claim) { return claim.text; };
+    const auto tail = before.size() - change.claims_first - change.claims_removed;
+    for (std::size_t i = 0; i < change.claims_first; ++i) {
+      if (text_of(after[i]) != text_of(before[i])) {
+        fail("a claim before a section update's range changed");
+      }
+    }
+    for (std::size_t i = 0; i < tail; ++i) {
+      if (text_of(after[after.size() - 1 - i]) != text_of(before[before.size() - 1 - i])) {
+        fail("a claim after a section update's range changed");
+      }
     }
   }
   (void)claims::split_whole(body); // md4c's whole-document path must hold up too
