@@ -53,10 +53,11 @@ class ClaimSections {
 public:
   // Brings the sections up to `body`: sections whose bytes and headings did
   // not change are kept, the others split again, and the range between is
-  // what the call returns. The work done is the edit's, not the body's: the
-  // sections before the edit are not visited, and those after it are only
-  // moved. `memo`, when given, classifies the claims of the sections split
-  // again; `kinds` says which get a kind (see split_section).
+  // what the call returns. The splitting done is the edit's, not the body's:
+  // the sections before the edit stay where they are (only their offsets are
+  // compared), and those after it are only moved. `memo`, when given,
+  // classifies the claims of the sections split again; `kinds` says which
+  // get a kind (see split_section).
   SectionChange update(std::string_view body, KindMemo* memo = nullptr, Kinds kinds = Kinds::all);
 
   // The sections of the body, in order.
