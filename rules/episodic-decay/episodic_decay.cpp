@@ -8,7 +8,6 @@
 #include "sections.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <optional>
 #include <string>
@@ -27,29 +26,13 @@ using engram::episodic_decay::find_section;
 using engram::episodic_decay::Headings;
 using engram::episodic_decay::section_insertion;
 using engram::knowledge::appendix;
+using engram::knowledge::as_entry;
+using engram::knowledge::is_item;
+using engram::knowledge::one_line;
+using engram::knowledge::superseded_marker;
 
 int salience_rank(const std::optional<std::string>& salience) {
   return salience == "high" ? 3 : salience == "low" ? 1 : 2;
-}
-
-std::string one_line(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    out += (c == '\n' || c == '\r') ? ' ' : c;
-  }
-  return out;
-}
-
-bool is_item(std::string_view text) {
-  return engram::text::starts_list_item(text);
-}
-
-// The claim as it is written into a target: a list item when it is one line.
-std::string as_entry(const Claim& claim) {
-  if (is_item(claim.text) || claim.text.find('\n') != std::string::npos) {
-    return claim.text;
-  }
-  return "- " + claim.text;
 }
 
 // The `## Title` a behavioural claim is filed under: its nearest heading, else its first words.
@@ -78,17 +61,6 @@ std::string title_for(const Claim& claim) {
     title.pop_back();
   }
   return title.empty() ? "Feedback" : title;
-}
-
-std::string quote_for_marker(std::string text) {
-  text = one_line(text);
-  for (std::size_t at = text.find("-->"); at != std::string::npos; at = text.find("-->", at)) {
-    text.replace(at, 3, "--&gt;");
-  }
-  for (std::size_t at = text.find('"'); at != std::string::npos; at = text.find('"', at + 2)) {
-    text.replace(at, 1, "\\\"");
-  }
-  return text;
 }
 
 // What this rule reads of a match's kind: only whether it is a solution,
@@ -214,9 +186,8 @@ private:
         best_file = &candidate;
       }
     }
-    const std::string best = chosen != nullptr ? *chosen : std::string();
-    if (!best.empty()) {
-      return best;
+    if (chosen != nullptr) {
+      return *chosen;
     }
     std::vector<std::string> sorted = tags;
     std::sort(sorted.begin(), sorted.end());
@@ -408,11 +379,11 @@ private:
       const auto section = m_headings.may_have(store, target, body, title)
                                ? find_section(body, title)
                                : std::nullopt;
-      added = section ? as_entry(claim) : "## " + title + "\n\n" + as_entry(claim);
+      added = section ? as_entry(claim.text) : "## " + title + "\n\n" + as_entry(claim.text);
       edit = section ? section_insertion(body, *section, added)
                      : engram::knowledge::Splice{body.size(), 0, appendix(body, added, true)};
     } else {
-      added = as_entry(claim);
+      added = as_entry(claim.text);
       edit = {body.size(), 0, appendix(body, added, claim.text.find('\n') != std::string::npos)};
     }
     store.replace_in_body(target, edit.at, edit.count, edit.text);
@@ -444,8 +415,7 @@ private:
     std::string replacement =
         is_item(old_text) && !is_item(claim.text) ? "- " + claim.text : claim.text;
     const std::string indent = is_item(old_text) ? "  " : "";
-    replacement += "\n" + indent + "<!-- superseded " + store.today().to_string() +
-                   ": previously \"" + quote_for_marker(own) + "\" -->" + markers;
+    replacement += "\n" + indent + superseded_marker(store.today(), own) + markers;
     if (at == std::string::npos) {
       // The old text is kept in the marker either way.
       store.replace_in_body(target, body.size(), 0, appendix(body, replacement, false));

@@ -258,26 +258,23 @@ inline std::string as_entry(std::string_view claim) {
 // that ends the body, anything else starts a paragraph of its own.
 inline std::string appendix(const std::string& body, const std::string& block, bool as_paragraph) {
   std::string out;
-  const bool unterminated = !body.empty() && body.back() != '\n';
-  if (unterminated) {
+  if (!body.empty() && body.back() != '\n') {
     out += '\n';
   }
-  // The last non-blank line, found from the end: the body can be long. (An
-  // unterminated last line is the same line once terminated.)
+  // The last non-blank line, found from the end: the body can be long.
   bool ends_in_item = false;
-  std::size_t end = body.size() + (unterminated ? 1 : 0);
+  std::size_t end = body.size();
   while (end > 0) {
     const auto newline = end >= 2 ? body.rfind('\n', end - 2) : std::string::npos;
     const std::size_t begin = newline == std::string::npos ? 0 : newline + 1;
-    const std::string_view line =
-        std::string_view(body).substr(begin, std::min(end, body.size()) - begin);
+    const std::string_view line = std::string_view(body).substr(begin, end - begin);
     if (!text::is_blank(line)) {
       ends_in_item = is_item(line);
       break;
     }
     end = begin;
   }
-  if (!body.empty() && (as_paragraph || !ends_in_item) && (unterminated || !body.ends_with("\n\n"))) {
+  if (!body.empty() && (as_paragraph || !ends_in_item) && !body.ends_with("\n\n")) {
     out += '\n';
   }
   out += block;
