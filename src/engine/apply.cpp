@@ -5,6 +5,7 @@
 #include "base/error.hpp"
 #include "base/fault.hpp"
 #include "base/parallel.hpp"
+#include "base/step_timer.hpp"
 #include "store/scan.hpp"
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <ctime>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -252,6 +254,7 @@ ApplyResult apply(const Plan& plan, const fs::path& root) {
 // whose stat says otherwise is hashed again.
 ApplyResult apply(const std::vector<FileChange>& changes, const fs::path& root) {
   ApplyResult result;
+  StepTimer timer;
   std::vector<std::size_t> removals; // indexes into changes
   std::vector<Temporary> temporaries;
   std::vector<std::size_t> writes; // the change each temporary holds
@@ -276,9 +279,11 @@ ApplyResult apply(const std::vector<FileChange>& changes, const fs::path& root) 
       temporaries.push_back(write_temporary(root / change.path, *change.new_bytes));
       writes.push_back(i);
     }
+    timer.step("temporaries");
     if (!temporaries.empty()) {
       sync_filesystem(root);
     }
+    timer.step("flush");
   } catch (...) {
     discard(temporaries, 0);
     throw;
@@ -292,6 +297,7 @@ ApplyResult apply(const std::vector<FileChange>& changes, const fs::path& root) 
       return defer_all();
     }
   }
+  timer.step("hash");
   // Checked again at the last moment: the agent may have written meanwhile.
   const auto still_as_planned = [&](std::size_t i) {
     const auto path = root / changes[i].path;
@@ -317,6 +323,7 @@ ApplyResult apply(const std::vector<FileChange>& changes, const fs::path& root) 
     fault_point(fmt::format("after-write-{}", n));
   }
   sync_folders(renamed);
+  timer.step("renames");
   if (!result.deferred.empty()) {
     // A removed file's claims may have been bound for a deferred file.
     for (const auto i : removals) {
@@ -367,6 +374,8 @@ ApplyResult apply(const std::vector<FileChange>& changes, const fs::path& root) 
     throw;
   }
   collect();
+  timer.step("removals");
+  spdlog::debug("{}: apply: {}", root.string(), timer.line());
   return result;
 }
 

@@ -5,6 +5,7 @@
 #include "engine/consolidation.hpp"
 
 #include "base/error.hpp"
+#include "base/step_timer.hpp"
 #include "engine/held_back.hpp"
 #include "engine/message.hpp"
 #include "engine/pending.hpp"
@@ -18,30 +19,12 @@
 #include "store/scan.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <memory>
 #include <spdlog/spdlog.h>
 
 namespace engram::engine {
 
 namespace {
-
-// How long each step of a run took, for whoever profiles a large store
-// (--log-level debug): the one line that says where a cycle's time goes.
-class StepTimer {
-public:
-  void step(const char* name) {
-    const auto now = std::chrono::steady_clock::now();
-    m_line += fmt::format("{}{} {:.1f} ms", m_line.empty() ? "" : ", ", name,
-                          std::chrono::duration<double, std::milli>(now - m_last).count());
-    m_last = now;
-  }
-  const std::string& line() const { return m_line; }
-
-private:
-  std::chrono::steady_clock::time_point m_last = std::chrono::steady_clock::now();
-  std::string m_line;
-};
 
 // Runs the rules over a fresh scan of the store; `model` is given the
 // workspace the plan was made from (see Outcome::model). With a `base` (the

@@ -3,6 +3,9 @@
 
 #include "base/error.hpp"
 #include "base/fault.hpp"
+#include "base/step_timer.hpp"
+
+#include <spdlog/spdlog.h>
 
 #include <string_view>
 #include <vector>
@@ -12,6 +15,7 @@ namespace engram::engine {
 Committed apply_and_commit(Session& session, const std::vector<FileChange>& changes,
                            Pending pending, const MessageFor& message) {
   git::Repository& repository = session.repository();
+  StepTimer timer;
   // New contents go into the object database before the working state names
   // them, so recovery can always write what the state says.
   ApplyResult everything;
@@ -40,16 +44,20 @@ Committed apply_and_commit(Session& session, const std::vector<FileChange>& chan
   if (auto failed = repository.flush()) { // the blobs are durable before the state names them
     throw Error("{}: nothing was changed: {}", session.root().string(), failed->message);
   }
+  timer.step("blobs");
   pending.head = repository.head();
   pending.message = message(everything);
   // Most runs apply everything: their commit takes this message, rendered
   // once (a full consolidation's is megabytes).
   const std::string planned = pending.message;
+  timer.step("message");
   write_pending(session.root(), session.layout(), std::move(pending));
   fault_point("after-pending");
+  timer.step("pending");
 
   Committed result;
   result.applied = apply(changes, session.root());
+  timer.step("apply");
   std::vector<std::string> touched = result.applied.written;
   touched.insert(touched.end(), result.applied.removed.begin(), result.applied.removed.end());
   if (!touched.empty()) {
@@ -60,8 +68,11 @@ Committed apply_and_commit(Session& session, const std::vector<FileChange>& chan
         "the change was written but not committed (the next run commits it)",
         [&](git::Repository& open) { return open.commit_paths(touched, text, signature); });
     fault_point("after-commit");
+    timer.step("commit");
   }
   clear_pending(session.root(), session.layout());
+  timer.step("clear");
+  spdlog::debug("{}: applied: {}", session.root().string(), timer.line());
   return result;
 }
 
