@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <unordered_map>
 
 namespace engram::claims {
 namespace {
@@ -47,15 +48,28 @@ constexpr std::array<std::string_view, 4> k_enabling = {"enable", "enabled", "en
 constexpr std::array<std::string_view, 4> k_disabling = {"disable", "disabled", "disables",
                                                          "disabling"};
 
-// Whether `word` is one of `list`.
-template <std::size_t N>
-bool is_one_of(std::string_view word, const std::array<std::string_view, N>& list) {
-  return std::find(list.begin(), list.end(), word) != list.end();
-}
+// What a word is to tokenising, when it is one of the lists above.
+enum class Role : unsigned char { none, negation, date, enabling, disabling, stopword };
 
-// Whether a word negates.
-bool is_negation(std::string_view word) {
-  return is_one_of(word, k_negations) || word.ends_with("n't");
+// The role of `word`: one hash lookup, where searching each list in turn
+// compared every word of every claim with 126 others.
+Role role_of(std::string_view word) {
+  static const auto k_roles = [] {
+    std::unordered_map<std::string_view, Role> roles;
+    const auto add = [&](const auto& list, Role role) {
+      for (const auto entry : list) {
+        roles.emplace(entry, role); // the first list naming a word decides, as before
+      }
+    };
+    add(k_negations, Role::negation);
+    add(k_date_words, Role::date);
+    add(k_enabling, Role::enabling);
+    add(k_disabling, Role::disabling);
+    add(k_stopwords, Role::stopword);
+    return roles;
+  }();
+  const auto it = k_roles.find(word);
+  return it == k_roles.end() ? Role::none : it->second;
 }
 
 // `token` without the punctuation around it.
@@ -131,7 +145,7 @@ void sort_unique(std::vector<std::string>& list) {
 
 } // namespace
 
-bool is_stopword(std::string_view word) { return is_one_of(word, k_stopwords); }
+bool is_stopword(std::string_view word) { return role_of(word) == Role::stopword; }
 
 ClaimTokens tokens_of(std::string_view text) {
   const std::string folded = fold(text, KeepBackticks::yes);
@@ -174,7 +188,8 @@ ClaimTokens tokens_of(std::string_view text) {
     if (word.ends_with("'s")) {
       word.resize(word.size() - 2);
     }
-    if (is_negation(word)) {
+    const auto role = role_of(word);
+    if (role == Role::negation || word.ends_with("n't")) {
       tokens.negated = true;
       if (word == "no" && w + 1 < plain.size() && plain[w + 1] == "longer") {
         ++w;
@@ -182,21 +197,22 @@ ClaimTokens tokens_of(std::string_view text) {
       continue;
     }
     const auto singular = word.ends_with("days") ? word.substr(0, word.size() - 1) : word;
-    if (is_one_of(singular, k_date_words) || word == "true" || word == "false") {
+    const auto singular_role = singular.size() == word.size() ? role : role_of(singular);
+    if (singular_role == Role::date || word == "true" || word == "false") {
       tokens.values.push_back(singular); // "on Fridays" and "on Friday" name the same day
       continue;
     }
     // A switch has two values, whatever the verb's form: "enable retries" and
     // "retries are enabled" say the same, "disable retries" the opposite.
-    if (is_one_of(word, k_enabling)) {
+    if (role == Role::enabling) {
       tokens.values.emplace_back("enabled");
       continue;
     }
-    if (is_one_of(word, k_disabling)) {
+    if (role == Role::disabling) {
       tokens.values.emplace_back("disabled");
       continue;
     }
-    if (is_one_of(word, k_stopwords)) {
+    if (role == Role::stopword) {
       continue;
     }
     std::erase(word, '\'');

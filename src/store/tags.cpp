@@ -2,11 +2,14 @@
 // separators, and each word stemmed with Snowball's English stemmer.
 #include "store/tags.hpp"
 
+#include "base/text_hash.hpp"
+
 #include <algorithm>
 #include <libstemmer.h>
 #include <memory>
 #include <unicode/normalizer2.h>
 #include <unicode/unistr.h>
+#include <unordered_map>
 
 namespace engram::store {
 namespace {
@@ -67,11 +70,11 @@ bool is_separator(char c) {
   return c == '-' || c == '_' || c == ' ' || c == '\t' || c == '/' || c == '.';
 }
 
-// The canonical form of one word. Snowball leaves agent nouns alone
-// ("scraper" stays, "scraping" becomes "scrape"), so a word ending in -er is
-// also tried as its -ing form; tags like `scraper`/`scraping` and
+// The canonical form of one word, worked out. Snowball leaves agent nouns
+// alone ("scraper" stays, "scraping" becomes "scrape"), so a word ending in
+// -er is also tried as its -ing form; tags like `scraper`/`scraping` and
 // `parser`/`parsing` then agree, as the four-layer seed's tag rules expect.
-std::string canonical_word(const std::string& word) {
+std::string stem_word(const std::string& word) {
   auto& stemmer = thread_stemmer();
   std::string stem = stemmer.stem(word);
   if (stem.size() >= 5 && stem.ends_with("er")) {
@@ -82,6 +85,22 @@ std::string canonical_word(const std::string& word) {
     stem.pop_back();
   }
   return stem;
+}
+
+// The canonical form of one word. Every claim compared is tokenised and its
+// words stemmed, and a store's claims repeat a small vocabulary: each thread
+// remembers the words it stemmed, forgetting them all past a bound so a
+// long-running daemon's memory stays flat.
+const std::string& canonical_word(const std::string& word) {
+  constexpr std::size_t k_remembered = 1U << 16;
+  thread_local std::unordered_map<std::string, std::string, TextHash, std::equal_to<>> stems;
+  if (const auto it = stems.find(word); it != stems.end()) {
+    return it->second;
+  }
+  if (stems.size() >= k_remembered) {
+    stems.clear();
+  }
+  return stems.emplace(word, stem_word(word)).first->second;
 }
 
 } // namespace
