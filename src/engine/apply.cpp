@@ -288,11 +288,13 @@ ApplyResult apply(const std::vector<FileChange>& changes, const fs::path& root) 
     discard(temporaries, 0);
     throw;
   }
-  std::vector<DiskState> seen;
-  seen.reserve(changes.size());
-  for (const auto& change : changes) {
-    seen.push_back(disk_state(root / change.path));
-    if (seen.back().hash != change.base_hash) {
+  // Reading and hashing every file again is independent work per file.
+  std::vector<DiskState> seen(changes.size());
+  constexpr std::size_t k_hashes_per_thread = 64;
+  for_each_index(changes.size(), k_hashes_per_thread,
+                 [&](std::size_t i) { seen[i] = disk_state(root / changes[i].path); });
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    if (seen[i].hash != changes[i].base_hash) {
       discard(temporaries, 0);
       return defer_all();
     }
