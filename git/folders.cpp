@@ -147,16 +147,44 @@ bool Folders::apply(git_repository* repository, const git_oid* id,
   };
   // Files here first, then each folder below with the changes inside it.
   std::map<std::string_view, std::vector<std::pair<std::string_view, const TreeChange*>>> below;
+  std::vector<std::pair<std::string_view, const TreeChange*>> here;
   for (const auto& [rest, change] : changes) {
     const auto slash = rest.find('/');
     if (slash != std::string_view::npos) {
       below[rest.substr(0, slash)].emplace_back(rest.substr(slash + 1), change);
-      continue;
+    } else {
+      here.emplace_back(rest, change);
     }
-    erase(rest);
-    if (change->to) {
-      insert(Item{std::string(rest), change->to->second, change->to->first});
+  }
+  // A few changes go in one by one (a one-file commit moves the names after
+  // one); many go in one pass, since one by one each would move the rest
+  // (a consolidation removes 2,000 files from one folder).
+  constexpr std::size_t k_one_by_one = 16;
+  if (here.size() <= k_one_by_one) {
+    for (const auto& [name, change] : here) {
+      erase(name);
+      if (change->to) {
+        insert(Item{std::string(name), change->to->second, change->to->first});
+      }
     }
+  } else {
+    std::vector<std::string_view> names;
+    names.reserve(here.size());
+    for (const auto& [name, change] : here) {
+      names.push_back(name);
+    }
+    std::sort(names.begin(), names.end());
+    std::erase_if(work.items, [&](const Item& item) {
+      return std::binary_search(names.begin(), names.end(), std::string_view(item.name));
+    });
+    for (const auto& [name, change] : here) {
+      if (change->to) {
+        work.items.push_back(Item{std::string(name), change->to->second, change->to->first});
+      }
+    }
+    std::sort(work.items.begin(), work.items.end(), [](const Item& a, const Item& b) {
+      return compare(a.name, a.is_tree(), b.name, b.is_tree()) < 0;
+    });
   }
   for (auto& [name, inside] : below) {
     std::optional<git_oid> current;
