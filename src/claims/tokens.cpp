@@ -145,7 +145,9 @@ void sort_unique(std::vector<std::string>& list) {
 
 } // namespace
 
-bool is_stopword(std::string_view word) { return role_of(word) == Role::stopword; }
+bool is_stopword(std::string_view word) {
+  return role_of(word) == Role::stopword;
+}
 
 ClaimTokens tokens_of(std::string_view text) {
   const std::string folded = fold(text, KeepBackticks::yes);

@@ -6,7 +6,6 @@
 #include "base/step_timer.hpp"
 
 #include <spdlog/spdlog.h>
-
 #include <string_view>
 #include <vector>
 

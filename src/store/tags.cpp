@@ -32,7 +32,8 @@ public:
     if (out == nullptr) {
       return word;
     }
-    return {reinterpret_cast<const char*>(out), static_cast<std::size_t>(sb_stemmer_length(m_stemmer))};
+    return {reinterpret_cast<const char*>(out),
+            static_cast<std::size_t>(sb_stemmer_length(m_stemmer))};
   }
 
 private:
@@ -45,7 +46,8 @@ Stemmer& thread_stemmer() {
 }
 
 std::string fold(std::string_view text) {
-  if (std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+  if (std::all_of(text.begin(), text.end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
     // NFKC case folding leaves ASCII as it is but for case; ICU's conversions
     // would cost more than the stemming.
     std::string out(text);
@@ -56,7 +58,8 @@ std::string fold(std::string_view text) {
   }
   UErrorCode status = U_ZERO_ERROR;
   const auto* normalizer = icu::Normalizer2::getNFKCCasefoldInstance(status);
-  auto unicode = icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
+  auto unicode = icu::UnicodeString::fromUTF8(
+      icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
   std::string out;
   if (U_FAILURE(status)) {
     unicode.foldCase().toUTF8String(out);

@@ -7,6 +7,7 @@
 #include "lib/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 #include <map>
 #include <set>
 #include <string>
@@ -137,6 +138,57 @@ TEST_CASE("folders write the trees libgit2's tree update writes, change after ch
   }
   // Only the trees of the last commits stay kept.
   CHECK(folders.size() < 40);
+}
+
+TEST_CASE("folders apply many changes to one folder in one pass, as libgit2 would") {
+  // Past a few changes in one folder the names are removed and added in one
+  // pass (a consolidation removes thousands of files from episodic/).
+  const TempDir dir;
+  auto repository = Repository::init(dir.path());
+  REQUIRE(repository.has_value());
+  std::vector<std::string> paths;
+  for (int i = 0; i < 120; ++i) {
+    paths.push_back(fmt::format("episodic/f{:03}.md", i));
+  }
+  for (const auto* extra :
+       {"episodic/a.md", "episodic/a/x.md", "episodic/a0.md", "episodic/a-b.md"}) {
+    paths.emplace_back(extra);
+  }
+  for (std::size_t i = 0; i < paths.size(); i += 2) { // every other file exists at first
+    write_file(dir / paths[i], "- " + paths[i] + "\n");
+  }
+  write_file(dir / "episodic/a/x.md", "- inside\n");
+  REQUIRE(repository->commit_all("test: first", {"Test", "test@example.com"}).has_value());
+  git_repository* git = repository->handle();
+  engram::git::detail::Object head;
+  REQUIRE(git_revparse_single(&head.pointer, git, "HEAD^{tree}") == 0);
+  git_oid root = *git_object_id(head.pointer);
+
+  Folders folders;
+  unsigned seed = 7;
+  const auto next = [&](unsigned n) { return seed = seed * 1103515245 + 12345, (seed >> 16) % n; };
+  for (int round = 0; round < 25; ++round) {
+    std::vector<TreeChange> changes;
+    std::set<std::string> taken;
+    const unsigned count = 17 + next(60);
+    while (changes.size() < count) {
+      TreeChange change{paths[next(static_cast<unsigned>(paths.size()))], std::nullopt};
+      if (!taken.insert(change.path).second) {
+        continue;
+      }
+      if (next(2) == 0) {
+        change.to.emplace(blob(git, fmt::format("round {} {}", round, changes.size())),
+                          GIT_FILEMODE_BLOB);
+      }
+      changes.push_back(std::move(change));
+    }
+    INFO("round " << round);
+    const git_oid expected = libgit2_update(git, root, changes);
+    git_oid written;
+    REQUIRE(folders.update(git, &root, changes, written));
+    REQUIRE(hex(written) == hex(expected));
+    root = written;
+  }
 }
 
 TEST_CASE("folders make an empty folder go from its parent, and keep an empty root") {
