@@ -8,6 +8,7 @@
 #include "engine/consolidation.hpp"
 #include "engine/message.hpp"
 #include "store/scan.hpp"
+#include "store/tags.hpp"
 
 #include <map>
 #include <memory>
@@ -74,6 +75,7 @@ public:
     // then handed back to the system: freed heap stays the process's
     // otherwise, and an idle daemon is to be cheap to leave running.
     dropped.reset();
+    store::forget_stems(); // the vocabulary this worker thread stemmed
     return_freed_memory();
   }
 

@@ -90,13 +90,20 @@ std::string stem_word(const std::string& word) {
   return stem;
 }
 
+using Stems = std::unordered_map<std::string, std::string, TextHash, std::equal_to<>>;
+
+// The stems this thread worked out.
+Stems& thread_stems() {
+  thread_local Stems stems;
+  return stems;
+}
+
 // The canonical form of one word. Every claim compared is tokenised and its
 // words stemmed, and a store's claims repeat a small vocabulary: each thread
-// remembers the words it stemmed, forgetting them all past a bound so a
-// long-running daemon's memory stays flat.
+// remembers the words it stemmed, forgetting them all past a bound.
 const std::string& canonical_word(const std::string& word) {
   constexpr std::size_t k_remembered = 1U << 16;
-  thread_local std::unordered_map<std::string, std::string, TextHash, std::equal_to<>> stems;
+  auto& stems = thread_stems();
   if (const auto it = stems.find(word); it != stems.end()) {
     return it->second;
   }
@@ -130,6 +137,11 @@ std::string canonical_tag(std::string_view tag) {
   }
   flush();
   return out;
+}
+
+void forget_stems() {
+  Stems none;
+  thread_stems().swap(none); // clear() would keep the bucket array
 }
 
 std::vector<std::string> canonical_tags(const std::vector<std::string>& tags) {

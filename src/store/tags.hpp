@@ -9,7 +9,12 @@
 namespace engram::store {
 
 // The canonical form of one tag: `Scraper`, `scraping` and `scrapers` are equal.
+// Each thread remembers the words it stemmed (up to 65,536 of them).
 std::string canonical_tag(std::string_view tag);
+
+// Forgets the stems the calling thread remembers: a daemon letting go of a
+// store's model lets go of its vocabulary too.
+void forget_stems();
 
 // The canonical forms of a list of tags, sorted and without repeats.
 std::vector<std::string> canonical_tags(const std::vector<std::string>& tags);

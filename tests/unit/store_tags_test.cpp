@@ -2,6 +2,9 @@
 #include "store/tags.hpp"
 
 #include <catch2/catch.hpp>
+#include <string>
+#include <thread>
+#include <vector>
 
 using engram::store::canonical_tag;
 using engram::store::canonical_tags;
@@ -40,4 +43,41 @@ TEST_CASE("shared tag counts compare canonical forms") {
   const auto b = canonical_tags({"scraping", "Rate Limit", "proxies"});
   CHECK(shared_tag_count(a, b) == 2);
   CHECK(shared_tag_count(a, {}) == 0);
+}
+
+TEST_CASE("remembered stems give what stemming gives, past the bound and after forgetting") {
+  // 70,000 distinct words pass the 65,536 a thread remembers: the memo is
+  // emptied on the way; asked again, remembered or not, and on a thread
+  // that remembers none, every answer is the first one.
+  std::vector<std::string> words;
+  for (int i = 0; i < 70'000; ++i) {
+    std::string word;
+    for (int n = i; n > 0 || word.empty(); n /= 26) {
+      word += static_cast<char>('a' + n % 26);
+    }
+    words.push_back(word + (i % 3 == 0 ? "ing" : i % 3 == 1 ? "ers" : "s"));
+  }
+  std::vector<std::string> first;
+  first.reserve(words.size());
+  for (const auto& word : words) {
+    first.push_back(canonical_tag(word));
+  }
+  for (std::size_t i = words.size(); i-- > 0;) { // the last ones are remembered now
+    REQUIRE(canonical_tag(words[i]) == first[i]);
+  }
+  engram::store::forget_stems();
+  for (std::size_t i = 0; i < words.size(); i += 7) {
+    REQUIRE(canonical_tag(words[i]) == first[i]);
+  }
+  std::vector<std::string> elsewhere(words.size());
+  std::thread other([&] {
+    for (std::size_t i = 0; i < words.size(); i += 5) {
+      elsewhere[i] = canonical_tag(words[i]);
+    }
+  });
+  other.join();
+  for (std::size_t i = 0; i < words.size(); i += 5) {
+    REQUIRE(elsewhere[i] == first[i]);
+  }
+  CHECK(canonical_tag("scrapers") == canonical_tag("scraping"));
 }
