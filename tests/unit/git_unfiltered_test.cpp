@@ -169,7 +169,8 @@ TEST_CASE(
     "a status of a store whose stat data went stale hashes the files and finds what changed") {
   const Sandbox sandbox;
   Repository repository = make_repository(sandbox);
-  const auto paths = write_files(sandbox, 20, "\n");
+  // More files than one thread refreshes alone: they are hashed on every core.
+  const auto paths = write_files(sandbox, 300, "\n");
   REQUIRE(repository.commit_paths(paths, "test: many", k_signature).has_value());
   const fs::path store = sandbox.work("store");
   // Every file replaced by a copy of itself (a new inode, new times), as a
@@ -205,7 +206,11 @@ TEST_CASE(
     REQUIRE(entry != nullptr);
     return entry->ino;
   };
-  CHECK(staged_inode(paths[3]) == inode(paths[3]));
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    if (i != 7 && i != 9) {
+      REQUIRE(staged_inode(paths[i]) == inode(paths[i]));
+    }
+  }
   CHECK(staged_inode(paths[7]) != inode(paths[7]));
   CHECK(staged_inode(paths[9]) != inode(paths[9]));
 
