@@ -59,12 +59,12 @@ inline std::string without_comments(std::string_view text) {
 
 // The dream seed's stopwords: words that say nothing about a memory's subject.
 inline constexpr std::array<std::string_view, 52> k_stopwords = {
-    "the",  "a",    "an",     "is",     "are",     "was",    "were", "be",    "been",
-    "have", "has",  "had",    "do",     "does",    "did",    "will", "would", "could",
-    "should", "may", "might", "can",    "shall",   "to",     "of",   "in",    "for",
-    "on",   "with", "at",     "by",     "from",    "as",     "into", "through", "during",
-    "before", "after", "this", "that",  "it",      "not",    "no",   "but",   "or",
-    "and",  "if",   "then",   "than",   "so",      "its",    "their"};
+    "the",    "a",     "an",    "is",   "are",   "was", "were", "be",      "been",
+    "have",   "has",   "had",   "do",   "does",  "did", "will", "would",   "could",
+    "should", "may",   "might", "can",  "shall", "to",  "of",   "in",      "for",
+    "on",     "with",  "at",    "by",   "from",  "as",  "into", "through", "during",
+    "before", "after", "this",  "that", "it",    "not", "no",   "but",     "or",
+    "and",    "if",    "then",  "than", "so",    "its", "their"};
 
 // True for a stopword.
 inline bool is_stopword(std::string_view word) {
@@ -133,9 +133,9 @@ template <typename T> double overlap(const std::vector<T>& a, const std::vector<
 // How old a file is, for deciding which of two is the newer: its `created`
 // date, then its modification time, then its path.
 struct Age {
-  std::optional<Date> created;           // the `created` field, when a date
-  std::optional<std::int64_t> modified;  // seconds since the epoch; nullopt: made in this run
-  std::string path;                      // the last tie-breaker, so the answer is stable
+  std::optional<Date> created;          // the `created` field, when a date
+  std::optional<std::int64_t> modified; // seconds since the epoch; nullopt: made in this run
+  std::string path;                     // the last tie-breaker, so the answer is stable
 
   // Reads a file's age from the store.
   static Age of(const StoreView& store, const std::string& path) {
@@ -244,7 +244,9 @@ inline std::string protected_reason(const StoreView& store, const std::string& p
 }
 
 // True for a claim that is a Markdown list item.
-inline bool is_item(std::string_view text) { return text::starts_list_item(text); }
+inline bool is_item(std::string_view text) {
+  return text::starts_list_item(text);
+}
 
 // The claim as it is written into another file: a list item when it is one line.
 inline std::string as_entry(std::string_view claim) {
@@ -296,33 +298,62 @@ struct Section {
   std::size_t end;     // offset just past the section
 };
 
-// The `## <title>` section of a body (title compared case-insensitively).
+// The start of the first line at or after `from` (itself a line start) that
+// begins with '#', or the body's size. '#' is rare in prose, newlines are
+// not: the search runs from one '#' to the next.
+inline std::size_t next_hash_line(const std::string& body, std::size_t from) {
+  for (auto at = body.find('#', from); at != std::string::npos; at = body.find('#', at + 1)) {
+    if (at == from || body[at - 1] == '\n') {
+      return at;
+    }
+  }
+  return body.size();
+}
+
+// Calls `each(begin, line)` for every line of `text` that starts with '#',
+// `line` without its end of line, in order, until `each` returns false.
+template <typename Each> void for_each_hash_line(const std::string& text, Each each) {
+  for (std::size_t pos = next_hash_line(text, 0); pos < text.size();) {
+    const auto nl = text.find('\n', pos);
+    const std::size_t next = nl == std::string::npos ? text.size() : nl + 1;
+    if (!each(pos, text::without_eol(std::string_view(text).substr(pos, next - pos)))) {
+      return;
+    }
+    pos = next < text.size() ? next_hash_line(text, next) : text.size();
+  }
+}
+
+// The title of a `## <title>` heading line (a bare `##` is an empty one, as
+// in Markdown), without the closing `#`s; nullopt for any other line.
+inline std::optional<std::string_view> level2_title(std::string_view line) {
+  if (!line.starts_with("## ") && line != "##") {
+    return std::nullopt;
+  }
+  auto title = line.substr(2);
+  title.remove_prefix(std::min(title.size(), title.find_first_not_of(" \t")));
+  while (!title.empty() && (title.back() == ' ' || title.back() == '#')) {
+    title.remove_suffix(1);
+  }
+  return title;
+}
+
+// The first `## <title>` section of a body (title compared ignoring ASCII
+// case), to the next level-1 or level-2 heading line. Headings are read line
+// by line, as the rules have always read them (a `#` line in a fence counts).
 inline std::optional<Section> find_section(const std::string& body, const std::string& title) {
   const auto wanted = lower(title);
   std::optional<Section> found;
-  std::size_t pos = 0;
-  while (pos < body.size()) {
-    const auto nl = body.find('\n', pos);
-    const std::size_t next = nl == std::string::npos ? body.size() : nl + 1;
-    const auto line = text::without_eol(std::string_view(body).substr(pos, next - pos));
-    const bool level2 = line.starts_with("## ");
-    const bool level1 = line.starts_with("# ");
-    if (found && (level1 || level2)) {
+  for_each_hash_line(body, [&](std::size_t pos, std::string_view line) {
+    const auto heading = level2_title(line);
+    if (found && (heading || line.starts_with("# "))) {
       found->end = pos;
-      return found;
+      return false;
     }
-    if (!found && level2) {
-      auto heading = std::string(line.substr(3));
-      heading.erase(0, heading.find_first_not_of(" \t"));
-      while (!heading.empty() && (heading.back() == ' ' || heading.back() == '#')) {
-        heading.pop_back();
-      }
-      if (lower(heading) == wanted) {
-        found = Section{pos, body.size()};
-      }
+    if (!found && heading && heading->size() == wanted.size() && lower(*heading) == wanted) {
+      found = Section{pos, body.size()};
     }
-    pos = next;
-  }
+    return true;
+  });
   return found;
 }
 
@@ -385,7 +416,8 @@ inline constexpr std::string_view k_marker_open = "<!-- superseded ";
 // Every HTML comment of `text`, in order; an unclosed `<!--` is text, not a comment.
 inline std::vector<std::string> comments_of(std::string_view text) {
   std::vector<std::string> out;
-  for (auto open = text.find("<!--"); open != std::string_view::npos; open = text.find("<!--", open)) {
+  for (auto open = text.find("<!--"); open != std::string_view::npos;
+       open = text.find("<!--", open)) {
     const auto close = text.find("-->", open + 4);
     if (close == std::string_view::npos) {
       break;

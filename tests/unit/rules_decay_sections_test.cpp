@@ -28,6 +28,20 @@ TEST_CASE("find_section finds a level-2 section by title, ignoring case, to the 
   CHECK_FALSE(find_section(k_feedback, "Deploy"));
 }
 
+TEST_CASE("a bare ## line is an empty level-2 heading: it ends a section and can be found") {
+  // Shared by episodic-decay and dedupe (knowledge.hpp); dedupe used to read
+  // a bare `##` as text inside the section before it.
+  const std::string body = "# Notes\n\n## Alpha\n\n- one\n##\n- two\n## Beta\n- three\n";
+  const auto alpha = find_section(body, "ALPHA");
+  REQUIRE(alpha);
+  CHECK(body.substr(alpha->end).starts_with("##\n- two"));
+  const auto bare = find_section(body, "");
+  REQUIRE(bare);
+  CHECK(bare->heading == alpha->end);
+  CHECK(body.substr(bare->end).starts_with("## Beta"));
+  CHECK(engram::knowledge::find_section(body, "beta")->end == body.size());
+}
+
 TEST_CASE("the title index answers as find_section does, after the rule's edits and others'") {
   engram::test::StoreModel model({{"procedural/feedback.md", k_feedback}}, Date(2026, 11, 22),
                                  "episodic-decay");
