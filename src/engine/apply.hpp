@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 namespace engram::engine {
@@ -27,6 +28,39 @@ struct ApplyResult {
   bool operator==(const ApplyResult&) const = default;
 };
 
+// The files an apply replaced or removed, still open. Where the file system
+// discards freed blocks as it goes (ext4 without a journal, mounted with
+// `discard`), the last reference to a file waits for the device, and in a
+// rename that wait happens under the folder's lock, so renames cannot
+// overlap. Held open, a replaced or removed file is freed when it is closed:
+// renames and removals only change names, and the closing runs on several
+// threads while the commit is made. Whatever is still held when this is
+// destroyed is closed then, and waited for.
+class HeldFiles {
+public:
+  HeldFiles() = default;
+  HeldFiles(const HeldFiles&) = delete;
+  HeldFiles& operator=(const HeldFiles&) = delete;
+  ~HeldFiles() { close(); }
+
+  // How many files one apply may hold: half the open-file limit, so the
+  // reads that still need descriptors always find one.
+  static std::size_t budget();
+
+  // Takes the descriptors (-1 for none) to close later.
+  void take(std::vector<int> descriptors);
+
+  // Starts closing them on helper threads, and returns.
+  void close_in_background();
+
+  // Closes what is held and waits for every close, background ones too.
+  void close();
+
+private:
+  std::vector<int> m_descriptors;
+  std::vector<std::jthread> m_closers;
+};
+
 // Applies `plan` under `root`. A file whose bytes changed since the plan was
 // made keeps them and is deferred; when anything is deferred, no file is removed.
 ApplyResult apply(const Plan& plan, const std::filesystem::path& root);
@@ -34,8 +68,11 @@ ApplyResult apply(const Plan& plan, const std::filesystem::path& root);
 // Applies `changes` (writes first, then removals) under `root`, as apply(Plan)
 // does. Fault points: `before-rename-N` and `after-write-N` around the N-th
 // rename (from 1; every temporary is written and flushed before the first),
-// `before-remove`, and `after-remove-N`.
-ApplyResult apply(const std::vector<FileChange>& changes, const std::filesystem::path& root);
+// `before-remove`, and `after-remove-N`. The files it replaces or removes are
+// freed by `held`, which is closing them in the background when apply
+// returns (without one, apply closes them itself before it returns).
+ApplyResult apply(const std::vector<FileChange>& changes, const std::filesystem::path& root,
+                  HeldFiles* held = nullptr);
 
 // Writes `bytes` to `path` atomically: temporary file in the same folder,
 // fsync, rename, fsync of the folder. Throws engram::Error on failure.
@@ -63,8 +100,10 @@ struct DiskState {
   std::int64_t taken_ns = 0;       // when it was looked at
 };
 
-// Hashes the file at `path` (following a link, as reading it does) and notes its identity.
-DiskState disk_state(const std::filesystem::path& path);
+// Hashes the file at `path` (following a link, as reading it does) and notes
+// its identity. With `keep`, the descriptor the file was read through is left
+// open there (-1 when nothing could be opened) instead of being closed.
+DiskState disk_state(const std::filesystem::path& path, int* keep = nullptr);
 
 // True when one stat shows the file at `path` is still the one `state` hashed:
 // the same identity and times, both older than a clock tick before the look

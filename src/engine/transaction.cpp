@@ -55,7 +55,8 @@ Committed apply_and_commit(Session& session, const std::vector<FileChange>& chan
   timer.step("pending");
 
   Committed result;
-  result.applied = apply(changes, session.root());
+  HeldFiles replaced; // the files apply replaced and removed, closed while the commit is made
+  result.applied = apply(changes, session.root(), &replaced);
   timer.step("apply");
   std::vector<std::string> touched = result.applied.written;
   touched.insert(touched.end(), result.applied.removed.begin(), result.applied.removed.end());
@@ -71,6 +72,8 @@ Committed apply_and_commit(Session& session, const std::vector<FileChange>& chan
   }
   clear_pending(session.root(), session.layout());
   timer.step("clear");
+  replaced.close();
+  timer.step("closes");
   spdlog::debug("{}: applied: {}", session.root().string(), timer.line());
   return result;
 }

@@ -5,8 +5,12 @@
 #include "lib/temp_dir.hpp"
 #include "store/scan.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 using engram::engine::FileChange;
@@ -118,6 +122,100 @@ TEST_CASE("many removals, made on several threads, are all made and reported in 
   CHECK(result.written == std::vector<std::string>{"semantic/a.md", "semantic/new.md"});
   CHECK(result.removed == removed);
   CHECK(fs::is_empty(dir / "episodic"));
+}
+
+namespace {
+
+// The files this process holds open whose names were taken away (replaced or
+// removed), by the name they had: /proc/self/fd/N reads "<path> (deleted)".
+std::vector<std::string> held_deleted(const fs::path& under) {
+  std::vector<std::string> out;
+  for (const auto& entry : fs::directory_iterator("/proc/self/fd")) {
+    std::error_code error;
+    const auto target = fs::read_symlink(entry.path(), error).string();
+    if (!error && target.starts_with(under.string()) && target.ends_with(" (deleted)")) {
+      out.push_back(target.substr(0, target.size() - std::string(" (deleted)").size()));
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Sets the open-file limit's soft value for a scope.
+class OpenFileLimit {
+public:
+  explicit OpenFileLimit(rlim_t soft) {
+    REQUIRE(::getrlimit(RLIMIT_NOFILE, &m_was) == 0);
+    rlimit now = m_was;
+    now.rlim_cur = std::min(soft, m_was.rlim_max);
+    REQUIRE(::setrlimit(RLIMIT_NOFILE, &now) == 0);
+  }
+  ~OpenFileLimit() { ::setrlimit(RLIMIT_NOFILE, &m_was); }
+  OpenFileLimit(const OpenFileLimit&) = delete;
+  OpenFileLimit& operator=(const OpenFileLimit&) = delete;
+
+private:
+  rlimit m_was{};
+};
+
+} // namespace
+
+TEST_CASE("HeldFiles keeps removed files until it closes them, and apply leaves none held") {
+  // A removed file stays allocated while it is held (see HeldFiles).
+  const TempDir dir;
+  write_file(dir / "episodic" / "gone.md", "- held\n");
+  engram::engine::HeldFiles held;
+  const int fd = ::open((dir / "episodic" / "gone.md").c_str(), O_RDONLY | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  held.take({fd, -1});
+  fs::remove(dir / "episodic" / "gone.md");
+  CHECK(held_deleted(dir.path()) == std::vector<std::string>{(dir / "episodic/gone.md").string()});
+  held.close();
+  CHECK(held_deleted(dir.path()).empty());
+
+  // apply hands what it replaced and removed to the caller's HeldFiles,
+  // closing in the background; once closed, nothing is held.
+  write_base(dir);
+  engram::engine::HeldFiles replaced;
+  const auto result = engram::engine::apply(absorbing_plan().changes, dir.path(), &replaced);
+  CHECK(result.removed == std::vector<std::string>{"episodic/2026-01-01-x.md"});
+  CHECK(read_file(dir / "semantic" / "a.md") == "- old fact\n- new fact\n");
+  replaced.close();
+  CHECK(held_deleted(dir.path()).empty());
+  // Without one, apply closes them itself before it returns.
+  const TempDir again;
+  write_base(again);
+  (void)engram::engine::apply(absorbing_plan(), again.path());
+  CHECK(held_deleted(again.path()).empty());
+}
+
+TEST_CASE("apply holds no more files than half the open-file limit, and still lands every change") {
+  const TempDir dir;
+  Plan plan;
+  for (int i = 0; i < 300; ++i) {
+    const auto path = fmt::format("episodic/2026-01-01-{:03}.md", i);
+    write_file(dir / path, fmt::format("- fact {}\n", i));
+    plan.changes.push_back(change(path, fmt::format("- fact {}\n", i), std::nullopt));
+  }
+  for (int i = 0; i < 100; ++i) {
+    const auto path = fmt::format("semantic/{:03}.md", i);
+    write_file(dir / path, "- old\n");
+    plan.changes.insert(plan.changes.begin(), change(path, "- old\n", "- new\n"));
+  }
+  // Were all 400 held, the hashing reads would run out of descriptors past
+  // 128, and apply would defer everything.
+  const OpenFileLimit limit(128);
+  CHECK(engram::engine::HeldFiles::budget() == 64);
+  engram::engine::HeldFiles held;
+  const auto result = engram::engine::apply(plan.changes, dir.path(), &held);
+  CHECK(result.deferred.empty());
+  CHECK(result.written.size() == 100);
+  CHECK(result.removed.size() == 300);
+  CHECK(held_deleted(dir.path()).size() <= 64);
+  held.close();
+  CHECK(held_deleted(dir.path()).empty());
+  CHECK(read_file(dir / "semantic" / "042.md") == "- new\n");
+  CHECK_FALSE(fs::exists(dir / "episodic" / "2026-01-01-042.md"));
 }
 
 TEST_CASE("write_atomically replaces a file whole and leaves no temporary behind") {
