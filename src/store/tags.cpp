@@ -5,11 +5,13 @@
 #include "base/text_hash.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <libstemmer.h>
 #include <memory>
 #include <unicode/normalizer2.h>
 #include <unicode/unistr.h>
-#include <unordered_map>
+#include <vector>
 
 namespace engram::store {
 namespace {
@@ -90,27 +92,58 @@ std::string stem_word(const std::string& word) {
   return stem;
 }
 
-using Stems = std::unordered_map<std::string, std::string, TextHash, std::equal_to<>>;
+// The stems a thread worked out, in a table of fixed slots: a word has one
+// slot, chosen by its hash, and takes it from whatever word had it. Looking
+// up or remembering a word allocates nothing, and the table never grows: a
+// store's claims repeat a small vocabulary, which stays in it, while a store
+// of made-up words costs each word one slot write.
+class StemCache {
+public:
+  // The canonical form of `word`, worked out the first time or after
+  // another word took its slot.
+  std::string_view canonical(const std::string& word) {
+    if (word.size() > k_longest) {
+      m_long = stem_word(word);
+      return m_long;
+    }
+    if (m_slots.empty()) {
+      m_slots.resize(k_slots);
+    }
+    Slot& slot = m_slots[TextHash{}(word) & (k_slots - 1)];
+    if (slot.word_size == word.size() && std::string_view(slot.word, slot.word_size) == word) {
+      return {slot.stem, slot.stem_size};
+    }
+    const auto stem = stem_word(word);
+    if (stem.size() > k_longest) {
+      m_long = stem;
+      return m_long;
+    }
+    slot.word_size = static_cast<std::uint8_t>(word.size());
+    slot.stem_size = static_cast<std::uint8_t>(stem.size());
+    std::memcpy(slot.word, word.data(), word.size());
+    std::memcpy(slot.stem, stem.data(), stem.size());
+    return {slot.stem, slot.stem_size};
+  }
 
-// The stems this thread worked out.
-Stems& thread_stems() {
-  thread_local Stems stems;
+  // Gives the table's memory back.
+  void forget() { std::vector<Slot>().swap(m_slots); }
+
+private:
+  static constexpr std::size_t k_slots = 1U << 14;
+  static constexpr std::size_t k_longest = 23; // longer words are stemmed every time
+  struct Slot {
+    std::uint8_t word_size = 0; // 0: empty (words are never empty)
+    std::uint8_t stem_size = 0;
+    char word[k_longest];
+    char stem[k_longest];
+  };
+  std::vector<Slot> m_slots; // 768 KB, made on first use
+  std::string m_long;        // the last stem not kept in a slot
+};
+
+StemCache& thread_stems() {
+  thread_local StemCache stems;
   return stems;
-}
-
-// The canonical form of one word. Every claim compared is tokenised and its
-// words stemmed, and a store's claims repeat a small vocabulary: each thread
-// remembers the words it stemmed, forgetting them all past a bound.
-const std::string& canonical_word(const std::string& word) {
-  constexpr std::size_t k_remembered = 1U << 16;
-  auto& stems = thread_stems();
-  if (const auto it = stems.find(word); it != stems.end()) {
-    return it->second;
-  }
-  if (stems.size() >= k_remembered) {
-    stems.clear();
-  }
-  return stems.emplace(word, stem_word(word)).first->second;
 }
 
 } // namespace
@@ -124,7 +157,7 @@ std::string canonical_tag(std::string_view tag) {
       if (!out.empty()) {
         out += '-';
       }
-      out += canonical_word(word);
+      out += thread_stems().canonical(word);
       word.clear();
     }
   };
@@ -140,8 +173,7 @@ std::string canonical_tag(std::string_view tag) {
 }
 
 void forget_stems() {
-  Stems none;
-  thread_stems().swap(none); // clear() would keep the bucket array
+  thread_stems().forget();
 }
 
 std::vector<std::string> canonical_tags(const std::vector<std::string>& tags) {

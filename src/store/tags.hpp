@@ -9,7 +9,7 @@
 namespace engram::store {
 
 // The canonical form of one tag: `Scraper`, `scraping` and `scrapers` are equal.
-// Each thread remembers the words it stemmed (up to 65,536 of them).
+// Each thread remembers the stems of recent words (16,384 slots).
 std::string canonical_tag(std::string_view tag);
 
 // Forgets the stems the calling thread remembers: a daemon letting go of a
