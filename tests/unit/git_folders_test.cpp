@@ -61,6 +61,59 @@ std::string hex(const git_oid& id) {
   return text;
 }
 
+// Commits everything in the working tree; the tree of that commit.
+git_oid first_commit_tree(Repository& repository) {
+  REQUIRE(repository.commit_all("test: first", {"Test", "test@example.com"}).has_value());
+  engram::git::detail::Object head;
+  REQUIRE(git_revparse_single(&head.pointer, repository.handle(), "HEAD^{tree}") == 0);
+  return *git_object_id(head.pointer);
+}
+
+// A seeded pseudo-random draw below `n`.
+class Draw {
+public:
+  explicit Draw(unsigned seed) : m_seed(seed) {}
+  unsigned operator()(unsigned n) {
+    return m_seed = m_seed * 1103515245 + 12345, (m_seed >> 16) % n;
+  }
+
+private:
+  unsigned m_seed;
+};
+
+// `count` changes to distinct paths drawn from `paths`, as one commit names
+// them: one in `removal_odds` a removal, the others a new blob, executable
+// one time in `executable_odds` (0: never).
+std::vector<TreeChange> random_changes(git_repository* git, const std::vector<std::string>& paths,
+                                       unsigned count, Draw& next, unsigned removal_odds,
+                                       unsigned executable_odds, int round) {
+  std::vector<TreeChange> changes;
+  std::set<std::string> taken;
+  while (changes.size() < count) {
+    TreeChange change{paths[next(static_cast<unsigned>(paths.size()))], std::nullopt};
+    if (!taken.insert(change.path).second) {
+      continue;
+    }
+    if (next(removal_odds) != 0) {
+      const bool executable = executable_odds != 0 && next(executable_odds) == 0;
+      change.to.emplace(blob(git, fmt::format("round {} {}", round, changes.size())),
+                        executable ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB);
+    }
+    changes.push_back(std::move(change));
+  }
+  return changes;
+}
+
+// The tree Folders writes for `changes` on `root`, required to be libgit2's.
+git_oid update_as_libgit2(Folders& folders, git_repository* git, const git_oid& root,
+                          const std::vector<TreeChange>& changes) {
+  const git_oid expected = libgit2_update(git, root, changes);
+  git_oid written;
+  REQUIRE(folders.update(git, &root, changes, written));
+  REQUIRE(hex(written) == hex(expected));
+  return written;
+}
+
 } // namespace
 
 TEST_CASE("folders write the trees libgit2's tree update writes, change after change") {
@@ -73,11 +126,8 @@ TEST_CASE("folders write the trees libgit2's tree update writes, change after ch
                            "episodic/2026-11-01-x.md", "WORKING.md", "semantic/deep/er/y.md"}) {
     write_file(dir / path, std::string("- ") + path + "\n");
   }
-  REQUIRE(repository->commit_all("test: first", {"Test", "test@example.com"}).has_value());
+  git_oid root = first_commit_tree(*repository);
   git_repository* git = repository->handle();
-  engram::git::detail::Object head;
-  REQUIRE(git_revparse_single(&head.pointer, git, "HEAD^{tree}") == 0);
-  git_oid root = *git_object_id(head.pointer);
 
   Folders folders;
   CHECK(folders.file_at(git, root, "semantic/a/x.md").has_value());
@@ -98,29 +148,11 @@ TEST_CASE("folders write the trees libgit2's tree update writes, change after ch
                                           "episodic/2026-11-02-y.md",
                                           "semantic/a-b.md",
                                           "CORE.md"};
-  unsigned seed = 11;
-  const auto next = [&](unsigned n) { return seed = seed * 1103515245 + 12345, (seed >> 16) % n; };
+  Draw next(11);
   for (int round = 0; round < 60; ++round) {
-    std::vector<TreeChange> changes;
-    const unsigned count = 1 + next(4);
-    std::set<std::string> taken; // each path once a round, as a commit names it
-    for (unsigned i = 0; i < count; ++i) {
-      TreeChange change{paths[next(static_cast<unsigned>(paths.size()))], std::nullopt};
-      if (!taken.insert(change.path).second) {
-        continue;
-      }
-      if (next(3) != 0) {
-        const std::uint32_t mode = next(5) == 0 ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
-        change.to.emplace(blob(git, "round " + std::to_string(round) + " " + std::to_string(i)),
-                          mode);
-      }
-      changes.push_back(std::move(change));
-    }
+    const auto changes = random_changes(git, paths, 1 + next(4), next, 3, 5, round);
     INFO("round " << round);
-    const git_oid expected = libgit2_update(git, root, changes);
-    git_oid written;
-    REQUIRE(folders.update(git, &root, changes, written));
-    REQUIRE(hex(written) == hex(expected));
+    const git_oid written = update_as_libgit2(folders, git, root, changes);
     for (const auto& change : changes) {
       const auto found = folders.file_at(git, written, change.path);
       engram::git::detail::Owned<git_tree, git_tree_free> tree;
@@ -158,36 +190,15 @@ TEST_CASE("folders apply many changes to one folder in one pass, as libgit2 woul
     write_file(dir / paths[i], "- " + paths[i] + "\n");
   }
   write_file(dir / "episodic/a/x.md", "- inside\n");
-  REQUIRE(repository->commit_all("test: first", {"Test", "test@example.com"}).has_value());
+  git_oid root = first_commit_tree(*repository);
   git_repository* git = repository->handle();
-  engram::git::detail::Object head;
-  REQUIRE(git_revparse_single(&head.pointer, git, "HEAD^{tree}") == 0);
-  git_oid root = *git_object_id(head.pointer);
 
   Folders folders;
-  unsigned seed = 7;
-  const auto next = [&](unsigned n) { return seed = seed * 1103515245 + 12345, (seed >> 16) % n; };
+  Draw next(7);
   for (int round = 0; round < 25; ++round) {
-    std::vector<TreeChange> changes;
-    std::set<std::string> taken;
-    const unsigned count = 17 + next(60);
-    while (changes.size() < count) {
-      TreeChange change{paths[next(static_cast<unsigned>(paths.size()))], std::nullopt};
-      if (!taken.insert(change.path).second) {
-        continue;
-      }
-      if (next(2) == 0) {
-        change.to.emplace(blob(git, fmt::format("round {} {}", round, changes.size())),
-                          GIT_FILEMODE_BLOB);
-      }
-      changes.push_back(std::move(change));
-    }
+    const auto changes = random_changes(git, paths, 17 + next(60), next, 2, 0, round);
     INFO("round " << round);
-    const git_oid expected = libgit2_update(git, root, changes);
-    git_oid written;
-    REQUIRE(folders.update(git, &root, changes, written));
-    REQUIRE(hex(written) == hex(expected));
-    root = written;
+    root = update_as_libgit2(folders, git, root, changes);
   }
 }
 
