@@ -124,6 +124,14 @@ void HeldFiles::close_in_background() {
   // Each close may wait for the device: on several threads, the waits overlap.
   constexpr std::size_t k_per_thread = 64;
   constexpr std::size_t k_threads = 4;
+  if (m_descriptors.size() < k_per_thread) {
+    // A few (a daemon's one-file cycle): closed here, cheaper than a thread.
+    for (const int descriptor : m_descriptors) {
+      ::close(descriptor);
+    }
+    m_descriptors.clear();
+    return;
+  }
   m_closers.emplace_back([descriptors = std::move(m_descriptors)] {
     for_each_waiting(descriptors.size(), k_per_thread, k_threads,
                      [&](std::size_t i) { ::close(descriptors[i]); });

@@ -50,7 +50,8 @@ public:
   // Takes the descriptors (-1 for none) to close later.
   void take(std::vector<int> descriptors);
 
-  // Starts closing them on helper threads, and returns.
+  // Starts closing them on helper threads, and returns; fewer than 64 are
+  // closed before it returns (a thread would cost more).
   void close_in_background();
 
   // Closes what is held and waits for every close, background ones too.
