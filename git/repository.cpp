@@ -5,6 +5,7 @@
 #include "base/error.hpp"
 #include "base/fault.hpp"
 #include "base/regular_file.hpp"
+#include "base/step_timer.hpp"
 #include "git/folders.hpp"
 #include "git/libgit2.hpp"
 #include "git/pack.hpp"
@@ -563,6 +564,7 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
     return std::nullopt;
   };
 
+  StepTimer timer;
   Commit parent;
   git_oid head_id;
   const int head_result = git_reference_name_to_id(&head_id, repository, "HEAD");
@@ -586,6 +588,7 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
       return unexpected(failure(code, "cannot write the tree"));
     }
   }
+  timer.step("tree");
   Tree tree;
   if (const int code = git_tree_lookup(&tree.pointer, repository, &tree_id); code != 0) {
     return unexpected(failure(code, "cannot read the new tree"));
@@ -617,17 +620,26 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
       code != 0) {
     return unexpected(failure(code, "cannot create the commit"));
   }
+  timer.step("commit object");
   // The objects are durable before the index and HEAD name them, and HEAD
   // is durable before the caller moves on (and clears its working state).
-  if (auto failed = flush(); failed || (failed = write_index())) {
-    return unexpected(std::move(*failed));
-  }
-  if (auto failed = move_head(commit_id, head_result == 0 ? &head_id : nullptr, text)) {
-    return unexpected(std::move(*failed));
-  }
   if (auto failed = flush()) {
     return unexpected(std::move(*failed));
   }
+  timer.step("flush");
+  if (auto failed = write_index()) {
+    return unexpected(std::move(*failed));
+  }
+  timer.step("index");
+  if (auto failed = move_head(commit_id, head_result == 0 ? &head_id : nullptr, text)) {
+    return unexpected(std::move(*failed));
+  }
+  timer.step("HEAD");
+  if (auto failed = flush()) {
+    return unexpected(std::move(*failed));
+  }
+  timer.step("flush");
+  spdlog::debug("commit: {}", timer.line());
   return CommitId{to_hex(commit_id)};
 }
 

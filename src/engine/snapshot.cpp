@@ -3,9 +3,11 @@
 
 #include "engine/apply.hpp"
 #include "engine/recovery.hpp"
+#include "base/step_timer.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 namespace engram::engine {
 
@@ -41,6 +43,7 @@ std::optional<Snapshot> snapshot(Session& session, SnapshotReason reason,
                                  std::vector<HeldBack>* held_out,
                                  const std::vector<std::string>* only,
                                  std::vector<std::string>* left) {
+  StepTimer timer;
   const auto files = agent_changes(session.repository(), session.layout(), only);
   if (files.empty()) {
     return std::nullopt;
@@ -68,6 +71,7 @@ std::optional<Snapshot> snapshot(Session& session, SnapshotReason reason,
   // until the credential is gone.
   std::vector<git::Change> committed;
   std::vector<HeldBack> held;
+  timer.step("changes");
   const auto commit =
       session.commit("cannot commit the agent's changes", [&](git::Repository& repository) {
         held.clear();
@@ -77,6 +81,7 @@ std::optional<Snapshot> snapshot(Session& session, SnapshotReason reason,
         if (!staged) {
           return Expected<git::CommitId, git::Failure>(unexpected(staged.error()));
         }
+        timer.step("stage");
         committed.clear();
         for (const auto& file : files) {
           if (std::find(staged->begin(), staged->end(), file.path) != staged->end()) {
@@ -89,6 +94,8 @@ std::optional<Snapshot> snapshot(Session& session, SnapshotReason reason,
         return repository.commit_staged(snapshot_message(committed, reason), author, committer,
                                         &*staged);
       });
+  timer.step("commit");
+  spdlog::debug("snapshot: {}", timer.line());
   if (held_out != nullptr) {
     held_out->insert(held_out->end(), held.begin(), held.end());
   } else {
