@@ -2,6 +2,7 @@
 // a snapshot; the plan is applied and committed, or with --dry-run only shown
 // (as a unified diff and the record) while nothing is written.
 #include "base/error.hpp"
+#include "base/json_text.hpp"
 #include "cli/app.hpp"
 #include "cli/history_output.hpp"
 #include "cli/keep_until_exit.hpp"
@@ -114,7 +115,7 @@ int print_daemon_reply(const SelectedStore& selected, const nlohmann::json& repl
     out["snapshot_commit"] = reply.value("snapshot_commit", nlohmann::json(nullptr));
     out["refused_plugins"] = nlohmann::json::array(); // the daemon logs its own
     out["daemon"] = {{"pid", reply.value("pid", 0)}, {"reason", reply.value("reason", "")}};
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}\n", json_text(out, 2));
     return k_exit_ok;
   }
   for (const auto& diagnostic : record.value("diagnostics", nlohmann::json::array())) {
@@ -257,7 +258,7 @@ int run_consolidate(const Globals& globals, const ConsolidateOptions& options) {
   }
 
   if (options.json) {
-    fmt::print("{}\n", to_json(selected, outcome, dry, host).dump(2));
+    fmt::print("{}\n", json_text(to_json(selected, outcome, dry, host), 2));
   } else {
     print_text(outcome, dry);
   }

@@ -3,6 +3,8 @@
 // written so that no string can break the one-line framing.
 #include "daemon/protocol.hpp"
 
+#include "base/json_text.hpp"
+
 #include <fmt/format.h>
 
 namespace engram::daemon {
@@ -118,7 +120,7 @@ nlohmann::json failure(std::string_view message) {
 }
 
 std::string reply_line(const nlohmann::json& reply) {
-  std::string line = reply.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string line = json_text(reply);
   line += '\n';
   return line;
 }

@@ -160,6 +160,34 @@ std::string mark_recovered(std::string_view message) {
 }
 
 nlohmann::json record_json(const Plan& plan, const ApplyResult* applied) {
+  // Objects filled in place: a full consolidation records thousands of
+  // actions, and nlohmann's initializer lists build each one twice.
+  using Object = nlohmann::json::object_t;
+  using Array = nlohmann::json::array_t;
+  Array actions;
+  actions.reserve(plan.record.size());
+  for (const auto& a : plan.record) {
+    Object action;
+    action.emplace("rule", a.rule);
+    action.emplace("action", a.action);
+    action.emplace("claim", a.claim);
+    action.emplace("source", a.source);
+    action.emplace("target", a.target);
+    action.emplace("reason", a.reason);
+    actions.emplace_back(std::move(action));
+  }
+  Array changes;
+  changes.reserve(plan.changes.size());
+  for (const auto& c : plan.changes) {
+    Object change;
+    change.emplace("path", c.path);
+    change.emplace("change", !c.new_bytes ? "remove" : (c.base_hash ? "modify" : "create"));
+    changes.emplace_back(std::move(change));
+  }
+  Array diagnostics;
+  for (const auto& d : plan.diagnostics) {
+    diagnostics.emplace_back(d.to_string());
+  }
   nlohmann::json out;
   out["run"] = run_name(plan.kind);
   out["date"] = plan.today.to_string();
@@ -167,25 +195,9 @@ nlohmann::json record_json(const Plan& plan, const ApplyResult* applied) {
   out["rules"] = plan.rules;
   out["failed_rules"] = plan.failed_rules;
   out["usage_logs"] = plan.usage_logs;
-  out["actions"] = nlohmann::json::array();
-  for (const auto& a : plan.record) {
-    out["actions"].push_back({{"rule", a.rule},
-                              {"action", a.action},
-                              {"claim", a.claim},
-                              {"source", a.source},
-                              {"target", a.target},
-                              {"reason", a.reason}});
-  }
-  out["changes"] = nlohmann::json::array();
-  for (const auto& c : plan.changes) {
-    out["changes"].push_back(
-        {{"path", c.path},
-         {"change", !c.new_bytes ? "remove" : (c.base_hash ? "modify" : "create")}});
-  }
-  out["diagnostics"] = nlohmann::json::array();
-  for (const auto& d : plan.diagnostics) {
-    out["diagnostics"].push_back(d.to_string());
-  }
+  out["actions"] = std::move(actions);
+  out["changes"] = std::move(changes);
+  out["diagnostics"] = std::move(diagnostics);
   if (applied != nullptr) {
     out["written"] = applied->written;
     out["removed"] = applied->removed;

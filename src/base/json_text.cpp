@@ -1,0 +1,180 @@
+// JSON text: nlohmann's layout (see serializer::dump), strings escaped a run
+// at a time.
+#include "base/json_text.hpp"
+
+#include "base/utf8.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+namespace engram {
+
+namespace {
+
+// How nlohmann writes what is not a container or a valid string.
+void append_by_nlohmann(std::string& out, const nlohmann::json& value) {
+  out += value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// Eight bytes at a time: whether any is at or above 0x80, and whether any is
+// one JSON escapes (below 0x20, '"' or '\\'). Each test is exact about
+// whether such a byte is there, not about which it is.
+constexpr std::uint64_t k_ones = 0x0101010101010101ULL;
+constexpr std::uint64_t k_highs = 0x8080808080808080ULL;
+
+std::uint64_t load(const char* bytes) {
+  std::uint64_t word = 0;
+  std::memcpy(&word, bytes, sizeof word);
+  return word;
+}
+
+std::uint64_t zero_byte(std::uint64_t word) { return (word - k_ones) & ~word & k_highs; }
+
+bool any_escaped(std::uint64_t word) {
+  return (((word - k_ones * 0x20) & ~word & k_highs) | zero_byte(word ^ (k_ones * '"')) |
+          zero_byte(word ^ (k_ones * '\\'))) != 0;
+}
+
+bool is_ascii(std::string_view text) {
+  std::size_t i = 0;
+  std::uint64_t high = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    high |= load(text.data() + i) & k_highs;
+  }
+  for (; i < text.size(); ++i) {
+    high |= static_cast<unsigned char>(text[i]) & 0x80U;
+  }
+  return high == 0;
+}
+
+// `text` as a JSON string: the escapes nlohmann writes with ensure_ascii off.
+void append_string(std::string& out, const std::string& text) {
+  if (!is_ascii(text) && first_invalid_utf8(text)) {
+    append_by_nlohmann(out, nlohmann::json(text));
+    return;
+  }
+  static constexpr char k_hex[] = "0123456789abcdef";
+  out += '"';
+  std::size_t run = 0; // where the bytes not yet appended begin
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (i + 8 <= text.size() && !any_escaped(load(text.data() + i))) {
+      i += 8;
+      continue;
+    }
+    const auto c = static_cast<unsigned char>(text[i]);
+    ++i;
+    if (c >= 0x20 && c != '"' && c != '\\') {
+      continue;
+    }
+    out.append(text, run, i - 1 - run);
+    run = i;
+    switch (c) {
+    case '"':
+      out += "\\\"";
+      break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '\b':
+      out += "\\b";
+      break;
+    case '\f':
+      out += "\\f";
+      break;
+    case '\n':
+      out += "\\n";
+      break;
+    case '\r':
+      out += "\\r";
+      break;
+    case '\t':
+      out += "\\t";
+      break;
+    default:
+      out += "\\u00";
+      out += k_hex[c >> 4];
+      out += k_hex[c & 0xF];
+    }
+  }
+  out.append(text, run, text.size() - run);
+  out += '"';
+}
+
+void append_value(std::string& out, const nlohmann::json& value, int indent, int depth) {
+  const bool pretty = indent >= 0;
+  const auto line_start = [&](int level) {
+    out += '\n';
+    out.append(static_cast<std::size_t>(indent) * static_cast<std::size_t>(level), ' ');
+  };
+  switch (value.type()) {
+  case nlohmann::json::value_t::object: {
+    if (value.empty()) {
+      out += "{}";
+      return;
+    }
+    out += '{';
+    bool first = true;
+    for (const auto& [key, item] : value.items()) {
+      if (!first) {
+        out += ',';
+      }
+      first = false;
+      if (pretty) {
+        line_start(depth + 1);
+      }
+      append_string(out, key);
+      out += pretty ? ": " : ":";
+      append_value(out, item, indent, depth + 1);
+    }
+    if (pretty) {
+      line_start(depth);
+    }
+    out += '}';
+    return;
+  }
+  case nlohmann::json::value_t::array: {
+    if (value.empty()) {
+      out += "[]";
+      return;
+    }
+    out += '[';
+    bool first = true;
+    for (const auto& item : value) {
+      if (!first) {
+        out += ',';
+      }
+      first = false;
+      if (pretty) {
+        line_start(depth + 1);
+      }
+      append_value(out, item, indent, depth + 1);
+    }
+    if (pretty) {
+      line_start(depth);
+    }
+    out += ']';
+    return;
+  }
+  case nlohmann::json::value_t::string:
+    append_string(out, value.get_ref<const std::string&>());
+    return;
+  default:
+    append_by_nlohmann(out, value);
+  }
+}
+
+} // namespace
+
+void append_json_text(std::string& out, const nlohmann::json& value, int indent) {
+  append_value(out, value, indent, 0);
+}
+
+std::string json_text(const nlohmann::json& value, int indent) {
+  std::string out;
+  append_json_text(out, value, indent);
+  return out;
+}
+
+} // namespace engram
