@@ -109,39 +109,16 @@ void append_value(std::string& out, const nlohmann::json& value, int indent, int
     out.append(static_cast<std::size_t>(indent) * static_cast<std::size_t>(level), ' ');
   };
   switch (value.type()) {
-  case nlohmann::json::value_t::object: {
-    if (value.empty()) {
-      out += "{}";
-      return;
-    }
-    out += '{';
-    bool first = true;
-    for (const auto& [key, item] : value.items()) {
-      if (!first) {
-        out += ',';
-      }
-      first = false;
-      if (pretty) {
-        line_start(depth + 1);
-      }
-      append_string(out, key);
-      out += pretty ? ": " : ":";
-      append_value(out, item, indent, depth + 1);
-    }
-    if (pretty) {
-      line_start(depth);
-    }
-    out += '}';
-    return;
-  }
+  case nlohmann::json::value_t::object:
   case nlohmann::json::value_t::array: {
+    const bool object = value.is_object();
     if (value.empty()) {
-      out += "[]";
+      out += object ? "{}" : "[]";
       return;
     }
-    out += '[';
+    out += object ? '{' : '[';
     bool first = true;
-    for (const auto& item : value) {
+    for (const auto& item : value.items()) { // an array's keys are never asked for, never made
       if (!first) {
         out += ',';
       }
@@ -149,12 +126,16 @@ void append_value(std::string& out, const nlohmann::json& value, int indent, int
       if (pretty) {
         line_start(depth + 1);
       }
-      append_value(out, item, indent, depth + 1);
+      if (object) {
+        append_string(out, item.key());
+        out += pretty ? ": " : ":";
+      }
+      append_value(out, item.value(), indent, depth + 1);
     }
     if (pretty) {
       line_start(depth);
     }
-    out += ']';
+    out += object ? '}' : ']';
     return;
   }
   case nlohmann::json::value_t::string:
