@@ -639,7 +639,7 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
     return unexpected(std::move(*failed));
   }
   timer.step("flush");
-  spdlog::debug("commit: {}", timer.line());
+  spdlog::debug("{}: commit: {}", m_workdir.string(), timer.line());
   return CommitId{to_hex(commit_id)};
 }
 

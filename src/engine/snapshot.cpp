@@ -1,9 +1,9 @@
 // Snapshot: finding exactly the agent's changes and committing them.
 #include "engine/snapshot.hpp"
 
+#include "base/step_timer.hpp"
 #include "engine/apply.hpp"
 #include "engine/recovery.hpp"
-#include "base/step_timer.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -95,7 +95,7 @@ std::optional<Snapshot> snapshot(Session& session, SnapshotReason reason,
                                         &*staged);
       });
   timer.step("commit");
-  spdlog::debug("snapshot: {}", timer.line());
+  spdlog::debug("{}: snapshot: {}", session.root().string(), timer.line());
   if (held_out != nullptr) {
     held_out->insert(held_out->end(), held.begin(), held.end());
   } else {
