@@ -24,6 +24,7 @@ namespace engram::git {
 
 namespace detail {
 class Folders;
+class RetiredFiles;
 } // namespace detail
 
 // The author and committer of engram's commits.
@@ -255,6 +256,16 @@ private:
   // HEAD's trees as read or written, parsed (detail::Folders): what compares
   // a file with HEAD's and writes the trees along the paths of a commit.
   std::unique_ptr<detail::Folders> m_folders;
+  // The index and ref files a commit replaced, freed off its path.
+  std::unique_ptr<detail::RetiredFiles> m_retired;
+  // Whether engram wrote the index since libgit2 last read it
+  // (detail::write_index_file): libgit2 still dates it by its own last
+  // read, so its status would hash every file changed since as possibly
+  // racy. A status reads it again first (reread_index).
+  mutable bool m_index_written = false;
+
+  // Has libgit2 read the index again when engram wrote it since (see m_index_written).
+  void reread_index() const;
 };
 
 } // namespace engram::git

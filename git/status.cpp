@@ -54,6 +54,7 @@ void refresh_stale(git_repository* repository, const std::filesystem::path& work
 } // namespace
 
 bool Repository::is_clean() const {
+  reread_index();
   refresh_stale(m_repository.get(), m_workdir);
   git_status_options options = GIT_STATUS_OPTIONS_INIT;
   options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
@@ -73,6 +74,7 @@ std::vector<Change> Repository::changes(const std::vector<std::string>* only) co
   if (only != nullptr) {
     return changes_among(*only);
   }
+  reread_index();
   refresh_stale(m_repository.get(), m_workdir);
   StatusList status;
   if (git_status_list_new(&status.pointer, m_repository.get(), &options) != 0) {

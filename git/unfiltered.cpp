@@ -115,7 +115,7 @@ bool trusts_file_mode(git_repository* repository) {
   return true;
 }
 
-bool may_filter(git_repository* repository, git_index* index) {
+bool may_filter_outside_index(git_repository* repository) {
   Config config;
   if (git_repository_config_snapshot(&config.pointer, repository) != 0) {
     return true;
@@ -125,17 +125,24 @@ bool may_filter(git_repository* repository, git_index* index) {
   }
   const std::filesystem::path gitdir = git_repository_path(repository);
   const char* workdir = git_repository_workdir(repository);
-  if (workdir == nullptr || file_exists(gitdir / "info" / "attributes") ||
-      file_exists(std::filesystem::path(workdir) / ".gitattributes") ||
-      file_exists("/etc/gitattributes")) {
+  return workdir == nullptr || file_exists(gitdir / "info" / "attributes") ||
+         file_exists(std::filesystem::path(workdir) / ".gitattributes") ||
+         file_exists("/etc/gitattributes");
+}
+
+bool is_attributes_file(std::string_view path) {
+  constexpr std::string_view k_name = ".gitattributes";
+  return path.ends_with(k_name) &&
+         (path.size() == k_name.size() || path[path.size() - k_name.size() - 1] == '/');
+}
+
+bool may_filter(git_repository* repository, git_index* index) {
+  if (may_filter_outside_index(repository)) {
     return true;
   }
-  constexpr std::string_view k_name = ".gitattributes";
   const std::size_t count = git_index_entrycount(index);
   for (std::size_t i = 0; i < count; ++i) {
-    const std::string_view path = git_index_get_byindex(index, i)->path;
-    if (path.ends_with(k_name) &&
-        (path.size() == k_name.size() || path[path.size() - k_name.size() - 1] == '/')) {
+    if (is_attributes_file(git_index_get_byindex(index, i)->path)) {
       return true;
     }
   }

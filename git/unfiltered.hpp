@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <git2.h>
 #include <string>
+#include <string_view>
 
 namespace engram::git::detail {
 
@@ -16,6 +17,11 @@ namespace engram::git::detail {
 // (the index, the top of the working tree, `info/attributes`, the user's or
 // the system's). Then files are staged through libgit2's filters.
 [[nodiscard]] bool may_filter(git_repository* repository, git_index* index);
+
+// may_filter's two halves: the configuration and the attributes files
+// outside the index; and whether an indexed path is an attributes file.
+[[nodiscard]] bool may_filter_outside_index(git_repository* repository);
+[[nodiscard]] bool is_attributes_file(std::string_view path);
 
 // Whether the executable bit of files is staged (core.filemode, true when unset).
 [[nodiscard]] bool trusts_file_mode(git_repository* repository);

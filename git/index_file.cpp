@@ -1,0 +1,289 @@
+// Index file: git's index format written directly (see index_file.hpp).
+#include "git/index_file.hpp"
+
+#include "base/parallel.hpp"
+#include "base/regular_file.hpp"
+#include "git/retired_files.hpp"
+#include "git/unfiltered.hpp"
+
+#include <array>
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <git2/sys/index.h>
+#include <limits>
+#include <optional>
+#include <openssl/evp.h>
+#include <string>
+#include <string_view>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+namespace engram::git::detail {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::uint32_t k_version = 4;
+constexpr std::size_t k_id_size = 20;
+
+// A readable message for libgit2's last error, as its own failures set one.
+int fail(int code, const std::string& message) {
+  git_error_set_str(GIT_ERROR_OS, message.c_str());
+  return code;
+}
+
+void put_be32(std::string& out, std::uint32_t value) {
+  const std::array<char, 4> bytes{static_cast<char>(value >> 24), static_cast<char>(value >> 16),
+                                  static_cast<char>(value >> 8), static_cast<char>(value)};
+  out.append(bytes.data(), bytes.size());
+}
+
+// Stores `value` big-endian at `at`.
+void store_be32(char* at, std::uint32_t value) {
+  const std::uint32_t big = __builtin_bswap32(value);
+  std::memcpy(at, &big, sizeof big);
+}
+
+// git's offset varint (varint.c): seven bits a byte, most significant first,
+// each byte but the last with its high bit set and one taken off what follows.
+void put_varint(std::string& out, std::size_t value) {
+  std::array<char, 16> bytes{};
+  std::size_t at = bytes.size() - 1;
+  bytes[at] = static_cast<char>(value & 0x7fU);
+  while ((value >>= 7) != 0) {
+    --value;
+    bytes[--at] = static_cast<char>(0x80U | (value & 0x7fU));
+  }
+  out.append(bytes.data() + at, bytes.size() - at);
+}
+
+// An entry as the format has it: stat data, id, flags, then its path as the
+// bytes to drop from the end of the last path and the bytes that follow.
+void put_entry(std::string& out, const git_index_entry& entry, std::uint32_t size,
+               std::string_view path, std::string_view last) {
+  // Ten 32-bit fields, the id, the flags and, for some, the extended flags:
+  // made whole on the stack and appended at once (100,000 entries a commit).
+  std::array<char, 10 * 4 + k_id_size + 4> fixed{};
+  char* at = fixed.data();
+  for (const std::uint32_t field :
+       {static_cast<std::uint32_t>(entry.ctime.seconds), entry.ctime.nanoseconds,
+        static_cast<std::uint32_t>(entry.mtime.seconds), entry.mtime.nanoseconds, entry.dev,
+        entry.ino, entry.mode, entry.uid, entry.gid, size}) {
+    store_be32(at, field);
+    at += 4;
+  }
+  std::memcpy(at, entry.id.id, k_id_size);
+  at += k_id_size;
+  const auto extended =
+      static_cast<std::uint16_t>(entry.flags_extended & GIT_INDEX_ENTRY_EXTENDED_FLAGS);
+  auto flags = static_cast<std::uint16_t>(
+      (entry.flags & (GIT_INDEX_ENTRY_VALID | GIT_INDEX_ENTRY_STAGEMASK)) |
+      std::min<std::size_t>(path.size(), GIT_INDEX_ENTRY_NAMEMASK));
+  if (extended != 0) {
+    flags |= GIT_INDEX_ENTRY_EXTENDED;
+  }
+  const auto store_be16 = [&at](std::uint16_t field) {
+    *at++ = static_cast<char>(field >> 8);
+    *at++ = static_cast<char>(field & 0xffU);
+  };
+  store_be16(flags);
+  if (extended != 0) {
+    store_be16(extended);
+  }
+  out.append(fixed.data(), static_cast<std::size_t>(at - fixed.data()));
+  std::size_t same = 0;
+  const std::size_t most = std::min(path.size(), last.size());
+  while (same < most && path[same] == last[same]) {
+    ++same;
+  }
+  put_varint(out, last.size() - same);
+  out.append(path.substr(same));
+  out += '\0';
+}
+
+// SHA-1 of `parts`, one after the other.
+bool sha1(std::initializer_list<std::string_view> parts, unsigned char* digest) {
+  EVP_MD_CTX* context = EVP_MD_CTX_new();
+  bool done = context != nullptr && EVP_DigestInit_ex(context, EVP_sha1(), nullptr) == 1;
+  for (const auto part : parts) {
+    done = done && EVP_DigestUpdate(context, part.data(), part.size()) == 1;
+  }
+  unsigned int length = 0;
+  done = done && EVP_DigestFinal_ex(context, digest, &length) == 1 && length == k_id_size;
+  EVP_MD_CTX_free(context);
+  return done;
+}
+
+// Whether the working file of `entry` holds the entry's blob, as its bytes
+// (a link: its target). False when it is gone, of another kind, unreadable.
+bool holds_blob(const fs::path& workdir, const git_index_entry& entry) {
+  const fs::path path = workdir / entry.path;
+  std::string bytes;
+  if ((entry.mode & S_IFMT) == S_IFLNK) {
+    std::array<char, 4096> target{};
+    const ssize_t length = ::readlink(path.c_str(), target.data(), target.size());
+    if (length < 0 || static_cast<std::size_t>(length) == target.size()) {
+      return false;
+    }
+    bytes.assign(target.data(), static_cast<std::size_t>(length));
+  } else {
+    RegularFile::Failure failed{};
+    auto file = RegularFile::open(path, failed);
+    auto read = file ? file->read(std::numeric_limits<std::uintmax_t>::max()) : std::nullopt;
+    if (!read) {
+      return false;
+    }
+    bytes = std::move(*read);
+  }
+  const std::string header = "blob " + std::to_string(bytes.size());
+  std::array<unsigned char, EVP_MAX_MD_SIZE> id{};
+  return sha1({header, std::string_view("\0", 1), bytes}, id.data()) &&
+         std::memcmp(id.data(), entry.id.id, k_id_size) == 0;
+}
+
+// Whether `entry` changed at or after `since` (the index on disk's mtime).
+bool racy(const git_index_entry& entry, const struct timespec& since) {
+  const auto seconds = static_cast<std::int64_t>(entry.mtime.seconds);
+  return seconds > since.tv_sec ||
+         (seconds == since.tv_sec && entry.mtime.nanoseconds >= since.tv_nsec);
+}
+
+// Writes `bytes` to `lock`, created anew, and renames it over `file`.
+int replace(const fs::path& file, const fs::path& lock, const std::string& bytes) {
+  const int descriptor = ::open(lock.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (descriptor < 0) {
+    const int error = errno;
+    return fail(error == EEXIST ? GIT_ELOCKED : GIT_ERROR,
+                "failed to create locked file '" + lock.string() + "': " + std::strerror(error));
+  }
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t wrote = ::write(descriptor, bytes.data() + done, bytes.size() - done);
+    if (wrote < 0 && errno == EINTR) {
+      continue;
+    }
+    if (wrote <= 0) {
+      const int error = errno;
+      ::close(descriptor);
+      ::unlink(lock.c_str());
+      return fail(GIT_ERROR, "failed to write '" + lock.string() + "': " + std::strerror(error));
+    }
+    done += static_cast<std::size_t>(wrote);
+  }
+  if (::close(descriptor) != 0 || ::rename(lock.c_str(), file.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(lock.c_str());
+    return fail(GIT_ERROR, "failed to write the index '" + file.string() + "': " +
+                               std::strerror(error));
+  }
+  return 0;
+}
+
+} // namespace
+
+std::optional<IndexFile> IndexFile::start(git_repository* repository, git_index* index) {
+  const char* file_name = git_index_path(index);
+  const char* workdir = git_repository_workdir(repository);
+  if (file_name == nullptr || workdir == nullptr || git_index_reuc_entrycount(index) != 0 ||
+      git_index_name_entrycount(index) != 0 ||
+      (git_index_caps(index) & GIT_INDEX_CAPABILITY_IGNORE_CASE) != 0) {
+    return std::nullopt;
+  }
+  struct stat on_disk {};
+  if (::stat(file_name, &on_disk) != 0) {
+    return std::nullopt; // the first index: libgit2 knows no race without one
+  }
+  const std::size_t count = git_index_entrycount(index);
+  std::vector<const git_index_entry*> entries(count);
+  std::vector<std::size_t> suspects; // racily clean: their files are read again
+  bool attributes = false;
+  for (std::size_t i = 0; i < count; ++i) {
+    const git_index_entry* entry = git_index_get_byindex(index, i);
+    if (GIT_INDEX_ENTRY_STAGE(entry) != 0) {
+      return std::nullopt; // a conflict
+    }
+    entries[i] = entry;
+    attributes = attributes || is_attributes_file(entry->path);
+    if (entry->file_size != 0 && entry->mode != GIT_FILEMODE_COMMIT &&
+        racy(*entry, on_disk.st_mtim)) {
+      suspects.push_back(i);
+    }
+  }
+  // Where a filter may apply, a file's bytes are not what git would hash:
+  // every suspect is smudged then, unread.
+  const bool filtered = !suspects.empty() && (attributes || may_filter_outside_index(repository));
+  IndexFile made;
+  made.m_file = file_name;
+  made.m_made = std::make_unique<Made>();
+  made.m_made->smudge.assign(count, 0);
+  made.m_maker = std::jthread([&out = *made.m_made, entries = std::move(entries),
+                                suspects = std::move(suspects), filtered,
+                                root = fs::path(workdir), size = on_disk.st_size] {
+    for_each_index(suspects.size(), 64, [&](std::size_t k) {
+      const std::size_t i = suspects[k];
+      out.smudge[i] = filtered || !holds_blob(root, *entries[i]) ? 1 : 0;
+    });
+    std::string& bytes = out.bytes;
+    bytes.reserve(static_cast<std::size_t>(size) + 4096);
+    bytes += "DIRC";
+    put_be32(bytes, k_version);
+    put_be32(bytes, static_cast<std::uint32_t>(entries.size()));
+    std::string_view last;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const git_index_entry& entry = *entries[i];
+      const std::string_view path = entry.path;
+      put_entry(bytes, entry, out.smudge[i] != 0 ? 0 : entry.file_size, path, last);
+      last = path;
+    }
+    if (sha1({bytes}, out.checksum.data())) {
+      bytes.append(reinterpret_cast<const char*>(out.checksum.data()), k_id_size);
+    } else {
+      bytes.clear();
+    }
+  });
+  return made;
+}
+
+IndexFile::IndexFile() = default;
+IndexFile::~IndexFile() = default;
+IndexFile::IndexFile(IndexFile&&) noexcept = default;
+
+int IndexFile::finish(git_index* index, RetiredFiles& retired) {
+  if (m_maker.joinable()) {
+    m_maker.join();
+  }
+  const Made& made = *m_made;
+  if (made.bytes.empty()) {
+    return fail(GIT_ERROR, "cannot hash the index");
+  }
+  retired.hold(m_file);
+  if (const int code = replace(m_file, fs::path(m_file.string() + ".lock"), made.bytes); code != 0) {
+    return code;
+  }
+  // libgit2 reads its index again when the file's checksum is not the one it
+  // keeps (git_index_read): it is told this one, since what it holds is what
+  // the file now says. git_index_checksum points at that field.
+  auto* kept = const_cast<git_oid*>(git_index_checksum(index)); // NOLINT: libgit2's own field
+  std::memcpy(kept->id, made.checksum.data(), k_id_size);
+  // The smudged entries keep size 0 in memory too, so the next write does
+  // not give them their stat data back once they no longer look racy.
+  for (std::size_t i = 0; i < made.smudge.size(); ++i) {
+    if (made.smudge[i] != 0) {
+      git_index_entry copy = *git_index_get_byindex(index, i);
+      const std::string path = copy.path;
+      copy.path = path.c_str();
+      copy.file_size = 0;
+      if (const int code = git_index_add(index, &copy); code != 0) {
+        return code;
+      }
+    }
+  }
+  return 0;
+}
+
+} // namespace engram::git::detail
