@@ -3,6 +3,7 @@
 #include "git/folders.hpp"
 
 #include "git/libgit2.hpp"
+#include "git/loose_object.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -27,8 +28,6 @@ int compare(std::string_view a, bool a_tree, std::string_view b, bool b_tree) {
   };
   return next(a, a_tree) - next(b, b_tree);
 }
-
-using Odb = Owned<git_odb, git_odb_free>;
 
 } // namespace
 
@@ -107,9 +106,7 @@ bool Folders::write(git_repository* repository, Tree tree, git_oid& out) {
     bytes += '\0';
     bytes.append(reinterpret_cast<const char*>(item.id.id), GIT_OID_RAWSZ);
   }
-  Odb odb;
-  if (git_repository_odb(&odb.pointer, repository) != 0 ||
-      git_odb_write(&out, odb.pointer, bytes.data(), bytes.size(), GIT_OBJECT_TREE) != 0) {
+  if (write_loose(repository, GIT_OBJECT_TREE, bytes, out) != 0) {
     return false;
   }
   tree.used = m_commits;

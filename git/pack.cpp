@@ -5,6 +5,7 @@
 #include "git/pack.hpp"
 
 #include "base/parallel.hpp"
+#include "git/deflate.hpp"
 #include "git/libgit2.hpp"
 
 #include <cstdint>
@@ -13,7 +14,6 @@
 #include <openssl/evp.h>
 #include <string>
 #include <unordered_set>
-#include <zlib.h>
 
 namespace engram::git::detail {
 
@@ -41,19 +41,6 @@ void put_object_header(std::string& out, unsigned type, std::size_t size) {
     size >>= 7;
   }
   out += static_cast<char>(byte);
-}
-
-// Appends `bytes` deflated as one zlib stream, at the speed libgit2 writes
-// loose objects with. False when zlib fails.
-bool put_deflated(std::string& out, std::string_view bytes) {
-  const auto start = out.size();
-  uLongf room = compressBound(static_cast<uLong>(bytes.size()));
-  out.resize(start + room);
-  const int code = compress2(reinterpret_cast<Bytef*>(out.data() + start), &room,
-                             reinterpret_cast<const Bytef*>(bytes.data()),
-                             static_cast<uLong>(bytes.size()), Z_BEST_SPEED);
-  out.resize(start + (code == Z_OK ? room : 0));
-  return code == Z_OK;
 }
 
 // Appends the pack's trailer: the SHA-1 of everything before it.
