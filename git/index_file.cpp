@@ -3,7 +3,9 @@
 
 #include "base/parallel.hpp"
 #include "base/regular_file.hpp"
+#include "base/write_all.hpp"
 #include "git/retired_files.hpp"
+#include "git/sha1.hpp"
 #include "git/unfiltered.hpp"
 
 #include <array>
@@ -15,7 +17,6 @@
 #include <git2/sys/index.h>
 #include <limits>
 #include <optional>
-#include <openssl/evp.h>
 #include <string>
 #include <string_view>
 #include <sys/stat.h>
@@ -29,7 +30,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::uint32_t k_version = 4;
-constexpr std::size_t k_id_size = 20;
 
 // A readable message for libgit2's last error, as its own failures set one.
 int fail(int code, const std::string& message) {
@@ -68,7 +68,7 @@ void put_entry(std::string& out, const git_index_entry& entry, std::uint32_t siz
                std::string_view path, std::string_view last) {
   // Ten 32-bit fields, the id, the flags and, for some, the extended flags:
   // made whole on the stack and appended at once (100,000 entries a commit).
-  std::array<char, 10 * 4 + k_id_size + 4> fixed{};
+  std::array<char, 10 * 4 + GIT_OID_RAWSZ + 4> fixed{};
   char* at = fixed.data();
   for (const std::uint32_t field :
        {static_cast<std::uint32_t>(entry.ctime.seconds), entry.ctime.nanoseconds,
@@ -77,8 +77,8 @@ void put_entry(std::string& out, const git_index_entry& entry, std::uint32_t siz
     store_be32(at, field);
     at += 4;
   }
-  std::memcpy(at, entry.id.id, k_id_size);
-  at += k_id_size;
+  std::memcpy(at, entry.id.id, GIT_OID_RAWSZ);
+  at += GIT_OID_RAWSZ;
   const auto extended =
       static_cast<std::uint16_t>(entry.flags_extended & GIT_INDEX_ENTRY_EXTENDED_FLAGS);
   auto flags = static_cast<std::uint16_t>(
@@ -106,19 +106,6 @@ void put_entry(std::string& out, const git_index_entry& entry, std::uint32_t siz
   out += '\0';
 }
 
-// SHA-1 of `parts`, one after the other.
-bool sha1(std::initializer_list<std::string_view> parts, unsigned char* digest) {
-  EVP_MD_CTX* context = EVP_MD_CTX_new();
-  bool done = context != nullptr && EVP_DigestInit_ex(context, EVP_sha1(), nullptr) == 1;
-  for (const auto part : parts) {
-    done = done && EVP_DigestUpdate(context, part.data(), part.size()) == 1;
-  }
-  unsigned int length = 0;
-  done = done && EVP_DigestFinal_ex(context, digest, &length) == 1 && length == k_id_size;
-  EVP_MD_CTX_free(context);
-  return done;
-}
-
 // Whether the working file of `entry` holds the entry's blob, as its bytes
 // (a link: its target). False when it is gone, of another kind, unreadable.
 bool holds_blob(const fs::path& workdir, const git_index_entry& entry) {
@@ -140,10 +127,8 @@ bool holds_blob(const fs::path& workdir, const git_index_entry& entry) {
     }
     bytes = std::move(*read);
   }
-  const std::string header = "blob " + std::to_string(bytes.size());
-  std::array<unsigned char, EVP_MAX_MD_SIZE> id{};
-  return sha1({header, std::string_view("\0", 1), bytes}, id.data()) &&
-         std::memcmp(id.data(), entry.id.id, k_id_size) == 0;
+  git_oid id;
+  return object_id(GIT_OBJECT_BLOB, bytes, id) && git_oid_equal(&id, &entry.id) != 0;
 }
 
 // Whether `entry` changed at or after `since` (the index on disk's mtime).
@@ -161,19 +146,11 @@ int replace(const fs::path& file, const fs::path& lock, const std::string& bytes
     return fail(error == EEXIST ? GIT_ELOCKED : GIT_ERROR,
                 "failed to create locked file '" + lock.string() + "': " + std::strerror(error));
   }
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t wrote = ::write(descriptor, bytes.data() + done, bytes.size() - done);
-    if (wrote < 0 && errno == EINTR) {
-      continue;
-    }
-    if (wrote <= 0) {
-      const int error = errno;
-      ::close(descriptor);
-      ::unlink(lock.c_str());
-      return fail(GIT_ERROR, "failed to write '" + lock.string() + "': " + std::strerror(error));
-    }
-    done += static_cast<std::size_t>(wrote);
+  if (!write_all(descriptor, bytes)) {
+    const int error = errno;
+    ::close(descriptor);
+    ::unlink(lock.c_str());
+    return fail(GIT_ERROR, "failed to write '" + lock.string() + "': " + std::strerror(error));
   }
   if (::close(descriptor) != 0 || ::rename(lock.c_str(), file.c_str()) != 0) {
     const int error = errno;
@@ -200,36 +177,38 @@ std::optional<IndexFile> IndexFile::start(git_repository* repository, git_index*
   }
   const std::size_t count = git_index_entrycount(index);
   std::vector<const git_index_entry*> entries(count);
-  std::vector<std::size_t> suspects; // racily clean: their files are read again
-  bool attributes = false;
   for (std::size_t i = 0; i < count; ++i) {
-    const git_index_entry* entry = git_index_get_byindex(index, i);
-    if (GIT_INDEX_ENTRY_STAGE(entry) != 0) {
+    entries[i] = git_index_get_byindex(index, i);
+    if (GIT_INDEX_ENTRY_STAGE(entries[i]) != 0) {
       return std::nullopt; // a conflict
     }
-    entries[i] = entry;
-    attributes = attributes || is_attributes_file(entry->path);
-    if (entry->file_size != 0 && entry->mode != GIT_FILEMODE_COMMIT &&
-        racy(*entry, on_disk.st_mtim)) {
-      suspects.push_back(i);
-    }
   }
-  // Where a filter may apply, a file's bytes are not what git would hash:
-  // every suspect is smudged then, unread.
-  const bool filtered = !suspects.empty() && (attributes || may_filter_outside_index(repository));
   IndexFile made;
   made.m_file = file_name;
   made.m_made = std::make_unique<Made>();
-  made.m_made->smudge.assign(count, 0);
   made.m_maker = std::jthread([&out = *made.m_made, entries = std::move(entries),
-                                suspects = std::move(suspects), filtered,
-                                root = fs::path(workdir), size = on_disk.st_size] {
+                               filters = may_filter_outside_index(repository),
+                               root = fs::path(workdir), on_disk] {
+    // The racily clean entries have their files read again. Where a filter
+    // may apply, a file's bytes are not what git would hash: they are all
+    // smudged then, unread.
+    std::vector<std::size_t> suspects;
+    bool filtered = filters;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const git_index_entry& entry = *entries[i];
+      filtered = filtered || is_attributes_file(entry.path);
+      if (entry.file_size != 0 && entry.mode != GIT_FILEMODE_COMMIT &&
+          racy(entry, on_disk.st_mtim)) {
+        suspects.push_back(i);
+      }
+    }
+    out.smudge.assign(entries.size(), 0);
     for_each_index(suspects.size(), 64, [&](std::size_t k) {
       const std::size_t i = suspects[k];
       out.smudge[i] = filtered || !holds_blob(root, *entries[i]) ? 1 : 0;
     });
     std::string& bytes = out.bytes;
-    bytes.reserve(static_cast<std::size_t>(size) + 4096);
+    bytes.reserve(static_cast<std::size_t>(on_disk.st_size) + 4096);
     bytes += "DIRC";
     put_be32(bytes, k_version);
     put_be32(bytes, static_cast<std::uint32_t>(entries.size()));
@@ -240,8 +219,8 @@ std::optional<IndexFile> IndexFile::start(git_repository* repository, git_index*
       put_entry(bytes, entry, out.smudge[i] != 0 ? 0 : entry.file_size, path, last);
       last = path;
     }
-    if (sha1({bytes}, out.checksum.data())) {
-      bytes.append(reinterpret_cast<const char*>(out.checksum.data()), k_id_size);
+    if (sha1({bytes}, out.checksum.id)) {
+      bytes.append(reinterpret_cast<const char*>(out.checksum.id), GIT_OID_RAWSZ);
     } else {
       bytes.clear();
     }
@@ -269,7 +248,7 @@ int IndexFile::finish(git_index* index, RetiredFiles& retired) {
   // keeps (git_index_read): it is told this one, since what it holds is what
   // the file now says. git_index_checksum points at that field.
   auto* kept = const_cast<git_oid*>(git_index_checksum(index)); // NOLINT: libgit2's own field
-  std::memcpy(kept->id, made.checksum.data(), k_id_size);
+  git_oid_cpy(kept, &made.checksum);
   // The smudged entries keep size 0 in memory too, so the next write does
   // not give them their stat data back once they no longer look racy.
   for (std::size_t i = 0; i < made.smudge.size(); ++i) {

@@ -9,7 +9,6 @@
 // to git/.
 #pragma once
 
-#include <array>
 #include <filesystem>
 #include <git2.h>
 #include <memory>
@@ -57,9 +56,9 @@ public:
 private:
   // What the helper makes.
   struct Made {
-    std::string bytes;                  // the whole file, its checksum last; empty if hashing failed
-    std::vector<char> smudge;           // per entry: written with size 0
-    std::array<unsigned char, 64> checksum{};
+    std::string bytes;        // the whole file, its checksum last; empty if hashing failed
+    std::vector<char> smudge; // per entry: written with size 0
+    git_oid checksum{};
   };
 
   IndexFile();

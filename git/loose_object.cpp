@@ -1,15 +1,15 @@
 // Loose object: written as git writes one (see loose_object.hpp).
 #include "git/loose_object.hpp"
 
+#include "base/write_all.hpp"
 #include "git/deflate.hpp"
 #include "git/libgit2.hpp"
+#include "git/sha1.hpp"
 
-#include <array>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
-#include <openssl/evp.h>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -25,17 +25,6 @@ int fail(const std::string& message) {
   return GIT_ERROR;
 }
 
-// The object's id: the SHA-1 of its header and bytes.
-bool hash(std::string_view object, git_oid& out) {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int length = 0;
-  if (EVP_Digest(object.data(), object.size(), digest.data(), &length, EVP_sha1(), nullptr) != 1 ||
-      length != GIT_OID_RAWSZ) {
-    return false;
-  }
-  return git_oid_fromraw(&out, digest.data()) == 0;
-}
-
 // Writes `bytes` to a new file in `folder` and renames it to `name`, read-only
 // as git leaves objects.
 int put_file(const fs::path& folder, const fs::path& name, const std::string& bytes) {
@@ -49,19 +38,8 @@ int put_file(const fs::path& folder, const fs::path& name, const std::string& by
     return fail("cannot create a temporary object in '" + folder.string() + "': " +
                 std::strerror(errno));
   }
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t wrote = ::write(descriptor, bytes.data() + done, bytes.size() - done);
-    if (wrote < 0 && errno == EINTR) {
-      continue;
-    }
-    if (wrote <= 0) {
-      break;
-    }
-    done += static_cast<std::size_t>(wrote);
-  }
+  const bool written = write_all(descriptor, bytes) && ::fchmod(descriptor, 0444) == 0;
   const int error = errno;
-  const bool written = done == bytes.size() && ::fchmod(descriptor, 0444) == 0;
   if (::close(descriptor) != 0 || !written || ::rename(temporary.c_str(), name.c_str()) != 0) {
     const int why = written ? errno : error;
     ::unlink(temporary.c_str());
@@ -74,12 +52,9 @@ int put_file(const fs::path& folder, const fs::path& name, const std::string& by
 
 int write_loose(git_repository* repository, git_object_t type, std::string_view bytes,
                 git_oid& out) {
-  std::string object = git_object_type2string(type);
-  object += ' ';
-  object += std::to_string(bytes.size());
-  object += '\0';
+  std::string object = object_header(type, bytes.size());
   object.append(bytes);
-  if (!hash(object, out)) {
+  if (!sha1({object}, out.id)) {
     return fail("cannot hash an object");
   }
   Owned<git_odb, git_odb_free> odb;

@@ -7,11 +7,11 @@
 #include "base/parallel.hpp"
 #include "git/deflate.hpp"
 #include "git/libgit2.hpp"
+#include "git/sha1.hpp"
 
 #include <cstdint>
 #include <filesystem>
 #include <git2/odb_backend.h>
-#include <openssl/evp.h>
 #include <string>
 #include <unordered_set>
 
@@ -45,13 +45,11 @@ void put_object_header(std::string& out, unsigned type, std::size_t size) {
 
 // Appends the pack's trailer: the SHA-1 of everything before it.
 bool put_checksum(std::string& out) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  if (EVP_Digest(out.data(), out.size(), digest, &length, EVP_sha1(), nullptr) != 1 ||
-      length != 20) {
+  git_oid digest;
+  if (!sha1({out}, digest.id)) {
     return false;
   }
-  out.append(reinterpret_cast<const char*>(digest), length);
+  out.append(reinterpret_cast<const char*>(digest.id), GIT_OID_RAWSZ);
   return true;
 }
 

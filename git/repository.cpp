@@ -1,13 +1,11 @@
-// Repository over libgit2: staging, committing and status of a store.
+// Repository over libgit2: opening a store's repository, staging, blobs and
+// HEAD (commits are in commit.cpp, status in status.cpp).
 #include "git/repository.hpp"
 
 #include "base/durability.hpp"
 #include "base/error.hpp"
-#include "base/fault.hpp"
 #include "base/regular_file.hpp"
-#include "base/step_timer.hpp"
 #include "git/folders.hpp"
-#include "git/index_file.hpp"
 #include "git/libgit2.hpp"
 #include "git/pack.hpp"
 #include "git/retired_files.hpp"
@@ -96,16 +94,6 @@ std::string local_config_string(git_repository* repository, const char* name) {
     result.assign(value.ptr, value.size);
   }
   git_buf_dispose(&value);
-  return result;
-}
-
-// Ensures a commit message ends in exactly one newline, as git writes them.
-std::string normalise_message(std::string_view message) {
-  std::string result(message);
-  while (!result.empty() && result.back() == '\n') {
-    result.pop_back();
-  }
-  result += '\n';
   return result;
 }
 
@@ -506,189 +494,6 @@ Repository::stage_paths(const std::vector<std::string>& paths, Unreadable unread
     spdlog::info("{}; it is left for the next commit", why.message);
   }
   return staged;
-}
-
-Expected<CommitId, Failure> Repository::commit_staged(std::string_view message,
-                                                      const Signature& author,
-                                                      const Signature& committer,
-                                                      const std::vector<std::string>* paths) {
-  Index index;
-  if (const int code = git_repository_index(&index.pointer, m_repository.get()); code != 0) {
-    return unexpected(failure(code, "cannot read the index"));
-  }
-  auto committed = commit_index(index.pointer, message, author, committer, paths);
-  if (!committed) {
-    git_index_read(index.pointer, 1); // a retry stages again from what is on disk
-  }
-  return committed;
-}
-
-bool Repository::updated_tree(git_oid& out, git_index* index, git_tree* head,
-                              const std::vector<std::string>& paths) const {
-  // Only the folders along the paths are written, from their parsed form
-  // (detail::Folders): libgit2's tree updates parse a folder's tree again on
-  // each commit (20,000 entries in a big semantic/) to change one entry.
-  std::vector<detail::TreeChange> changes;
-  changes.reserve(paths.size());
-  for (const auto& path : paths) {
-    detail::TreeChange change{path, std::nullopt};
-    if (const git_index_entry* entry = git_index_get_bypath(index, path.c_str(), 0)) {
-      change.to.emplace(entry->id, entry->mode);
-    }
-    changes.push_back(std::move(change));
-  }
-  return m_folders->update(m_repository.get(), git_tree_id(head), changes, out);
-}
-
-Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::string_view message,
-                                                     const Signature& author,
-                                                     const Signature& committer,
-                                                     const std::vector<std::string>* paths) {
-  git_repository* repository = m_repository.get();
-  // The order: every object first (blobs, trees, the commit), one flush
-  // making them durable together, then the index, then HEAD, then a flush
-  // making HEAD durable. The index and HEAD never name an object that a
-  // crash could lose, and the index is on disk before HEAD moves: should
-  // the process die between them, staging the same paths again gives the
-  // same tree, and the next attempt commits it (or finds HEAD has it
-  // already). Two flushes a commit, not three: each is a syncfs, which on
-  // a small commit costs more than anything else it does.
-  //
-  // The index's file is made while the trees are written, and put in place
-  // after the flush (detail::IndexFile). Its version first: 4, paths
-  // prefix-compressed, as git's feature.manyFiles: a third less to hash and
-  // write on each commit of a 100,000-file store (10.5 -> 7.2 MB). git reads
-  // it since 1.8.0; libgit2 keeps the version it read, so an index is
-  // converted once.
-  if (git_index_version(index) < 4 && git_index_set_version(index, 4) != 0) {
-    return unexpected(failure(-1, "cannot set the index's version"));
-  }
-  std::optional<detail::IndexFile> index_file = detail::IndexFile::start(repository, index);
-  const auto write_index = [&]() -> std::optional<Failure> {
-    int code = 0;
-    if (index_file) {
-      code = index_file->finish(index, *m_retired);
-      m_index_written = m_index_written || code == 0;
-    } else {
-      if (const char* file = git_index_path(index)) {
-        m_retired->hold(file);
-      }
-      code = git_index_write(index);
-    }
-    if (code != 0) {
-      return failure(code, "cannot write the index");
-    }
-    fault_point("after-index-write");
-    return std::nullopt;
-  };
-
-  StepTimer timer;
-  Commit parent;
-  git_oid head_id;
-  const int head_result = git_reference_name_to_id(&head_id, repository, "HEAD");
-  if (head_result == 0) {
-    if (const int code = git_commit_lookup(&parent.pointer, repository, &head_id); code != 0) {
-      return unexpected(failure(code, "cannot read HEAD's commit"));
-    }
-  } else if (head_result != GIT_ENOTFOUND) {
-    return unexpected(failure(head_result, "cannot resolve HEAD"));
-  }
-  // With the paths known, only the folders along them are written: writing
-  // the tree from the index reads every folder of the store back afterwards
-  // (libgit2 refills its tree cache), which grows with the store.
-  git_oid tree_id;
-  Tree head_tree;
-  const bool updated = paths != nullptr && parent.pointer != nullptr &&
-                       git_commit_tree(&head_tree.pointer, parent.pointer) == 0 &&
-                       updated_tree(tree_id, index, head_tree.pointer, *paths);
-  if (!updated) {
-    if (const int code = git_index_write_tree(&tree_id, index); code != 0) {
-      return unexpected(failure(code, "cannot write the tree"));
-    }
-  }
-  timer.step("tree");
-  Tree tree;
-  if (const int code = git_tree_lookup(&tree.pointer, repository, &tree_id); code != 0) {
-    return unexpected(failure(code, "cannot read the new tree"));
-  }
-  if (parent.pointer != nullptr &&
-      git_oid_equal(git_commit_tree_id(parent.pointer), &tree_id) != 0) {
-    // HEAD holds this tree already: nothing to commit, and the index
-    // (what was staged, stat data refreshed) is written all the same.
-    if (auto failed = flush(); failed || (failed = write_index())) {
-      return unexpected(std::move(*failed));
-    }
-    m_retired->close_later();
-    return CommitId{};
-  }
-
-  GitSignature author_signature;
-  GitSignature committer_signature;
-  if (git_signature_now(&author_signature.pointer, author.name.c_str(), author.email.c_str()) !=
-          0 ||
-      git_signature_now(&committer_signature.pointer, committer.name.c_str(),
-                        committer.email.c_str()) != 0) {
-    return unexpected(Failure{last_error("invalid commit signature")});
-  }
-  const git_commit* parents[] = {parent.pointer};
-  const std::string text = normalise_message(message);
-  git_oid commit_id;
-  if (const int code = git_commit_create(&commit_id, repository, nullptr, author_signature.pointer,
-                                         committer_signature.pointer, nullptr, text.c_str(),
-                                         tree.pointer, parent.pointer != nullptr ? 1 : 0, parents);
-      code != 0) {
-    return unexpected(failure(code, "cannot create the commit"));
-  }
-  timer.step("commit object");
-  // The objects are durable before the index and HEAD name them, and HEAD
-  // is durable before the caller moves on (and clears its working state).
-  if (auto failed = flush()) {
-    return unexpected(std::move(*failed));
-  }
-  timer.step("flush");
-  if (auto failed = write_index()) {
-    return unexpected(std::move(*failed));
-  }
-  timer.step("index");
-  if (auto failed = move_head(commit_id, head_result == 0 ? &head_id : nullptr, text)) {
-    return unexpected(std::move(*failed));
-  }
-  timer.step("HEAD");
-  if (auto failed = flush()) {
-    return unexpected(std::move(*failed));
-  }
-  timer.step("flush");
-  m_retired->close_later();
-  spdlog::debug("{}: commit: {}", m_workdir.string(), timer.line());
-  return CommitId{to_hex(commit_id)};
-}
-
-std::optional<Failure> Repository::move_head(const git_oid& commit, const git_oid* expected,
-                                             std::string_view message) {
-  git_repository* repository = m_repository.get();
-  // HEAD names a branch (possibly unborn) or, detached, a commit itself.
-  std::string name = "HEAD";
-  Reference head;
-  if (git_reference_lookup(&head.pointer, repository, "HEAD") == 0 &&
-      git_reference_type(head.pointer) == GIT_REFERENCE_SYMBOLIC) {
-    name = git_reference_symbolic_target(head.pointer);
-  }
-  const auto summary = message.substr(0, message.find('\n'));
-  const std::string log =
-      fmt::format("commit{}: {}", expected == nullptr ? " (initial)" : "", summary);
-  if (name == "HEAD" || name.starts_with("refs/")) {
-    m_retired->hold(gitdir() / name); // a loose ref's file, replaced by the move
-  }
-  Reference moved;
-  const int code =
-      expected != nullptr
-          ? git_reference_create_matching(&moved.pointer, repository, name.c_str(), &commit, 1,
-                                          expected, log.c_str())
-          : git_reference_create(&moved.pointer, repository, name.c_str(), &commit, 0, log.c_str());
-  if (code != 0) {
-    return failure(code, "cannot move HEAD to the new commit");
-  }
-  return std::nullopt;
 }
 
 void Repository::reread_index() const {

@@ -6,6 +6,7 @@
 #include "base/fault.hpp"
 #include "base/parallel.hpp"
 #include "base/step_timer.hpp"
+#include "base/write_all.hpp"
 #include "store/scan.hpp"
 
 #include <algorithm>
@@ -205,19 +206,11 @@ Temporary write_temporary(const fs::path& path, std::string_view bytes,
   if (fd < 0) {
     throw Error("{}: cannot create a temporary file: {}", path.string(), std::strerror(errno));
   }
-  std::size_t written = 0;
-  while (written < bytes.size()) {
-    const auto n = ::write(fd, bytes.data() + written, bytes.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      const std::string reason = std::strerror(errno);
-      ::close(fd);
-      ::unlink(temp.c_str());
-      throw Error("{}: cannot write: {}", path.string(), reason);
-    }
-    written += static_cast<std::size_t>(n);
+  if (!write_all(fd, bytes)) {
+    const std::string reason = std::strerror(errno);
+    ::close(fd);
+    ::unlink(temp.c_str());
+    throw Error("{}: cannot write: {}", path.string(), reason);
   }
   ::fchmod(fd, 0644);
   if (keep == KeepOpen::yes) {

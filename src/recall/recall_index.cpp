@@ -4,6 +4,7 @@
 
 #include "base/error.hpp"
 #include "base/regular_file.hpp"
+#include "base/write_all.hpp"
 #include "claims/words.hpp"
 #include "recall/index_entries.hpp"
 #include "recall/keywords.hpp"
@@ -87,15 +88,10 @@ bool save(const fs::path& path, const std::string& bytes) {
   if (fd < 0) {
     return false;
   }
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const auto n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n <= 0) {
-      ::close(fd);
-      ::unlink(temporary.c_str());
-      return false;
-    }
-    done += static_cast<std::size_t>(n);
+  if (!write_all(fd, bytes)) {
+    ::close(fd);
+    ::unlink(temporary.c_str());
+    return false;
   }
   ::close(fd);
   if (::rename(temporary.c_str(), path.c_str()) != 0) {

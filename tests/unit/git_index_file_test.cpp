@@ -7,6 +7,7 @@
 #include "git/index_file.hpp"
 #include "git/libgit2.hpp"
 #include "git/retired_files.hpp"
+#include "lib/shell.hpp"
 #include "lib/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -34,22 +35,15 @@ namespace {
 using Repo = Owned<git_repository, git_repository_free>;
 
 // What `git -C dir args` printed, and whether it exited 0.
-struct Shell {
-  std::string out;
-  bool ok = false;
-};
+engram::test::Shell git(const TempDir& dir, const std::string& args) {
+  return engram::test::shell(fmt::format("git -C '{}' {}", dir.path().string(), args));
+}
 
-Shell git(const TempDir& dir, const std::string& args) {
-  Shell result;
-  FILE* pipe = ::popen(fmt::format("git -C '{}' {} 2>&1", dir.path().string(), args).c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  while (const auto n = std::fread(buffer, 1, sizeof buffer, pipe)) {
-    result.out.append(buffer, n);
-  }
-  const int status = ::pclose(pipe);
-  result.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  return result;
+// The files whose bytes differ from the index's, as `git diff --name-only` lists them.
+std::string unstaged(const TempDir& dir) {
+  const auto listed = git(dir, "diff --name-only");
+  REQUIRE(listed.ok);
+  return listed.out;
 }
 
 // Sets a file's (or link's) modification time to `seconds` since the epoch.
@@ -117,9 +111,7 @@ TEST_CASE("the index's file is byte for byte what libgit2 writes, and git reads 
   CHECK_THAT(listed.out, Catch::Contains("100755") && Catch::Contains("120000") &&
                              Catch::Contains("b/d/ee.md") &&
                              Catch::Contains("episodic/2026-11-20-a-long-name-shared-by-many-more.md"));
-  const auto changed = git(dir, "diff --name-only");
-  REQUIRE(changed.ok);
-  CHECK(changed.out.empty());
+  CHECK(unstaged(dir).empty());
 }
 
 TEST_CASE("libgit2 keeps what it holds after engram writes its index, and reads what git writes") {
@@ -167,9 +159,7 @@ TEST_CASE("a racily clean entry whose file changed is written with size 0, and s
   CHECK(listed_size(dir, "same.md") == "4");
   CHECK(git_index_get_bypath(index.pointer, "changed.md", 0)->file_size == 0);
   CHECK(git_index_get_bypath(index.pointer, "same.md", 0)->file_size == 4);
-  const auto changed = git(dir, "diff --name-only");
-  REQUIRE(changed.ok);
-  CHECK(changed.out == "changed.md\n");
+  CHECK(unstaged(dir) == "changed.md\n");
 
   // Written again once neither looks racy: the smudge stays.
   REQUIRE(write_ours(repo.pointer, index.pointer) == 0);
@@ -191,9 +181,7 @@ TEST_CASE("where a filter may apply, racily clean entries are smudged unread") {
 
   REQUIRE(write_ours(repo.pointer, index.pointer) == 0);
   CHECK(listed_size(dir, "same.md") == "0");
-  const auto changed = git(dir, "diff --name-only");
-  REQUIRE(changed.ok);
-  CHECK(changed.out.empty()); // git hashes it again and finds it as staged
+  CHECK(unstaged(dir).empty()); // git hashes it again and finds it as staged
 }
 
 TEST_CASE("a held index.lock fails the write as locked and is left as it is") {

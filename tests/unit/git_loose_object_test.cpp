@@ -3,6 +3,7 @@
 // `git fsck --strict`, and is not written again when the object database has it.
 #include "git/libgit2.hpp"
 #include "git/loose_object.hpp"
+#include "lib/shell.hpp"
 #include "lib/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -16,25 +17,13 @@ namespace fs = std::filesystem;
 using engram::git::detail::Owned;
 using engram::git::detail::to_hex;
 using engram::git::detail::write_loose;
+using engram::test::shell;
 using engram::test::TempDir;
 using engram::test::write_file;
 
 namespace {
 
 using Repo = Owned<git_repository, git_repository_free>;
-
-// What a shell command printed, and whether it exited 0.
-std::pair<std::string, bool> shell(const std::string& command) {
-  std::string out;
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  while (const auto n = std::fread(buffer, 1, sizeof buffer, pipe)) {
-    out.append(buffer, n);
-  }
-  const int status = ::pclose(pipe);
-  return {out, WIFEXITED(status) && WEXITSTATUS(status) == 0};
-}
 
 } // namespace
 
@@ -45,17 +34,16 @@ TEST_CASE("a loose object engram writes is the one git would write, and is writt
   REQUIRE(git_repository_init(&repo.pointer, dir.path().c_str(), 0) == 0);
   const std::string text = "a note\nwith two lines\n";
   write_file(dir.path() / "note.md", text);
-  const auto [hashed, hashed_ok] =
-      shell(fmt::format("git -C '{}' hash-object note.md", dir.path().string()));
-  REQUIRE(hashed_ok);
+  const auto hashed = shell(fmt::format("git -C '{}' hash-object note.md", dir.path().string()));
+  REQUIRE(hashed.ok);
 
   git_oid blob;
   REQUIRE(write_loose(repo.pointer, GIT_OBJECT_BLOB, text, blob) == 0);
-  CHECK(to_hex(blob) + "\n" == hashed);
-  const auto [shown, shown_ok] =
+  CHECK(to_hex(blob) + "\n" == hashed.out);
+  const auto shown =
       shell(fmt::format("git -C '{}' cat-file -p {}", dir.path().string(), to_hex(blob)));
-  REQUIRE(shown_ok);
-  CHECK(shown == text);
+  REQUIRE(shown.ok);
+  CHECK(shown.out == text);
 
   // A tree naming it, read back by libgit2.
   std::string tree_bytes = "100644 note.md";
@@ -84,7 +72,7 @@ TEST_CASE("a loose object engram writes is the one git would write, and is writt
   for (const auto& entry : fs::recursive_directory_iterator(dir.path() / ".git/objects")) {
     CHECK(entry.path().filename().string().find("tmp_") == std::string::npos);
   }
-  const auto [fsck, fsck_ok] =
+  const auto fsck =
       shell(fmt::format("git -C '{}' fsck --strict --no-dangling", dir.path().string()));
-  CHECK(fsck_ok);
+  CHECK(fsck.ok);
 }

@@ -3,6 +3,7 @@
 // and so does any batch once the object database holds enough packs.
 #include "git/pack.hpp"
 #include "git/repository.hpp"
+#include "lib/shell.hpp"
 #include "lib/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -17,28 +18,10 @@ namespace fs = std::filesystem;
 using engram::git::Repository;
 using engram::git::detail::k_most_packs;
 using engram::git::detail::k_pack_at;
+using engram::test::shell;
 using engram::test::TempDir;
 
 namespace {
-
-// What a shell command printed, and whether it exited 0.
-struct Shell {
-  std::string out;
-  bool ok = false;
-};
-
-Shell shell(const std::string& command) {
-  Shell result;
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  while (const auto n = std::fread(buffer, 1, sizeof buffer, pipe)) {
-    result.out.append(buffer, n);
-  }
-  const int status = ::pclose(pipe);
-  result.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  return result;
-}
 
 // `git count-objects -v` of the repository in `dir`, as its keys and values.
 std::map<std::string, std::string> count_objects(const TempDir& dir) {
