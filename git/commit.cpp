@@ -41,10 +41,19 @@ std::string normalise_message(std::string_view message) {
 
 } // namespace
 
+namespace {
+
+// How long the index's writer waits out another process's index.lock once
+// HEAD has moved (`git status` takes it to refresh the index).
+constexpr std::chrono::milliseconds k_index_lock_wait{5000};
+
+} // namespace
+
 Expected<CommitId, Failure> Repository::commit_staged(std::string_view message,
                                                       const Signature& author,
                                                       const Signature& committer,
                                                       const std::vector<std::string>* paths) {
+  settle_index();
   Index index;
   if (const int code = git_repository_index(&index.pointer, m_repository.get()); code != 0) {
     return unexpected(failure(code, "cannot read the index"));
@@ -79,43 +88,55 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
                                                      const std::vector<std::string>* paths) {
   git_repository* repository = m_repository.get();
   // The order: every object first (blobs, trees, the commit), one flush
-  // making them durable together, then the index, then HEAD, then a flush
-  // making HEAD durable. The index and HEAD never name an object that a
-  // crash could lose, and the index is on disk before HEAD moves: should
-  // the process die between them, staging the same paths again gives the
-  // same tree, and the next attempt commits it (or finds HEAD has it
-  // already). Two flushes a commit, not three: each is a syncfs, which on
-  // a small commit costs more than anything else it does.
+  // making them durable together, then HEAD, then a flush making HEAD
+  // durable, then the index. HEAD never names an object that a crash could
+  // lose. Two flushes a commit, not three: each is a syncfs, which on a
+  // small commit costs more than anything else it does.
   //
-  // The index's file is made while the trees are written, and put in place
-  // after the flush (detail::IndexFile). Its version first: 4, paths
-  // prefix-compressed, as git's feature.manyFiles: a third less to hash and
-  // write on each commit of a 100,000-file store (10.5 -> 7.2 MB). git reads
-  // it since 1.8.0; libgit2 keeps the version it read, so an index is
+  // The index's file is made and put in place by a helper thread once HEAD
+  // is durable (detail::IndexFile): on a 100,000-file store it is 7.2 MB to
+  // hash and write, and the commit does not wait for it. The next use of
+  // the index waits for it (settle_index), and so does the daemon when a
+  // run is done. A marker made before HEAD moves, and removed with the
+  // file in place, tells the next session that a process died between the
+  // two: it brings the index up to HEAD (catch_up_index). Made in the same
+  // journal as HEAD's move, the final flush makes the two durable together.
+  // The index's version first: 4, paths prefix-compressed, as git's
+  // feature.manyFiles: a third less to hash and write (10.5 -> 7.2 MB). git
+  // reads it since 1.8.0; libgit2 keeps the version it read, so an index is
   // converted once.
+  //
+  // The very first index, and records only libgit2 writes, are written by
+  // libgit2 before HEAD moves, as git does; an index with conflicts, by
+  // libgit2 once HEAD has moved (see IndexFile::finish).
+  StepTimer timer;
+  settle_index();
   if (git_index_version(index) < 4 && git_index_set_version(index, 4) != 0) {
     return unexpected(failure(-1, "cannot set the index's version"));
   }
   std::optional<detail::IndexFile> index_file = detail::IndexFile::start(repository, index);
   const auto write_index = [&]() -> std::optional<Failure> {
-    int code = 0;
     if (index_file) {
-      code = index_file->finish(index, *m_retired);
-      m_index_written = m_index_written || code == 0;
-    } else {
-      if (const char* file = git_index_path(index)) {
-        m_retired->hold(file);
-      }
-      code = git_index_write(index);
+      return std::nullopt; // published after HEAD (publish_index)
     }
-    if (code != 0) {
+    if (const char* file = git_index_path(index)) {
+      m_retired->hold(file);
+    }
+    if (const int code = git_index_write(index); code != 0) {
       return failure(code, "cannot write the index");
     }
     fault_point("after-index-write");
     return std::nullopt;
   };
+  const auto publish_index = [&] {
+    if (index_file) {
+      fault_point("before-index-write");
+      index_file->publish(k_index_lock_wait);
+      m_index_file = std::make_unique<detail::IndexFile>(std::move(*index_file));
+    }
+    m_folders->deflate_later();
+  };
 
-  StepTimer timer;
   Commit parent;
   git_oid head_id;
   const int head_result = git_reference_name_to_id(&head_id, repository, "HEAD");
@@ -151,6 +172,7 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
     if (auto failed = flush(); failed || (failed = write_index())) {
       return unexpected(std::move(*failed));
     }
+    publish_index();
     m_retired->close_later();
     return CommitId{};
   }
@@ -182,7 +204,23 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
   if (auto failed = write_index()) {
     return unexpected(std::move(*failed));
   }
-  timer.step("index");
+  if (!index_file) {
+    timer.step("index");
+  }
+  if (index_file) {
+    if (index_file->locked()) {
+      // A git command of the user's holds the index, as `git commit` does
+      // from its start until its own HEAD moves: HEAD is left to it, and
+      // the step is redone once it is done (Locked::yes), as when libgit2
+      // writing the index itself meets the lock.
+      git_error_set_str(GIT_ERROR_INDEX, "the index is locked (index.lock): a git command is "
+                                         "writing it");
+      return unexpected(failure(GIT_ELOCKED, "cannot write the index"));
+    }
+    if (const int code = index_file->mark_behind(gitdir()); code != 0) {
+      return unexpected(failure(code, "cannot write the index"));
+    }
+  }
   if (auto failed = move_head(commit_id, head_result == 0 ? &head_id : nullptr, text)) {
     return unexpected(std::move(*failed));
   }
@@ -191,6 +229,7 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
     return unexpected(std::move(*failed));
   }
   timer.step("flush");
+  publish_index();
   m_retired->close_later();
   spdlog::debug("{}: commit: {}", m_workdir.string(), timer.line());
   return CommitId{to_hex(commit_id)};

@@ -4,6 +4,7 @@
 // 12 ms: most of writing that tree on each commit to the folder. Private to git/.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -11,5 +12,9 @@ namespace engram::git::detail {
 
 // Appends `bytes` as one zlib stream. False, `out` as it was, when that fails.
 [[nodiscard]] bool put_deflated(std::string& out, std::string_view bytes);
+
+// Appends `parts`, one after the other, as one zlib stream of stored blocks:
+// the bytes as they are in zlib's framing (git's level 0), at the speed of a copy.
+void put_stored(std::string& out, std::initializer_list<std::string_view> parts);
 
 } // namespace engram::git::detail

@@ -106,7 +106,7 @@ bool Folders::write(git_repository* repository, Tree tree, git_oid& out) {
     bytes += '\0';
     bytes.append(reinterpret_cast<const char*>(item.id.id), GIT_OID_RAWSZ);
   }
-  if (write_loose(repository, GIT_OBJECT_TREE, bytes, out) != 0) {
+  if (write_loose(repository, GIT_OBJECT_TREE, std::move(bytes), out, &m_later) != 0) {
     return false;
   }
   tree.used = m_commits;
@@ -212,6 +212,7 @@ bool Folders::apply(git_repository* repository, const git_oid* id,
 bool Folders::update(git_repository* repository, const git_oid* root,
                      const std::vector<TreeChange>& changes, git_oid& out) {
   ++m_commits;
+  m_later.drop(); // an update whose commit failed: its trees stay stored
   std::vector<std::pair<std::string_view, const TreeChange*>> all;
   all.reserve(changes.size());
   for (const auto& change : changes) {

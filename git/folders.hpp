@@ -4,6 +4,8 @@
 // tree, but reads and writes the parsed form. Private to git/.
 #pragma once
 
+#include "git/loose_object.hpp"
+
 #include <cstdint>
 #include <git2.h>
 #include <optional>
@@ -37,6 +39,13 @@ public:
   // be read or written.
   bool update(git_repository* repository, const git_oid* root,
               const std::vector<TreeChange>& changes, git_oid& out);
+
+  // Has the large trees the last update wrote stored deflated on a helper
+  // thread (see LaterDeflate): called once the commit naming them is made.
+  void deflate_later() { m_later.start(); }
+
+  // Waits until the trees handed to deflate_later are deflated (for tests).
+  void wait_deflated() { m_later.wait(); }
 
   // How many trees are kept (for tests).
   std::size_t size() const { return m_trees.size(); }
@@ -81,6 +90,7 @@ private:
 
   std::unordered_map<git_oid, Tree, IdHash, IdEqual> m_trees;
   std::uint64_t m_commits = 0;
+  LaterDeflate m_later; // the large trees written stored, deflated after the commit
 };
 
 } // namespace engram::git::detail

@@ -1,21 +1,24 @@
 // Index file: git's index format written directly (see index_file.hpp).
 #include "git/index_file.hpp"
 
+#include "base/background.hpp"
 #include "base/parallel.hpp"
 #include "base/regular_file.hpp"
 #include "base/write_all.hpp"
-#include "git/retired_files.hpp"
 #include "git/sha1.hpp"
 #include "git/unfiltered.hpp"
 
 #include <array>
 #include <cerrno>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <git2/sys/index.h>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -138,30 +141,87 @@ bool racy(const git_index_entry& entry, const struct timespec& since) {
          (seconds == since.tv_sec && entry.mtime.nanoseconds >= since.tv_nsec);
 }
 
-// Writes `bytes` to `lock`, created anew, and renames it over `file`.
-int replace(const fs::path& file, const fs::path& lock, const std::string& bytes) {
-  const int descriptor = ::open(lock.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-  if (descriptor < 0) {
+// What replacing the file came to: 0, or a libgit2 code and why.
+struct Replaced {
+  int code = 0;
+  std::string error;
+};
+
+Replaced failed(int code, const std::string& what, int error) {
+  return Replaced{code, what + ": " + std::strerror(error)};
+}
+
+// Writes `bytes` to `lock`, created anew, flushes them to the device, and
+// renames the lock over `file`. Another process's lock is waited out for up
+// to `wait` (`git status` refreshing the index takes it for a moment); what
+// it wrote is then replaced, since this index is the one HEAD's commit was
+// made from. The file replaced is held open across the rename and closed
+// after it (see RetiredFiles).
+Replaced replace(const fs::path& file, const fs::path& lock, const std::string& bytes,
+                 std::chrono::milliseconds wait) {
+  const auto deadline = std::chrono::steady_clock::now() + wait;
+  auto pause = std::chrono::milliseconds(1);
+  int descriptor = -1;
+  while ((descriptor = ::open(lock.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) < 0) {
     const int error = errno;
-    return fail(error == EEXIST ? GIT_ELOCKED : GIT_ERROR,
-                "failed to create locked file '" + lock.string() + "': " + std::strerror(error));
+    if (error != EEXIST || std::chrono::steady_clock::now() >= deadline) {
+      return failed(error == EEXIST ? GIT_ELOCKED : GIT_ERROR,
+                    "failed to create locked file '" + lock.string() + "'", error);
+    }
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::milliseconds(50));
   }
-  if (!write_all(descriptor, bytes)) {
-    const int error = errno;
+  const auto give_up = [&](int code, const std::string& what, int error) {
     ::close(descriptor);
     ::unlink(lock.c_str());
-    return fail(GIT_ERROR, "failed to write '" + lock.string() + "': " + std::strerror(error));
+    return failed(code, what, error);
+  };
+  // Flushed here, since the commit's last flush came before: an index cut
+  // short by a power loss is one libgit2 refuses to read.
+  if (!write_all(descriptor, bytes) || ::fdatasync(descriptor) != 0) {
+    return give_up(GIT_ERROR, "failed to write '" + lock.string() + "'", errno);
   }
+  const int retired = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (::close(descriptor) != 0 || ::rename(lock.c_str(), file.c_str()) != 0) {
     const int error = errno;
     ::unlink(lock.c_str());
-    return fail(GIT_ERROR, "failed to write the index '" + file.string() + "': " +
-                               std::strerror(error));
+    if (retired >= 0) {
+      ::close(retired);
+    }
+    return failed(GIT_ERROR, "failed to write the index '" + file.string() + "'", error);
   }
-  return 0;
+  if (retired >= 0) {
+    ::close(retired); // frees its blocks, after the rename: see RetiredFiles
+  }
+  return Replaced{};
 }
 
 } // namespace
+
+// What the helper makes and does, and what it is told.
+struct IndexFile::Made {
+  enum class Told { nothing, publish, drop };
+
+  fs::path file;
+  fs::path marker; // behind_marker, once made: removed with the file in place
+  std::chrono::milliseconds lock_wait{0}; // under mutex, with told
+
+  std::string bytes;        // the whole file, its checksum last; empty if hashing failed
+  std::vector<char> smudge; // per entry: written with size 0
+  git_oid checksum{};
+
+  std::mutex mutex;
+  std::condition_variable changed;
+  Told told = Told::nothing; // under mutex
+  std::chrono::steady_clock::time_point told_at; // under mutex
+
+  Replaced replaced; // once the helper is done
+  bool conflicts = false; // the index holds some: nothing was written
+  bool written = false;
+  double took_ms = 0;
+};
+
+fs::path behind_marker(const fs::path& gitdir) { return gitdir / "engram-index-behind"; }
 
 std::optional<IndexFile> IndexFile::start(git_repository* repository, git_index* index) {
   const char* file_name = git_index_path(index);
@@ -175,20 +235,31 @@ std::optional<IndexFile> IndexFile::start(git_repository* repository, git_index*
   if (::stat(file_name, &on_disk) != 0) {
     return std::nullopt; // the first index: libgit2 knows no race without one
   }
-  const std::size_t count = git_index_entrycount(index);
-  std::vector<const git_index_entry*> entries(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    entries[i] = git_index_get_byindex(index, i);
-    if (GIT_INDEX_ENTRY_STAGE(entries[i]) != 0) {
-      return std::nullopt; // a conflict
-    }
-  }
   IndexFile made;
-  made.m_file = file_name;
   made.m_made = std::make_unique<Made>();
-  made.m_maker = std::jthread([&out = *made.m_made, entries = std::move(entries),
+  made.m_made->file = file_name;
+  made.m_maker = std::jthread([&out = *made.m_made, index,
                                filters = may_filter_outside_index(repository),
                                root = fs::path(workdir), on_disk] {
+    run_in_background();
+    // Nothing is done until the commit is made: on two cores, with the
+    // device's interrupts on one, the work would slow the commit's own.
+    std::unique_lock lock(out.mutex);
+    out.changed.wait(lock, [&] { return out.told != Made::Told::nothing; });
+    if (out.told == Made::Told::drop) {
+      return;
+    }
+    const auto published = out.told_at;
+    const auto lock_wait = out.lock_wait;
+    lock.unlock();
+    std::vector<const git_index_entry*> entries(git_index_entrycount(index));
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      entries[i] = git_index_get_byindex(index, i);
+      if (GIT_INDEX_ENTRY_STAGE(entries[i]) != 0) {
+        out.conflicts = true; // left to libgit2 (finish)
+        return;
+      }
+    }
     // The racily clean entries have their files read again. Where a filter
     // may apply, a file's bytes are not what git would hash: they are all
     // smudged then, unread.
@@ -224,25 +295,81 @@ std::optional<IndexFile> IndexFile::start(git_repository* repository, git_index*
     } else {
       bytes.clear();
     }
+    if (bytes.empty()) {
+      out.replaced = Replaced{GIT_ERROR, "cannot hash the index"};
+      return;
+    }
+    out.replaced = replace(out.file, fs::path(out.file.string() + ".lock"), bytes, lock_wait);
+    out.written = out.replaced.code == 0;
+    if (out.written && !out.marker.empty()) {
+      ::unlink(out.marker.c_str());
+    }
+    out.took_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - published)
+            .count();
   });
   return made;
 }
 
 IndexFile::IndexFile() = default;
-IndexFile::~IndexFile() = default;
 IndexFile::IndexFile(IndexFile&&) noexcept = default;
 
-int IndexFile::finish(git_index* index, RetiredFiles& retired) {
+IndexFile::~IndexFile() {
+  if (m_made) {
+    const std::lock_guard lock(m_made->mutex);
+    if (m_made->told == Made::Told::nothing) {
+      m_made->told = Made::Told::drop;
+    }
+    m_made->changed.notify_one();
+  }
+  // m_maker joins.
+}
+
+void IndexFile::publish(std::chrono::milliseconds lock_wait) {
+  const std::lock_guard lock(m_made->mutex);
+  m_made->told = Made::Told::publish;
+  m_made->lock_wait = lock_wait;
+  m_made->told_at = std::chrono::steady_clock::now();
+  m_made->changed.notify_one();
+}
+
+int IndexFile::mark_behind(const fs::path& gitdir) {
+  const fs::path marker = behind_marker(gitdir);
+  const int descriptor = ::open(marker.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+  if (descriptor < 0) {
+    return fail(GIT_ERROR, "cannot create '" + marker.string() + "': " + std::strerror(errno));
+  }
+  ::close(descriptor);
+  m_made->marker = marker;
+  return 0;
+}
+
+bool IndexFile::locked() const {
+  struct stat lock {};
+  return ::lstat((m_made->file.string() + ".lock").c_str(), &lock) == 0;
+}
+
+double IndexFile::took_ms() const { return m_made->took_ms; }
+
+int IndexFile::finish(git_index* index) {
+  {
+    const std::lock_guard lock(m_made->mutex);
+    if (m_made->told != Made::Told::publish) {
+      return 0;
+    }
+  }
   if (m_maker.joinable()) {
     m_maker.join();
   }
   const Made& made = *m_made;
-  if (made.bytes.empty()) {
-    return fail(GIT_ERROR, "cannot hash the index");
+  if (made.conflicts) {
+    // Conflicts come with records (resolve-undo) only libgit2 writes. Found
+    // by the helper, so a commit on a big index does not look for them: an
+    // index with conflicts is rare (git's own merges are waited out).
+    return git_index_write(index);
   }
-  retired.hold(m_file);
-  if (const int code = replace(m_file, fs::path(m_file.string() + ".lock"), made.bytes); code != 0) {
-    return code;
+  if (made.replaced.code != 0) {
+    return fail(made.replaced.code, made.replaced.error);
   }
   // libgit2 reads its index again when the file's checksum is not the one it
   // keeps (git_index_read): it is told this one, since what it holds is what

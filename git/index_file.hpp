@@ -4,31 +4,36 @@
 // OpenSSL's SHA-1. libgit2 writes the same entries but hashes them with its
 // collision-detecting SHA-1 a few kilobytes at a time and builds each entry
 // on the heap: 60-110 ms for a 100,000-file store's 7.2 MB index on every
-// commit here, most of a one-file cycle. Made on a helper thread while the
-// commit writes its trees, and put in place once they are durable. Private
-// to git/.
+// commit here, most of a one-file cycle. Made and put in place on a helper
+// thread once the commit has moved HEAD: the commit does not wait for it.
+// Private to git/.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <git2.h>
 #include <memory>
 #include <optional>
-#include <string>
 #include <thread>
-#include <vector>
 
 namespace engram::git::detail {
 
-class RetiredFiles;
+// The file a commit leaves in .git while the index's file is behind HEAD:
+// made before HEAD moves, removed once the index is in place. Found by a
+// later run (Repository::catch_up_index), it means the process that moved
+// HEAD died, or could not write the index, before the index caught up.
+std::filesystem::path behind_marker(const std::filesystem::path& gitdir);
 
-// One write of an index's file: its bytes made on a helper thread from the
-// moment it starts, the file replaced when it finishes.
+// One write of an index's file, by a helper thread that waits until it is
+// told to publish (the commit made) or to drop it (the commit failed).
 class IndexFile {
 public:
-  // Starts making the file of `index`, which must not change until finish
-  // (reading it is fine). nullopt when the index holds what only libgit2
-  // writes (conflicts, resolve-undo or rename records, case-folded order) or
-  // there is no index on disk yet: write it with git_index_write.
+  // Starts the helper that writes the file of `index`, which must not change
+  // from publish until finish (reading it is fine). nullopt when the index
+  // holds what only libgit2 writes (resolve-undo or rename records,
+  // case-folded order) or there is no index on disk yet: write it with
+  // git_index_write. An index with conflicts is found by the helper, which
+  // then writes nothing, and written by libgit2 in finish.
   //
   // An entry whose file changed at or after the index on disk was written
   // (racily clean: a change in the same clock tick would leave its stat data
@@ -42,28 +47,40 @@ public:
   IndexFile& operator=(IndexFile&&) = delete;
   IndexFile(const IndexFile&) = delete;
   IndexFile& operator=(const IndexFile&) = delete;
-  // Waits for the helper; writes nothing.
+  // Unpublished: tells the helper to write nothing, and waits for it.
   ~IndexFile();
 
-  // Waits for the bytes and replaces the file with them through
-  // `<file>.lock` and a rename, as git does; the file replaced is held by
-  // `retired` (see RetiredFiles). libgit2's `index` is given the new
-  // checksum, so it does not read back what it holds. Returns 0, or a
-  // libgit2 error code with its error set (GIT_ELOCKED while index.lock is
-  // held), the file on disk as it was.
-  [[nodiscard]] int finish(git_index* index, RetiredFiles& retired);
+  // Whether `<file>.lock` is there: another process is writing the index.
+  [[nodiscard]] bool locked() const;
+
+  // Leaves the marker (behind_marker) that says the index is about to fall
+  // behind HEAD, for the helper to remove once the file is in place: called
+  // before HEAD moves. Returns 0, or a libgit2 error code with its error set.
+  [[nodiscard]] int mark_behind(const std::filesystem::path& gitdir);
+
+  // Has the helper make the file's bytes and replace the file with them,
+  // through `<file>.lock` as git does: the lock taken (another process's
+  // waited out for up to `lock_wait`), the bytes written and flushed to the
+  // device, then renamed over the file, the file replaced held open until
+  // after the rename (see RetiredFiles). Returns at once.
+  void publish(std::chrono::milliseconds lock_wait);
+
+  // Waits for the helper and, when the file was replaced, gives libgit2's
+  // `index` the new checksum, so it does not read back what it holds, and
+  // the smudged entries' size 0. Returns 0, or a libgit2 error code with its
+  // error set (GIT_ELOCKED when index.lock stayed held), the file on disk as
+  // it was. Not published: returns 0 and changes nothing.
+  [[nodiscard]] int finish(git_index* index);
+
+  // How long the file took to be in place once published (zero until
+  // finish, or when nothing was written).
+  [[nodiscard]] double took_ms() const;
 
 private:
-  // What the helper makes.
-  struct Made {
-    std::string bytes;        // the whole file, its checksum last; empty if hashing failed
-    std::vector<char> smudge; // per entry: written with size 0
-    git_oid checksum{};
-  };
+  struct Made;
 
   IndexFile();
 
-  std::filesystem::path m_file;
   std::unique_ptr<Made> m_made;
   std::jthread m_maker; // after m_made: joined before it is freed
 };

@@ -24,6 +24,7 @@ namespace engram::git {
 
 namespace detail {
 class Folders;
+class IndexFile;
 class RetiredFiles;
 } // namespace detail
 
@@ -218,6 +219,28 @@ public:
   // included and ignored ones not. Throws engram::Error when status fails.
   bool is_clean() const;
 
+  // Waits until the index's file the last commit left being written is in
+  // place, and has libgit2 take what was written (its checksum), or logs
+  // why it was not (index.lock held, or the file replaced by another writer
+  // since: the next commit writes it). Every method that reads or stages
+  // the index does this first; a caller that keeps the repository open
+  // calls it when its run is done, so the store is at rest on disk.
+  void settle_index() const;
+
+  // Brings the index up to HEAD when a commit moved HEAD and its process died
+  // (or could not write the index) before the index's file caught up (see
+  // detail::behind_marker): each path where the index and HEAD differ is
+  // set to HEAD's blob, its stat data cleared so a status hashes the file,
+  // and the index written. Call it holding the store, with git idle. Does
+  // nothing when no commit was left so; logs what it could not do.
+  void catch_up_index();
+
+  // Removes index.lock when a commit left the index behind HEAD (see
+  // catch_up_index) and no process holds the lock: the helper writing the
+  // index died with the process, and no one else's git waits that long.
+  // Call it holding the store, before waiting for git.
+  void drop_dead_index_lock();
+
   // The signature to commit with: the repository's own `user.name` and
   // `user.email` (its local config only, not the user's global one) when set,
   // else `configured`'s non-empty fields, else default_signature()'s.
@@ -234,8 +257,9 @@ private:
 
   Repository(git_repository* repository, std::filesystem::path workdir);
 
-  // Writes `index` to disk and as a tree (HEAD's updated at `paths` only,
-  // when given), and commits that tree on HEAD unless it is HEAD's already.
+  // Writes `index` as a tree (HEAD's updated at `paths` only, when given),
+  // commits that tree on HEAD unless it is HEAD's already, and has the
+  // index's file written (after HEAD moved: see settle_index).
   [[nodiscard]] Expected<CommitId, Failure>
   commit_index(git_index* index, std::string_view message, const Signature& author,
                const Signature& committer, const std::vector<std::string>* paths = nullptr);
@@ -251,6 +275,10 @@ private:
   [[nodiscard]] std::optional<Failure> move_head(const git_oid& commit, const git_oid* expected,
                                                  std::string_view message);
 
+  // The index's file a commit left being written on a helper thread, which
+  // reads the index's entries until it is done (see settle_index). First:
+  // a move replaces it, and so joins its helper, before the index it reads.
+  mutable std::unique_ptr<detail::IndexFile> m_index_file;
   std::unique_ptr<git_repository, Closer> m_repository;
   std::filesystem::path m_workdir;
   // HEAD's trees as read or written, parsed (detail::Folders): what compares

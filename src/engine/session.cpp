@@ -71,7 +71,12 @@ Session Session::open(const std::filesystem::path& root, const config::Settings&
   repository->ensure_excluded("/" + layout.state + "/");
   Session session(root, settings, std::move(layout), std::move(lock),
                   std::move(repository).value());
+  // A run stopped between its commit and the index's file leaves the index
+  // behind HEAD, and perhaps its index.lock: the lock goes before the wait,
+  // the index is brought up to HEAD after it, before anything reads it.
+  session.m_repository.drop_dead_index_lock();
   session.wait_for_git();
+  session.m_repository.catch_up_index();
   return session;
 }
 

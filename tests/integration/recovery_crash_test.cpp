@@ -67,7 +67,7 @@ TEST_CASE(
   const std::string point = GENERATE(
       as<std::string>{}, "after-pending", "before-rename-1", "after-write-1", "before-rename-2",
       "after-write-2", "after-write-3", "before-remove", "after-remove-1", "after-remove-2",
-      "before-commit", "after-index-write", "after-commit");
+      "before-commit", "before-index-write", "after-commit");
   INFO("crash point: " << point);
   const Sandbox sandbox;
   const fs::path store = committed_store(sandbox);
@@ -94,7 +94,8 @@ TEST_CASE(
   // Exactly one consolidation landed: recovered, or the original when its commit was made.
   const auto subjects = git_lines(sandbox, store, {"log", "--format=%s", before + "..HEAD"});
   REQUIRE(subjects.size() == 1);
-  if (point == "after-commit") {
+  if (point == "before-index-write" || point == "after-commit") {
+    // HEAD had moved: the commit landed; the index on disk was the old one.
     CHECK(subjects[0].starts_with("consolidate(full):"));
   } else {
     CHECK(subjects[0].starts_with("consolidate(recovered):"));
@@ -109,16 +110,23 @@ TEST_CASE(
   CHECK(git_lines(sandbox, store, {"log", "--format=%s", before + "..HEAD"}).size() == 1);
 }
 
-TEST_CASE("a crash while committing the agent's snapshot is finished by the next run") {
+TEST_CASE("a crash after the agent's snapshot moved HEAD, before the index was written, is "
+          "finished by the next run") {
   const Sandbox sandbox;
   const fs::path store = make_history_store(sandbox); // the agent's files are not committed
   const std::string before = head_of(sandbox, store);
-  REQUIRE(consolidate(sandbox, store, "after-index-write").exit_code == k_killed);
-  CHECK(head_of(sandbox, store) == before); // the index was written, the commit was not
+  const std::string index_before = read_file(store / ".git" / "index");
+  REQUIRE(consolidate(sandbox, store, "before-index-write").exit_code == k_killed);
+  // The snapshot is committed; the index on disk is the one from before it.
+  const auto committed = git_lines(sandbox, store, {"log", "--format=%s", before + "..HEAD"});
+  REQUIRE(committed.size() == 1);
+  CHECK(committed[0] == "snapshot: 5 files changed by the agent");
+  CHECK(read_file(store / ".git" / "index") == index_before);
 
   const auto again = consolidate(sandbox, store);
   INFO(again.out << again.err);
   REQUIRE(again.exit_code == 0);
+  // No second snapshot: staging the same files again gave HEAD's tree.
   const auto subjects = git_lines(sandbox, store, {"log", "--format=%s", before + "..HEAD"});
   REQUIRE(subjects.size() == 2);
   CHECK(subjects[1] == "snapshot: 5 files changed by the agent");

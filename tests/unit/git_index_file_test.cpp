@@ -11,6 +11,7 @@
 #include "lib/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <fcntl.h>
@@ -18,6 +19,7 @@
 #include <string>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -78,12 +80,12 @@ void make(const TempDir& dir, Repo& repo, Index& index) {
   REQUIRE(git_index_write(index.pointer) == 0);
 }
 
-// Writes `index` with IndexFile; returns finish's code.
+// Writes `index` with IndexFile, published at once; returns finish's code.
 int write_ours(git_repository* repo, git_index* index) {
-  RetiredFiles retired;
   auto file = IndexFile::start(repo, index);
   REQUIRE(file.has_value());
-  return file->finish(index, retired);
+  file->publish(std::chrono::milliseconds(50));
+  return file->finish(index);
 }
 
 // The stat size `git ls-files --debug` shows for `path`.
@@ -200,6 +202,45 @@ TEST_CASE("a held index.lock fails the write as locked and is left as it is") {
   CHECK(read_file(dir.path() / ".git/index") == before);
 }
 
+TEST_CASE("another process's index.lock is waited out, and the index written after it") {
+  TempDir dir;
+  Repo repo;
+  Index index;
+  make(dir, repo, index);
+  write_file(dir.path() / "new.md", "new\n");
+  REQUIRE(git_index_add_bypath(index.pointer, "new.md") == 0);
+  auto file = IndexFile::start(repo.pointer, index.pointer);
+  REQUIRE(file.has_value());
+  // `git status` refreshing the index holds its lock for a moment.
+  const fs::path lock = dir.path() / ".git/index.lock";
+  write_file(lock, "git's own\n");
+  CHECK(file->locked());
+  file->publish(std::chrono::seconds(30));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100)); // git's moment; any length will do
+  fs::remove(lock);
+  CHECK(file->finish(index.pointer) == 0); // waits for the helper
+  CHECK_FALSE(fs::exists(lock));
+  CHECK(git(dir, "ls-files new.md").out == "new.md\n");
+  CHECK(unstaged(dir).empty());
+}
+
+TEST_CASE("an index file never published writes nothing") {
+  TempDir dir;
+  Repo repo;
+  Index index;
+  make(dir, repo, index);
+  const std::string before = read_file(dir.path() / ".git/index");
+  write_file(dir.path() / "new.md", "new\n");
+  REQUIRE(git_index_add_bypath(index.pointer, "new.md") == 0);
+  {
+    auto file = IndexFile::start(repo.pointer, index.pointer);
+    REQUIRE(file.has_value());
+    CHECK(file->finish(index.pointer) == 0); // not published: nothing to take
+  } // a commit that failed: the helper is told to drop it
+  CHECK(read_file(dir.path() / ".git/index") == before);
+  CHECK_FALSE(fs::exists(dir.path() / ".git/index.lock"));
+}
+
 TEST_CASE("an index with conflicts, or none on disk yet, is left to libgit2") {
   TempDir dir;
   Repo repo;
@@ -215,7 +256,11 @@ TEST_CASE("an index with conflicts, or none on disk yet, is left to libgit2") {
   git_index_entry ours = *git_index_get_bypath(index.pointer, "a.md", 0);
   git_index_entry theirs = ours;
   REQUIRE(git_index_conflict_add(index.pointer, nullptr, &ours, &theirs) == 0);
-  CHECK_FALSE(IndexFile::start(repo.pointer, index.pointer).has_value());
+  // The helper finds the conflict and writes nothing; finish has libgit2 write it.
+  CHECK(write_ours(repo.pointer, index.pointer) == 0);
+  const auto unmerged = git(dir, "ls-files --unmerged");
+  REQUIRE(unmerged.ok);
+  CHECK_THAT(unmerged.out, Catch::Contains("a.md"));
 }
 
 TEST_CASE("a retired file stays allocated across the rename until it is let go") {

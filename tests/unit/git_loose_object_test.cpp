@@ -1,6 +1,8 @@
 // Loose objects (git/loose_object.cpp): an object engram writes itself has
 // the id git gives it, reads back through git and libgit2 as written, passes
-// `git fsck --strict`, and is not written again when the object database has it.
+// `git fsck --strict`, and is not written again when the object database has it;
+// a large one is written stored and deflated in place afterwards.
+#include "git/deflate.hpp"
 #include "git/libgit2.hpp"
 #include "git/loose_object.hpp"
 #include "lib/shell.hpp"
@@ -14,6 +16,7 @@
 #include <sys/wait.h>
 
 namespace fs = std::filesystem;
+using engram::git::detail::LaterDeflate;
 using engram::git::detail::Owned;
 using engram::git::detail::to_hex;
 using engram::git::detail::write_loose;
@@ -75,4 +78,90 @@ TEST_CASE("a loose object engram writes is the one git would write, and is writt
   const auto fsck =
       shell(fmt::format("git -C '{}' fsck --strict --no-dangling", dir.path().string()));
   CHECK(fsck.ok);
+}
+
+TEST_CASE("a large object is written stored, readable at once, and deflated after the commit") {
+  TempDir dir;
+  Repo repo;
+  engram::git::detail::ensure_library();
+  REQUIRE(git_repository_init(&repo.pointer, dir.path().c_str(), 0) == 0);
+  // Several stored blocks' worth (65,535 bytes each), the last one partial,
+  // and compressible, as a big folder's tree is.
+  std::string text;
+  for (int i = 0; text.size() < 3 * 65535 + 1000; ++i) {
+    text += fmt::format("- fact {} about the order sync retry path.\n", i);
+  }
+  REQUIRE(text.size() >= LaterDeflate::k_from);
+  write_file(dir.path() / "big.md", text);
+  const auto hashed = shell(fmt::format("git -C '{}' hash-object big.md", dir.path().string()));
+  REQUIRE(hashed.ok);
+
+  LaterDeflate later;
+  git_oid id;
+  REQUIRE(write_loose(repo.pointer, GIT_OBJECT_BLOB, text, id, &later) == 0);
+  CHECK(to_hex(id) + "\n" == hashed.out);
+  const std::string hex = to_hex(id);
+  const fs::path file = dir.path() / ".git/objects" / hex.substr(0, 2) / hex.substr(2);
+  const auto stored_size = fs::file_size(file);
+  CHECK(stored_size > text.size()); // its bytes as they are, in zlib's framing
+  const auto cat = [&] {
+    return shell(fmt::format("git -C '{}' cat-file -p {}", dir.path().string(), hex));
+  };
+  CHECK(cat().out == text);
+  Owned<git_blob, git_blob_free> blob;
+  REQUIRE(git_blob_lookup(&blob.pointer, repo.pointer, &id) == 0);
+  CHECK(std::string(static_cast<const char*>(git_blob_rawcontent(blob.pointer)),
+                    static_cast<std::size_t>(git_blob_rawsize(blob.pointer))) == text);
+
+  later.start();
+  later.wait();
+  CHECK(fs::file_size(file) < text.size() / 4); // deflated, in place
+  struct stat deflated {};
+  REQUIRE(::stat(file.c_str(), &deflated) == 0);
+  CHECK((deflated.st_mode & 0777) == 0444);
+  CHECK(cat().out == text);
+  for (const auto& entry : fs::recursive_directory_iterator(dir.path() / ".git/objects")) {
+    CHECK(entry.path().filename().string().find("tmp_") == std::string::npos);
+  }
+  CHECK(shell(fmt::format("git -C '{}' fsck --strict --no-dangling", dir.path().string())).ok);
+
+  // Without a LaterDeflate, or below the size, it is deflated at once.
+  write_file(dir.path() / "big2.md", text + "one more\n");
+  git_oid direct;
+  REQUIRE(write_loose(repo.pointer, GIT_OBJECT_BLOB, text + "one more\n", direct) == 0);
+  const std::string direct_hex = to_hex(direct);
+  CHECK(fs::file_size(dir.path() / ".git/objects" / direct_hex.substr(0, 2) /
+                      direct_hex.substr(2)) < text.size() / 4);
+}
+
+TEST_CASE("stored zlib streams of any length read back through zlib's own reader") {
+  TempDir dir;
+  Repo repo;
+  engram::git::detail::ensure_library();
+  REQUIRE(git_repository_init(&repo.pointer, dir.path().c_str(), 0) == 0);
+  // Empty, one byte, a block exactly, a block and one byte, across parts.
+  for (const std::size_t size : {std::size_t{0}, std::size_t{1}, std::size_t{65535},
+                                 std::size_t{65536}, std::size_t{200'000}}) {
+    INFO(size);
+    std::string bytes(size, 'x');
+    for (std::size_t i = 0; i < size; ++i) {
+      bytes[i] = static_cast<char>('a' + (i * 7) % 26);
+    }
+    std::string stream;
+    engram::git::detail::put_stored(stream, {"blob " + std::to_string(size) + std::string(1, '\0'),
+                                             bytes});
+    // Written as the loose object it is, git reads and checks it.
+    write_file(dir.path() / "f", bytes);
+    const auto hashed = shell(fmt::format("git -C '{}' hash-object f", dir.path().string()));
+    REQUIRE(hashed.ok);
+    const std::string hex = hashed.out.substr(0, 40);
+    const fs::path file = dir.path() / ".git/objects" / hex.substr(0, 2) / hex.substr(2);
+    fs::create_directories(file.parent_path());
+    write_file(file, stream);
+    const auto shown =
+        shell(fmt::format("git -C '{0}' cat-file blob {1} | cmp - '{0}/f'", dir.path().string(), hex));
+    CHECK(shown.ok);
+    CHECK(shell(fmt::format("git -C '{}' fsck --strict --no-dangling", dir.path().string())).ok);
+    fs::remove(file);
+  }
 }

@@ -68,6 +68,7 @@ TEST_CASE("the index is written as version 4, and read back") {
   commit(repository);
   write_file(dir / "semantic" / "fact-7.md", "Fact seven, changed.\n");
   commit(repository);
+  repository.settle_index(); // the file is written after HEAD moves
 
   std::ifstream in(dir / ".git" / "index", std::ios::binary);
   char header[12] = {};
@@ -77,6 +78,45 @@ TEST_CASE("the index is written as version 4, and read back") {
   // A repository opened afresh reads it, stat data and all: nothing to commit.
   auto again = Repository::open(dir.path());
   REQUIRE(again.has_value());
+  CHECK(again->is_clean());
+}
+
+TEST_CASE("an index left behind HEAD by a stopped run is brought up to it") {
+  const TempDir dir;
+  Repository repository = make_repository(dir);
+  for (const char* name : {"a.md", "b.md", "c.md"}) {
+    write_file(dir / "semantic" / name, std::string("# ") + name + "\n");
+  }
+  commit(repository);
+  write_file(dir / "semantic" / "b.md", "# b, changed\n");
+  fs::remove(dir / "semantic" / "c.md");
+  write_file(dir / "semantic" / "d.md", "# d\n");
+  repository.settle_index();
+  const fs::path index = dir / ".git" / "index";
+  const fs::path marker = dir / ".git" / "engram-index-behind";
+  fs::copy_file(index, dir / "index.before");
+  commit(repository);
+  repository.settle_index();
+  CHECK_FALSE(fs::exists(marker)); // removed with the index in place
+
+  // As a process killed after HEAD moved leaves it: the index from before
+  // the commit, and the marker.
+  fs::copy_file(dir / "index.before", index, fs::copy_options::overwrite_existing);
+  write_file(marker, "");
+  const fs::path lock = dir / ".git" / "index.lock";
+  write_file(lock, "half an index"); // its writer died with the process
+  auto reopened = Repository::open(dir.path());
+  REQUIRE(reopened.has_value());
+  CHECK_FALSE(reopened->is_clean()); // the index is behind: c.md looks staged, b.md and d.md not
+  auto again = Repository::open(dir.path());
+  REQUIRE(again.has_value());
+  again->drop_dead_index_lock();
+  CHECK_FALSE(fs::exists(lock));
+  again->catch_up_index();
+  CHECK_FALSE(fs::exists(marker));
+  CHECK(again->is_clean());
+  CHECK(Repository::open(dir.path())->is_clean()); // as written to disk
+  again->catch_up_index(); // no marker: nothing to do
   CHECK(again->is_clean());
 }
 
