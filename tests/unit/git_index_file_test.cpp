@@ -80,6 +80,15 @@ void make(const TempDir& dir, Repo& repo, Index& index) {
   REQUIRE(git_index_write(index.pointer) == 0);
 }
 
+// A repository as make() leaves it, for a test to take apart:
+// `auto& [dir, repo, index] = made;`.
+struct Made {
+  TempDir dir;
+  Repo repo;
+  Index index;
+  Made() { make(dir, repo, index); }
+};
+
 // Writes `index` with IndexFile, published at once; returns finish's code.
 int write_ours(git_repository* repo, git_index* index) {
   auto file = IndexFile::start(repo, index);
@@ -100,10 +109,8 @@ std::string listed_size(const TempDir& dir, const std::string& path) {
 } // namespace
 
 TEST_CASE("the index's file is byte for byte what libgit2 writes, and git reads it as its own") {
-  TempDir dir;
-  Repo repo;
-  Index index;
-  make(dir, repo, index);
+  Made made;
+  auto& [dir, repo, index] = made;
   const std::string libgit2s = read_file(dir.path() / ".git/index");
 
   REQUIRE(write_ours(repo.pointer, index.pointer) == 0);
@@ -117,10 +124,8 @@ TEST_CASE("the index's file is byte for byte what libgit2 writes, and git reads 
 }
 
 TEST_CASE("libgit2 keeps what it holds after engram writes its index, and reads what git writes") {
-  TempDir dir;
-  Repo repo;
-  Index index;
-  make(dir, repo, index);
+  Made made;
+  auto& [dir, repo, index] = made;
   REQUIRE(write_ours(repo.pointer, index.pointer) == 0);
 
   // Staged in memory only: a read that is not forced keeps it, since the
@@ -139,10 +144,8 @@ TEST_CASE("libgit2 keeps what it holds after engram writes its index, and reads 
 }
 
 TEST_CASE("a racily clean entry whose file changed is written with size 0, and stays so") {
-  TempDir dir;
-  Repo repo;
-  Index index;
-  make(dir, repo, index);
+  Made made;
+  auto& [dir, repo, index] = made;
   // Changed after the index on disk was written: both are racily clean.
   struct stat written {};
   REQUIRE(::stat((dir.path() / ".git/index").c_str(), &written) == 0);
@@ -169,10 +172,8 @@ TEST_CASE("a racily clean entry whose file changed is written with size 0, and s
 }
 
 TEST_CASE("where a filter may apply, racily clean entries are smudged unread") {
-  TempDir dir;
-  Repo repo;
-  Index index;
-  make(dir, repo, index);
+  Made made;
+  auto& [dir, repo, index] = made;
   write_file(dir.path() / ".gitattributes", "*.md text\n");
   REQUIRE(git_index_add_bypath(index.pointer, ".gitattributes") == 0);
   struct stat written {};
@@ -187,10 +188,8 @@ TEST_CASE("where a filter may apply, racily clean entries are smudged unread") {
 }
 
 TEST_CASE("a held index.lock fails the write as locked and is left as it is") {
-  TempDir dir;
-  Repo repo;
-  Index index;
-  make(dir, repo, index);
+  Made made;
+  auto& [dir, repo, index] = made;
   const std::string before = read_file(dir.path() / ".git/index");
   write_file(dir.path() / ".git/index.lock", "git's own\n");
   write_file(dir.path() / "new.md", "new\n");
@@ -203,10 +202,8 @@ TEST_CASE("a held index.lock fails the write as locked and is left as it is") {
 }
 
 TEST_CASE("another process's index.lock is waited out, and the index written after it") {
-  TempDir dir;
-  Repo repo;
-  Index index;
-  make(dir, repo, index);
+  Made made;
+  auto& [dir, repo, index] = made;
   write_file(dir.path() / "new.md", "new\n");
   REQUIRE(git_index_add_bypath(index.pointer, "new.md") == 0);
   auto file = IndexFile::start(repo.pointer, index.pointer);
@@ -225,10 +222,8 @@ TEST_CASE("another process's index.lock is waited out, and the index written aft
 }
 
 TEST_CASE("an index file never published writes nothing") {
-  TempDir dir;
-  Repo repo;
-  Index index;
-  make(dir, repo, index);
+  Made made;
+  auto& [dir, repo, index] = made;
   const std::string before = read_file(dir.path() / ".git/index");
   write_file(dir.path() / "new.md", "new\n");
   REQUIRE(git_index_add_bypath(index.pointer, "new.md") == 0);
