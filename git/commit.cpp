@@ -39,10 +39,6 @@ std::string normalise_message(std::string_view message) {
   return result;
 }
 
-} // namespace
-
-namespace {
-
 // How long the index's writer waits out another process's index.lock once
 // HEAD has moved (`git status` takes it to refresh the index).
 constexpr std::chrono::milliseconds k_index_lock_wait{5000};
@@ -206,8 +202,7 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
   }
   if (!index_file) {
     timer.step("index");
-  }
-  if (index_file) {
+  } else {
     if (index_file->locked()) {
       // A git command of the user's holds the index, as `git commit` does
       // from its start until its own HEAD moves: HEAD is left to it, and

@@ -44,9 +44,6 @@ public:
   // thread (see LaterDeflate): called once the commit naming them is made.
   void deflate_later() { m_later.start(); }
 
-  // Waits until the trees handed to deflate_later are deflated (for tests).
-  void wait_deflated() { m_later.wait(); }
-
   // How many trees are kept (for tests).
   std::size_t size() const { return m_trees.size(); }
 

@@ -5,6 +5,7 @@
 #include "base/parallel.hpp"
 #include "base/regular_file.hpp"
 #include "base/write_all.hpp"
+#include "git/retired_files.hpp"
 #include "git/sha1.hpp"
 #include "git/unfiltered.hpp"
 
@@ -156,7 +157,7 @@ Replaced failed(int code, const std::string& what, int error) {
 // to `wait` (`git status` refreshing the index takes it for a moment); what
 // it wrote is then replaced, since this index is the one HEAD's commit was
 // made from. The file replaced is held open across the rename and closed
-// after it (see RetiredFiles).
+// after it (RetiredFiles).
 Replaced replace(const fs::path& file, const fs::path& lock, const std::string& bytes,
                  std::chrono::milliseconds wait) {
   const auto deadline = std::chrono::steady_clock::now() + wait;
@@ -181,17 +182,12 @@ Replaced replace(const fs::path& file, const fs::path& lock, const std::string& 
   if (!write_all(descriptor, bytes) || ::fdatasync(descriptor) != 0) {
     return give_up(GIT_ERROR, "failed to write '" + lock.string() + "'", errno);
   }
-  const int retired = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  RetiredFiles retired; // closed when this returns, after the rename
+  retired.hold(file);
   if (::close(descriptor) != 0 || ::rename(lock.c_str(), file.c_str()) != 0) {
     const int error = errno;
     ::unlink(lock.c_str());
-    if (retired >= 0) {
-      ::close(retired);
-    }
     return failed(GIT_ERROR, "failed to write the index '" + file.string() + "'", error);
-  }
-  if (retired >= 0) {
-    ::close(retired); // frees its blocks, after the rename: see RetiredFiles
   }
   return Replaced{};
 }
@@ -206,7 +202,6 @@ struct IndexFile::Made {
   fs::path marker; // behind_marker, once made: removed with the file in place
   std::chrono::milliseconds lock_wait{0}; // under mutex, with told
 
-  std::string bytes;        // the whole file, its checksum last; empty if hashing failed
   std::vector<char> smudge; // per entry: written with size 0
   git_oid checksum{};
 
@@ -217,7 +212,6 @@ struct IndexFile::Made {
 
   Replaced replaced; // once the helper is done
   bool conflicts = false; // the index holds some: nothing was written
-  bool written = false;
   double took_ms = 0;
 };
 
@@ -278,7 +272,7 @@ std::optional<IndexFile> IndexFile::start(git_repository* repository, git_index*
       const std::size_t i = suspects[k];
       out.smudge[i] = filtered || !holds_blob(root, *entries[i]) ? 1 : 0;
     });
-    std::string& bytes = out.bytes;
+    std::string bytes; // the whole file, its checksum last
     bytes.reserve(static_cast<std::size_t>(on_disk.st_size) + 4096);
     bytes += "DIRC";
     put_be32(bytes, k_version);
@@ -290,18 +284,13 @@ std::optional<IndexFile> IndexFile::start(git_repository* repository, git_index*
       put_entry(bytes, entry, out.smudge[i] != 0 ? 0 : entry.file_size, path, last);
       last = path;
     }
-    if (sha1({bytes}, out.checksum.id)) {
-      bytes.append(reinterpret_cast<const char*>(out.checksum.id), GIT_OID_RAWSZ);
-    } else {
-      bytes.clear();
-    }
-    if (bytes.empty()) {
+    if (!sha1({bytes}, out.checksum.id)) {
       out.replaced = Replaced{GIT_ERROR, "cannot hash the index"};
       return;
     }
+    bytes.append(reinterpret_cast<const char*>(out.checksum.id), GIT_OID_RAWSZ);
     out.replaced = replace(out.file, fs::path(out.file.string() + ".lock"), bytes, lock_wait);
-    out.written = out.replaced.code == 0;
-    if (out.written && !out.marker.empty()) {
+    if (out.replaced.code == 0 && !out.marker.empty()) {
       ::unlink(out.marker.c_str());
     }
     out.took_ms =

@@ -1,14 +1,15 @@
 // Repository over libgit2: opening a store's repository, staging, blobs and
-// HEAD (commits are in commit.cpp, status in status.cpp).
+// HEAD (commits are in commit.cpp, status in status.cpp, keeping the index's
+// file in step with HEAD in index_upkeep.cpp).
 #include "git/repository.hpp"
 
 #include "base/durability.hpp"
 #include "base/error.hpp"
 #include "base/regular_file.hpp"
 #include "git/folders.hpp"
+#include "git/index_access.hpp"
 #include "git/index_file.hpp"
 #include "git/libgit2.hpp"
-#include "git/locks.hpp"
 #include "git/pack.hpp"
 #include "git/retired_files.hpp"
 #include "git/unfiltered.hpp"
@@ -99,22 +100,6 @@ std::string local_config_string(git_repository* repository, const char* name) {
   return result;
 }
 
-// The repository's index as it is on disk: the user's git may have written it
-// since, and the repository stays open across a daemon's runs.
-Expected<git_index*, Failure> fresh_index(git_repository* repository, Index& index) {
-  if (const int code = git_repository_index(&index.pointer, repository); code != 0) {
-    return unexpected(failure(code, "cannot read the index"));
-  }
-  // Read again only when the file on disk is not what was read (libgit2
-  // compares its stamp and its checksum): reading a 10,000-file index costs
-  // milliseconds, and the repository loaded it a moment ago. What a failed
-  // step staged in memory was dropped by that step (a forced read).
-  if (const int code = git_index_read(index.pointer, 0); code != 0) {
-    return unexpected(failure(code, "cannot re-read the index"));
-  }
-  return index.pointer;
-}
-
 // A working-tree file as `admit` is shown it: its bytes, or only its size
 // when that is over the limit.
 struct WorkingBytes {
@@ -189,28 +174,6 @@ bool admit_staged(git_repository* repository, git_index* index, const std::strin
   return admit.check(path,
                      std::string_view(static_cast<const char*>(git_blob_rawcontent(blob.pointer)),
                                       static_cast<std::size_t>(size)));
-}
-
-// Stages `path` as HEAD has it, or drops it from the index when HEAD lacks
-// it. The entry carries no stat data, so git compares the file's content and
-// `git status` still shows it changed.
-int stage_as_head(git_repository* repository, git_index* index, const std::string& path) {
-  Object head_tree;
-  TreeEntry entry;
-  if (git_revparse_single(&head_tree.pointer, repository, "HEAD^{tree}") == 0 &&
-      git_tree_entry_bypath(&entry.pointer, reinterpret_cast<git_tree*>(head_tree.pointer),
-                            path.c_str()) == 0 &&
-      git_tree_entry_type(entry.pointer) == GIT_OBJECT_BLOB) {
-    git_index_entry staged{};
-    staged.path = path.c_str();
-    staged.mode = git_tree_entry_filemode(entry.pointer);
-    git_oid_cpy(&staged.id, git_tree_entry_id(entry.pointer));
-    return git_index_add(index, &staged);
-  }
-  if (git_index_get_bypath(index, path.c_str(), 0) == nullptr) {
-    return 0;
-  }
-  return git_index_remove_bypath(index, path.c_str());
 }
 
 } // namespace
@@ -501,95 +464,6 @@ Repository::stage_paths(const std::vector<std::string>& paths, Unreadable unread
   return staged;
 }
 
-void Repository::settle_index() const {
-  if (!m_index_file) {
-    return;
-  }
-  const std::unique_ptr<detail::IndexFile> file = std::move(m_index_file);
-  Index index;
-  int code = git_repository_index(&index.pointer, m_repository.get());
-  if (code == 0) {
-    code = file->finish(index.pointer);
-  }
-  if (code == 0) {
-    m_index_written = true;
-    spdlog::debug("{}: index file in place {:.1f} ms after HEAD moved", m_workdir.string(),
-                  file->took_ms());
-  } else {
-    // HEAD and the objects are durable: only git's cache of the staging area
-    // is behind, and the next commit writes it.
-    spdlog::warn("{}: the index was not written after the commit ({}); the next commit "
-                "writes it", m_workdir.string(), last_error("cannot write the index"));
-  }
-}
-
-void Repository::drop_dead_index_lock() {
-  settle_index();
-  std::error_code error;
-  const std::filesystem::path lock = gitdir() / "index.lock";
-  if (std::filesystem::exists(detail::behind_marker(gitdir()), error) &&
-      std::filesystem::exists(lock, error) && !held_open(lock) &&
-      std::filesystem::remove(lock, error)) {
-    spdlog::warn("{}: removed index.lock, left by an engram stopped while it wrote the index "
-                 "after its commit",
-                 m_workdir.string());
-  }
-}
-
-void Repository::catch_up_index() {
-  settle_index();
-  const std::filesystem::path marker = detail::behind_marker(gitdir());
-  std::error_code error;
-  if (!std::filesystem::exists(marker, error)) {
-    return;
-  }
-  git_repository* repository = m_repository.get();
-  Index owner;
-  auto index = fresh_index(repository, owner);
-  if (!index) {
-    spdlog::warn("{}: {}", m_workdir.string(), index.error().message);
-    return;
-  }
-  Object head_tree;
-  Diff diff;
-  if (git_revparse_single(&head_tree.pointer, repository, "HEAD^{tree}") == 0 &&
-      git_diff_tree_to_index(&diff.pointer, repository,
-                             reinterpret_cast<git_tree*>(head_tree.pointer), *index,
-                             nullptr) != 0) {
-    spdlog::warn("{}: {}", m_workdir.string(), last_error("cannot compare the index with HEAD"));
-    return;
-  }
-  const std::size_t count = diff.pointer != nullptr ? git_diff_num_deltas(diff.pointer) : 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    const git_diff_delta* delta = git_diff_get_delta(diff.pointer, i);
-    const std::string path =
-        delta->new_file.path != nullptr ? delta->new_file.path : delta->old_file.path;
-    if (stage_as_head(repository, *index, path) != 0) {
-      spdlog::warn("{}: {}", m_workdir.string(),
-                   last_error(fmt::format("cannot bring {} in the index up to HEAD", path)));
-      return;
-    }
-  }
-  m_retired->hold(git_index_path(*index));
-  if (git_index_write(*index) != 0) {
-    spdlog::warn("{}: {}", m_workdir.string(), last_error("cannot write the index"));
-    return;
-  }
-  m_retired->close_later();
-  std::filesystem::remove(marker, error);
-  spdlog::info("{}: the index was behind HEAD (a run was stopped after its commit); {} file{} "
-               "brought up to HEAD",
-               m_workdir.string(), count, count == 1 ? "" : "s");
-}
-
-void Repository::reread_index() const {
-  settle_index();
-  Index index;
-  if (m_index_written && git_repository_index(&index.pointer, m_repository.get()) == 0 &&
-      git_index_read(index.pointer, 1) == 0) {
-    m_index_written = false;
-  }
-}
 
 std::optional<Failure> Repository::flush() const {
   if (auto failed = sync_file_system(gitdir())) {

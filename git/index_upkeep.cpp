@@ -1,0 +1,117 @@
+// Index upkeep: Repository keeping git's index file in step with HEAD —
+// waiting for the file a commit left being written, reading it again once
+// engram wrote it, and bringing it up to HEAD after a run stopped between the
+// two (see index_file.hpp's behind_marker).
+#include "git/repository.hpp"
+
+#include "git/index_access.hpp"
+#include "git/index_file.hpp"
+#include "git/libgit2.hpp"
+#include "git/locks.hpp"
+#include "git/retired_files.hpp"
+
+#include <filesystem>
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+#include <string>
+
+namespace engram::git {
+
+using detail::Diff;
+using detail::fresh_index;
+using detail::Index;
+using detail::last_error;
+using detail::Object;
+using detail::stage_as_head;
+
+void Repository::settle_index() const {
+  if (!m_index_file) {
+    return;
+  }
+  const std::unique_ptr<detail::IndexFile> file = std::move(m_index_file);
+  Index index;
+  int code = git_repository_index(&index.pointer, m_repository.get());
+  if (code == 0) {
+    code = file->finish(index.pointer);
+  }
+  if (code == 0) {
+    m_index_written = true;
+    spdlog::debug("{}: index file in place {:.1f} ms after HEAD moved", m_workdir.string(),
+                  file->took_ms());
+  } else {
+    // HEAD and the objects are durable: only git's cache of the staging area
+    // is behind, and the next commit writes it.
+    spdlog::warn("{}: the index was not written after the commit ({}); the next commit "
+                "writes it", m_workdir.string(), last_error("cannot write the index"));
+  }
+}
+
+void Repository::drop_dead_index_lock() {
+  settle_index();
+  std::error_code error;
+  const std::filesystem::path lock = gitdir() / "index.lock";
+  if (std::filesystem::exists(detail::behind_marker(gitdir()), error) &&
+      std::filesystem::exists(lock, error) && !held_open(lock) &&
+      std::filesystem::remove(lock, error)) {
+    spdlog::warn("{}: removed index.lock, left by an engram stopped while it wrote the index "
+                 "after its commit",
+                 m_workdir.string());
+  }
+}
+
+void Repository::catch_up_index() {
+  settle_index();
+  const std::filesystem::path marker = detail::behind_marker(gitdir());
+  std::error_code error;
+  if (!std::filesystem::exists(marker, error)) {
+    return;
+  }
+  git_repository* repository = m_repository.get();
+  Index owner;
+  auto index = fresh_index(repository, owner);
+  if (!index) {
+    spdlog::warn("{}: {}", m_workdir.string(), index.error().message);
+    return;
+  }
+  Object head_tree;
+  Diff diff;
+  if (git_revparse_single(&head_tree.pointer, repository, "HEAD^{tree}") == 0 &&
+      git_diff_tree_to_index(&diff.pointer, repository,
+                             reinterpret_cast<git_tree*>(head_tree.pointer), *index,
+                             nullptr) != 0) {
+    spdlog::warn("{}: {}", m_workdir.string(), last_error("cannot compare the index with HEAD"));
+    return;
+  }
+  const std::size_t count = diff.pointer != nullptr ? git_diff_num_deltas(diff.pointer) : 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const git_diff_delta* delta = git_diff_get_delta(diff.pointer, i);
+    const std::string path =
+        delta->new_file.path != nullptr ? delta->new_file.path : delta->old_file.path;
+    if (stage_as_head(repository, *index, path) != 0) {
+      spdlog::warn("{}: {}", m_workdir.string(),
+                   last_error(fmt::format("cannot bring {} in the index up to HEAD", path)));
+      return;
+    }
+  }
+  m_retired->hold(git_index_path(*index));
+  if (git_index_write(*index) != 0) {
+    spdlog::warn("{}: {}", m_workdir.string(), last_error("cannot write the index"));
+    return;
+  }
+  m_retired->close_later();
+  std::filesystem::remove(marker, error);
+  spdlog::info("{}: the index was behind HEAD (a run was stopped after its commit); {} file{} "
+               "brought up to HEAD",
+               m_workdir.string(), count, count == 1 ? "" : "s");
+}
+
+void Repository::reread_index() const {
+  settle_index();
+  Index index;
+  if (m_index_written && git_repository_index(&index.pointer, m_repository.get()) == 0 &&
+      git_index_read(index.pointer, 1) == 0) {
+    m_index_written = false;
+  }
+}
+
+} // namespace engram::git
