@@ -208,8 +208,13 @@ public:
   // The repository's git folder (`<workdir>/.git/`, or where a gitdir file points).
   std::filesystem::path gitdir() const;
 
-  // The libgit2 handle, for the other files of git/ (history, revert).
-  git_repository* handle() const { return m_repository.get(); }
+  // The libgit2 handle, for the other files of git/ (history, revert), with
+  // git's index file settled first: until then a helper thread reads the
+  // index the handle holds (see settle_index).
+  git_repository* handle() const {
+    settle_index();
+    return m_repository.get();
+  }
 
   // The id of HEAD's commit as hex; nullopt when HEAD is unborn (no commit yet).
   // Throws engram::Error when HEAD cannot be read.
