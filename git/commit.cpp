@@ -111,6 +111,7 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
     return unexpected(failure(-1, "cannot set the index's version"));
   }
   std::optional<detail::IndexFile> index_file = detail::IndexFile::start(repository, index);
+  timer.step("index helper");
   const auto write_index = [&]() -> std::optional<Failure> {
     if (index_file) {
       return std::nullopt; // published after HEAD (publish_index)
@@ -226,6 +227,7 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
   timer.step("flush");
   publish_index();
   m_retired->close_later();
+  timer.step("helpers told");
   spdlog::debug("{}: commit: {}", m_workdir.string(), timer.line());
   return CommitId{to_hex(commit_id)};
 }

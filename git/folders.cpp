@@ -91,22 +91,43 @@ Folders::file_at(git_repository* repository, const git_oid& root, std::string_vi
   return std::nullopt;
 }
 
-bool Folders::write(git_repository* repository, Tree tree, git_oid& out) {
-  std::string bytes;
-  bytes.reserve(tree.items.size() * 64);
-  for (const auto& item : tree.items) {
-    char mode[12];
-    std::size_t at = sizeof mode;
-    for (std::uint32_t left = item.mode; left != 0 || at == sizeof mode; left >>= 3) {
-      mode[--at] = static_cast<char>('0' + (left & 7));
-    }
-    bytes.append(mode + at, sizeof mode - at);
-    bytes += ' ';
-    bytes += item.name;
-    bytes += '\0';
-    bytes.append(reinterpret_cast<const char*>(item.id.id), GIT_OID_RAWSZ);
+bool Folders::set_in_place(Tree& work, std::string_view name, bool folder, const git_oid& id,
+                           std::uint32_t mode) {
+  if (!work.bytes) {
+    return false;
   }
-  if (write_loose(repository, GIT_OBJECT_TREE, std::move(bytes), out, &m_later) != 0) {
+  const auto it = find(work.items, name, folder);
+  if (it == work.items.end() || it->mode != mode ||
+      find(work.items, name, !folder) != work.items.end()) {
+    return false;
+  }
+  it->id = id;
+  work.bytes->set_id(static_cast<std::size_t>(it - work.items.begin()), id);
+  return true;
+}
+
+bool Folders::write(git_repository* repository, Tree tree, git_oid& out) {
+  int code = 0;
+  if (!tree.bytes) {
+    auto made = std::make_unique<TreeBytes>();
+    for (const auto& item : tree.items) {
+      made->add(item.mode, item.name, item.id);
+    }
+    if (made->bytes()->size() < LaterDeflate::k_from) {
+      // A small tree is made anew each time: cheaper than keeping its bytes.
+      code = write_loose(repository, GIT_OBJECT_TREE, std::move(*made->bytes()), out, &m_later);
+    } else {
+      tree.bytes = std::move(made);
+    }
+  }
+  if (tree.bytes) {
+    if (!tree.bytes->hash(out)) {
+      git_error_set_str(GIT_ERROR_OS, "cannot hash a tree");
+      return false;
+    }
+    code = write_loose_hashed(repository, GIT_OBJECT_TREE, tree.bytes->bytes(), out, &m_later);
+  }
+  if (code != 0) {
     return false;
   }
   tree.used = m_commits;
@@ -126,7 +147,12 @@ bool Folders::apply(git_repository* repository, const git_oid* id,
     // Taken, not copied (20,000 names in a big folder): the tree is
     // replaced by the one written below, and read again should it be needed.
     work.items = std::move(kept->items);
+    work.bytes = std::move(kept->bytes);
     m_trees.erase(*id);
+    // The last commit's helper may still be deflating these bytes.
+    if (work.bytes && m_later.busy()) {
+      work.bytes->unshare();
+    }
   }
   const auto erase = [&](std::string_view name) {
     for (const bool folder : {false, true}) {
@@ -159,12 +185,18 @@ bool Folders::apply(git_repository* repository, const git_oid* id,
   constexpr std::size_t k_one_by_one = 16;
   if (here.size() <= k_one_by_one) {
     for (const auto& [name, change] : here) {
+      if (change->to &&
+          set_in_place(work, name, false, change->to->first, change->to->second)) {
+        continue; // a file edited: its id set, its bytes kept
+      }
+      work.bytes.reset();
       erase(name);
       if (change->to) {
         insert(Item{std::string(name), change->to->second, change->to->first});
       }
     }
   } else {
+    work.bytes.reset();
     std::vector<std::string_view> names;
     names.reserve(here.size());
     for (const auto& [name, change] : here) {
@@ -192,6 +224,10 @@ bool Folders::apply(git_repository* repository, const git_oid* id,
     if (!apply(repository, current ? &*current : nullptr, std::move(inside), updated, false)) {
       return false;
     }
+    if (current && updated && set_in_place(work, name, true, *updated, GIT_FILEMODE_TREE)) {
+      continue;
+    }
+    work.bytes.reset();
     erase(name);
     if (updated) {
       insert(Item{std::string(name), GIT_FILEMODE_TREE, *updated});

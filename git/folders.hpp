@@ -5,9 +5,11 @@
 #pragma once
 
 #include "git/loose_object.hpp"
+#include "git/tree_bytes.hpp"
 
 #include <cstdint>
 #include <git2.h>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -57,6 +59,9 @@ private:
   struct Tree {
     std::vector<Item> items; // in git's order (a folder's name sorts as if it ended in '/')
     std::uint64_t used = 0;  // the commit (m_commits) that last used it
+    // A large tree's bytes as written, entry for entry the items: patched
+    // while changes only set ids, dropped at any other (see TreeBytes).
+    std::unique_ptr<TreeBytes> bytes;
   };
   struct IdHash {
     std::size_t operator()(const git_oid& id) const;
@@ -72,7 +77,14 @@ private:
   // The parsed tree `id`, read from the object database unless kept; nullptr when unreadable.
   Tree* tree(git_repository* repository, const git_oid& id);
 
-  // Writes `items` as a tree; false when the object database refuses.
+  // Sets the id of the item named `name` (a folder's or a file's) in `work`
+  // in place, in its bytes too, when it is there with `mode` and nothing
+  // else of that name is; false, `work` as it was, when not.
+  static bool set_in_place(Tree& work, std::string_view name, bool folder, const git_oid& id,
+                           std::uint32_t mode);
+
+  // Writes `tree` as a tree (from its bytes when it kept them); false when
+  // the object database refuses.
   bool write(git_repository* repository, Tree tree, git_oid& out);
 
   // Applies the changes whose paths start at `from` (the part after the

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -55,9 +56,19 @@ int put_file(const fs::path& folder, const fs::path& name, const std::string& by
 
 } // namespace
 
-LaterDeflate::~LaterDeflate() = default; // m_helper joins
+LaterDeflate::~LaterDeflate() {
+  if (m_helper.joinable()) {
+    {
+      const std::lock_guard lock(m_handed.mutex);
+      m_handed.stop = true;
+    }
+    m_handed.changed.notify_all();
+  }
+  // m_helper joins.
+}
 
-void LaterDeflate::add(fs::path file, std::string header, std::string bytes) {
+void LaterDeflate::add(fs::path file, std::string header,
+                       std::shared_ptr<const std::string> bytes) {
   m_queued.push_back(Queued{std::move(file), std::move(header), std::move(bytes)});
 }
 
@@ -65,39 +76,73 @@ void LaterDeflate::start() {
   if (m_queued.empty()) {
     return;
   }
-  wait();
-  m_helper = std::jthread([queued = std::move(m_queued)] {
-    run_in_background();
-    for (const auto& [file, header, bytes] : queued) {
-      // Flushed before the rename: the stored file it replaces was flushed
-      // by the commit, and a crash must leave one or the other whole. What
-      // fails leaves the stored file, the same object.
-      std::string deflated;
-      if (put_deflated(deflated, header + bytes)) {
-        (void)put_file(file.parent_path(), file, deflated, true);
-      }
+  {
+    const std::lock_guard lock(m_handed.mutex);
+    for (auto& queued : m_queued) {
+      m_handed.work.push_back(std::move(queued));
     }
-  });
+  }
   m_queued.clear();
+  m_handed.changed.notify_all();
+  if (!m_helper.joinable()) {
+    m_helper = std::jthread([&handed = m_handed] { deflate_handed(handed); });
+  }
 }
 
-void LaterDeflate::wait() {
-  if (m_helper.joinable()) {
-    m_helper.join();
+void LaterDeflate::deflate_handed(Handed& handed) {
+  run_in_background();
+  std::unique_lock lock(handed.mutex);
+  for (;;) {
+    handed.changed.wait(lock, [&] { return !handed.work.empty() || handed.stop; });
+    if (handed.work.empty()) {
+      return; // stopped, and all done
+    }
+    std::optional<Queued> next(std::move(handed.work.front()));
+    handed.work.pop_front();
+    handed.working = true;
+    lock.unlock();
+    // Flushed before the rename: the stored file it replaces was flushed
+    // by the commit, and a crash must leave one or the other whole. What
+    // fails leaves the stored file, the same object.
+    std::string deflated;
+    if (put_deflated(deflated, next->header + *next->bytes)) {
+      (void)put_file(next->file.parent_path(), next->file, deflated, true);
+    }
+    next.reset(); // the bytes let go before busy() can say so
+    lock.lock();
+    handed.working = false;
+    handed.changed.notify_all();
   }
+}
+
+bool LaterDeflate::busy() const {
+  const std::lock_guard lock(m_handed.mutex);
+  return m_handed.working || !m_handed.work.empty();
+}
+
+void LaterDeflate::wait() const {
+  std::unique_lock lock(m_handed.mutex);
+  m_handed.changed.wait(lock, [&] { return !m_handed.working && m_handed.work.empty(); });
 }
 
 int write_loose(git_repository* repository, git_object_t type, std::string bytes, git_oid& out,
                 LaterDeflate* later) {
-  std::string header = object_header(type, bytes.size());
-  if (!sha1({header, bytes}, out.id)) {
+  if (!object_id(type, bytes, out)) {
     return fail("cannot hash an object");
   }
+  return write_loose_hashed(repository, type, std::make_shared<const std::string>(std::move(bytes)),
+                            out, later);
+}
+
+int write_loose_hashed(git_repository* repository, git_object_t type,
+                       std::shared_ptr<const std::string> bytes, const git_oid& id,
+                       LaterDeflate* later) {
+  std::string header = object_header(type, bytes->size());
   Owned<git_odb, git_odb_free> odb;
   if (const int code = git_repository_odb(&odb.pointer, repository); code != 0) {
     return code;
   }
-  if (git_odb_exists(odb.pointer, &out) != 0) {
+  if (git_odb_exists(odb.pointer, &id) != 0) {
     return 0;
   }
   git_buf folder = GIT_BUF_INIT;
@@ -107,14 +152,14 @@ int write_loose(git_repository* repository, git_object_t type, std::string bytes
   }
   const fs::path objects = folder.ptr;
   git_buf_dispose(&folder);
-  const std::string hex = to_hex(out);
+  const std::string hex = to_hex(id);
   const fs::path name = objects / hex.substr(0, 2) / hex.substr(2);
-  if (later != nullptr && bytes.size() >= LaterDeflate::k_from) {
+  if (later != nullptr && bytes->size() >= LaterDeflate::k_from) {
     // One buffer per thread: 1.2 MB made afresh for each commit is 300
     // pages for the kernel to clear.
     thread_local std::string stored;
     stored.clear();
-    put_stored(stored, {header, bytes});
+    put_stored(stored, {header, *bytes});
     if (const int code = put_file(name.parent_path(), name, stored); code != 0) {
       return code;
     }
@@ -122,7 +167,7 @@ int write_loose(git_repository* repository, git_object_t type, std::string bytes
     return 0;
   }
   std::string deflated;
-  if (!put_deflated(deflated, header + bytes)) {
+  if (!put_deflated(deflated, header + *bytes)) {
     return fail("cannot deflate an object");
   }
   return put_file(name.parent_path(), name, deflated);

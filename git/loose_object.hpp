@@ -6,9 +6,13 @@
 // folder's 1.2 MB tree here. Private to git/.
 #pragma once
 
+#include <condition_variable>
 #include <cstddef>
+#include <deque>
 #include <filesystem>
 #include <git2.h>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -31,30 +35,48 @@ public:
   LaterDeflate() = default;
   LaterDeflate(const LaterDeflate&) = delete;
   LaterDeflate& operator=(const LaterDeflate&) = delete;
-  // Waits for the helper.
+  // Has the helper finish what it was handed, and waits for it.
   ~LaterDeflate();
 
   // Queues the loose object `file`, written stored, which holds `header`
-  // and `bytes`.
-  void add(std::filesystem::path file, std::string header, std::string bytes);
+  // and `bytes`; the helper reads `bytes` until it is done (see busy).
+  void add(std::filesystem::path file, std::string header,
+           std::shared_ptr<const std::string> bytes);
 
   // Forgets what is queued: those objects stay stored (a commit that failed).
   void drop() { m_queued.clear(); }
 
-  // Has a helper deflate what is queued, once the last helper is done.
+  // Hands what is queued to the helper (started the first time), behind
+  // what it has yet to do. Never waits: the commit that calls it is done.
   void start();
 
-  // Waits until the helper is done (for tests).
-  void wait();
+  // True while the helper has some of what it was handed to deflate: the
+  // bytes it was given are not to be changed.
+  bool busy() const;
+
+  // Waits until the helper has done all it was handed (for tests).
+  void wait() const;
 
 private:
   struct Queued {
     std::filesystem::path file;
     std::string header;
-    std::string bytes;
+    std::shared_ptr<const std::string> bytes;
   };
+  // What the helper shares with the thread that hands it work.
+  struct Handed {
+    mutable std::mutex mutex;
+    mutable std::condition_variable changed;
+    std::deque<Queued> work;
+    bool working = false; // one taken from `work`, its bytes not yet let go
+    bool stop = false;    // the helper ends once `work` is done
+  };
+  // The helper's loop: deflates what it is handed, in order, until stopped.
+  static void deflate_handed(Handed& handed);
+
   std::vector<Queued> m_queued;
-  std::jthread m_helper;
+  Handed m_handed;
+  std::jthread m_helper; // last: it ends before what it uses goes
 };
 
 // Writes `bytes` as an object of `type` unless the object database has it,
@@ -64,5 +86,11 @@ private:
 // as it was (less, at worst, a temporary file in the object's folder).
 [[nodiscard]] int write_loose(git_repository* repository, git_object_t type, std::string bytes,
                               git_oid& out, LaterDeflate* later = nullptr);
+
+// The same for an object whose id, `id`, its caller hashed already (see
+// TreeBytes); `later` is given `bytes` to deflate, not a copy.
+[[nodiscard]] int write_loose_hashed(git_repository* repository, git_object_t type,
+                                     std::shared_ptr<const std::string> bytes, const git_oid& id,
+                                     LaterDeflate* later);
 
 } // namespace engram::git::detail

@@ -21,6 +21,47 @@ bool sha1(std::initializer_list<std::string_view> parts, unsigned char* digest) 
   return EVP_DigestFinal_ex(context.get(), digest, &length) == 1 && length == GIT_OID_RAWSZ;
 }
 
+void Sha1::Free::operator()(evp_md_ctx_st* context) const {
+  EVP_MD_CTX_free(context);
+}
+
+Sha1::Sha1() : m_context(EVP_MD_CTX_new()) {
+  if (m_context != nullptr && EVP_DigestInit_ex(m_context.get(), EVP_sha1(), nullptr) != 1) {
+    m_context.reset();
+  }
+}
+
+Sha1::Sha1(const Sha1& other) : m_context(EVP_MD_CTX_new()) {
+  if (m_context != nullptr &&
+      (other.m_context == nullptr ||
+       EVP_MD_CTX_copy_ex(m_context.get(), other.m_context.get()) != 1)) {
+    m_context.reset();
+  }
+}
+
+Sha1& Sha1::operator=(const Sha1& other) {
+  if (this != &other) {
+    Sha1 copy(other);
+    m_context = std::move(copy.m_context);
+  }
+  return *this;
+}
+
+Sha1::~Sha1() = default;
+
+bool Sha1::update(std::string_view bytes) {
+  return m_context != nullptr && EVP_DigestUpdate(m_context.get(), bytes.data(), bytes.size()) == 1;
+}
+
+bool Sha1::digest(git_oid& out) const {
+  // Finishing consumes the state: a copy is finished, this one goes on.
+  Sha1 last(*this);
+  unsigned int length = 0;
+  return last.m_context != nullptr &&
+         EVP_DigestFinal_ex(last.m_context.get(), out.id, &length) == 1 &&
+         length == GIT_OID_RAWSZ;
+}
+
 std::string object_header(git_object_t type, std::size_t size) {
   std::string header = git_object_type2string(type);
   header += ' ';

@@ -14,6 +14,7 @@
 #include <string>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <vector>
 
 namespace fs = std::filesystem;
 using engram::git::detail::LaterDeflate;
@@ -164,4 +165,54 @@ TEST_CASE("stored zlib streams of any length read back through zlib's own reader
     CHECK(shell(fmt::format("git -C '{}' fsck --strict --no-dangling", dir.path().string())).ok);
     fs::remove(file);
   }
+}
+
+TEST_CASE("objects handed to the helper while it deflates others are deflated in turn, and "
+          "dropped ones stay stored") {
+  TempDir dir;
+  Repo repo;
+  engram::git::detail::ensure_library();
+  REQUIRE(git_repository_init(&repo.pointer, dir.path().c_str(), 0) == 0);
+  const auto object_file = [&](const git_oid& id) {
+    const std::string hex = to_hex(id);
+    return dir.path() / ".git/objects" / hex.substr(0, 2) / hex.substr(2);
+  };
+  const auto big = [](int n) {
+    std::string text;
+    for (int i = 0; text.size() < LaterDeflate::k_from + 5000; ++i) {
+      text += fmt::format("- object {} fact {} about the retry path.\n", n, i);
+    }
+    return text;
+  };
+
+  std::vector<git_oid> handed;
+  git_oid dropped{};
+  {
+    LaterDeflate later;
+    CHECK_FALSE(later.busy());
+    // Six commits' worth, one object each, handed over without waiting.
+    for (int n = 0; n < 6; ++n) {
+      git_oid id;
+      REQUIRE(write_loose(repo.pointer, GIT_OBJECT_BLOB, big(n), id, &later) == 0);
+      handed.push_back(id);
+      later.start();
+    }
+    // One whose commit failed: dropped, never handed over.
+    REQUIRE(write_loose(repo.pointer, GIT_OBJECT_BLOB, big(99), dropped, &later) == 0);
+    later.drop();
+    later.start(); // nothing to hand over
+    later.wait();
+    CHECK_FALSE(later.busy());
+    for (const auto& id : handed) {
+      CHECK(fs::file_size(object_file(id)) < LaterDeflate::k_from / 4);
+    }
+    // Handed over and not waited for: done before the LaterDeflate goes.
+    git_oid last;
+    REQUIRE(write_loose(repo.pointer, GIT_OBJECT_BLOB, big(7), last, &later) == 0);
+    later.start();
+    handed.push_back(last);
+  }
+  CHECK(fs::file_size(object_file(handed.back())) < LaterDeflate::k_from / 4);
+  CHECK(fs::file_size(object_file(dropped)) > LaterDeflate::k_from); // stored, still sound
+  CHECK(shell(fmt::format("git -C '{}' fsck --strict --no-dangling", dir.path().string())).ok);
 }
