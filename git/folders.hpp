@@ -1,7 +1,8 @@
 // Folders: HEAD's trees, parsed once and kept by id, so a one-file commit on
 // a big store neither inflates nor parses its folder's tree (20,000 entries
 // in a big semantic/) to compare the file with HEAD's and to write the new
-// tree, but reads and writes the parsed form. Private to git/.
+// tree, but reads and writes the parsed form; a large tree's bytes are kept
+// too, and patched where only ids change (see TreeBytes). Private to git/.
 #pragma once
 
 #include "git/loose_object.hpp"
