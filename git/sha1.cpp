@@ -1,24 +1,18 @@
 // SHA-1 by OpenSSL (see sha1.hpp).
 #include "git/sha1.hpp"
 
-#include <memory>
 #include <openssl/evp.h>
 
 namespace engram::git::detail {
 
 bool sha1(std::initializer_list<std::string_view> parts, unsigned char* digest) {
-  const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(),
-                                                                         EVP_MD_CTX_free);
-  if (context == nullptr || EVP_DigestInit_ex(context.get(), EVP_sha1(), nullptr) != 1) {
-    return false;
-  }
+  Sha1 running;
   for (const auto part : parts) {
-    if (EVP_DigestUpdate(context.get(), part.data(), part.size()) != 1) {
+    if (!running.update(part)) {
       return false;
     }
   }
-  unsigned int length = 0;
-  return EVP_DigestFinal_ex(context.get(), digest, &length) == 1 && length == GIT_OID_RAWSZ;
+  return running.finish(digest);
 }
 
 void Sha1::Free::operator()(evp_md_ctx_st* context) const {
@@ -53,13 +47,19 @@ bool Sha1::update(std::string_view bytes) {
   return m_context != nullptr && EVP_DigestUpdate(m_context.get(), bytes.data(), bytes.size()) == 1;
 }
 
-bool Sha1::digest(git_oid& out) const {
-  // Finishing consumes the state: a copy is finished, this one goes on.
-  Sha1 last(*this);
+bool Sha1::finish(unsigned char* digest) {
   unsigned int length = 0;
-  return last.m_context != nullptr &&
-         EVP_DigestFinal_ex(last.m_context.get(), out.id, &length) == 1 &&
-         length == GIT_OID_RAWSZ;
+  const bool done = m_context != nullptr &&
+                    EVP_DigestFinal_ex(m_context.get(), digest, &length) == 1 &&
+                    length == GIT_OID_RAWSZ;
+  m_context.reset();
+  return done;
+}
+
+bool Sha1::digest(git_oid& out) const {
+  // Finishing uses the state up: a copy is finished, this one goes on.
+  Sha1 last(*this);
+  return last.finish(out.id);
 }
 
 std::string object_header(git_object_t type, std::size_t size) {

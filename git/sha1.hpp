@@ -34,6 +34,9 @@ public:
   [[nodiscard]] bool update(std::string_view bytes);
   // The digest of all fed so far into `out`, this state left as it was.
   [[nodiscard]] bool digest(git_oid& out) const;
+  // The digest of all fed so far into `digest` (GIT_OID_RAWSZ bytes); the
+  // state is used up.
+  [[nodiscard]] bool finish(unsigned char* digest);
 
 private:
   struct Free {
