@@ -10,6 +10,7 @@
 #include "cli/store_selection.hpp"
 #include "daemon/control_socket.hpp"
 #include "engine/consolidation.hpp"
+#include "engine/held_files.hpp"
 #include "engine/message.hpp"
 
 #include <CLI/CLI.hpp>
@@ -250,6 +251,8 @@ int run_consolidate(const Globals& globals, const ConsolidateOptions& options) {
   const auto dry = options.dry_run ? engine::DryRun::yes : engine::DryRun::no;
   const auto kind = options.lightweight ? RunKind::lightweight : RunKind::full;
   engine::Outcome outcome;
+  // The command exits after the run: freeing the replaced files is left to a child.
+  engine::set_freeing(engine::Freeing::detached);
   try {
     outcome = engine::consolidate(selected.root, selected.settings, *rules, today, kind, dry);
   } catch (const Error& error) {

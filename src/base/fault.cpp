@@ -31,4 +31,9 @@ void fault_point(std::string_view point) {
   }
 }
 
+bool fault_pauses_at(std::string_view point) {
+  const char* pause = std::getenv(k_pause_variable);
+  return pause != nullptr && point == pause;
+}
+
 } // namespace engram

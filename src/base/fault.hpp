@@ -22,4 +22,9 @@ inline constexpr const char* k_pause_variable = "ENGRAM_TEST_PAUSE_AT";
 // and knows exactly where the run is); otherwise returns at once.
 void fault_point(std::string_view point);
 
+// Whether ENGRAM_TEST_PAUSE_AT names `point`, read at each call: for code
+// that must stop itself where fault_point cannot run (a child between fork
+// and _exit), and asks before the fork.
+bool fault_pauses_at(std::string_view point);
+
 } // namespace engram

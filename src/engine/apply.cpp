@@ -17,7 +17,6 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -106,46 +105,6 @@ void fsync_folder(const fs::path& folder) {
 }
 
 } // namespace
-
-std::size_t HeldFiles::budget() {
-  struct rlimit limit {};
-  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) {
-    return 0;
-  }
-  constexpr rlim_t k_most = 1 << 20;
-  return static_cast<std::size_t>(std::min(limit.rlim_cur, k_most) / 2);
-}
-
-void HeldFiles::take(std::vector<int> descriptors) {
-  std::erase(descriptors, -1);
-  m_descriptors.insert(m_descriptors.end(), descriptors.begin(), descriptors.end());
-}
-
-void HeldFiles::close_in_background() {
-  // Each close may wait for the device: on several threads, the waits overlap.
-  constexpr std::size_t k_per_thread = 64;
-  constexpr std::size_t k_threads = 4;
-  if (m_descriptors.size() < k_per_thread) {
-    // A few (a daemon's one-file cycle): closed here, cheaper than a thread.
-    for (const int descriptor : m_descriptors) {
-      ::close(descriptor);
-    }
-    m_descriptors.clear();
-    return;
-  }
-  m_closers.emplace_back([descriptors = std::move(m_descriptors)] {
-    for_each_waiting(descriptors.size(), k_per_thread, k_threads,
-                     [&](std::size_t i) { ::close(descriptors[i]); });
-  });
-  m_descriptors.clear();
-}
-
-void HeldFiles::close() {
-  if (!m_descriptors.empty()) {
-    close_in_background();
-  }
-  m_closers.clear(); // joined
-}
 
 namespace {
 

@@ -5,6 +5,7 @@
 // has a named fault point (ENGRAM_TEST_CRASH_AT) so tests can kill a run there.
 #pragma once
 
+#include "engine/held_files.hpp"
 #include "engine/plan.hpp"
 #include "store/scan.hpp"
 
@@ -13,7 +14,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 namespace engram::engine {
@@ -26,40 +26,6 @@ struct ApplyResult {
 
   // Equal when the same files were written, removed and deferred, in the same order.
   bool operator==(const ApplyResult&) const = default;
-};
-
-// The files an apply replaced or removed, still open. Where the file system
-// discards freed blocks as it goes (ext4 without a journal, mounted with
-// `discard`), the last reference to a file waits for the device, and in a
-// rename that wait happens under the folder's lock, so renames cannot
-// overlap. Held open, a replaced or removed file is freed when it is closed:
-// renames and removals only change names, and the closing runs on several
-// threads while the commit is made. Whatever is still held when this is
-// destroyed is closed then, and waited for.
-class HeldFiles {
-public:
-  HeldFiles() = default;
-  HeldFiles(const HeldFiles&) = delete;
-  HeldFiles& operator=(const HeldFiles&) = delete;
-  ~HeldFiles() { close(); }
-
-  // How many files one apply may hold: half the open-file limit, so the
-  // reads that still need descriptors always find one.
-  static std::size_t budget();
-
-  // Takes the descriptors (-1 for none) to close later.
-  void take(std::vector<int> descriptors);
-
-  // Starts closing them on helper threads, and returns; fewer than 64 are
-  // closed before it returns (a thread would cost more).
-  void close_in_background();
-
-  // Closes what is held and waits for every close, background ones too.
-  void close();
-
-private:
-  std::vector<int> m_descriptors;
-  std::vector<std::jthread> m_closers;
 };
 
 // Applies `plan` under `root`. A file whose bytes changed since the plan was

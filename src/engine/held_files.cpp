@@ -1,0 +1,200 @@
+// HeldFiles: closing on helper threads that the run waits for, or in a child
+// process that nobody waits for. The child is made by fork() from a process
+// with other threads (git's helpers), so between fork and _exit it makes only
+// system calls: no allocation, no lock, nothing another thread could hold.
+#include "engine/held_files.hpp"
+
+#include "base/fault.hpp"
+#include "base/parallel.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <fcntl.h>
+#include <linux/close_range.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace engram::engine {
+namespace {
+
+std::atomic<Freeing> g_freeing{Freeing::waited};
+
+// Fewer than this many are closed where they are: a thread or a child would cost more.
+constexpr std::size_t k_few = 64;
+
+// Closes the descriptors in [first, last] (no glibc wrapper state touched).
+void close_between(unsigned int first, unsigned int last, unsigned int open_max) {
+  if (first > last) {
+    return;
+  }
+  if (::syscall(SYS_close_range, first, last, 0U) == 0) {
+    return;
+  }
+  // A kernel before 5.9: one by one, up to the open-file limit.
+  for (unsigned int fd = first; fd <= last && fd < open_max; ++fd) {
+    ::syscall(SYS_close, fd);
+  }
+}
+
+// A detached child's whole life: it keeps `kept` (its share of the held
+// files and `go_read`), closes every other descriptor, waits until `go_read`
+// ends, then closes its share and exits. System calls only (see the top).
+[[noreturn]] void free_in_child(const std::vector<int>& kept, const std::vector<int>& share,
+                                int go_read, bool pause, unsigned int open_max) {
+  // Its own session: a terminal's ^C meant for the next command is not for it.
+  ::setsid();
+  ::prctl(PR_SET_NAME, k_freeing_child_name, 0, 0, 0);
+  // The run lock, the repository's files, stdout and stderr, the other
+  // children's shares, `ready`'s write end: everything else.
+  unsigned int from = 0;
+  for (const int fd : kept) {
+    if (static_cast<unsigned int>(fd) > from) {
+      close_between(from, static_cast<unsigned int>(fd) - 1, open_max);
+    }
+    from = static_cast<unsigned int>(fd) + 1;
+  }
+  close_between(from, ~0U, open_max);
+  char byte = 0;
+  while (::syscall(SYS_read, go_read, &byte, 1) < 0 && errno == EINTR) {
+  }
+  ::syscall(SYS_close, go_read);
+  if (pause) {
+    ::kill(::getpid(), SIGSTOP);
+  }
+  for (const int fd : share) {
+    ::syscall(SYS_close, fd); // the last reference: waits for the device
+  }
+  ::_exit(0);
+}
+
+} // namespace
+
+void set_freeing(Freeing freeing) {
+  g_freeing.store(freeing);
+}
+
+std::size_t HeldFiles::budget() {
+  struct rlimit limit {};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) {
+    return 0;
+  }
+  constexpr rlim_t k_most = 1 << 20;
+  return static_cast<std::size_t>(std::min(limit.rlim_cur, k_most) / 2);
+}
+
+void HeldFiles::take(std::vector<int> descriptors) {
+  std::erase(descriptors, -1);
+  m_descriptors.insert(m_descriptors.end(), descriptors.begin(), descriptors.end());
+}
+
+void HeldFiles::close_in_background() {
+  if (g_freeing.load() == Freeing::detached) {
+    return; // close() hands them to children once the run is done
+  }
+  start_closing();
+}
+
+void HeldFiles::close() {
+  if (g_freeing.load() == Freeing::detached && m_descriptors.size() >= k_few) {
+    (void)close_in_child(); // what no child could take is still held
+  }
+  if (!m_descriptors.empty()) {
+    start_closing();
+  }
+  m_closers.clear(); // joined
+}
+
+void HeldFiles::start_closing() {
+  // Each close may wait for the device: on several threads, the waits overlap.
+  constexpr std::size_t k_threads = 4;
+  if (m_descriptors.size() < k_few) {
+    // A few (a daemon's one-file cycle): closed here, cheaper than a thread.
+    for (const int descriptor : m_descriptors) {
+      ::close(descriptor);
+    }
+    m_descriptors.clear();
+    return;
+  }
+  m_closers.emplace_back([descriptors = std::move(m_descriptors)] {
+    for_each_waiting(descriptors.size(), k_few, k_threads,
+                     [&](std::size_t i) { ::close(descriptors[i]); });
+  });
+  m_descriptors.clear();
+}
+
+bool HeldFiles::close_in_child() {
+  // Everything the children read is made here, before the first fork.
+  std::vector<int> held = m_descriptors;
+  std::sort(held.begin(), held.end());
+  held.erase(std::unique(held.begin(), held.end()), held.end());
+  struct rlimit limit {};
+  const auto open_max = ::getrlimit(RLIMIT_NOFILE, &limit) == 0
+                            ? static_cast<unsigned int>(std::min<rlim_t>(limit.rlim_cur, 1U << 20))
+                            : 1U << 20;
+  const bool pause = fault_pauses_at(k_freeing_child_pause);
+  // `ready`: each child closes its write end with everything else, and the
+  // parent, reading its end to the end, knows the children hold only the
+  // held files. `go`: the parent closes its write end once it has closed its
+  // own copies of them, so the children's closes are the last references,
+  // and the waits are theirs.
+  int ready[2];
+  int go[2];
+  if (::pipe2(ready, O_CLOEXEC) != 0) {
+    return false;
+  }
+  if (::pipe2(go, O_CLOEXEC) != 0) {
+    ::close(ready[0]);
+    ::close(ready[1]);
+    return false;
+  }
+  // Each close waits for the device: several children, each with its share,
+  // make the waits overlap.
+  constexpr std::size_t k_children = 4;
+  const std::size_t children = std::min(k_children, held.size() / k_few);
+  std::vector<std::vector<int>> shares(children);
+  for (std::size_t i = 0; i < held.size(); ++i) {
+    shares[i * children / held.size()].push_back(held[i]);
+  }
+  std::vector<std::vector<int>> kept = shares;
+  for (auto& list : kept) {
+    list.insert(std::lower_bound(list.begin(), list.end(), go[0]), go[0]);
+  }
+  std::vector<int> left; // the shares no child could take
+  std::size_t made = 0;
+  for (std::size_t c = 0; c < children; ++c) {
+    const pid_t child = ::fork();
+    if (child == 0) {
+      free_in_child(kept[c], shares[c], go[0], pause, open_max);
+    }
+    if (child < 0) {
+      left.insert(left.end(), shares[c].begin(), shares[c].end());
+    } else {
+      ++made;
+    }
+  }
+  ::close(ready[1]);
+  ::close(go[0]);
+  if (made == 0) {
+    ::close(ready[0]);
+    ::close(go[1]);
+    return false;
+  }
+  char byte = 0;
+  while (::read(ready[0], &byte, 1) < 0 && errno == EINTR) {
+  }
+  ::close(ready[0]);
+  for (const int fd : held) {
+    if (!std::binary_search(left.begin(), left.end(), fd)) {
+      ::close(fd); // a child holds it too: not the last reference, no wait
+    }
+  }
+  ::close(go[1]);
+  m_descriptors = std::move(left);
+  return true;
+}
+
+} // namespace engram::engine

@@ -1,0 +1,154 @@
+// `engram consolidate` leaves freeing the files it replaced and removed to
+// child processes and returns (see engine/held_files.hpp). The test stops
+// those children (ENGRAM_TEST_PAUSE_AT=freeing-child) right before they close
+// their share, and shows that by then the command has ended with its commit
+// made, its output read to the end, and its run lock free: the children hold
+// the removed files and nothing else. Nothing is timed: the test waits for
+// states of processes, not for durations.
+#include "engine/held_files.hpp"
+#include "lib/history.hpp"
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <csignal>
+#include <fmt/format.h>
+#include <fstream>
+#include <thread>
+
+namespace fs = std::filesystem;
+using namespace engram::test;
+
+namespace {
+
+// A process seen in /proc: its id, state letter, and where its descriptors point.
+struct Seen {
+  pid_t pid = 0;
+  char state = 0;
+  std::vector<std::string> descriptors;
+};
+
+// Every process named as a freeing child whose descriptors point under `root`.
+std::vector<Seen> freeing_children_under(const fs::path& root) {
+  std::vector<Seen> out;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const auto name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) {
+      continue;
+    }
+    std::ifstream in(entry.path() / "stat");
+    std::string stat;
+    std::getline(in, stat);
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos ||
+        stat.find(fmt::format("({})", engram::engine::k_freeing_child_name)) ==
+            std::string::npos) {
+      continue;
+    }
+    Seen seen;
+    seen.pid = static_cast<pid_t>(std::stoi(name));
+    seen.state = close + 2 < stat.size() ? stat[close + 2] : 0;
+    std::error_code error;
+    for (const auto& fd : fs::directory_iterator(entry.path() / "fd", error)) {
+      std::error_code unreadable;
+      const auto target = fs::read_symlink(fd.path(), unreadable);
+      if (!unreadable) {
+        seen.descriptors.push_back(target.string());
+      }
+    }
+    const bool ours =
+        std::any_of(seen.descriptors.begin(), seen.descriptors.end(),
+                    [&](const std::string& target) { return target.starts_with(root.string()); });
+    if (ours) {
+      out.push_back(std::move(seen));
+    }
+  }
+  return out;
+}
+
+// Waits until `done()` holds, looking again every few milliseconds; false
+// when it still does not after a minute (a hung child, not a slow machine).
+template <typename Done>
+bool eventually(Done done) {
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > give_up) {
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
+}
+
+} // namespace
+
+TEST_CASE("consolidate returns with its commit made and its lock free while children free the "
+          "files it removed") {
+  const Sandbox sandbox;
+  const fs::path store = sandbox.work("store");
+  REQUIRE(sandbox.engram({"init", store.string()}).exit_code == 0);
+  constexpr int k_expired = 100; // more than a command frees itself (64)
+  // A hundred distinct queue names (no claim updates another).
+  const std::vector<std::string> first{"ka", "mi", "ro", "ve", "su", "la", "to", "ne", "pi", "du"};
+  const std::vector<std::string> second{"rel", "ban", "dor", "fix", "gum", "hal", "jot", "kep",
+                                        "lun", "mox"};
+  const auto queue = [&](int i) { return first[i / 10] + second[i % 10]; };
+  for (int i = 0; i < k_expired; ++i) {
+    write_file(store / fmt::format("episodic/2026-05-{:02}-{}.md", 1 + i % 28, queue(i)),
+               episodic_memory({"queues", "drains"}, "2026-05-01", "2026-06-01",
+                               fmt::format("- The {} queue drains every {} minutes.\n", queue(i),
+                                           2 + i)));
+  }
+  const fs::path no_wait = sandbox.work("no-wait.toml");
+  write_file(no_wait, "[git]\nlock_wait_s = 0\n");
+
+  const auto consolidated =
+      engram_with(sandbox, {"consolidate", "--store", store.string(), "--now", "2026-11-25"},
+                  {{"ENGRAM_TEST_PAUSE_AT", engram::engine::k_freeing_child_pause}});
+  INFO(consolidated.out << consolidated.err);
+  // run() read stdout and stderr to their end: no child holds them.
+  REQUIRE(consolidated.exit_code == 0);
+
+  std::vector<Seen> children;
+  REQUIRE(eventually([&] {
+    children = freeing_children_under(store);
+    return !children.empty() &&
+           std::all_of(children.begin(), children.end(), [](const Seen& c) { return c.state == 'T'; });
+  }));
+  CHECK(children.size() <= 4);
+  // What they hold: the removed episodic files and the files the run
+  // replaced (MEMORY.md, .index.json), and nothing of git's or engram's own.
+  std::size_t removed = 0;
+  for (const auto& child : children) {
+    for (const auto& target : child.descriptors) {
+      INFO(target);
+      CHECK(target.starts_with(store.string() + "/"));
+      CHECK(target.ends_with(" (deleted)"));
+      CHECK_FALSE(target.starts_with((store / ".git").string()));
+      CHECK_FALSE(target.starts_with((store / ".engram").string()));
+      removed += target.starts_with((store / "episodic/2026-05-").string()) ? 1 : 0;
+    }
+  }
+  CHECK(removed == k_expired);
+
+  // The command's work is whole while they are stopped: the store is
+  // committed, clean and sound, and the lock is free for the next run.
+  CHECK(git_out(sandbox, store, {"status", "--porcelain"}).empty());
+  CHECK_THAT(git_out(sandbox, store, {"log", "-1", "--format=%s"}),
+             Catch::StartsWith("consolidate(full):"));
+  for (int i = 0; i < k_expired; ++i) {
+    CHECK_THAT(all_text(store), Catch::Contains(fmt::format("The {} queue drains every {} minutes.",
+                                                            queue(i), 2 + i)));
+  }
+  const auto next = sandbox.engram({"--config", no_wait.string(), "consolidate", "--store",
+                                    store.string(), "--now", "2026-11-25"});
+  INFO(next.out << next.err);
+  CHECK(next.exit_code == 0);
+  CHECK_THAT(next.out, Catch::Contains("nothing to consolidate"));
+  check_sound(sandbox, store);
+
+  // Let go, they close their shares and end.
+  for (const auto& child : children) {
+    ::kill(child.pid, SIGCONT);
+  }
+  CHECK(eventually([&] { return freeing_children_under(store).empty(); }));
+}

@@ -1,0 +1,187 @@
+// HeldFiles under Freeing::detached: a command hands the files its run
+// replaced and removed to child processes and returns; the children hold
+// those files and nothing else (no lock, no pipe a caller reads to its end),
+// and close every one of them.
+#include "base/fault.hpp"
+#include "engine/held_files.hpp"
+#include "lib/temp_dir.hpp"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <fstream>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using engram::engine::Freeing;
+using engram::engine::HeldFiles;
+using engram::test::TempDir;
+
+namespace {
+
+// Where each descriptor of process `pid` points.
+std::vector<std::string> descriptors_of(pid_t pid) {
+  std::vector<std::string> out;
+  for (const auto& entry : fs::directory_iterator(fmt::format("/proc/{}/fd", pid))) {
+    std::error_code error;
+    const auto target = fs::read_symlink(entry.path(), error);
+    if (!error) {
+      out.push_back(target.string());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// This process's children named as a detached freeing child is.
+std::vector<pid_t> freeing_children() {
+  std::vector<pid_t> out;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const auto name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) {
+      continue;
+    }
+    std::ifstream in(entry.path() / "stat");
+    std::string stat;
+    std::getline(in, stat);
+    // pid (comm) state ppid ...
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos ||
+        stat.find(fmt::format("({})", engram::engine::k_freeing_child_name)) ==
+            std::string::npos) {
+      continue;
+    }
+    int ppid = 0;
+    char state = 0;
+    if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) == 2 &&
+        ppid == ::getpid()) {
+      out.push_back(static_cast<pid_t>(std::stoi(name)));
+    }
+  }
+  return out;
+}
+
+// `count` files under dir/episodic, opened, then removed: what apply holds.
+std::vector<int> removed_but_open(const TempDir& dir, int count) {
+  std::vector<int> fds;
+  for (int i = 0; i < count; ++i) {
+    const auto path = dir / fmt::format("episodic/2026-01-01-{:03}.md", i);
+    engram::test::write_file(path, fmt::format("- fact {}\n", i));
+    fds.push_back(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    REQUIRE(fds.back() >= 0);
+    fs::remove(path);
+  }
+  return fds;
+}
+
+// Sets the freeing policy for a scope.
+class FreeingScope {
+public:
+  explicit FreeingScope(Freeing freeing) { engram::engine::set_freeing(freeing); }
+  ~FreeingScope() { engram::engine::set_freeing(Freeing::waited); }
+  FreeingScope(const FreeingScope&) = delete;
+  FreeingScope& operator=(const FreeingScope&) = delete;
+};
+
+// Sets ENGRAM_TEST_PAUSE_AT for a scope.
+class PauseAt {
+public:
+  explicit PauseAt(const char* point) { ::setenv(engram::k_pause_variable, point, 1); }
+  ~PauseAt() { ::unsetenv(engram::k_pause_variable); }
+  PauseAt(const PauseAt&) = delete;
+  PauseAt& operator=(const PauseAt&) = delete;
+};
+
+} // namespace
+
+TEST_CASE("detached freeing hands the held files to children that hold nothing else") {
+  const TempDir dir;
+  const FreeingScope detached(Freeing::detached);
+  // What a command holds besides: the run lock, and a pipe its caller reads to the end.
+  engram::test::write_file(dir / ".engram/run.lock", "");
+  const int lock = ::open((dir / ".engram/run.lock").c_str(), O_RDWR | O_CLOEXEC);
+  REQUIRE(lock >= 0);
+  REQUIRE(::flock(lock, LOCK_EX) == 0);
+  int output[2];
+  REQUIRE(::pipe(output) == 0); // not close-on-exec, as stdout is not
+  // Read without waiting: a child holding the write end shows as EAGAIN, not a hang.
+  REQUIRE(::fcntl(output[0], F_SETFL, O_NONBLOCK) == 0);
+
+  HeldFiles held;
+  held.take(removed_but_open(dir, 300));
+  {
+    const PauseAt pause(engram::engine::k_freeing_child_pause);
+    held.close();
+  }
+  // The command holds none of them now.
+  for (const auto& target : descriptors_of(::getpid())) {
+    CHECK_FALSE(target.starts_with((dir / "episodic").string()));
+  }
+  const auto children = freeing_children();
+  REQUIRE(!children.empty());
+  CHECK(children.size() <= 4);
+  std::size_t holding = 0;
+  for (const pid_t child : children) {
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, WUNTRACED) == child);
+    REQUIRE(WIFSTOPPED(status)); // stopped where it holds only its share
+    for (const auto& target : descriptors_of(child)) {
+      INFO(target);
+      CHECK(target.starts_with((dir / "episodic/2026-01-01-").string()));
+      CHECK(target.ends_with(".md (deleted)"));
+      ++holding;
+    }
+  }
+  CHECK(holding == 300);
+  // No child holds the lock or the pipe: the lock is free once the command
+  // lets go of it, and the caller reads the pipe to its end.
+  ::close(lock);
+  const int again = ::open((dir / ".engram/run.lock").c_str(), O_RDWR | O_CLOEXEC);
+  REQUIRE(again >= 0);
+  CHECK(::flock(again, LOCK_EX | LOCK_NB) == 0);
+  ::close(again);
+  ::close(output[1]);
+  char byte = 0;
+  CHECK(::read(output[0], &byte, 1) == 0); // the end: no writer is left
+  ::close(output[0]);
+  // Let go, each closes its share and exits.
+  for (const pid_t child : children) {
+    REQUIRE(::kill(child, SIGCONT) == 0);
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+  }
+}
+
+TEST_CASE("detached freeing closes a few files itself, and waited freeing makes no child") {
+  const TempDir dir;
+  const auto episodic_held = [&] {
+    std::size_t n = 0;
+    for (const auto& target : descriptors_of(::getpid())) {
+      n += target.starts_with((dir / "episodic").string()) ? 1 : 0;
+    }
+    return n;
+  };
+  {
+    const FreeingScope detached(Freeing::detached);
+    HeldFiles held;
+    held.take(removed_but_open(dir, 10));
+    CHECK(episodic_held() == 10);
+    held.close_in_background(); // kept for close() under detached
+    CHECK(episodic_held() == 10);
+    held.close();
+    CHECK(episodic_held() == 0);
+    CHECK(freeing_children().empty());
+  }
+  HeldFiles held;
+  held.take(removed_but_open(dir, 200));
+  held.close_in_background();
+  held.close();
+  CHECK(episodic_held() == 0);
+  CHECK(freeing_children().empty());
+}
