@@ -12,7 +12,6 @@
 #include <cerrno>
 #include <csignal>
 #include <fcntl.h>
-#include <linux/close_range.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -26,7 +25,7 @@ std::atomic<Freeing> g_freeing{Freeing::waited};
 // Fewer than this many are closed where they are: a thread or a child would cost more.
 constexpr std::size_t k_few = 64;
 
-// Closes the descriptors in [first, last] (no glibc wrapper state touched).
+// Closes the descriptors in [first, last], with raw system calls.
 void close_between(unsigned int first, unsigned int last, unsigned int open_max) {
   if (first > last) {
     return;
