@@ -7,12 +7,12 @@
 // states of processes, not for durations.
 #include "engine/held_files.hpp"
 #include "lib/history.hpp"
+#include "lib/processes.hpp"
 
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <csignal>
 #include <fmt/format.h>
-#include <fstream>
 #include <thread>
 
 namespace fs = std::filesystem;
@@ -20,45 +20,21 @@ using namespace engram::test;
 
 namespace {
 
-// A process seen in /proc: its id, state letter, and where its descriptors point.
+// A freeing child: its id, state letter, and where its descriptors point.
 struct Seen {
   pid_t pid = 0;
   char state = 0;
   std::vector<std::string> descriptors;
 };
 
-// Every process named as a freeing child whose descriptors point under `root`.
+// Every freeing child (of any parent: they outlive the command) whose
+// descriptors point under `root`.
 std::vector<Seen> freeing_children_under(const fs::path& root) {
   std::vector<Seen> out;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const auto name = entry.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) {
-      continue;
-    }
-    std::ifstream in(entry.path() / "stat");
-    std::string stat;
-    std::getline(in, stat);
-    const auto close = stat.rfind(')');
-    if (close == std::string::npos ||
-        stat.find(fmt::format("({})", engram::engine::k_freeing_child_name)) ==
-            std::string::npos) {
-      continue;
-    }
-    Seen seen;
-    seen.pid = static_cast<pid_t>(std::stoi(name));
-    seen.state = close + 2 < stat.size() ? stat[close + 2] : 0;
-    std::error_code error;
-    for (const auto& fd : fs::directory_iterator(entry.path() / "fd", error)) {
-      std::error_code unreadable;
-      const auto target = fs::read_symlink(fd.path(), unreadable);
-      if (!unreadable) {
-        seen.descriptors.push_back(target.string());
-      }
-    }
-    const bool ours =
-        std::any_of(seen.descriptors.begin(), seen.descriptors.end(),
-                    [&](const std::string& target) { return target.starts_with(root.string()); });
-    if (ours) {
+  for (const auto& process : processes_named(engram::engine::k_freeing_child_name)) {
+    Seen seen{process.pid, process.state, descriptors_of(process.pid)};
+    if (std::any_of(seen.descriptors.begin(), seen.descriptors.end(),
+                    [&](const std::string& target) { return target.starts_with(root.string()); })) {
       out.push_back(std::move(seen));
     }
   }

@@ -4,6 +4,7 @@
 // and close every one of them.
 #include "base/fault.hpp"
 #include "engine/held_files.hpp"
+#include "lib/processes.hpp"
 #include "lib/temp_dir.hpp"
 
 #include <algorithm>
@@ -11,7 +12,6 @@
 #include <cstdlib>
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <fstream>
 #include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,47 +19,18 @@
 namespace fs = std::filesystem;
 using engram::engine::Freeing;
 using engram::engine::HeldFiles;
+using engram::test::descriptors_of;
+using engram::test::processes_named;
 using engram::test::TempDir;
 
 namespace {
 
-// Where each descriptor of process `pid` points.
-std::vector<std::string> descriptors_of(pid_t pid) {
-  std::vector<std::string> out;
-  for (const auto& entry : fs::directory_iterator(fmt::format("/proc/{}/fd", pid))) {
-    std::error_code error;
-    const auto target = fs::read_symlink(entry.path(), error);
-    if (!error) {
-      out.push_back(target.string());
-    }
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 // This process's children named as a detached freeing child is.
 std::vector<pid_t> freeing_children() {
   std::vector<pid_t> out;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const auto name = entry.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) {
-      continue;
-    }
-    std::ifstream in(entry.path() / "stat");
-    std::string stat;
-    std::getline(in, stat);
-    // pid (comm) state ppid ...
-    const auto close = stat.rfind(')');
-    if (close == std::string::npos ||
-        stat.find(fmt::format("({})", engram::engine::k_freeing_child_name)) ==
-            std::string::npos) {
-      continue;
-    }
-    int ppid = 0;
-    char state = 0;
-    if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) == 2 &&
-        ppid == ::getpid()) {
-      out.push_back(static_cast<pid_t>(std::stoi(name)));
+  for (const auto& seen : processes_named(engram::engine::k_freeing_child_name)) {
+    if (seen.parent == ::getpid()) {
+      out.push_back(seen.pid);
     }
   }
   return out;
