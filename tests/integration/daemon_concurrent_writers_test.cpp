@@ -189,16 +189,25 @@ TEST_CASE("with the daemon consolidating under load, concurrent writers lose no 
   }
 
   // The end: nothing settling or running, nothing asked for, git clean.
-  INFO(daemon.log());
   const auto request_marker = made.store / ".engram" / "consolidate-requested";
-  REQUIRE(wait_until(
+  nlohmann::json last_status;
+  std::string last_git_status;
+  const bool settled = wait_until(
       [&] {
-        const auto status = daemon.store_status();
-        return status.value("state", "") == "idle" && status.value("pending_changes", 1) == 0 &&
-               !fs::exists(request_marker) &&
-               sandbox.git(made.store, {"status", "--porcelain"}).out.empty();
+        last_status = daemon.store_status();
+        last_git_status = sandbox.git(made.store, {"status", "--porcelain"}).out;
+        return last_status.value("state", "") == "idle" &&
+               last_status.value("pending_changes", 1) == 0 && !fs::exists(request_marker) &&
+               last_git_status.empty();
       },
-      30s));
+      30s);
+  // What the daemon did up to now (taken after the wait, so a run that never
+  // settles shows its last runs), and what it and git said last.
+  INFO(daemon.log());
+  INFO("last status: " << last_status.dump() << "; consolidation requested: "
+                       << fs::exists(request_marker) << "; git status:\n"
+                       << last_git_status);
+  REQUIRE(settled);
   const auto status = daemon.store_status();
   CHECK(status.value("consolidations", 0) >= 2);
   check_sound(sandbox, made.store);
