@@ -39,16 +39,8 @@ void close_between(unsigned int first, unsigned int last, unsigned int open_max)
   }
 }
 
-// A detached child's whole life: it keeps `kept` (its share of the held
-// files and `go_read`), closes every other descriptor, waits until `go_read`
-// ends, then closes its share and exits. System calls only (see the top).
-[[noreturn]] void free_in_child(const std::vector<int>& kept, const std::vector<int>& share,
-                                int go_read, bool pause, unsigned int open_max) {
-  // Its own session: a terminal's ^C meant for the next command is not for it.
-  ::setsid();
-  ::prctl(PR_SET_NAME, k_freeing_child_name, 0, 0, 0);
-  // The run lock, the repository's files, stdout and stderr, the other
-  // children's shares, `ready`'s write end: everything else.
+// Closes every descriptor but `kept` (sorted).
+void close_all_but(const std::vector<int>& kept, unsigned int open_max) {
   unsigned int from = 0;
   for (const int fd : kept) {
     if (static_cast<unsigned int>(fd) > from) {
@@ -57,6 +49,24 @@ void close_between(unsigned int first, unsigned int last, unsigned int open_max)
     from = static_cast<unsigned int>(fd) + 1;
   }
   close_between(from, ~0U, open_max);
+}
+
+// The detached child's whole life. It keeps `kept` (the held files and
+// `go_read`) and closes every other descriptor: the run lock, the
+// repository's files, stdout and stderr, and `ready`'s write end, which
+// tells the parent it may go on. Once `go_read` ends (the parent has closed
+// its own copies), it forks a helper per share but the first, each of which
+// closes its share, and closes the first share itself: each close is the
+// last reference and waits for the device, so the waits overlap. Forking
+// costs the size of the page tables; here it is off the command's path.
+// System calls only (see the top).
+[[noreturn]] void free_in_child(const std::vector<int>& kept,
+                                const std::vector<std::vector<int>>& shares, int go_read,
+                                bool pause, unsigned int open_max) {
+  // Its own session: a terminal's ^C meant for the next command is not for it.
+  ::setsid();
+  ::prctl(PR_SET_NAME, k_freeing_child_name, 0, 0, 0);
+  close_all_but(kept, open_max);
   char byte = 0;
   while (::syscall(SYS_read, go_read, &byte, 1) < 0 && errno == EINTR) {
   }
@@ -64,8 +74,26 @@ void close_between(unsigned int first, unsigned int last, unsigned int open_max)
   if (pause) {
     ::kill(::getpid(), SIGSTOP);
   }
-  for (const int fd : share) {
-    ::syscall(SYS_close, fd); // the last reference: waits for the device
+  std::size_t mine = 0; // the share this process frees
+  for (std::size_t s = 1; s < shares.size(); ++s) {
+    // fork() itself would run the atfork handlers of libraries: the bare system call.
+    if (::syscall(SYS_clone, SIGCHLD, nullptr, nullptr, nullptr, 0UL) == 0) {
+      mine = s;
+      break;
+    }
+    // A helper that could not be made: its share is freed below, with the others' copies.
+  }
+  // First the copies of the other shares: their owners hold them too, so
+  // these closes do not wait. Then its own: the last references.
+  for (std::size_t s = 0; s < shares.size(); ++s) {
+    if (s != mine) {
+      for (const int fd : shares[s]) {
+        ::syscall(SYS_close, fd);
+      }
+    }
+  }
+  for (const int fd : shares[mine]) {
+    ::syscall(SYS_close, fd);
   }
   ::_exit(0);
 }
@@ -99,7 +127,7 @@ void HeldFiles::close_in_background() {
 
 void HeldFiles::close() {
   if (g_freeing.load() == Freeing::detached && m_descriptors.size() >= k_few) {
-    (void)close_in_child(); // what no child could take is still held
+    (void)close_in_child(); // when no child can be made, they are still held
   }
   if (!m_descriptors.empty()) {
     start_closing();
@@ -126,7 +154,7 @@ void HeldFiles::start_closing() {
 }
 
 bool HeldFiles::close_in_child() {
-  // Everything the children read is made here, before the first fork.
+  // Everything the child reads is made here, before the fork.
   std::vector<int> held = m_descriptors;
   std::sort(held.begin(), held.end());
   held.erase(std::unique(held.begin(), held.end()), held.end());
@@ -135,11 +163,11 @@ bool HeldFiles::close_in_child() {
                             ? static_cast<unsigned int>(std::min<rlim_t>(limit.rlim_cur, 1U << 20))
                             : 1U << 20;
   const bool pause = fault_pauses_at(k_freeing_child_pause);
-  // `ready`: each child closes its write end with everything else, and the
-  // parent, reading its end to the end, knows the children hold only the
-  // held files. `go`: the parent closes its write end once it has closed its
-  // own copies of them, so the children's closes are the last references,
-  // and the waits are theirs.
+  // `ready`: the child closes its write end with everything else, and the
+  // parent, reading its end to the end, knows the child holds only the held
+  // files. `go`: the parent closes its write end once it has closed its own
+  // copies of them, so the child's closes are the last references, and the
+  // waits are the child's.
   int ready[2];
   int go[2];
   if (::pipe2(ready, O_CLOEXEC) != 0) {
@@ -150,34 +178,22 @@ bool HeldFiles::close_in_child() {
     ::close(ready[1]);
     return false;
   }
-  // Each close waits for the device: several children, each with its share,
-  // make the waits overlap.
-  constexpr std::size_t k_children = 4;
-  const std::size_t children = std::min(k_children, held.size() / k_few);
-  std::vector<std::vector<int>> shares(children);
+  // Up to four shares, closed by as many processes at once.
+  constexpr std::size_t k_shares = 4;
+  const std::size_t count = std::max<std::size_t>(1, std::min(k_shares, held.size() / k_few));
+  std::vector<std::vector<int>> shares(count);
   for (std::size_t i = 0; i < held.size(); ++i) {
-    shares[i * children / held.size()].push_back(held[i]);
+    shares[i * count / held.size()].push_back(held[i]);
   }
-  std::vector<std::vector<int>> kept = shares;
-  for (auto& list : kept) {
-    list.insert(std::lower_bound(list.begin(), list.end(), go[0]), go[0]);
-  }
-  std::vector<int> left; // the shares no child could take
-  std::size_t made = 0;
-  for (std::size_t c = 0; c < children; ++c) {
-    const pid_t child = ::fork();
-    if (child == 0) {
-      free_in_child(kept[c], shares[c], go[0], pause, open_max);
-    }
-    if (child < 0) {
-      left.insert(left.end(), shares[c].begin(), shares[c].end());
-    } else {
-      ++made;
-    }
+  std::vector<int> kept = held;
+  kept.insert(std::lower_bound(kept.begin(), kept.end(), go[0]), go[0]);
+  const pid_t child = ::fork();
+  if (child == 0) {
+    free_in_child(kept, shares, go[0], pause, open_max);
   }
   ::close(ready[1]);
   ::close(go[0]);
-  if (made == 0) {
+  if (child < 0) {
     ::close(ready[0]);
     ::close(go[1]);
     return false;
@@ -187,12 +203,10 @@ bool HeldFiles::close_in_child() {
   }
   ::close(ready[0]);
   for (const int fd : held) {
-    if (!std::binary_search(left.begin(), left.end(), fd)) {
-      ::close(fd); // a child holds it too: not the last reference, no wait
-    }
+    ::close(fd); // the child holds it too: not the last reference, no wait
   }
   ::close(go[1]);
-  m_descriptors = std::move(left);
+  m_descriptors.clear();
   return true;
 }
 

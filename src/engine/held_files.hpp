@@ -34,7 +34,7 @@ void set_freeing(Freeing freeing);
 inline constexpr const char* k_freeing_child_name = "engram-free";
 
 // The fault point (ENGRAM_TEST_PAUSE_AT) where a detached child stops, after
-// it has closed everything but the held files and before it closes those.
+// it has closed everything but the held files and before it frees those.
 inline constexpr const char* k_freeing_child_pause = "freeing-child";
 
 // The files an apply replaced or removed, still open. Whatever is still held
@@ -59,18 +59,18 @@ public:
   void close_in_background();
 
   // Under Freeing::waited, closes what is held and waits for every close,
-  // background ones too. Under Freeing::detached, hands 64 or more to child
-  // processes (up to four, each with its share) and returns once they hold
-  // nothing else; fewer, or what no child could take, are closed as under
-  // Freeing::waited.
+  // background ones too. Under Freeing::detached, hands 64 or more to a
+  // child process and returns once it holds nothing else (the child then
+  // closes them in up to four shares, by itself and helpers it forks); fewer,
+  // or when no child can be made, are closed as under Freeing::waited.
   void close();
 
 private:
   // Starts closing what is held on helper threads (fewer than 64: here).
   void start_closing();
 
-  // Hands what is held to child processes; false when none could be made.
-  // What no child took is still held.
+  // Hands what is held to a child process; false, holding it still, when
+  // none could be made.
   bool close_in_child();
 
   std::vector<int> m_descriptors;

@@ -1,11 +1,12 @@
-// `engram consolidate` leaves freeing the files it replaced and removed to
-// child processes and returns (see engine/held_files.hpp). The test stops
-// those children (ENGRAM_TEST_PAUSE_AT=freeing-child) right before they close
-// their share, and shows that by then the command has ended with its commit
-// made, its output read to the end, and its run lock free: the children hold
-// the removed files and nothing else. Nothing is timed: the test waits for
+// `engram consolidate` leaves freeing the files it replaced and removed to a
+// child process and returns (see engine/held_files.hpp). The test stops that
+// child (ENGRAM_TEST_PAUSE_AT=freeing-child) right before it frees them, and
+// shows that by then the command has ended with its commit made, its output
+// read to the end, and its run lock free: the child holds the replaced and
+// removed files and nothing else. Nothing is timed: the test waits for
 // states of processes, not for durations.
 #include "engine/held_files.hpp"
+#include "lib/daemon_process.hpp"
 #include "lib/history.hpp"
 #include "lib/processes.hpp"
 
@@ -13,10 +14,10 @@
 #include <chrono>
 #include <csignal>
 #include <fmt/format.h>
-#include <thread>
 
 namespace fs = std::filesystem;
 using namespace engram::test;
+using namespace std::chrono_literals;
 
 namespace {
 
@@ -41,23 +42,9 @@ std::vector<Seen> freeing_children_under(const fs::path& root) {
   return out;
 }
 
-// Waits until `done()` holds, looking again every few milliseconds; false
-// when it still does not after a minute (a hung child, not a slow machine).
-template <typename Done>
-bool eventually(Done done) {
-  const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(1);
-  while (!done()) {
-    if (std::chrono::steady_clock::now() > give_up) {
-      return false;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  return true;
-}
-
 } // namespace
 
-TEST_CASE("consolidate returns with its commit made and its lock free while children free the "
+TEST_CASE("consolidate returns with its commit made and its lock free while a child frees the "
           "files it removed") {
   const Sandbox sandbox;
   const fs::path store = sandbox.work("store");
@@ -85,12 +72,12 @@ TEST_CASE("consolidate returns with its commit made and its lock free while chil
   REQUIRE(consolidated.exit_code == 0);
 
   std::vector<Seen> children;
-  REQUIRE(eventually([&] {
-    children = freeing_children_under(store);
-    return !children.empty() &&
-           std::all_of(children.begin(), children.end(), [](const Seen& c) { return c.state == 'T'; });
-  }));
-  CHECK(children.size() <= 4);
+  REQUIRE(wait_until(
+      [&] {
+        children = freeing_children_under(store);
+        return children.size() == 1 && children.front().state == 'T';
+      },
+      60s));
   // What they hold: the removed episodic files and the files the run
   // replaced (MEMORY.md, .index.json), and nothing of git's or engram's own.
   std::size_t removed = 0;
@@ -122,9 +109,7 @@ TEST_CASE("consolidate returns with its commit made and its lock free while chil
   CHECK_THAT(next.out, Catch::Contains("nothing to consolidate"));
   check_sound(sandbox, store);
 
-  // Let go, they close their shares and end.
-  for (const auto& child : children) {
-    ::kill(child.pid, SIGCONT);
-  }
-  CHECK(eventually([&] { return freeing_children_under(store).empty(); }));
+  // Let go, it and the helpers it makes free the files and end.
+  ::kill(children.front().pid, SIGCONT);
+  CHECK(wait_until([&] { return freeing_children_under(store).empty(); }, 60s));
 }

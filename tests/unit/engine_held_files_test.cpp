@@ -1,7 +1,7 @@
 // HeldFiles under Freeing::detached: a command hands the files its run
-// replaced and removed to child processes and returns; the children hold
-// those files and nothing else (no lock, no pipe a caller reads to its end),
-// and close every one of them.
+// replaced and removed to a child process and returns; the child holds those
+// files and nothing else (no lock, no pipe a caller reads to its end), and it
+// and the helpers it makes close every one of them.
 #include "base/fault.hpp"
 #include "engine/held_files.hpp"
 #include "lib/processes.hpp"
@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -58,6 +59,15 @@ public:
   FreeingScope& operator=(const FreeingScope&) = delete;
 };
 
+// Makes this process the reaper of its descendants' orphans for a scope.
+class SubreaperScope {
+public:
+  SubreaperScope() { REQUIRE(::prctl(PR_SET_CHILD_SUBREAPER, 1UL, 0UL, 0UL, 0UL) == 0); }
+  ~SubreaperScope() { ::prctl(PR_SET_CHILD_SUBREAPER, 0UL, 0UL, 0UL, 0UL); }
+  SubreaperScope(const SubreaperScope&) = delete;
+  SubreaperScope& operator=(const SubreaperScope&) = delete;
+};
+
 // Sets ENGRAM_TEST_PAUSE_AT for a scope.
 class PauseAt {
 public:
@@ -69,9 +79,13 @@ public:
 
 } // namespace
 
-TEST_CASE("detached freeing hands the held files to children that hold nothing else") {
+TEST_CASE("detached freeing hands the held files to a child that holds nothing else, and its "
+          "helpers free them") {
   const TempDir dir;
   const FreeingScope detached(Freeing::detached);
+  // The child's helpers outlive it: as the reaper of orphans, this process
+  // gets them when the child ends, and can wait for each.
+  const SubreaperScope subreaper;
   // What a command holds besides: the run lock, and a pipe its caller reads to the end.
   engram::test::write_file(dir / ".engram/run.lock", "");
   const int lock = ::open((dir / ".engram/run.lock").c_str(), O_RDWR | O_CLOEXEC);
@@ -93,23 +107,20 @@ TEST_CASE("detached freeing hands the held files to children that hold nothing e
     CHECK_FALSE(target.starts_with((dir / "episodic").string()));
   }
   const auto children = freeing_children();
-  REQUIRE(!children.empty());
-  CHECK(children.size() <= 4);
-  std::size_t holding = 0;
-  for (const pid_t child : children) {
-    int status = 0;
-    REQUIRE(::waitpid(child, &status, WUNTRACED) == child);
-    REQUIRE(WIFSTOPPED(status)); // stopped where it holds only its share
-    for (const auto& target : descriptors_of(child)) {
-      INFO(target);
-      CHECK(target.starts_with((dir / "episodic/2026-01-01-").string()));
-      CHECK(target.ends_with(".md (deleted)"));
-      ++holding;
-    }
+  REQUIRE(children.size() == 1);
+  const pid_t child = children.front();
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, WUNTRACED) == child);
+  REQUIRE(WIFSTOPPED(status)); // stopped before it frees anything
+  const auto holding = descriptors_of(child);
+  CHECK(holding.size() == 300);
+  for (const auto& target : holding) {
+    INFO(target);
+    CHECK(target.starts_with((dir / "episodic/2026-01-01-").string()));
+    CHECK(target.ends_with(".md (deleted)"));
   }
-  CHECK(holding == 300);
-  // No child holds the lock or the pipe: the lock is free once the command
-  // lets go of it, and the caller reads the pipe to its end.
+  // It holds neither the lock nor the pipe: the lock is free once the
+  // command lets go of it, and the caller reads the pipe to its end.
   ::close(lock);
   const int again = ::open((dir / ".engram/run.lock").c_str(), O_RDWR | O_CLOEXEC);
   REQUIRE(again >= 0);
@@ -119,14 +130,22 @@ TEST_CASE("detached freeing hands the held files to children that hold nothing e
   char byte = 0;
   CHECK(::read(output[0], &byte, 1) == 0); // the end: no writer is left
   ::close(output[0]);
-  // Let go, each closes its share and exits.
-  for (const pid_t child : children) {
-    REQUIRE(::kill(child, SIGCONT) == 0);
-    int status = 0;
-    REQUIRE(::waitpid(child, &status, 0) == child);
+
+  // Let go, it makes a helper for each of the three other shares (300
+  // files: four shares of 64 or more), frees its own, and exits.
+  REQUIRE(::kill(child, SIGCONT) == 0);
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  // Its helpers, living or ended, are this process's children now.
+  const auto helpers = freeing_children();
+  CHECK(helpers.size() == 3);
+  for (const pid_t helper : helpers) {
+    REQUIRE(::waitpid(helper, &status, 0) == helper);
     CHECK(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 0);
   }
+  CHECK(freeing_children().empty());
 }
 
 TEST_CASE("detached freeing closes a few files itself, and waited freeing makes no child") {
