@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <memory>
 #include <spdlog/spdlog.h>
+#include <thread>
 
 namespace engram::engine {
 
@@ -206,16 +207,31 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
   Pending pending;
   pending.operation = "consolidate";
   pending.record = record_json(outcome.plan, nullptr);
+  // A new .index.json is read into the recall index on a helper thread
+  // while the commit is made: the commit mostly waits for the device.
+  const store::Layout& layout = session.layout();
+  std::jthread recall_index;
+  const auto index_written = [&](const ApplyResult& applied) {
+    if (std::find(applied.written.begin(), applied.written.end(), layout.index_json) !=
+        applied.written.end()) {
+      recall_index = std::jthread([&root, &layout] { refresh_recall_index(root, layout); });
+    }
+  };
   auto committed = apply_and_commit(
       session, outcome.plan.changes, std::move(pending),
-      [&](const ApplyResult& applied) { return commit_message(outcome.plan, applied); });
+      [&](const ApplyResult& applied) { return commit_message(outcome.plan, applied); },
+      index_written);
   outcome.applied = std::move(committed.applied);
   outcome.commit = std::move(committed.commit);
   timer.step("apply and commit");
   if (outcome.commit || !outcome.applied.written.empty() || !outcome.applied.removed.empty()) {
     finish_usage(root, session.layout(), logs, outcome.applied);
   }
-  refresh_recall_index(root, session.layout());
+  if (recall_index.joinable()) {
+    recall_index.join();
+  } else {
+    refresh_recall_index(root, session.layout()); // .index.json written by someone else, if at all
+  }
   timer.step("recall index");
   spdlog::debug("{}: ran: {}", root.string(), timer.line());
   if (!outcome.commit && outcome.applied.written.empty() && outcome.applied.removed.empty()) {
