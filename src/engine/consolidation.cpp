@@ -225,12 +225,12 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
   outcome.commit = std::move(committed.commit);
   timer.step("apply and commit");
   if (outcome.commit || !outcome.applied.written.empty() || !outcome.applied.removed.empty()) {
-    finish_usage(root, session.layout(), logs, outcome.applied);
+    finish_usage(root, layout, logs, outcome.applied);
   }
   if (recall_index.joinable()) {
     recall_index.join();
   } else {
-    refresh_recall_index(root, session.layout()); // .index.json written by someone else, if at all
+    refresh_recall_index(root, layout); // .index.json written by someone else, if at all
   }
   timer.step("recall index");
   spdlog::debug("{}: ran: {}", root.string(), timer.line());

@@ -25,6 +25,16 @@ std::atomic<Freeing> g_freeing{Freeing::waited};
 // Fewer than this many are closed where they are: a thread or a child would cost more.
 constexpr std::size_t k_few = 64;
 
+// This process's open-file limit (its soft value), at most 2^20; 0 when unknown.
+std::size_t open_file_limit() {
+  struct rlimit limit {};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) {
+    return 0;
+  }
+  constexpr rlim_t k_most = 1 << 20;
+  return static_cast<std::size_t>(std::min(limit.rlim_cur, k_most));
+}
+
 // Closes the descriptors in [first, last], with raw system calls.
 void close_between(unsigned int first, unsigned int last, unsigned int open_max) {
   if (first > last) {
@@ -105,12 +115,7 @@ void set_freeing(Freeing freeing) {
 }
 
 std::size_t HeldFiles::budget() {
-  struct rlimit limit {};
-  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) {
-    return 0;
-  }
-  constexpr rlim_t k_most = 1 << 20;
-  return static_cast<std::size_t>(std::min(limit.rlim_cur, k_most) / 2);
+  return open_file_limit() / 2;
 }
 
 void HeldFiles::take(std::vector<int> descriptors) {
@@ -120,7 +125,7 @@ void HeldFiles::take(std::vector<int> descriptors) {
 
 void HeldFiles::close_in_background() {
   if (g_freeing.load() == Freeing::detached) {
-    return; // close() hands them to children once the run is done
+    return; // close() hands them to a child once the run is done
   }
   start_closing();
 }
@@ -158,10 +163,8 @@ bool HeldFiles::close_in_child() {
   std::vector<int> held = m_descriptors;
   std::sort(held.begin(), held.end());
   held.erase(std::unique(held.begin(), held.end()), held.end());
-  struct rlimit limit {};
-  const auto open_max = ::getrlimit(RLIMIT_NOFILE, &limit) == 0
-                            ? static_cast<unsigned int>(std::min<rlim_t>(limit.rlim_cur, 1U << 20))
-                            : 1U << 20;
+  const std::size_t limit = open_file_limit();
+  const auto open_max = static_cast<unsigned int>(limit != 0 ? limit : std::size_t{1} << 20);
   const bool pause = fault_pauses_at(k_freeing_child_pause);
   // `ready`: the child closes its write end with everything else, and the
   // parent, reading its end to the end, knows the child holds only the held
