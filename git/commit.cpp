@@ -23,6 +23,7 @@ using detail::failure;
 using detail::GitSignature;
 using detail::Index;
 using detail::last_error;
+using detail::Owned;
 using detail::Reference;
 using detail::to_hex;
 using detail::Tree;
@@ -37,6 +38,28 @@ std::string normalise_message(std::string_view message) {
   }
   result += '\n';
   return result;
+}
+
+// Writes a commit object of `tree` with `parent` (or none) and sets `out` to
+// its id. Not git_commit_create: libgit2 1.5's returns 0 when the object
+// database fails to write the commit (out of space, say), and HEAD would
+// then be moved to a commit that does not exist. git_odb_write reports it.
+int write_commit(git_oid& out, git_repository* repository, const git_signature* author,
+                 const git_signature* committer, const std::string& text, const git_tree* tree,
+                 const git_commit* parent) {
+  const git_commit* parents[] = {parent};
+  git_buf bytes = GIT_BUF_INIT;
+  int code = git_commit_create_buffer(&bytes, repository, author, committer, nullptr, text.c_str(),
+                                      tree, parent != nullptr ? 1 : 0, parents);
+  if (code == 0) {
+    Owned<git_odb, git_odb_free> odb;
+    code = git_repository_odb(&odb.pointer, repository);
+    if (code == 0) {
+      code = git_odb_write(&out, odb.pointer, bytes.ptr, bytes.size, GIT_OBJECT_COMMIT);
+    }
+  }
+  git_buf_dispose(&bytes);
+  return code;
 }
 
 // How long the index's writer waits out another process's index.lock once
@@ -182,12 +205,10 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
                         committer.email.c_str()) != 0) {
     return unexpected(Failure{last_error("invalid commit signature")});
   }
-  const git_commit* parents[] = {parent.pointer};
   const std::string text = normalise_message(message);
   git_oid commit_id;
-  if (const int code = git_commit_create(&commit_id, repository, nullptr, author_signature.pointer,
-                                         committer_signature.pointer, nullptr, text.c_str(),
-                                         tree.pointer, parent.pointer != nullptr ? 1 : 0, parents);
+  if (const int code = write_commit(commit_id, repository, author_signature.pointer,
+                                    committer_signature.pointer, text, tree.pointer, parent.pointer);
       code != 0) {
     return unexpected(failure(code, "cannot create the commit"));
   }

@@ -118,9 +118,13 @@ TEST_CASE("a consolidation that runs out of disk space fails cleanly, and the ne
     return;
   }
   // Out of space at different moments of the run: the snapshot, the objects,
-  // the working state, the writes, the commit.
+  // the working state, the writes, the commit. Around 36 KiB and 128 KiB
+  // left, the commit object is what no longer fits (libgit2's
+  // git_commit_create did not report that; see git/commit.cpp).
   std::size_t failed = 0;
-  for (const std::size_t leave : {0, 4096, 8192, 16384, 32768, 65536, 131072}) {
+  const std::size_t leaves[] = {0,     4096,  8192,  16384,  32768,  36864,
+                                38912, 65536, 126976, 129024, 131072};
+  for (const std::size_t leave : leaves) {
     INFO("space left: " << leave);
     const fs::path store = make_history_store(sandbox, fmt::format("disk/store-{}", leave));
     const auto before = memory_files(store);
@@ -164,7 +168,8 @@ TEST_CASE("a consolidation that runs out of disk space fails cleanly, and the ne
     CHECK(memory_files(store) == expected);
     fs::remove_all(store);
   }
-  std::cout << fmt::format("disk full: {} of 7 runs ran out of space and failed cleanly\n", failed);
+  std::cout << fmt::format("disk full: {} of {} runs ran out of space and failed cleanly\n", failed,
+                           std::size(leaves));
   CHECK(failed >= 3);
 }
 

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <git2.h>
 #include <set>
 
 namespace fs = std::filesystem;
@@ -20,6 +21,13 @@ const Signature k_signature{"Test", "test@example.com"};
 // A new repository in `dir`, which must succeed.
 Repository make_repository(const TempDir& dir) {
   auto repository = Repository::init(dir.path());
+  REQUIRE(repository.has_value());
+  return std::move(repository).value();
+}
+
+// The repository in `dir`, opened afresh, which must succeed.
+Repository make_repository_at(const TempDir& dir) {
+  auto repository = Repository::open(dir.path());
   REQUIRE(repository.has_value());
   return std::move(repository).value();
 }
@@ -246,6 +254,60 @@ TEST_CASE("staging what HEAD already holds commits nothing, and the index is sti
   auto all = repository.commit_all("test: nothing new", k_signature);
   REQUIRE(all.has_value());
   CHECK_FALSE(all->has_value());
+}
+
+TEST_CASE("a commit whose object cannot be written fails, and HEAD stays where it was") {
+  const TempDir dir;
+  std::string second;
+  {
+    Repository repository = make_repository(dir);
+    write_file(dir / "a.md", "A.\n");
+    commit(repository);
+    write_file(dir / "b.md", "B.\n");
+    second = commit(repository);
+  }
+  // Every object so far moves to an alternate store, which git reads but
+  // never writes; each folder a new loose object would need is a file. The
+  // next commit's tree is the first one's, so only the commit object is
+  // new, and writing it fails, as on a full disk.
+  const fs::path objects = dir / ".git" / "objects";
+  const fs::path elsewhere = dir.path().parent_path() / (dir.path().filename().string() + "-alt");
+  fs::create_directories(elsewhere);
+  for (const auto& entry : fs::directory_iterator(objects)) {
+    if (entry.path().filename().string().size() == 2) {
+      fs::rename(entry.path(), elsewhere / entry.path().filename());
+    }
+  }
+  write_file(objects / "info" / "alternates", elsewhere.string() + "\n");
+  const char* hex = "0123456789abcdef";
+  for (int i = 0; i < 256; ++i) {
+    write_file(objects / std::string{hex[i / 16], hex[i % 16]}, "");
+  }
+  fs::remove(dir / "b.md");
+  {
+    Repository repository = make_repository_at(dir);
+    auto failed = repository.commit_all("test: cannot be written", k_signature);
+    REQUIRE_FALSE(failed.has_value());
+    CHECK_THAT(failed.error().message, Catch::Contains("cannot create the commit"));
+    CHECK(repository.head() == second);
+  }
+
+  // Writable again: the commit is made, and it can be read.
+  for (int i = 0; i < 256; ++i) {
+    fs::remove(objects / std::string{hex[i / 16], hex[i % 16]});
+  }
+  Repository repository = make_repository_at(dir);
+  const std::string third = commit(repository, "test: written");
+  CHECK(third != second);
+  git_repository* raw = nullptr;
+  REQUIRE(git_repository_open(&raw, dir.path().c_str()) == 0);
+  git_oid id;
+  git_commit* made = nullptr;
+  REQUIRE(git_oid_fromstr(&id, third.c_str()) == 0);
+  CHECK(git_commit_lookup(&made, raw, &id) == 0);
+  git_commit_free(made);
+  git_repository_free(raw);
+  fs::remove_all(elsewhere);
 }
 
 TEST_CASE("a commit can have an author other than its committer") {
