@@ -40,9 +40,11 @@ void Repository::settle_index() const {
                   file->took_ms());
   } else {
     // HEAD and the objects are durable: only git's cache of the staging area
-    // is behind, and the next commit writes it.
-    spdlog::warn("{}: the index was not written after the commit ({}); the next commit "
-                "writes it", m_workdir.string(), last_error("cannot write the index"));
+    // is behind. The marker left tells engram's next session to write it
+    // (catch_up_index), and the next commit writes it too.
+    spdlog::warn("{}: the index was not written after the commit ({}); `git status` shows the "
+                 "store as changed until engram's next run writes it",
+                 m_workdir.string(), last_error("cannot write the index"));
   }
 }
 

@@ -212,7 +212,10 @@ Repository::Repository(git_repository* repository, std::filesystem::path workdir
       m_retired(std::make_unique<detail::RetiredFiles>()) {}
 
 Repository::~Repository() {
-  m_index_file.reset(); // its helper finishes (or drops) the write before the index goes
+  // The helper finishes (or drops) the index's write before the index goes,
+  // and a write that failed (no space left, say) is said, not lost: a
+  // command's repository goes only as the command ends.
+  settle_index();
 }
 Repository::Repository(Repository&&) noexcept = default;
 Repository& Repository::operator=(Repository&&) noexcept = default;
