@@ -144,9 +144,13 @@ Expected<std::string, std::string> store_relative(const fs::path& root, const st
 Undone rollback(const fs::path& root, const config::Settings& settings, std::string_view rev) {
   Undone undone;
   Session session = Session::open(root, settings);
-  undone.recovery = finish_interrupted(session);
   git::Repository& repository = session.repository();
+  // `rev` names a commit of the history as the user saw it, before an
+  // interrupted run is finished: `rollback HEAD` run again after a rollback
+  // that ran out of space is the same rollback, not the undoing of its own
+  // recovered commit.
   std::tie(undone.target, undone.target_summary) = target_of(session, repository, rev);
+  undone.recovery = finish_interrupted(session);
 
   // Checked before anything is committed: a rollback that cannot be done
   // changes nothing, not even by snapshotting the agent's edits.
@@ -178,9 +182,10 @@ Undone restore(const fs::path& root, const config::Settings& settings, std::stri
                const std::vector<std::string>& paths) {
   Undone undone;
   Session session = Session::open(root, settings);
-  undone.recovery = finish_interrupted(session);
   git::Repository& repository = session.repository();
+  // As in rollback: `rev` is resolved before an interrupted run is finished.
   std::tie(undone.target, undone.target_summary) = target_of(session, repository, rev);
+  undone.recovery = finish_interrupted(session);
 
   std::map<std::string, std::string> wanted; // path → blob at the target
   for (const auto& path : paths) {

@@ -192,6 +192,52 @@ TEST_CASE("a rollback killed midway is finished as a rollback by the next one") 
   check_sound(sandbox, store);
 }
 
+TEST_CASE("run again with the same relative revision, a killed rollback or restore undoes the "
+          "commit it named the first time") {
+  // HEAD and HEAD~1 are read as the history was when the command was typed,
+  // before the interrupted run is finished: the second `rollback HEAD` is
+  // the same rollback, not the undoing of the first one's recovered commit.
+  const Sandbox sandbox;
+  const fs::path store = committed_store(sandbox);
+  const std::string before = head_of(sandbox, store);
+  REQUIRE(consolidate(sandbox, store).exit_code == 0);
+  const std::string consolidation = head_of(sandbox, store);
+
+  SECTION("rollback HEAD") {
+    const std::vector<std::string> command{"rollback", "--store", store.string(), "HEAD"};
+    REQUIRE(engram_with(sandbox, command, {{"ENGRAM_TEST_CRASH_AT", "after-write-2"}}).exit_code ==
+            k_killed);
+    const auto again = sandbox.engram(command);
+    INFO(again.out << again.err);
+    REQUIRE(again.exit_code == 0);
+    CHECK_THAT(again.out, Catch::Contains("finished an interrupted rollback"));
+    CHECK_THAT(again.out, Catch::Contains("nothing to roll back"));
+    CHECK(git_lines(sandbox, store, {"rev-parse", "HEAD~1"})[0] == consolidation);
+    CHECK_THAT(git_out(sandbox, store, {"log", "-1", "--format=%B"}),
+               Catch::Contains("Reverts: " + consolidation));
+    CHECK(git_out(sandbox, store, {"diff", "--stat", before, "HEAD"}).empty());
+  }
+  SECTION("restore HEAD~1 -- episodic") {
+    const std::vector<std::string> command{"restore", "--store", store.string(), "HEAD~1", "--",
+                                           "episodic"};
+    REQUIRE(engram_with(sandbox, command, {{"ENGRAM_TEST_CRASH_AT", "after-write-1"}}).exit_code ==
+            k_killed);
+    const auto again = sandbox.engram(command);
+    INFO(again.out << again.err);
+    REQUIRE(again.exit_code == 0);
+    CHECK_THAT(again.out, Catch::Contains("finished an interrupted restore"));
+    CHECK_THAT(again.out, Catch::Contains("nothing to restore"));
+    CHECK(git_lines(sandbox, store, {"rev-parse", "HEAD~1"})[0] == consolidation);
+    for (const auto& path : k_history_expired) {
+      INFO(path);
+      CHECK(read_file(store / path) == git_out(sandbox, store, {"show", before + ":" + path}));
+    }
+  }
+  CHECK_FALSE(fs::exists(store / ".engram" / "pending.json"));
+  check_every_claim(store);
+  check_sound(sandbox, store);
+}
+
 TEST_CASE("a consolidation writing a hundred files or more stores their blobs as one pack, and a "
           "run killed once its working state names them is finished from that pack") {
   const Sandbox sandbox;
