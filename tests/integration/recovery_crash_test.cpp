@@ -203,31 +203,31 @@ TEST_CASE("run again with the same relative revision, a killed rollback or resto
   REQUIRE(consolidate(sandbox, store).exit_code == 0);
   const std::string consolidation = head_of(sandbox, store);
 
-  SECTION("rollback HEAD") {
-    const std::vector<std::string> command{"rollback", "--store", store.string(), "HEAD"};
-    REQUIRE(engram_with(sandbox, command, {{"ENGRAM_TEST_CRASH_AT", "after-write-2"}}).exit_code ==
+  // Kills `command` at `point`, runs it again, and checks that the second
+  // run finished the first and found nothing left to do (`nothing`).
+  const auto killed_then_again = [&](const std::vector<std::string>& command,
+                                     const std::string& point, const std::string& operation,
+                                     const std::string& nothing) {
+    REQUIRE(engram_with(sandbox, command, {{"ENGRAM_TEST_CRASH_AT", point}}).exit_code ==
             k_killed);
     const auto again = sandbox.engram(command);
     INFO(again.out << again.err);
     REQUIRE(again.exit_code == 0);
-    CHECK_THAT(again.out, Catch::Contains("finished an interrupted rollback"));
-    CHECK_THAT(again.out, Catch::Contains("nothing to roll back"));
+    CHECK_THAT(again.out, Catch::Contains("finished an interrupted " + operation) &&
+                              Catch::Contains(nothing));
     CHECK(git_lines(sandbox, store, {"rev-parse", "HEAD~1"})[0] == consolidation);
+  };
+
+  SECTION("rollback HEAD") {
+    killed_then_again({"rollback", "--store", store.string(), "HEAD"}, "after-write-2", "rollback",
+                      "nothing to roll back");
     CHECK_THAT(git_out(sandbox, store, {"log", "-1", "--format=%B"}),
                Catch::Contains("Reverts: " + consolidation));
     CHECK(git_out(sandbox, store, {"diff", "--stat", before, "HEAD"}).empty());
   }
   SECTION("restore HEAD~1 -- episodic") {
-    const std::vector<std::string> command{"restore", "--store", store.string(), "HEAD~1", "--",
-                                           "episodic"};
-    REQUIRE(engram_with(sandbox, command, {{"ENGRAM_TEST_CRASH_AT", "after-write-1"}}).exit_code ==
-            k_killed);
-    const auto again = sandbox.engram(command);
-    INFO(again.out << again.err);
-    REQUIRE(again.exit_code == 0);
-    CHECK_THAT(again.out, Catch::Contains("finished an interrupted restore"));
-    CHECK_THAT(again.out, Catch::Contains("nothing to restore"));
-    CHECK(git_lines(sandbox, store, {"rev-parse", "HEAD~1"})[0] == consolidation);
+    killed_then_again({"restore", "--store", store.string(), "HEAD~1", "--", "episodic"},
+                      "after-write-1", "restore", "nothing to restore");
     for (const auto& path : k_history_expired) {
       INFO(path);
       CHECK(read_file(store / path) == git_out(sandbox, store, {"show", before + ":" + path}));
