@@ -20,6 +20,7 @@ namespace engram::git {
 
 using detail::Commit;
 using detail::failure;
+using detail::fresh_errors;
 using detail::GitSignature;
 using detail::Index;
 using detail::last_error;
@@ -55,6 +56,7 @@ int write_commit(git_oid& out, git_repository* repository, const git_signature* 
     Owned<git_odb, git_odb_free> odb;
     code = git_repository_odb(&odb.pointer, repository);
     if (code == 0) {
+      fresh_errors();
       code = git_odb_write(&out, odb.pointer, bytes.ptr, bytes.size, GIT_OBJECT_COMMIT);
     }
   }
@@ -270,6 +272,7 @@ std::optional<Failure> Repository::move_head(const git_oid& commit, const git_oi
     m_retired->hold(gitdir() / name); // a loose ref's file, replaced by the move
   }
   Reference moved;
+  fresh_errors();
   const int code =
       expected != nullptr
           ? git_reference_create_matching(&moved.pointer, repository, name.c_str(), &commit, 1,

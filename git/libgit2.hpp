@@ -18,6 +18,13 @@ void ensure_library();
 // libgit2's message for the last failure, prefixed with what we were doing.
 std::string last_error(std::string_view doing);
 
+// Forgets libgit2's last error and errno, just before a call that writes:
+// libgit2 1.5 fails some writes without a message of its own (a loose
+// object's stream on a full disk), and its last error is then one a lookup
+// earlier left, harmless and unrelated ("the global/xdg file 'ignore'
+// doesn't exist"). last_error() then says errno's reason instead.
+void fresh_errors();
+
 // A Failure from libgit2's last error and the code it returned: GIT_ELOCKED
 // (a lock file someone else holds) is marked as worth retrying.
 Failure failure(int code, std::string_view doing);

@@ -140,6 +140,7 @@ int write_pack(git_repository* repository, const std::vector<std::string_view>& 
     return code;
   }
   git_odb_writepack* writer = nullptr;
+  fresh_errors();
   int code = git_odb_write_pack(&writer, odb.pointer, nullptr, nullptr);
   git_indexer_progress progress{};
   if (code == 0) {

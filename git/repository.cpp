@@ -66,11 +66,19 @@ void ensure_library() {
   static const Library k_library;
 }
 
+void fresh_errors() {
+  git_error_clear();
+  errno = 0;
+}
+
 std::string last_error(std::string_view doing) {
+  const int system_error = errno;
   const git_error* error = git_error_last();
+  if (error != nullptr && error->message != nullptr) {
+    return fmt::format("{}: {}", doing, error->message);
+  }
   return fmt::format("{}: {}", doing,
-                     error != nullptr && error->message != nullptr ? error->message
-                                                                   : "unknown libgit2 error");
+                     system_error != 0 ? std::strerror(system_error) : "unknown libgit2 error");
 }
 
 Failure failure(int code, std::string_view doing) {
@@ -489,6 +497,7 @@ std::optional<std::string> Repository::head() const {
 
 Expected<std::string, Failure> Repository::write_blob(std::string_view bytes) {
   git_oid id;
+  fresh_errors();
   if (const int code =
           git_blob_create_from_buffer(&id, m_repository.get(), bytes.data(), bytes.size());
       code != 0) {

@@ -168,6 +168,7 @@ int stage_unfiltered(git_repository* repository, git_index* index,
   git_oid id;
   int code = git_odb_hash(&id, bytes->data(), bytes->size(), GIT_OBJECT_BLOB);
   if (code == 0 && git_odb_exists(odb, &id) == 0) {
+    fresh_errors();
     code = git_odb_write(&id, odb, bytes->data(), bytes->size(), GIT_OBJECT_BLOB);
   }
   git_odb_free(odb);

@@ -4,7 +4,11 @@
 
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
 #include <git2.h>
+#include <sys/resource.h>
 #include <set>
 
 namespace fs = std::filesystem;
@@ -408,6 +412,40 @@ TEST_CASE("blobs written to the object database read back byte for byte") {
   CHECK(repository.read_blob(*id) == bytes);
   CHECK_FALSE(repository.read_blob(std::string(40, '0')).has_value());
   CHECK_FALSE(repository.read_blob("not an id").has_value());
+}
+
+TEST_CASE("a blob that cannot be written fails with the system's reason, not an earlier error") {
+  // libgit2 1.5 fails a loose object's stream without a message of its own
+  // when write(2) fails before the end (a blob larger than its buffer);
+  // what it said last is then stale.
+  const TempDir dir;
+  std::string large;
+  for (int i = 0; large.size() < 100000; ++i) {
+    large += "- Fact " + std::to_string(i) + " of a long note that does not fit.\n";
+  }
+  Repository repository = make_repository(dir);
+  git_error_set_str(GIT_ERROR_CONFIG, "a stale error from an earlier lookup");
+  // Files may not grow at all for a moment: write(2) fails with EFBIG, as
+  // it fails with ENOSPC on a full disk.
+  struct sigaction ignore {};
+  struct sigaction previous {};
+  ignore.sa_handler = SIG_IGN;
+  REQUIRE(::sigaction(SIGXFSZ, &ignore, &previous) == 0);
+  rlimit limit{};
+  REQUIRE(::getrlimit(RLIMIT_FSIZE, &limit) == 0);
+  const rlimit none{0, limit.rlim_max};
+  REQUIRE(::setrlimit(RLIMIT_FSIZE, &none) == 0);
+  const auto failed = repository.write_blob(large);
+  ::setrlimit(RLIMIT_FSIZE, &limit);
+  ::sigaction(SIGXFSZ, &previous, nullptr);
+
+  REQUIRE_FALSE(failed.has_value());
+  INFO(failed.error().message);
+  CHECK_THAT(failed.error().message, Catch::Contains("cannot store a blob") &&
+                                         Catch::Contains(std::strerror(EFBIG)) &&
+                                         !Catch::Contains("stale"));
+  // And with room again, it is written.
+  CHECK(repository.write_blob(large).has_value());
 }
 
 TEST_CASE("ensure_excluded adds a pattern to .git/info/exclude once") {
