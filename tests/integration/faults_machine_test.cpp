@@ -179,6 +179,89 @@ TEST_CASE("a consolidation that runs out of disk space fails cleanly, and the ne
   CHECK(failed >= 3);
 }
 
+TEST_CASE("a rollback or restore that runs out of disk space fails cleanly, and run again "
+          "it does what it would have done") {
+  if (const auto why = cannot_mount(); !why.empty()) {
+    WARN("disk full not tested: mounting a small tmpfs needs root (" + why + ")");
+    return;
+  }
+  struct Undo {
+    std::string name;
+    std::vector<std::string> args; // after `--store PATH`
+  };
+  const Undo undo = GENERATE(Undo{"rollback", {"HEAD"}},
+                             Undo{"restore", {"HEAD~1", "--", "episodic"}});
+  INFO(undo.name);
+  const Sandbox sandbox;
+  // A consolidated store, and a twin of it undone on an ordinary disk.
+  const auto consolidated = [&](const std::string& name) {
+    const fs::path store = make_history_store(sandbox, name);
+    REQUIRE(sandbox.engram({"consolidate", "--store", store.string(), "--now", k_history_now})
+                .exit_code == 0);
+    return store;
+  };
+  const auto command = [&](const fs::path& store) {
+    std::vector<std::string> args{undo.name, "--store", store.string()};
+    args.insert(args.end(), undo.args.begin(), undo.args.end());
+    return args;
+  };
+  const fs::path twin = consolidated("twin");
+  REQUIRE(sandbox.engram(command(twin)).exit_code == 0);
+  const auto expected = memory_files(twin);
+  std::string error;
+  auto disk = Mounted::tmpfs(sandbox.work("disk"), 4 << 20, error);
+  if (!disk) {
+    WARN("disk full not tested: cannot mount a tmpfs (" + error + ")");
+    return;
+  }
+  std::size_t failed = 0;
+  for (const std::size_t leave : {0, 4096, 8192, 16384, 32768, 49152, 65536, 131072}) {
+    INFO("space left: " << leave);
+    const fs::path store = consolidated(fmt::format("disk/store-{}", leave));
+    const auto before = memory_files(store);
+    fill(sandbox.work("disk/filler"), leave);
+    const auto full = sandbox.engram(command(store));
+    INFO(full.out << full.err);
+    if (full.exit_code != 0) {
+      ++failed;
+      CHECK_THAT(full.err, Catch::Contains("No space left on device"));
+      // Each file as it was or as the undo makes it; nothing removed.
+      const auto now = memory_files(store);
+      for (const auto& [path, bytes] : now) {
+        INFO(path);
+        CHECK(((before.contains(path) && before.at(path) == bytes) ||
+               (expected.contains(path) && expected.at(path) == bytes)));
+      }
+      for (const auto& [path, bytes] : before) {
+        INFO(path);
+        CHECK((now.contains(path) || !expected.contains(path)));
+      }
+      const auto fsck = sandbox.git(store, {"fsck", "--full", "--strict"});
+      INFO(fsck.out + fsck.err);
+      CHECK(fsck.exit_code == 0);
+    }
+    // Space back, and a failed command run again: what one run on a roomy
+    // disk does (a rollback of HEAD undoes the same commit, not its own).
+    fs::remove(sandbox.work("disk/filler"));
+    if (full.exit_code != 0) {
+      const auto again = sandbox.engram(command(store));
+      INFO(again.out << again.err);
+      CHECK(again.exit_code == 0);
+    }
+    CHECK(memory_files(store) == expected);
+    if (full.exit_code == 0 && full.err.find("the index was not written") != std::string::npos) {
+      // Done, with git status off until the next run (it says so): sound all the same.
+      CHECK(sandbox.git(store, {"fsck", "--full", "--strict"}).exit_code == 0);
+    } else {
+      check_sound(sandbox, store);
+    }
+    fs::remove_all(store);
+  }
+  std::cout << fmt::format("disk full: {} of 8 {}s ran out of space and failed cleanly\n", failed,
+                           undo.name);
+  CHECK(failed >= 2);
+}
+
 TEST_CASE("a read-only store is a clear error and is left as it was") {
   if (const auto why = cannot_mount(); !why.empty()) {
     WARN("read-only store not tested: a read-only bind mount needs root (" + why + ")");
