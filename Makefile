@@ -8,7 +8,7 @@ STORE ?= $(XDG_DATA_HOME)/engram/memory
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
 
-.PHONY: all setup configure build test test-asan test-tsan run install format clean fuzz bench
+.PHONY: all setup configure build test test-asan test-tsan run install format clean fuzz bench sweep
 
 all: build
 
@@ -54,6 +54,16 @@ BENCH_ARGS ?=
 bench: setup
 	@umask 022 && cmake --preset release >/dev/null && cmake --build --preset release -j $(JOBS)
 	@python3 bench/run.py --engram build/release/bin/engram $(BENCH_ARGS)
+
+# The disk-full sweep (tests/sweep/disk_full.py): consolidate, rollback and
+# restore on a tmpfs filled to leave 0, SWEEP_STEP, 2*SWEEP_STEP, ... bytes up
+# to 2 MiB, each outcome checked. Needs root (it mounts the tmpfs).
+SWEEP_STEP ?= 16384
+sweep: build
+	@for command in consolidate rollback restore; do \
+	  python3 tests/sweep/disk_full.py --engram $(ENGRAM) --command $$command \
+	    --step $(SWEEP_STEP) --to 2097152 || exit 1; \
+	done
 
 # Each libFuzzer target (or those named in FUZZ_TARGETS) for FUZZ_SECONDS over
 # its seed corpus; new inputs go to build/fuzz/corpus/<name>/, findings to
