@@ -12,6 +12,8 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <iostream>
+#include <map>
+#include <optional>
 #include <sys/mount.h>
 #include <unistd.h>
 
@@ -102,21 +104,55 @@ std::map<std::string, std::string> consolidated_twin(const Sandbox& sandbox) {
   return memory_files(twin);
 }
 
-} // namespace
-
-TEST_CASE("a consolidation that runs out of disk space fails cleanly, and the next one succeeds") {
+// A 4 MiB tmpfs at the sandbox's disk/ folder; nullopt, with a warning,
+// where none can be mounted (not root).
+std::optional<Mounted> small_disk(const Sandbox& sandbox) {
   if (const auto why = cannot_mount(); !why.empty()) {
     WARN("disk full not tested: mounting a small tmpfs needs root (" + why + ")");
-    return;
+    return std::nullopt;
   }
-  const Sandbox sandbox;
-  const auto expected = consolidated_twin(sandbox);
   std::string error;
   auto disk = Mounted::tmpfs(sandbox.work("disk"), 4 << 20, error);
   if (!disk) {
     WARN("disk full not tested: cannot mount a tmpfs (" + error + ")");
+  }
+  return disk;
+}
+
+// Checks a run that failed on a full disk: it says so, each memory file is
+// as it was (`before`) or as the run makes it (`expected`), nothing the run
+// keeps is removed, and git finds the repository sound.
+void check_failed_cleanly(const Sandbox& sandbox, const fs::path& store, const Result& failed,
+                          const std::map<std::string, std::string>& before,
+                          const std::map<std::string, std::string>& expected) {
+  CHECK(failed.exit_code == 1);
+  CHECK_THAT(failed.err, Catch::Contains("No space left on device"));
+  const auto now = memory_files(store);
+  for (const auto& [path, bytes] : now) {
+    const bool as_before = before.contains(path) && before.at(path) == bytes;
+    const bool as_after = expected.contains(path) && expected.at(path) == bytes;
+    INFO(path);
+    CHECK((as_before || as_after));
+  }
+  // A removal comes only after every write landed, and then its claims are written.
+  for (const auto& [path, bytes] : before) {
+    INFO(path);
+    CHECK((now.contains(path) || !expected.contains(path)));
+  }
+  const auto fsck = sandbox.git(store, {"fsck", "--full", "--strict"});
+  INFO(fsck.out + fsck.err);
+  CHECK(fsck.exit_code == 0);
+}
+
+} // namespace
+
+TEST_CASE("a consolidation that runs out of disk space fails cleanly, and the next one succeeds") {
+  const Sandbox sandbox;
+  const auto disk = small_disk(sandbox);
+  if (!disk) {
     return;
   }
+  const auto expected = consolidated_twin(sandbox);
   // Out of space at different moments of the run: the snapshot, the objects,
   // the working state, the writes, the commit. Around 36 KiB and 128 KiB
   // left, the commit object is what no longer fits (libgit2's
@@ -141,26 +177,8 @@ TEST_CASE("a consolidation that runs out of disk space fails cleanly, and the ne
       CHECK((status.out.empty() || full.err.find("the index was not written") != std::string::npos));
     } else {
       ++failed;
-      CHECK(full.exit_code == 1);
-      CHECK_THAT(full.err, Catch::Contains("No space left on device"));
-      // Each file as it was or as the consolidation makes it, never half of it.
-      const auto now = memory_files(store);
-      for (const auto& [path, bytes] : now) {
-        const bool as_before = before.contains(path) && before.at(path) == bytes;
-        const bool as_after = expected.contains(path) && expected.at(path) == bytes;
-        INFO(path);
-        CHECK((as_before || as_after));
-      }
-      // Nothing removed (a removal comes only after every write landed, and
-      // then its claims are written).
-      for (const auto& [path, bytes] : before) {
-        INFO(path);
-        CHECK((now.contains(path) || !expected.contains(path)));
-      }
+      check_failed_cleanly(sandbox, store, full, before, expected);
       check_every_claim(store);
-      const auto fsck = sandbox.git(store, {"fsck", "--full", "--strict"});
-      INFO(fsck.out + fsck.err);
-      CHECK(fsck.exit_code == 0);
     }
 
     // Space back: the next run finishes the work, and the store is as it should be.
@@ -181,10 +199,6 @@ TEST_CASE("a consolidation that runs out of disk space fails cleanly, and the ne
 
 TEST_CASE("a rollback or restore that runs out of disk space fails cleanly, and run again "
           "it does what it would have done") {
-  if (const auto why = cannot_mount(); !why.empty()) {
-    WARN("disk full not tested: mounting a small tmpfs needs root (" + why + ")");
-    return;
-  }
   struct Undo {
     std::string name;
     std::vector<std::string> args; // after `--store PATH`
@@ -193,6 +207,10 @@ TEST_CASE("a rollback or restore that runs out of disk space fails cleanly, and 
                              Undo{"restore", {"HEAD~1", "--", "episodic"}});
   INFO(undo.name);
   const Sandbox sandbox;
+  const auto disk = small_disk(sandbox);
+  if (!disk) {
+    return;
+  }
   // A consolidated store, and a twin of it undone on an ordinary disk.
   const auto consolidated = [&](const std::string& name) {
     const fs::path store = make_history_store(sandbox, name);
@@ -208,12 +226,6 @@ TEST_CASE("a rollback or restore that runs out of disk space fails cleanly, and 
   const fs::path twin = consolidated("twin");
   REQUIRE(sandbox.engram(command(twin)).exit_code == 0);
   const auto expected = memory_files(twin);
-  std::string error;
-  auto disk = Mounted::tmpfs(sandbox.work("disk"), 4 << 20, error);
-  if (!disk) {
-    WARN("disk full not tested: cannot mount a tmpfs (" + error + ")");
-    return;
-  }
   std::size_t failed = 0;
   for (const std::size_t leave : {0, 4096, 8192, 16384, 32768, 49152, 65536, 131072}) {
     INFO("space left: " << leave);
@@ -224,21 +236,7 @@ TEST_CASE("a rollback or restore that runs out of disk space fails cleanly, and 
     INFO(full.out << full.err);
     if (full.exit_code != 0) {
       ++failed;
-      CHECK_THAT(full.err, Catch::Contains("No space left on device"));
-      // Each file as it was or as the undo makes it; nothing removed.
-      const auto now = memory_files(store);
-      for (const auto& [path, bytes] : now) {
-        INFO(path);
-        CHECK(((before.contains(path) && before.at(path) == bytes) ||
-               (expected.contains(path) && expected.at(path) == bytes)));
-      }
-      for (const auto& [path, bytes] : before) {
-        INFO(path);
-        CHECK((now.contains(path) || !expected.contains(path)));
-      }
-      const auto fsck = sandbox.git(store, {"fsck", "--full", "--strict"});
-      INFO(fsck.out + fsck.err);
-      CHECK(fsck.exit_code == 0);
+      check_failed_cleanly(sandbox, store, full, before, expected);
     }
     // Space back, and a failed command run again: what one run on a roomy
     // disk does (a rollback of HEAD undoes the same commit, not its own).
