@@ -10,7 +10,9 @@
 #include "git/repository.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fmt/format.h>
 #include <memory>
 #include <spdlog/spdlog.h>
@@ -45,9 +47,14 @@ bool write_new_file(const fs::path& path, std::string_view content) {
   if (file == nullptr) {
     return false;
   }
+  errno = 0;
   const bool written = std::fwrite(content.data(), 1, content.size(), file) == content.size();
+  const int write_error = errno;
   if (std::fclose(file) != 0 || !written) {
-    throw Error("cannot write {}", path.string());
+    const int error = written ? errno : write_error;
+    std::filesystem::remove(path); // never left half written: the next init writes it whole
+    throw Error("cannot write {}: {}", path.string(),
+                std::strerror(error != 0 ? error : EIO));
   }
   return true;
 }

@@ -242,12 +242,42 @@ Expected<Repository, std::string> Repository::open(const std::filesystem::path& 
   return Repository(repository, path);
 }
 
+namespace {
+
+// Whether `folder` holds a regular file at any depth.
+bool holds_a_file(const std::filesystem::path& folder) {
+  std::error_code error;
+  for (auto it = std::filesystem::recursive_directory_iterator(folder, error);
+       !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
+    if (it->is_regular_file(error)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Whether the `.git` folder `gitdir` holds nothing a repository could lose:
+// no object, no ref, no packed refs.
+bool holds_nothing(const std::filesystem::path& gitdir) {
+  std::error_code error;
+  return std::filesystem::is_directory(gitdir, error) && !holds_a_file(gitdir / "objects") &&
+         !holds_a_file(gitdir / "refs") && !std::filesystem::exists(gitdir / "packed-refs", error);
+}
+
+} // namespace
+
 Expected<Repository, std::string> Repository::init(const std::filesystem::path& path) {
   ensure_library();
   if (exists_at(path)) {
-    return open(path);
+    auto opened = open(path);
+    if (opened || !holds_nothing(path / ".git")) {
+      return opened;
+    }
+    spdlog::warn("{}: completing the git repository a failed init left half made ({})",
+                 path.string(), opened.error());
   }
   git_repository* repository = nullptr;
+  fresh_errors();
   if (git_repository_init(&repository, path.c_str(), 0) != 0) {
     return unexpected(last_error(fmt::format("cannot create git repository {}", path.string())));
   }

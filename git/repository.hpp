@@ -108,6 +108,9 @@ public:
   [[nodiscard]] static Expected<Repository, std::string> open(const std::filesystem::path& path);
 
   // Creates an empty repository at `path` (or opens the one already there).
+  // A `.git` that cannot be opened and holds no object and no ref — one a
+  // failed init left half made, out of disk space — is completed, as
+  // `git init` run again does; any other is reported, never touched.
   [[nodiscard]] static Expected<Repository, std::string> init(const std::filesystem::path& path);
 
   // True when `path/.git` exists (as a folder or a gitdir file).

@@ -260,6 +260,45 @@ TEST_CASE("a rollback or restore that runs out of disk space fails cleanly, and 
   CHECK(failed >= 2);
 }
 
+TEST_CASE("engram init that runs out of disk space fails cleanly, and run again it makes the "
+          "store") {
+  const Sandbox sandbox;
+  const auto disk = small_disk(sandbox);
+  if (!disk) {
+    return;
+  }
+  const fs::path twin = sandbox.work("twin");
+  REQUIRE(sandbox.engram({"init", twin.string()}).exit_code == 0);
+  const auto expected = memory_files(twin);
+  // Out of space in git's init (its templates, its config), in the files
+  // engram writes, and in the first commit.
+  std::size_t failed = 0;
+  const std::size_t leaves[] = {0, 4096, 8192, 12288, 16384, 20480, 24576, 28672, 65536};
+  for (const std::size_t leave : leaves) {
+    INFO("space left: " << leave);
+    const fs::path store = sandbox.work(fmt::format("disk/store-{}", leave));
+    fill(sandbox.work("disk/filler"), leave);
+    const auto full = sandbox.engram({"init", store.string()});
+    INFO(full.out << full.err);
+    if (full.exit_code != 0) {
+      ++failed;
+      CHECK(full.exit_code == 1);
+      CHECK_THAT(full.err, Catch::Contains("No space left on device"));
+    }
+    // Space back: init again finishes the store, whatever the first left.
+    fs::remove(sandbox.work("disk/filler"));
+    const auto again = sandbox.engram({"init", store.string()});
+    INFO(again.out << again.err);
+    CHECK(again.exit_code == 0);
+    CHECK(memory_files(store) == expected);
+    check_sound(sandbox, store);
+    fs::remove_all(store);
+  }
+  std::cout << fmt::format("disk full: {} of {} inits ran out of space and failed cleanly\n",
+                           failed, std::size(leaves));
+  CHECK(failed >= 4);
+}
+
 TEST_CASE("a read-only store is a clear error and is left as it was") {
   if (const auto why = cannot_mount(); !why.empty()) {
     WARN("read-only store not tested: a read-only bind mount needs root (" + why + ")");
