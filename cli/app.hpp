@@ -71,6 +71,9 @@ void add_service_command(CLI::App& app, std::vector<Command>& commands);
 // Adds `engram log` (the store's commits, newest first) to `app`.
 void add_log_command(CLI::App& app, std::vector<Command>& commands);
 
+// Adds `engram pack` (loose git objects into one pack) to `app`.
+void add_pack_command(CLI::App& app, std::vector<Command>& commands);
+
 // Adds `engram show REV` (one commit's record and files) to `app`.
 void add_show_command(CLI::App& app, std::vector<Command>& commands);
 

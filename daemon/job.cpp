@@ -5,6 +5,7 @@
 #include "base/error.hpp"
 #include "daemon/log.hpp"
 #include "daemon/memory.hpp"
+#include "daemon/packer.hpp"
 #include "engine/consolidation.hpp"
 #include "engine/message.hpp"
 #include "store/scan.hpp"
@@ -85,7 +86,8 @@ private:
 };
 
 // Runs one job; every failure becomes the result's error.
-JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, KeptStores& caches) {
+JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, KeptStores& caches,
+              Packer& packer) {
   const StoreLogScope scope(job.name);
   const auto started = std::chrono::steady_clock::now();
   JobResult result;
@@ -105,6 +107,10 @@ JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, KeptSt
       }
     }
     caches.release(job.root);
+    // A quiet store: the loose objects its commits added are packed, on
+    // the packer's thread, once they pass git.pack_loose_bytes.
+    packer.consider(job.root, job.name,
+                    static_cast<std::uint64_t>(job.settings.get_int("git.pack_loose_bytes")));
     result.ok = true;
     result.released = true;
     result.took = std::chrono::duration_cast<std::chrono::microseconds>(
@@ -137,6 +143,11 @@ JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, KeptSt
     for (const auto& rule : outcome.plan.failed_rules) {
       spdlog::error("rule {} failed; its changes were discarded", rule);
     }
+    if (job.kind == RunKind::full) {
+      // A store never quiet for release_after_s still gets its full runs.
+      packer.consider(job.root, job.name,
+                      static_cast<std::uint64_t>(job.settings.get_int("git.pack_loose_bytes")));
+    }
   } catch (const std::exception& error) {
     // engram::Error for a store that cannot be consolidated; anything else is
     // a bug, but the daemon must outlive it and keep the other stores.
@@ -157,8 +168,9 @@ JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, KeptSt
 } // namespace
 
 Consolidator engine_consolidator(std::vector<engine::RuleSlot> rules) {
-  return [rules = std::move(rules), caches = std::make_shared<KeptStores>()](const Job& job) {
-    return run(job, rules, *caches);
+  return [rules = std::move(rules), caches = std::make_shared<KeptStores>(),
+          packer = std::make_shared<Packer>()](const Job& job) {
+    return run(job, rules, *caches, *packer);
   };
 }
 

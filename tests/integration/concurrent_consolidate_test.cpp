@@ -5,80 +5,14 @@
 // (SIGSTOP) at a named point, the test sees the stop with waitpid(WUNTRACED),
 // and lets it go on with SIGCONT. Nothing is timed.
 #include "lib/history.hpp"
+#include "lib/paused_run.hpp"
 
 #include <catch2/catch.hpp>
-#include <csignal>
-#include <sys/wait.h>
 
 namespace fs = std::filesystem;
 using namespace engram::test;
 
 namespace {
-
-// A real engram run in the background, killed and reaped if a test leaves it behind.
-class Run {
-public:
-  // Starts `engram args...` in the sandbox, paused at `pause_at` when not empty.
-  Run(const Sandbox& sandbox, const std::string& name, const std::vector<std::string>& args,
-      const std::string& pause_at = {})
-      : m_out(sandbox.work(name + ".out")), m_err(sandbox.work(name + ".err")) {
-    std::vector<std::string> command{ENGRAM_BINARY};
-    command.insert(command.end(), args.begin(), args.end());
-    Environment changes = sandbox.engram_environment();
-    if (!pause_at.empty()) {
-      changes["ENGRAM_TEST_PAUSE_AT"] = pause_at;
-    }
-    m_pid = spawn(command, changes, m_out, m_err);
-  }
-  Run(const Run&) = delete;
-  Run& operator=(const Run&) = delete;
-  ~Run() {
-    if (m_pid > 0) {
-      ::kill(m_pid, SIGKILL);
-      int status = 0;
-      ::waitpid(m_pid, &status, 0);
-    }
-  }
-
-  // Waits until the run stops itself at its pause point; false when it ended instead.
-  bool wait_paused() {
-    int status = 0;
-    while (::waitpid(m_pid, &status, WUNTRACED) < 0) {
-      if (errno != EINTR) {
-        return false;
-      }
-    }
-    if (WIFSTOPPED(status)) {
-      return true;
-    }
-    m_pid = -1; // it ended: reaped
-    return false;
-  }
-
-  // Lets a paused run go on.
-  void resume() const { ::kill(m_pid, SIGCONT); }
-
-  // Waits for the run to end; what it left behind.
-  Result finish() {
-    int status = 0;
-    while (::waitpid(m_pid, &status, 0) < 0) {
-      if (errno != EINTR) {
-        throw std::runtime_error("waitpid failed");
-      }
-    }
-    m_pid = -1;
-    Result result;
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    result.out = read_file(m_out);
-    result.err = read_file(m_err);
-    return result;
-  }
-
-private:
-  fs::path m_out;
-  fs::path m_err;
-  pid_t m_pid = -1;
-};
 
 // The consolidation commits of the store's history (snapshots and init left out).
 std::vector<std::string> consolidations(const Sandbox& sandbox, const fs::path& store) {

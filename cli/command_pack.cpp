@@ -1,0 +1,73 @@
+// `engram pack`: moves the loose git objects each commit adds into one pack,
+// where a folder's successive trees are stored as deltas, and removes the
+// loose copies. The daemon does it on its own once they pass
+// `git.pack_loose_bytes`; this does it now, whatever their size.
+#include "cli/app.hpp"
+#include "cli/store_selection.hpp"
+#include "git/packing.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fmt/format.h>
+#include <memory>
+
+namespace engram::cli {
+
+namespace {
+
+// What `engram pack` was asked to do.
+struct PackOptions {
+  std::optional<std::filesystem::path> store; // --store
+};
+
+std::string mib(std::uint64_t bytes) {
+  return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+}
+
+// Runs `engram pack`.
+int run_pack(const Globals& globals, const PackOptions& options) {
+  const auto config = load_config(globals);
+  if (!config) {
+    return k_exit_usage;
+  }
+  const SelectedStore selected = select_store(*config, options.store);
+  const auto packed = git::pack_loose_objects(selected.root);
+  if (!packed) {
+    fmt::print(stderr, "engram: pack: {}: {}\n", selected.root.string(), packed.error());
+    return k_exit_problems;
+  }
+  if (packed->busy) {
+    fmt::print(stderr, "engram: pack: another engram is packing {}; nothing done\n",
+               selected.root.string());
+    return k_exit_ok;
+  }
+  if (packed->objects == 0) {
+    fmt::print(stderr, "engram: nothing to pack\n");
+  } else {
+    fmt::print(stderr, "engram: packed {} loose object{} ({}) into {} ({})\n", packed->objects,
+               packed->objects == 1 ? "" : "s", mib(packed->loose_bytes), packed->pack,
+               mib(packed->pack_bytes));
+  }
+  if (packed->left != 0) {
+    fmt::print(stderr,
+               "engram: pack: {} loose object{} could not be read and stay as they are; "
+               "`git fsck` names them\n",
+               packed->left, packed->left == 1 ? "" : "s");
+    return k_exit_problems;
+  }
+  return k_exit_ok;
+}
+
+} // namespace
+
+void add_pack_command(CLI::App& app, std::vector<Command>& commands) {
+  auto options = std::make_shared<PackOptions>();
+  CLI::App* command = app.add_subcommand(
+      "pack", "Move the store's loose git objects into one pack, deltas and all, and remove the "
+              "loose copies (the daemon does it once they pass git.pack_loose_bytes).");
+  add_store_option(*command, options->store);
+  commands.push_back(
+      {command, [options](const Globals& globals) { return run_pack(globals, *options); }});
+}
+
+} // namespace engram::cli

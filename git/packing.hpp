@@ -1,0 +1,45 @@
+// Packing: the loose objects each commit adds (a one-file change on a
+// 100,000-file store writes a 1.2 MB tree) moved into one pack, where each
+// version of a tree is stored as its difference from another, and the loose
+// copies removed. What `git gc` does for loose objects, without its pruning.
+#pragma once
+
+#include "base/expected.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+namespace engram::git {
+
+// The repository's loose objects: one file each under .git/objects/XX/.
+struct LooseObjects {
+  std::uint64_t count = 0;
+  std::uint64_t bytes = 0; // on disk, as stored (deflated)
+};
+
+// Counts the loose objects of the repository whose working tree is `store`
+// (its `.git` folder; a gitdir file is followed). Nothing when there is none.
+LooseObjects count_loose_objects(const std::filesystem::path& store);
+
+// What pack_loose_objects did.
+struct Packed {
+  bool busy = false;           // another process was packing this repository: nothing done
+  std::uint64_t objects = 0;   // loose objects now in the new pack, their loose copies removed
+  std::uint64_t loose_bytes = 0; // what those loose copies took
+  std::uint64_t pack_bytes = 0;  // the new pack and its index
+  std::uint64_t left = 0;        // loose objects that could not be read, left as they are
+  std::string pack;              // the new pack's file, relative to .git ("" when none)
+};
+
+// Writes every loose object of the repository at `store` into one new pack
+// (libgit2's packbuilder: similar objects stored as deltas of one another),
+// makes it durable, checks that the pack holds each object, and only then
+// removes each loose copy. An object written meanwhile is not listed and
+// stays loose; one that cannot be read is left loose and counted in `left`.
+// Nothing is ever removed that the new pack does not hold, so a crash at
+// any point leaves every object readable. One packer at a time per
+// repository (a lock file held with flock); another gets `busy`.
+[[nodiscard]] Expected<Packed, std::string> pack_loose_objects(const std::filesystem::path& store);
+
+} // namespace engram::git
