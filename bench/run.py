@@ -387,6 +387,17 @@ def daemon_cycles(bench, copy, total, trials):
     return latencies, runs[-trials:], index[-trials:]
 
 
+def commit_count(store):
+    return int(run(["git", "rev-list", "--count", "HEAD"], cwd=store).strip())
+
+
+def objects_kib(store):
+    """What .git/objects holds, loose and packed, in KiB (`git count-objects -v`)."""
+    counts = dict(line.split(": ", 1) for line in
+                  run(["git", "count-objects", "-v"], cwd=store).splitlines())
+    return int(counts["size"]) + int(counts["size-pack"])
+
+
 def scenario_scaling(bench, runs, sizes, full_sizes, trials):
     cycle, commit_at, index_at = {}, {}, {}
     for total in sizes:
@@ -420,7 +431,18 @@ def scenario_scaling(bench, runs, sizes, full_sizes, trials):
             light = Stats(light)
         # The one-file cycle as engram runs it: the daemon, told by its watcher
         # which file changed, snapshots it and runs the lightweight rules.
+        # What its commits add to .git is measured from a store with nothing
+        # loose (packed first, not timed): loose, then once `engram pack` ran.
+        pack = [bench.engram, "pack", "--store", copy]
+        run(pack, env=bench.env)
+        commits_before, objects_before = commit_count(copy), objects_kib(copy)
         latencies, took, index = daemon_cycles(bench, copy, total, trials)
+        changes = commit_count(copy) - commits_before
+        loose_kib = objects_kib(copy) - objects_before
+        if total == sizes[0]:
+            note_command(pack[:-1] + ["<copy>"])
+        packed = measure(pack, env=bench.env)[0]
+        packed_kib = objects_kib(copy) - objects_before
         bench.drop(copy)
         latency, took = Stats(latencies), Stats(took)
         cycle[total], commit_at[total] = took.median, latency.median
@@ -432,6 +454,14 @@ def scenario_scaling(bench, runs, sizes, full_sizes, trials):
             index_at[total] = Stats(index).median
             bench.row(s, "git's index file in place, after HEAD moved (a helper thread, "
                       "not in the run)", spread(Stats(index)), "", "", "", "")
+        if changes > 0:
+            bench.row(s, f"`.git` growth per one-file change, its objects loose ({changes} changes)",
+                      f"{loose_kib / changes:.1f} KiB", "", "", "", "")
+            bench.row(s, "`.git` growth per one-file change, once `engram pack` packed them",
+                      f"{packed_kib / changes:.1f} KiB", f"loose {loose_kib / changes:.1f} KiB",
+                      f"{packed_kib / loose_kib:.2f}×" if loose_kib > 0 else "-", "", "")
+            bench.row(s, f"`engram pack` of those {changes} changes' objects",
+                      f"{seconds(packed.wall)} (CPU {seconds(packed.cpu)})", "", "", "", "")
         if total <= 10000:
             bench.row(s, "one-file cycle, `engram consolidate --lightweight` (reads the whole store)",
                       spread(light), spread(git), f"{light.median / git.median:.1f}×", "", "")
