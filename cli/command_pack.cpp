@@ -1,7 +1,7 @@
 // `engram pack`: moves the loose git objects each commit adds into one pack,
 // where a folder's successive trees are stored as deltas, and removes the
-// loose copies. The daemon does it on its own once they pass
-// `git.pack_loose_bytes`; this does it now, whatever their size.
+// loose copies; small packs are merged as they accumulate. The daemon does it on its own once they
+// pass `git.pack_loose_bytes`; this does it now, whatever their size.
 #include "cli/app.hpp"
 #include "cli/store_selection.hpp"
 #include "git/packing.hpp"
@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <fmt/format.h>
 #include <memory>
+#include <string>
 
 namespace engram::cli {
 
@@ -41,12 +42,15 @@ int run_pack(const Globals& globals, const PackOptions& options) {
                selected.root.string());
     return k_exit_ok;
   }
-  if (packed->objects == 0) {
+  if (packed->objects == 0 && packed->merged_packs == 0) {
     fmt::print(stderr, "engram: nothing to pack\n");
   } else {
-    fmt::print(stderr, "engram: packed {} loose object{} ({}) into {} ({})\n", packed->objects,
+    const std::string merged = packed->merged_packs == 0
+                                   ? std::string()
+                                   : fmt::format(", merging {} packs", packed->merged_packs);
+    fmt::print(stderr, "engram: packed {} loose object{} ({}) into {} ({}){}\n", packed->objects,
                packed->objects == 1 ? "" : "s", mib(packed->loose_bytes), packed->pack,
-               mib(packed->pack_bytes));
+               mib(packed->pack_bytes), merged);
   }
   if (packed->left != 0) {
     fmt::print(stderr,

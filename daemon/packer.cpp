@@ -13,7 +13,9 @@ namespace engram::daemon {
 
 namespace {
 
-double mib(std::uint64_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0); }
+double mib(std::uint64_t bytes) {
+  return static_cast<double>(bytes) / (1024.0 * 1024.0);
+}
 
 // Looks at the store's loose objects and packs them when they are over `over` bytes.
 void look_and_pack(const std::filesystem::path& root, std::uint64_t over) {
@@ -33,9 +35,10 @@ void look_and_pack(const std::filesystem::path& root, std::uint64_t over) {
   } else if (packed->busy) {
     spdlog::info("another engram is packing the repository; not packed");
   } else {
-    spdlog::info("packed {} loose objects ({:.1f} MiB) into {} ({:.1f} MiB) in {:.1f} s",
+    spdlog::info("packed {} loose objects ({:.1f} MiB) into {} ({:.1f} MiB), merging {} packs, "
+                 "in {:.1f} s",
                  packed->objects, mib(packed->loose_bytes), packed->pack, mib(packed->pack_bytes),
-                 took.count());
+                 packed->merged_packs, took.count());
     if (packed->left != 0) {
       spdlog::warn("{} loose objects could not be read and were left as they are; `git fsck` "
                    "names them",

@@ -5,6 +5,7 @@
 #include "base/fault.hpp"
 #include "git/libgit2.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <dirent.h>
@@ -13,6 +14,7 @@
 #include <git2/odb_backend.h>
 #include <git2/sys/odb_backend.h>
 #include <memory>
+#include <optional>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -32,7 +34,9 @@ struct FreeRepository {
 };
 using RepositoryHandle = std::unique_ptr<git_repository, FreeRepository>;
 using Packbuilder = Owned<git_packbuilder, git_packbuilder_free>;
-void free_backend(git_odb_backend* backend) { backend->free(backend); }
+void free_backend(git_odb_backend* backend) {
+  backend->free(backend);
+}
 using OdbBackend = Owned<git_odb_backend, free_backend>;
 
 // The name of the file a packer holds with flock while it works. Not a
@@ -98,7 +102,8 @@ Expected<RepositoryHandle, std::string> open_at(const fs::path& store) {
   git_repository* repository = nullptr;
   if (git_repository_open_ext(&repository, store.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) !=
       0) {
-    return unexpected(detail::last_error(fmt::format("cannot open git repository {}", store.string())));
+    return unexpected(
+        detail::last_error(fmt::format("cannot open git repository {}", store.string())));
   }
   return RepositoryHandle(repository);
 }
@@ -107,6 +112,189 @@ std::uint64_t size_of(const fs::path& file) {
   std::error_code error;
   const auto size = fs::file_size(file, error);
   return error ? 0 : static_cast<std::uint64_t>(size);
+}
+
+// One pack in objects/pack: its two files and the pack's size.
+struct PackFiles {
+  fs::path pack;
+  fs::path index;
+  std::uint64_t bytes = 0;
+};
+
+// The packs a merge may take: each .pack with its .idx and without a .keep
+// (git's mark of a pack no repack may touch), smallest first.
+std::vector<PackFiles> mergeable_packs(const fs::path& pack_folder) {
+  std::vector<PackFiles> found;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(pack_folder, error)) {
+    const fs::path& path = entry.path();
+    if (path.extension() != ".pack" || !path.filename().string().starts_with("pack-")) {
+      continue;
+    }
+    PackFiles pack{path, fs::path(path).replace_extension(".idx"), size_of(path)};
+    if (fs::exists(pack.index, error) &&
+        !fs::exists(fs::path(path).replace_extension(".keep"), error)) {
+      found.push_back(std::move(pack));
+    }
+  }
+  std::sort(found.begin(), found.end(), [](const PackFiles& a, const PackFiles& b) {
+    return a.bytes != b.bytes ? a.bytes < b.bytes : a.pack < b.pack;
+  });
+  return found;
+}
+
+// A packbuilder for upkeep: one thread, since the machine's other core is
+// the agent's (and the daemon's next commit's).
+Expected<std::unique_ptr<Packbuilder>, std::string> start_pack(git_repository* repository) {
+  auto builder = std::make_unique<Packbuilder>();
+  if (git_packbuilder_new(&builder->pointer, repository) != 0) {
+    return unexpected(detail::last_error("cannot start a pack"));
+  }
+  git_packbuilder_set_threads(builder->pointer, 1);
+  return builder;
+}
+
+// Writes what `builder` holds as a new pack in objects/pack and flushes it;
+// the pack's files, opened as a backend of their own to read back from.
+Expected<std::pair<PackFiles, std::unique_ptr<OdbBackend>>, std::string>
+write_pack(git_packbuilder* builder, const fs::path& objects, const fs::path& gitdir) {
+  detail::fresh_errors();
+  const fs::path pack_folder = objects / "pack";
+  if (git_packbuilder_write(builder, pack_folder.c_str(), 0, nullptr, nullptr) != 0) {
+    return unexpected(detail::last_error("cannot write the pack"));
+  }
+  const std::string name = fmt::format("pack-{}", git_packbuilder_name(builder));
+  PackFiles written{pack_folder / (name + ".pack"), pack_folder / (name + ".idx"), 0};
+  written.bytes = size_of(written.pack) + size_of(written.index);
+  // The pack durable before anything it holds is removed elsewhere.
+  if (auto failed = sync_file_system(gitdir)) {
+    return unexpected(
+        fmt::format("cannot flush the new pack {}: {}", written.pack.string(), *failed));
+  }
+  auto backend = std::make_unique<OdbBackend>();
+  if (git_odb_backend_one_pack(&backend->pointer, written.index.c_str()) != 0) {
+    return unexpected(
+        detail::last_error(fmt::format("cannot read the new pack {}", written.pack.string())));
+  }
+  return std::pair{std::move(written), std::move(backend)};
+}
+
+// Packs the loose objects and removes each loose copy the new pack holds.
+std::optional<std::string> pack_loose(git_repository* repository, const fs::path& objects,
+                                      const fs::path& gitdir, Packed& packed) {
+  const std::vector<Loose> loose = list_loose(objects);
+  if (loose.empty()) {
+    return std::nullopt;
+  }
+  fault_point("packing-listed");
+  auto builder = start_pack(repository);
+  if (!builder) {
+    return std::move(builder.error());
+  }
+  std::vector<const Loose*> inserted;
+  inserted.reserve(loose.size());
+  for (const auto& object : loose) {
+    if (git_packbuilder_insert((*builder)->pointer, &object.id, nullptr) != 0) {
+      ++packed.left; // unreadable (cut short, corrupt): left for `git fsck` to name
+      continue;
+    }
+    inserted.push_back(&object);
+  }
+  if (inserted.empty()) {
+    return std::nullopt;
+  }
+  auto written = write_pack((*builder)->pointer, objects, gitdir);
+  if (!written) {
+    return std::move(written.error());
+  }
+  git_odb_backend* in_pack = written->second->pointer;
+  fault_point("packing-written");
+  for (const Loose* object : inserted) {
+    if (in_pack->exists(in_pack, &object->id) == 0) {
+      ++packed.left;
+      continue;
+    }
+    const std::string hex = detail::to_hex(object->id);
+    const fs::path file = objects / hex.substr(0, 2) / hex.substr(2);
+    if (::unlink(file.c_str()) == 0 || errno == ENOENT) {
+      ++packed.objects;
+      packed.loose_bytes += object->bytes;
+      if (packed.objects == 1) {
+        fault_point("packing-removing");
+      }
+    }
+  }
+  // Folders left empty stay: a commit may be about to write into one
+  // (`git prune-packed` removes them, and git's writers make them again).
+  packed.pack_bytes = written->first.bytes;
+  packed.pack = fs::relative(written->first.pack, gitdir).string();
+  return std::nullopt;
+}
+
+// Merges the small packs, as geometric_split picks them, into one; each old
+// pack is removed only once the new one holds every object it held.
+std::optional<std::string> merge_packs(git_repository* repository, const fs::path& objects,
+                                       const fs::path& gitdir, Packed& packed) {
+  const std::vector<PackFiles> packs = mergeable_packs(objects / "pack");
+  std::vector<std::uint64_t> sizes;
+  for (const auto& pack : packs) {
+    sizes.push_back(pack.bytes);
+  }
+  const std::size_t merging = geometric_split(sizes);
+  if (merging == 0) {
+    return std::nullopt;
+  }
+  auto builder = start_pack(repository);
+  if (!builder) {
+    return std::move(builder.error());
+  }
+  struct Listing {
+    git_packbuilder* builder;
+    std::vector<git_oid> ids;
+  } listing{(*builder)->pointer, {}};
+  for (std::size_t i = 0; i < merging; ++i) {
+    OdbBackend old;
+    if (git_odb_backend_one_pack(&old.pointer, packs[i].index.c_str()) != 0 ||
+        old.pointer->foreach (
+            old.pointer,
+            [](const git_oid* id, void* payload) {
+              auto* into = static_cast<Listing*>(payload);
+              into->ids.push_back(*id);
+              return git_packbuilder_insert(into->builder, id, nullptr);
+            },
+            &listing) != 0) {
+      // A pack that cannot be read whole is left as it is, and every other with it.
+      return std::optional<std::string>(detail::last_error(
+          fmt::format("cannot read the pack {} to merge it", packs[i].pack.string())));
+    }
+  }
+  auto written = write_pack((*builder)->pointer, objects, gitdir);
+  if (!written) {
+    return std::move(written.error());
+  }
+  git_odb_backend* merged = written->second->pointer;
+  for (const auto& id : listing.ids) {
+    if (merged->exists(merged, &id) == 0) {
+      return std::optional<std::string>(
+          fmt::format("the merged pack {} lacks {}; the packs stay as they are",
+                      written->first.pack.string(), detail::to_hex(id)));
+    }
+  }
+  fault_point("packing-merged");
+  for (std::size_t i = 0; i < merging; ++i) {
+    if (packs[i].pack == written->first.pack) {
+      continue; // the same objects made the same pack
+    }
+    // The index first: a reader that finds no index never opens the pack.
+    std::error_code ignored;
+    fs::remove(packs[i].index, ignored);
+    fs::remove(packs[i].pack, ignored);
+    fs::remove(fs::path(packs[i].pack).replace_extension(".rev"), ignored);
+  }
+  packed.merged_packs = merging;
+  packed.pack = fs::relative(written->first.pack, gitdir).string();
+  packed.pack_bytes = written->first.bytes;
+  return std::nullopt;
 }
 
 } // namespace
@@ -145,7 +333,8 @@ Expected<Packed, std::string> pack_loose_objects(const fs::path& store) {
   const fs::path lock_path = gitdir / k_packing_lock;
   const int lock = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (lock < 0) {
-    return unexpected(fmt::format("cannot create {}: {}", lock_path.string(), std::strerror(errno)));
+    return unexpected(
+        fmt::format("cannot create {}: {}", lock_path.string(), std::strerror(errno)));
   }
   struct Closer {
     int fd;
@@ -161,68 +350,39 @@ Expected<Packed, std::string> pack_loose_objects(const fs::path& store) {
   }
 
   Packed packed;
-  const std::vector<Loose> loose = list_loose(*objects);
-  if (loose.empty()) {
-    return packed;
+  if (auto failed = pack_loose(handle, *objects, gitdir, packed)) {
+    return unexpected(std::move(*failed));
   }
-  fault_point("packing-listed");
-  Packbuilder builder;
-  if (git_packbuilder_new(&builder.pointer, handle) != 0) {
-    return unexpected(detail::last_error("cannot start a pack"));
+  if (auto failed = merge_packs(handle, *objects, gitdir, packed)) {
+    return unexpected(std::move(*failed));
   }
-  // One thread: packing is upkeep, and the machine's other core is the
-  // agent's (and the daemon's next commit's).
-  git_packbuilder_set_threads(builder.pointer, 1);
-  std::vector<const Loose*> inserted;
-  inserted.reserve(loose.size());
-  for (const auto& object : loose) {
-    if (git_packbuilder_insert(builder.pointer, &object.id, nullptr) != 0) {
-      ++packed.left; // unreadable (cut short, corrupt): left for `git fsck` to name
-      continue;
-    }
-    inserted.push_back(&object);
-  }
-  if (inserted.empty()) {
-    return packed;
-  }
-  detail::fresh_errors();
-  const fs::path pack_folder = *objects / "pack";
-  if (git_packbuilder_write(builder.pointer, pack_folder.c_str(), 0, nullptr, nullptr) != 0) {
-    return unexpected(detail::last_error("cannot write the pack"));
-  }
-  const std::string name = fmt::format("pack-{}", git_packbuilder_name(builder.pointer));
-  const fs::path pack_file = pack_folder / (name + ".pack");
-  const fs::path index_file = pack_folder / (name + ".idx");
-  // The pack durable before any loose copy goes.
-  if (auto failed = sync_file_system(gitdir)) {
-    return unexpected(fmt::format("cannot flush the new pack {}: {}", pack_file.string(), *failed));
-  }
-  // Read back from the pack alone: each object removed below is in it.
-  OdbBackend in_pack;
-  if (git_odb_backend_one_pack(&in_pack.pointer, index_file.c_str()) != 0) {
-    return unexpected(detail::last_error(fmt::format("cannot read the new pack {}", pack_file.string())));
-  }
-  fault_point("packing-written");
-  for (const Loose* object : inserted) {
-    if (in_pack.pointer->exists(in_pack.pointer, &object->id) == 0) {
-      ++packed.left;
-      continue;
-    }
-    const std::string hex = detail::to_hex(object->id);
-    const fs::path file = *objects / hex.substr(0, 2) / hex.substr(2);
-    if (::unlink(file.c_str()) == 0 || errno == ENOENT) {
-      ++packed.objects;
-      packed.loose_bytes += object->bytes;
-      if (packed.objects == 1) {
-        fault_point("packing-removing");
-      }
-    }
-  }
-  // Folders left empty stay: a commit may be about to write into one
-  // (`git prune-packed` removes them, and git's writers make them again).
-  packed.pack_bytes = size_of(pack_file) + size_of(index_file);
-  packed.pack = (fs::path("objects") / "pack" / (name + ".pack")).string();
   return packed;
+}
+
+std::size_t geometric_split(const std::vector<std::uint64_t>& ascending) {
+  constexpr std::uint64_t k_factor = 2;
+  if (ascending.size() < 2) {
+    return 0;
+  }
+  // From the largest down, the packs that already grow geometrically stay.
+  std::size_t split = ascending.size() - 1;
+  while (split > 0 && ascending[split] >= k_factor * ascending[split - 1]) {
+    --split;
+  }
+  if (split == 0) {
+    return 0;
+  }
+  // Those below the split are merged, and so is each pack above it that
+  // is not twice their total: it would be merged next time anyway.
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < split; ++i) {
+    total += ascending[i];
+  }
+  while (split < ascending.size() && ascending[split] < k_factor * total) {
+    total += ascending[split];
+    ++split;
+  }
+  return split < 2 ? 0 : split;
 }
 
 } // namespace engram::git

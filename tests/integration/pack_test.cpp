@@ -52,9 +52,10 @@ fs::path store_with_history(const Sandbox& sandbox) {
   REQUIRE(sandbox.engram({"consolidate", "--store", store.string(), "--now", k_history_now})
               .exit_code == 0);
   for (const std::string topic : {"billing", "search", "queues"}) {
-    write_file(store / "semantic" / (topic + ".md"),
-               semantic_memory({topic, "ops"}, "2026-11-01",
-                               "# " + topic + "\n\n- The " + topic + " service runs on port 80.\n"));
+    write_file(
+        store / "semantic" / (topic + ".md"),
+        semantic_memory({topic, "ops"}, "2026-11-01",
+                        "# " + topic + "\n\n- The " + topic + " service runs on port 80.\n"));
     REQUIRE(sandbox.engram({"consolidate", "--store", store.string(), "--now", k_history_now})
                 .exit_code == 0);
   }
@@ -63,7 +64,8 @@ fs::path store_with_history(const Sandbox& sandbox) {
 
 } // namespace
 
-TEST_CASE("engram pack moves a store's loose objects into one pack and the history reads the same") {
+TEST_CASE(
+    "engram pack moves a store's loose objects into one pack and the history reads the same") {
   const Sandbox sandbox;
   const fs::path store = store_with_history(sandbox);
   const auto before = count_objects(sandbox, store);
@@ -74,8 +76,8 @@ TEST_CASE("engram pack moves a store's loose objects into one pack and the histo
   const auto packed = sandbox.engram({"pack", "--store", store.string()});
   INFO(packed.err);
   REQUIRE(packed.exit_code == 0);
-  CHECK_THAT(packed.err, Catch::Contains("packed " + std::to_string(before.at("count")) +
-                                         " loose objects"));
+  CHECK_THAT(packed.err,
+             Catch::Contains("packed " + std::to_string(before.at("count")) + " loose objects"));
   const auto after = count_objects(sandbox, store);
   CHECK(after.at("count") == 0);
   CHECK(after.at("in-pack") == before.at("in-pack") + before.at("count"));
@@ -138,8 +140,8 @@ TEST_CASE("engram pack leaves the objects alone while another engram is packing"
 
 TEST_CASE("the daemon packs a quiet store's loose objects once they pass git.pack_loose_bytes") {
   const Sandbox sandbox;
-  const auto made = engram::test::daemon_store(sandbox, "",
-                                               "release_after_s = 1\nlog_level = \"debug\"\n");
+  const auto made =
+      engram::test::daemon_store(sandbox, "", "release_after_s = 1\nlog_level = \"debug\"\n");
   // Any loose object is over one byte.
   std::string config = read_file(made.config);
   const std::string git_table = "[git]\n";
@@ -198,8 +200,8 @@ TEST_CASE("objects a commit writes while engram pack works stay loose and whole"
 
 TEST_CASE("engram pack killed at any step loses no object, and the next one finishes") {
   const Sandbox sandbox;
-  const auto point = GENERATE(as<std::string>{}, "packing-listed", "packing-written",
-                              "packing-removing");
+  const auto point =
+      GENERATE(as<std::string>{}, "packing-listed", "packing-written", "packing-removing");
   INFO(point);
   const fs::path store = store_with_history(sandbox);
   const auto before = count_objects(sandbox, store);
@@ -216,5 +218,40 @@ TEST_CASE("engram pack killed at any step loses no object, and the next one fini
   CHECK(after.at("count") == 0);
   CHECK(after.at("packs") > before.at("packs"));
   CHECK(history_of(sandbox, store) == history);
+  check_sound(sandbox, store);
+}
+
+TEST_CASE("packing after each change keeps the packs few, and one killed after its merge loses "
+          "nothing") {
+  const Sandbox sandbox;
+  const fs::path store = store_with_history(sandbox);
+  bool killed = false;
+  for (int round = 0; round < 8; ++round) {
+    write_file(store / "semantic" / ("topic-" + std::to_string(round) + ".md"),
+               semantic_memory({"topic", "round" + std::to_string(round)}, "2026-11-03",
+                               "# Topic\n\n- Round " + std::to_string(round) + " is done.\n"));
+    REQUIRE(sandbox.engram({"consolidate", "--store", store.string(), "--now", k_history_now})
+                .exit_code == 0);
+    const std::string history = history_of(sandbox, store);
+    // Until one is killed after writing its merged pack, every packing is.
+    const auto packed = engram::test::engram_with(
+        sandbox, {"pack", "--store", store.string()},
+        killed ? engram::test::Environment{}
+               : engram::test::Environment{{"ENGRAM_TEST_CRASH_AT", "packing-merged"}});
+    INFO("round " << round << ": " << packed.err);
+    if (packed.exit_code == 128 + SIGKILL) {
+      killed = true; // the old packs and the merged one are all there: the next packing merges
+    } else {
+      REQUIRE(packed.exit_code == 0);
+    }
+    CHECK(history_of(sandbox, store) == history);
+    check_sound(sandbox, store);
+  }
+  CHECK(killed);
+  const auto last = sandbox.engram({"pack", "--store", store.string()});
+  CHECK(last.exit_code == 0);
+  const auto counts = count_objects(sandbox, store);
+  CHECK(counts.at("count") == 0);
+  CHECK(counts.at("packs") <= 4); // a few, growing geometrically: not one a round
   check_sound(sandbox, store);
 }

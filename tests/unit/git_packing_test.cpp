@@ -1,0 +1,76 @@
+// Packing (git/packing.cpp): which packs a packing merges, and a Repository
+// kept open across packings — as the daemon keeps one — still reading every
+// object and committing, while loose objects and whole packs it had seen are
+// removed under it.
+#include "git/packing.hpp"
+#include "git/repository.hpp"
+#include "lib/shell.hpp"
+#include "lib/temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <string>
+#include <vector>
+
+using engram::git::geometric_split;
+using engram::git::pack_loose_objects;
+using engram::git::Repository;
+using engram::test::shell;
+using engram::test::TempDir;
+using engram::test::write_file;
+
+TEST_CASE("packs that grow geometrically are left as they are") {
+  CHECK(geometric_split({}) == 0);
+  CHECK(geometric_split({5}) == 0);
+  CHECK(geometric_split({1, 40}) == 0);
+  CHECK(geometric_split({1, 3, 9, 27}) == 0);
+  CHECK(geometric_split({2, 4, 8}) == 0); // exactly twice is enough
+}
+
+TEST_CASE("the small packs are merged, and each next one under twice their total") {
+  CHECK(geometric_split({1, 1, 40}) == 2);
+  CHECK(geometric_split({1, 1, 1, 40}) == 3);
+  CHECK(geometric_split({1, 1, 3, 40}) == 3); // 3 < 2 × (1 + 1)
+  CHECK(geometric_split({10, 12, 40}) == 3);  // 40 < 2 × 22: the first pack too
+  CHECK(geometric_split({600, 1000}) == 2);
+  CHECK(geometric_split({1, 1, 5, 40}) == 2); // 5 ≥ 2 × 2 stays, and 40 with it
+}
+
+TEST_CASE("a repository kept open reads and commits across packings that remove what it saw") {
+  const TempDir dir;
+  auto opened = Repository::init(dir.path());
+  REQUIRE(opened.has_value());
+  Repository repository = std::move(opened).value();
+  const engram::git::Signature signature{"engram", "engram@test"};
+  std::vector<std::string> blobs; // every file's blob id so far
+  std::size_t merges = 0;
+  for (int round = 0; round < 10; ++round) {
+    const std::string name = fmt::format("memory-{}.md", round);
+    write_file(dir.path() / name, fmt::format("# Round {}\n\n- Claim {} holds.\n", round, round));
+    write_file(dir.path() / "MEMORY.md", fmt::format("- {} rounds so far\n", round + 1));
+    const auto committed = repository.commit_all(fmt::format("round {}", round), signature);
+    INFO(round << ": " << (committed ? std::string() : committed.error().message));
+    REQUIRE(committed.has_value());
+    const auto id = shell(fmt::format("git -C '{}' rev-parse HEAD:{}", dir.path().string(), name));
+    REQUIRE(id.ok);
+    blobs.push_back(id.out.substr(0, 40));
+    for (const auto& blob : blobs) {
+      CHECK(repository.read_blob(blob).has_value()); // seen loose or in a pack, before packing
+    }
+    const auto packed = pack_loose_objects(dir.path());
+    REQUIRE(packed.has_value());
+    merges += packed->merged_packs != 0 ? 1 : 0;
+  }
+  CHECK(merges > 0);
+  for (const auto& blob : blobs) {
+    CHECK(repository.read_blob(blob).has_value());
+  }
+  write_file(dir.path() / "MEMORY.md", "- done\n");
+  REQUIRE(repository.commit_all("after the packings", signature).has_value());
+  const auto fsck =
+      shell(fmt::format("git -C '{}' fsck --full --strict 2>&1", dir.path().string()));
+  INFO(fsck.out);
+  CHECK(fsck.ok);
+  const auto log = shell(fmt::format("git -C '{}' log --format=%s", dir.path().string()));
+  CHECK(log.out.starts_with("after the packings\nround 9\n"));
+}
