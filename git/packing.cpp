@@ -121,8 +121,10 @@ struct PackFiles {
   std::uint64_t bytes = 0;
 };
 
-// The packs a merge may take: each .pack with its .idx and without a .keep
-// (git's mark of a pack no repack may touch), smallest first.
+// The packs a merge may take, smallest first: each .pack with its .idx, and
+// none git marks as special: a .keep (no repack may touch it), a .promisor
+// (a partial clone's) or a .mtimes (a cruft pack of unreachable objects,
+// which `git gc` expires by those times).
 std::vector<PackFiles> mergeable_packs(const fs::path& pack_folder) {
   std::vector<PackFiles> found;
   std::error_code error;
@@ -132,8 +134,11 @@ std::vector<PackFiles> mergeable_packs(const fs::path& pack_folder) {
       continue;
     }
     PackFiles pack{path, fs::path(path).replace_extension(".idx"), size_of(path)};
-    if (fs::exists(pack.index, error) &&
-        !fs::exists(fs::path(path).replace_extension(".keep"), error)) {
+    const auto marked = [&](const char* extension) {
+      return fs::exists(fs::path(path).replace_extension(extension), error);
+    };
+    if (fs::exists(pack.index, error) && !marked(".keep") && !marked(".promisor") &&
+        !marked(".mtimes")) {
       found.push_back(std::move(pack));
     }
   }
@@ -289,7 +294,9 @@ std::optional<std::string> merge_packs(git_repository* repository, const fs::pat
     std::error_code ignored;
     fs::remove(packs[i].index, ignored);
     fs::remove(packs[i].pack, ignored);
-    fs::remove(fs::path(packs[i].pack).replace_extension(".rev"), ignored);
+    for (const char* extension : {".rev", ".bitmap"}) {
+      fs::remove(fs::path(packs[i].pack).replace_extension(extension), ignored);
+    }
   }
   packed.merged_packs = merging;
   packed.pack = fs::relative(written->first.pack, gitdir).string();

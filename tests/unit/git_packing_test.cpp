@@ -74,3 +74,33 @@ TEST_CASE("a repository kept open reads and commits across packings that remove 
   const auto log = shell(fmt::format("git -C '{}' log --format=%s", dir.path().string()));
   CHECK(log.out.starts_with("after the packings\nround 9\n"));
 }
+
+TEST_CASE("a pack git marks with a .keep is never merged or removed") {
+  const TempDir dir;
+  auto opened = Repository::init(dir.path());
+  REQUIRE(opened.has_value());
+  Repository repository = std::move(opened).value();
+  const engram::git::Signature signature{"engram", "engram@test"};
+  std::filesystem::path kept;
+  std::size_t merges = 0;
+  for (int round = 0; round < 6; ++round) {
+    write_file(dir.path() / fmt::format("memory-{}.md", round),
+               fmt::format("# Round {}\n\n- Claim {} holds.\n", round, round));
+    REQUIRE(repository.commit_all(fmt::format("round {}", round), signature).has_value());
+    const auto packed = pack_loose_objects(dir.path());
+    REQUIRE(packed.has_value());
+    merges += packed->merged_packs != 0 ? 1 : 0;
+    if (round == 0) {
+      kept = dir.path() / ".git" / packed->pack;
+      REQUIRE(std::filesystem::exists(kept));
+      write_file(std::filesystem::path(kept).replace_extension(".keep"), "");
+    }
+  }
+  CHECK(merges > 0); // the others were merged, as packs of about one size are
+  CHECK(std::filesystem::exists(kept));
+  CHECK(std::filesystem::exists(std::filesystem::path(kept).replace_extension(".idx")));
+  const auto fsck =
+      shell(fmt::format("git -C '{}' fsck --full --strict 2>&1", dir.path().string()));
+  INFO(fsck.out);
+  CHECK(fsck.ok);
+}
