@@ -4,6 +4,7 @@
 #include "base/error.hpp"
 #include "base/json_text.hpp"
 #include "cli/app.hpp"
+#include "cli/detached_pack.hpp"
 #include "cli/history_output.hpp"
 #include "cli/keep_until_exit.hpp"
 #include "cli/rule_plugins.hpp"
@@ -264,6 +265,9 @@ int run_consolidate(const Globals& globals, const ConsolidateOptions& options) {
     fmt::print("{}\n", json_text(to_json(selected, outcome, dry, host), 2));
   } else {
     print_text(outcome, dry);
+  }
+  if (kind == RunKind::full && dry == engine::DryRun::no) {
+    pack_detached_if_due(globals, selected);
   }
   keep_until_exit(std::move(outcome.model));
   return k_exit_ok;

@@ -255,3 +255,19 @@ TEST_CASE("packing after each change keeps the packs few, and one killed after i
   CHECK(counts.at("packs") <= 4); // a few, growing geometrically: not one a round
   check_sound(sandbox, store);
 }
+
+TEST_CASE("a full consolidation without a daemon starts engram pack once the loose objects pass "
+          "git.pack_loose_bytes, and returns without waiting for it") {
+  const Sandbox sandbox;
+  const fs::path store = make_history_store(sandbox);
+  const fs::path config = sandbox.work("pack.toml");
+  write_file(config, "[git]\npack_loose_bytes = 1\n");
+  const auto consolidated = sandbox.engram({"--config", config.string(), "consolidate", "--store",
+                                            store.string(), "--now", k_history_now});
+  INFO(consolidated.err);
+  REQUIRE(consolidated.exit_code == 0);
+  REQUIRE(wait_until([&] { return count_objects(sandbox, store).at("count") == 0; }, 20s));
+  CHECK(count_objects(sandbox, store).at("packs") >= 1);
+  check_sound(sandbox, store);
+  engram::test::check_every_claim(store);
+}
