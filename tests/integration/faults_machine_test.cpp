@@ -1,5 +1,5 @@
 // Faults of the machine, with the real binary: a disk that fills up during a
-// consolidation, a store that is read-only, a store folder removed or renamed
+// consolidation (a rollback, a restore, an init, a packing), a store that is read-only, a store folder removed or renamed
 // under the daemon, and inotify out of watches. Disk and read-only faults need
 // mounts (a small tmpfs, a read-only bind mount), so those tests run as root
 // and skip, saying why, where mounting is not allowed.
@@ -158,7 +158,7 @@ TEST_CASE("a consolidation that runs out of disk space fails cleanly, and the ne
   // left, the commit object is what no longer fits (libgit2's
   // git_commit_create did not report that; see git/commit.cpp).
   std::size_t failed = 0;
-  const std::size_t leaves[] = {0,     4096,  8192,  16384,  32768,  36864,
+  const std::size_t leaves[] = {0,     4096,  8192,   16384,  32768, 36864,
                                 38912, 65536, 126976, 129024, 131072};
   for (const std::size_t leave : leaves) {
     INFO("space left: " << leave);
@@ -174,7 +174,8 @@ TEST_CASE("a consolidation that runs out of disk space fails cleanly, and the ne
       // it says so, and git status is off only until the next run.
       const auto status = sandbox.git(store, {"status", "--porcelain"});
       INFO(status.out);
-      CHECK((status.out.empty() || full.err.find("the index was not written") != std::string::npos));
+      CHECK(
+          (status.out.empty() || full.err.find("the index was not written") != std::string::npos));
     } else {
       ++failed;
       check_failed_cleanly(sandbox, store, full, before, expected);
@@ -203,8 +204,8 @@ TEST_CASE("a rollback or restore that runs out of disk space fails cleanly, and 
     std::string name;
     std::vector<std::string> args; // after `--store PATH`
   };
-  const Undo undo = GENERATE(Undo{"rollback", {"HEAD"}},
-                             Undo{"restore", {"HEAD~1", "--", "episodic"}});
+  const Undo undo =
+      GENERATE(Undo{"rollback", {"HEAD"}}, Undo{"restore", {"HEAD~1", "--", "episodic"}});
   INFO(undo.name);
   const Sandbox sandbox;
   const auto disk = small_disk(sandbox);
@@ -297,6 +298,60 @@ TEST_CASE("engram init that runs out of disk space fails cleanly, and run again 
   std::cout << fmt::format("disk full: {} of {} inits ran out of space and failed cleanly\n",
                            failed, std::size(leaves));
   CHECK(failed >= 4);
+}
+
+TEST_CASE("engram pack that runs out of disk space removes nothing, and run again it packs") {
+  const Sandbox sandbox;
+  const auto disk = small_disk(sandbox);
+  if (!disk) {
+    return;
+  }
+  std::size_t failed = 0;
+  const std::size_t leaves[] = {0, 4096, 8192, 16384, 32768, 65536};
+  for (const std::size_t leave : leaves) {
+    INFO("space left: " << leave);
+    const fs::path store = make_history_store(sandbox, fmt::format("disk/store-{}", leave));
+    REQUIRE(sandbox.engram({"consolidate", "--store", store.string(), "--now", k_history_now})
+                .exit_code == 0);
+    const auto before = object_counts(sandbox, store);
+    REQUIRE(before.at("count") > 0);
+    const std::string history = git_out(sandbox, store, {"log", "--format=%H %T"}) +
+                                git_out(sandbox, store, {"ls-tree", "-r", "HEAD"});
+    fill(sandbox.work("disk/filler"), leave);
+
+    const auto packed = sandbox.engram({"pack", "--store", store.string()});
+    INFO(packed.out << packed.err);
+    const auto after = object_counts(sandbox, store);
+    if (packed.exit_code == 0) {
+      CHECK(after.at("count") == 0);
+    } else {
+      ++failed;
+      CHECK(packed.exit_code == 1);
+      CHECK_THAT(packed.err, Catch::Contains("No space left on device"));
+      CHECK(after.at("count") == before.at("count")); // no loose copy removed
+    }
+    const auto fsck = sandbox.git(store, {"fsck", "--full", "--strict"});
+    INFO(fsck.out + fsck.err);
+    CHECK(fsck.exit_code == 0);
+
+    // Space back: packed, and nothing of the failed run left in the pack folder.
+    fs::remove(sandbox.work("disk/filler"));
+    CHECK(sandbox.engram({"pack", "--store", store.string()}).exit_code == 0);
+    CHECK(object_counts(sandbox, store).at("count") == 0);
+    for (const auto& entry : fs::directory_iterator(store / ".git" / "objects" / "pack")) {
+      const auto name = entry.path().filename().string();
+      INFO(name);
+      CHECK((name.starts_with("pack-") && (name.ends_with(".pack") || name.ends_with(".idx"))));
+    }
+    CHECK(git_out(sandbox, store, {"log", "--format=%H %T"}) +
+              git_out(sandbox, store, {"ls-tree", "-r", "HEAD"}) ==
+          history);
+    check_sound(sandbox, store);
+    fs::remove_all(store);
+  }
+  std::cout << fmt::format("disk full: {} of {} packings ran out of space\n", failed,
+                           std::size(leaves));
+  CHECK(failed >= 2);
 }
 
 TEST_CASE("a read-only store is a clear error and is left as it was") {

@@ -23,22 +23,13 @@ using engram::test::git_out;
 using engram::test::k_history_now;
 using engram::test::make_history_store;
 using engram::test::memory_files;
+using engram::test::object_counts;
 using engram::test::read_file;
 using engram::test::Sandbox;
 using engram::test::semantic_memory;
 using engram::test::wait_until;
 using engram::test::write_file;
 using namespace std::chrono_literals;
-
-// `git count-objects -v`, by name: count (loose), in-pack, packs, ...
-std::map<std::string, long long> count_objects(const Sandbox& sandbox, const fs::path& store) {
-  std::map<std::string, long long> counts;
-  for (const auto& line : git_lines(sandbox, store, {"count-objects", "-v"})) {
-    const auto colon = line.find(':');
-    counts[line.substr(0, colon)] = std::stoll(line.substr(colon + 1));
-  }
-  return counts;
-}
 
 // Everything a history is: each commit with its tree, and HEAD's files.
 std::string history_of(const Sandbox& sandbox, const fs::path& store) {
@@ -68,7 +59,7 @@ TEST_CASE(
     "engram pack moves a store's loose objects into one pack and the history reads the same") {
   const Sandbox sandbox;
   const fs::path store = store_with_history(sandbox);
-  const auto before = count_objects(sandbox, store);
+  const auto before = object_counts(sandbox, store);
   REQUIRE(before.at("count") > 0);
   const std::string history = history_of(sandbox, store);
   const auto files = memory_files(store);
@@ -78,7 +69,7 @@ TEST_CASE(
   REQUIRE(packed.exit_code == 0);
   CHECK_THAT(packed.err,
              Catch::Contains("packed " + std::to_string(before.at("count")) + " loose objects"));
-  const auto after = count_objects(sandbox, store);
+  const auto after = object_counts(sandbox, store);
   CHECK(after.at("count") == 0);
   CHECK(after.at("in-pack") == before.at("in-pack") + before.at("count"));
   CHECK(after.at("packs") == before.at("packs") + 1);
@@ -96,14 +87,14 @@ TEST_CASE(
                              "# Payments\n\n- Refunds settle within 5 days.\n"));
   REQUIRE(sandbox.engram({"consolidate", "--store", store.string(), "--now", k_history_now})
               .exit_code == 0);
-  CHECK(count_objects(sandbox, store).at("count") > 0);
+  CHECK(object_counts(sandbox, store).at("count") > 0);
   check_sound(sandbox, store);
 }
 
 TEST_CASE("a loose object that cannot be read is left as it is, and every other one is packed") {
   const Sandbox sandbox;
   const fs::path store = store_with_history(sandbox);
-  const auto before = count_objects(sandbox, store);
+  const auto before = object_counts(sandbox, store);
   const std::string history = history_of(sandbox, store);
   // An object file cut short: a name like any object's, bytes that are not zlib.
   const fs::path broken = store / ".git" / "objects" / "ab" / std::string(38, 'c');
@@ -115,7 +106,7 @@ TEST_CASE("a loose object that cannot be read is left as it is, and every other 
   CHECK(packed.exit_code == 1);
   CHECK_THAT(packed.err, Catch::Contains("1 loose object could not be read"));
   CHECK(read_file(broken) == "not an object");
-  const auto after = count_objects(sandbox, store);
+  const auto after = object_counts(sandbox, store);
   CHECK(after.at("count") == 1);
   CHECK(after.at("in-pack") == before.at("in-pack") + before.at("count"));
   CHECK(history_of(sandbox, store) == history);
@@ -124,7 +115,7 @@ TEST_CASE("a loose object that cannot be read is left as it is, and every other 
 TEST_CASE("engram pack leaves the objects alone while another engram is packing") {
   const Sandbox sandbox;
   const fs::path store = store_with_history(sandbox);
-  const auto before = count_objects(sandbox, store);
+  const auto before = object_counts(sandbox, store);
   const fs::path lock = store / ".git" / "engram-packing";
   const int held = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   REQUIRE(held >= 0);
@@ -132,10 +123,10 @@ TEST_CASE("engram pack leaves the objects alone while another engram is packing"
   const auto busy = sandbox.engram({"pack", "--store", store.string()});
   CHECK(busy.exit_code == 0);
   CHECK_THAT(busy.err, Catch::Contains("another engram is packing"));
-  CHECK(count_objects(sandbox, store) == before);
+  CHECK(object_counts(sandbox, store) == before);
   ::close(held); // the other packer is gone: its lock with it
   CHECK(sandbox.engram({"pack", "--store", store.string()}).exit_code == 0);
-  CHECK(count_objects(sandbox, store).at("count") == 0);
+  CHECK(object_counts(sandbox, store).at("count") == 0);
 }
 
 TEST_CASE("the daemon packs a quiet store's loose objects once they pass git.pack_loose_bytes") {
@@ -157,7 +148,7 @@ TEST_CASE("the daemon packs a quiet store's loose objects once they pass git.pac
   REQUIRE(wait_until([&] { return engram::test::head_of(made.store) != before; }, 10s));
   // Released a second after its last run, then packed on the packer's thread.
   REQUIRE(wait_until([&] { return daemon.log().find("packed ") != std::string::npos; }, 20s));
-  CHECK(count_objects(sandbox, made.store).at("count") == 0);
+  CHECK(object_counts(sandbox, made.store).at("count") == 0);
   check_sound(sandbox, made.store);
 
   // The daemon's next commit, after the pack under it, is as sound.
@@ -176,7 +167,7 @@ TEST_CASE("the daemon packs a quiet store's loose objects once they pass git.pac
 TEST_CASE("objects a commit writes while engram pack works stay loose and whole") {
   const Sandbox sandbox;
   const fs::path store = store_with_history(sandbox);
-  const auto listed = count_objects(sandbox, store).at("count");
+  const auto listed = object_counts(sandbox, store).at("count");
   // The packer has listed the loose objects; a consolidation then commits.
   engram::test::Run packing(sandbox, "pack", {"pack", "--store", store.string()}, "packing-listed");
   REQUIRE(packing.wait_paused());
@@ -185,7 +176,7 @@ TEST_CASE("objects a commit writes while engram pack works stay loose and whole"
                              "# Payments\n\n- Refunds settle within 5 days.\n"));
   REQUIRE(sandbox.engram({"consolidate", "--store", store.string(), "--now", k_history_now})
               .exit_code == 0);
-  const auto written = count_objects(sandbox, store).at("count") - listed;
+  const auto written = object_counts(sandbox, store).at("count") - listed;
   REQUIRE(written > 0);
   const std::string history = history_of(sandbox, store);
   packing.resume();
@@ -193,7 +184,7 @@ TEST_CASE("objects a commit writes while engram pack works stay loose and whole"
   INFO(packed.err);
   CHECK(packed.exit_code == 0);
   CHECK_THAT(packed.err, Catch::Contains("packed " + std::to_string(listed) + " loose objects"));
-  CHECK(count_objects(sandbox, store).at("count") == written);
+  CHECK(object_counts(sandbox, store).at("count") == written);
   CHECK(history_of(sandbox, store) == history);
   check_sound(sandbox, store);
 }
@@ -204,7 +195,7 @@ TEST_CASE("engram pack killed at any step loses no object, and the next one fini
       GENERATE(as<std::string>{}, "packing-listed", "packing-written", "packing-removing");
   INFO(point);
   const fs::path store = store_with_history(sandbox);
-  const auto before = count_objects(sandbox, store);
+  const auto before = object_counts(sandbox, store);
   const std::string history = history_of(sandbox, store);
   const auto killed = engram::test::engram_with(sandbox, {"pack", "--store", store.string()},
                                                 {{"ENGRAM_TEST_CRASH_AT", point}});
@@ -214,7 +205,7 @@ TEST_CASE("engram pack killed at any step loses no object, and the next one fini
   // Objects both loose and in the dead run's pack are packed again (the same
   // objects make the same pack) and their loose copies removed.
   REQUIRE(sandbox.engram({"pack", "--store", store.string()}).exit_code == 0);
-  const auto after = count_objects(sandbox, store);
+  const auto after = object_counts(sandbox, store);
   CHECK(after.at("count") == 0);
   CHECK(after.at("packs") > before.at("packs"));
   CHECK(history_of(sandbox, store) == history);
@@ -250,7 +241,7 @@ TEST_CASE("packing after each change keeps the packs few, and one killed after i
   CHECK(killed);
   const auto last = sandbox.engram({"pack", "--store", store.string()});
   CHECK(last.exit_code == 0);
-  const auto counts = count_objects(sandbox, store);
+  const auto counts = object_counts(sandbox, store);
   CHECK(counts.at("count") == 0);
   CHECK(counts.at("packs") <= 4); // a few, growing geometrically: not one a round
   check_sound(sandbox, store);
@@ -266,8 +257,8 @@ TEST_CASE("a full consolidation without a daemon starts engram pack once the loo
                                             store.string(), "--now", k_history_now});
   INFO(consolidated.err);
   REQUIRE(consolidated.exit_code == 0);
-  REQUIRE(wait_until([&] { return count_objects(sandbox, store).at("count") == 0; }, 20s));
-  CHECK(count_objects(sandbox, store).at("packs") >= 1);
+  REQUIRE(wait_until([&] { return object_counts(sandbox, store).at("count") == 0; }, 20s));
+  CHECK(object_counts(sandbox, store).at("packs") >= 1);
   check_sound(sandbox, store);
   engram::test::check_every_claim(store);
 }

@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,17 @@ inline void check_sound(const Sandbox& sandbox, const std::filesystem::path& sto
   CHECK(fsck.exit_code == 0);
   CHECK_THAT(fsck.out + fsck.err, !Catch::Contains("error") && !Catch::Contains("broken") &&
                                       !Catch::Contains("missing"));
+}
+
+// `git count-objects -v`, by name: count (loose), in-pack, packs, ...
+inline std::map<std::string, long long> object_counts(const Sandbox& sandbox,
+                                                      const std::filesystem::path& store) {
+  std::map<std::string, long long> counts;
+  for (const auto& line : git_lines(sandbox, store, {"count-objects", "-v"})) {
+    const auto colon = line.find(':');
+    counts[line.substr(0, colon)] = std::stoll(line.substr(colon + 1));
+  }
+  return counts;
 }
 
 // The bytes of every regular file of the store but `.git/` and engram's
