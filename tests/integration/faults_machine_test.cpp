@@ -1,8 +1,9 @@
 // Faults of the machine, with the real binary: a disk that fills up during a
-// consolidation (a rollback, a restore, an init, a packing), a store that is read-only, a store folder removed or renamed
-// under the daemon, and inotify out of watches. Disk and read-only faults need
-// mounts (a small tmpfs, a read-only bind mount), so those tests run as root
-// and skip, saying why, where mounting is not allowed.
+// consolidation (a rollback, a restore, an init, a packing), a store that is
+// read-only, a store folder removed or renamed under the daemon, and inotify
+// out of watches. Disk and read-only faults need mounts (a small tmpfs, a
+// read-only bind mount), so those tests run as root and skip, saying why,
+// where mounting is not allowed.
 #include "lib/daemon_process.hpp"
 #include "lib/history.hpp"
 
