@@ -196,10 +196,20 @@ std::optional<std::string> pack_loose(git_repository* repository, const fs::path
   if (!builder) {
     return std::move(builder.error());
   }
+  Owned<git_odb, git_odb_free> odb;
+  if (git_repository_odb(&odb.pointer, repository) != 0) {
+    return detail::last_error("cannot open the object database");
+  }
   std::vector<const Loose*> inserted;
   inserted.reserve(loose.size());
   for (const auto& object : loose) {
-    if (git_packbuilder_insert((*builder)->pointer, &object.id, nullptr) != 0) {
+    // Read whole first, its id checked against its bytes: the packbuilder
+    // reads only the header here, and one object cut short further on
+    // would fail the whole pack, every time.
+    git_odb_object* read = nullptr;
+    const bool readable = git_odb_read(&read, odb.pointer, &object.id) == 0;
+    git_odb_object_free(read);
+    if (!readable || git_packbuilder_insert((*builder)->pointer, &object.id, nullptr) != 0) {
       ++packed.left; // unreadable (cut short, corrupt): left for `git fsck` to name
       continue;
     }

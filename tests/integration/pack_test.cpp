@@ -91,23 +91,30 @@ TEST_CASE(
   check_sound(sandbox, store);
 }
 
-TEST_CASE("a loose object that cannot be read is left as it is, and every other one is packed") {
+TEST_CASE("loose objects that cannot be read are left as they are, and every other one is packed") {
   const Sandbox sandbox;
   const fs::path store = store_with_history(sandbox);
   const auto before = object_counts(sandbox, store);
   const std::string history = history_of(sandbox, store);
-  // An object file cut short: a name like any object's, bytes that are not zlib.
-  const fs::path broken = store / ".git" / "objects" / "ab" / std::string(38, 'c');
-  fs::create_directories(broken.parent_path());
-  write_file(broken, "not an object");
+  const fs::path objects = store / ".git" / "objects";
+  // An object file that is not zlib at all, and one whose bytes are another
+  // object's (its header reads well; its id does not match what it holds).
+  const fs::path garbage = objects / "ab" / std::string(38, 'c');
+  fs::create_directories(garbage.parent_path());
+  write_file(garbage, "not an object");
+  const std::string head_tree = git_out(sandbox, store, {"rev-parse", "HEAD^{tree}"}).substr(0, 40);
+  const fs::path mismatched = objects / "ab" / std::string(38, 'd');
+  fs::copy_file(objects / head_tree.substr(0, 2) / head_tree.substr(2), mismatched);
+  const std::string copied = read_file(mismatched);
 
   const auto packed = sandbox.engram({"pack", "--store", store.string()});
   INFO(packed.err);
   CHECK(packed.exit_code == 1);
-  CHECK_THAT(packed.err, Catch::Contains("1 loose object could not be read"));
-  CHECK(read_file(broken) == "not an object");
+  CHECK_THAT(packed.err, Catch::Contains("2 loose objects could not be read"));
+  CHECK(read_file(garbage) == "not an object");
+  CHECK(read_file(mismatched) == copied);
   const auto after = object_counts(sandbox, store);
-  CHECK(after.at("count") == 1);
+  CHECK(after.at("count") == 2);
   CHECK(after.at("in-pack") == before.at("in-pack") + before.at("count"));
   CHECK(history_of(sandbox, store) == history);
 }
