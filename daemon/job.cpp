@@ -109,8 +109,7 @@ JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, KeptSt
     caches.release(job.root);
     // A quiet store: the loose objects its commits added are packed, on
     // the packer's thread, once they pass git.pack_loose_bytes.
-    packer.consider(job.root, job.name,
-                    static_cast<std::uint64_t>(job.settings.get_int("git.pack_loose_bytes")));
+    packer.consider(job.root, job.name, job.settings);
     result.ok = true;
     result.released = true;
     result.took = std::chrono::duration_cast<std::chrono::microseconds>(
@@ -145,8 +144,7 @@ JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, KeptSt
     }
     if (job.kind == RunKind::full) {
       // A store never quiet for release_after_s still gets its full runs.
-      packer.consider(job.root, job.name,
-                      static_cast<std::uint64_t>(job.settings.get_int("git.pack_loose_bytes")));
+      packer.consider(job.root, job.name, job.settings);
     }
   } catch (const std::exception& error) {
     // engram::Error for a store that cannot be consolidated; anything else is

@@ -58,7 +58,8 @@ Packer::~Packer() {
 }
 
 void Packer::consider(const std::filesystem::path& root, const std::string& name,
-                      std::uint64_t over) {
+                      const config::Settings& settings) {
+  const auto over = static_cast<std::uint64_t>(settings.get_int("git.pack_loose_bytes"));
   if (over == 0) {
     return;
   }

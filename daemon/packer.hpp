@@ -5,6 +5,8 @@
 // store's `git.pack_loose_bytes`, packs them (git/packing.hpp).
 #pragma once
 
+#include "config/config.hpp"
+
 #include <cstdint>
 #include <filesystem>
 #include <mutex>
@@ -23,10 +25,11 @@ public:
   ~Packer();
 
   // Counts the loose objects of the store at `root` (logged as `name`) on the
-  // helper thread, and packs them when they take more than `over` bytes.
-  // Does nothing when `over` is 0 (never) or while a store is being looked
-  // at or packed already: the next quiet spell looks again.
-  void consider(const std::filesystem::path& root, const std::string& name, std::uint64_t over);
+  // helper thread, and packs them when they take more than its settings'
+  // `git.pack_loose_bytes`. Does nothing when that is 0 (never) or while a
+  // store is being looked at or packed already: the next quiet spell looks again.
+  void consider(const std::filesystem::path& root, const std::string& name,
+                const config::Settings& settings);
 
 private:
   std::mutex m_mutex;

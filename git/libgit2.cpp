@@ -60,6 +60,16 @@ std::string last_error(std::string_view doing) {
                      system_error != 0 ? std::strerror(system_error) : "unknown libgit2 error");
 }
 
+std::optional<std::filesystem::path> objects_folder(git_repository* repository) {
+  git_buf folder = GIT_BUF_INIT;
+  if (git_repository_item_path(&folder, repository, GIT_REPOSITORY_ITEM_OBJECTS) != 0) {
+    return std::nullopt;
+  }
+  std::filesystem::path objects = folder.ptr;
+  git_buf_dispose(&folder);
+  return objects;
+}
+
 Failure failure(int code, std::string_view doing) {
   return Failure{last_error(doing), code == GIT_ELOCKED ? Locked::yes : Locked::no};
 }

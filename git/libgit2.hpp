@@ -5,7 +5,9 @@
 #include "git/repository.hpp"
 
 #include <array>
+#include <filesystem>
 #include <git2.h>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -24,6 +26,10 @@ std::string last_error(std::string_view doing);
 // earlier left, harmless and unrelated ("the global/xdg file 'ignore'
 // doesn't exist"). last_error() then says errno's reason instead.
 void fresh_errors();
+
+// The folder of the repository's objects (.git/objects, or the common
+// folder's); nullopt, with libgit2's error set, when it has none.
+std::optional<std::filesystem::path> objects_folder(git_repository* repository);
 
 // A Failure from libgit2's last error and the code it returned: GIT_ELOCKED
 // (a lock file someone else holds) is marked as worth retrying.

@@ -145,15 +145,12 @@ int write_loose_hashed(git_repository* repository, git_object_t type,
   if (git_odb_exists(odb.pointer, &id) != 0) {
     return 0;
   }
-  git_buf folder = GIT_BUF_INIT;
-  if (const int code = git_repository_item_path(&folder, repository, GIT_REPOSITORY_ITEM_OBJECTS);
-      code != 0) {
-    return code;
+  const auto objects = objects_folder(repository);
+  if (!objects) {
+    return GIT_ERROR;
   }
-  const fs::path objects = folder.ptr;
-  git_buf_dispose(&folder);
   const std::string hex = to_hex(id);
-  const fs::path name = objects / hex.substr(0, 2) / hex.substr(2);
+  const fs::path name = *objects / hex.substr(0, 2) / hex.substr(2);
   if (later != nullptr && bytes->size() >= LaterDeflate::k_from) {
     // One buffer per thread: 1.2 MB made afresh for each commit is 300
     // pages for the kernel to clear.

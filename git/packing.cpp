@@ -86,17 +86,6 @@ std::vector<Loose> list_loose(const fs::path& objects) {
   return found;
 }
 
-// The folder of the repository's objects, or nullopt (why in `error`).
-std::optional<fs::path> objects_folder(git_repository* repository) {
-  git_buf folder = GIT_BUF_INIT;
-  if (git_repository_item_path(&folder, repository, GIT_REPOSITORY_ITEM_OBJECTS) != 0) {
-    return std::nullopt;
-  }
-  fs::path objects = folder.ptr;
-  git_buf_dispose(&folder);
-  return objects;
-}
-
 Expected<RepositoryHandle, std::string> open_at(const fs::path& store) {
   detail::ensure_library();
   git_repository* repository = nullptr;
@@ -321,7 +310,7 @@ LooseObjects count_loose_objects(const fs::path& store) {
   if (!repository) {
     return {};
   }
-  const auto objects = objects_folder(repository->get());
+  const auto objects = detail::objects_folder(repository->get());
   if (!objects) {
     return {};
   }
@@ -340,7 +329,7 @@ Expected<Packed, std::string> pack_loose_objects(const fs::path& store) {
   }
   git_repository* handle = repository->get();
   const fs::path gitdir = git_repository_commondir(handle);
-  const auto objects = objects_folder(handle);
+  const auto objects = detail::objects_folder(handle);
   if (!objects) {
     return unexpected(detail::last_error("cannot find the repository's objects"));
   }

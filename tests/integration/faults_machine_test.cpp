@@ -316,8 +316,7 @@ TEST_CASE("engram pack that runs out of disk space removes nothing, and run agai
                 .exit_code == 0);
     const auto before = object_counts(sandbox, store);
     REQUIRE(before.at("count") > 0);
-    const std::string history = git_out(sandbox, store, {"log", "--format=%H %T"}) +
-                                git_out(sandbox, store, {"ls-tree", "-r", "HEAD"});
+    const std::string history = history_of(sandbox, store);
     fill(sandbox.work("disk/filler"), leave);
 
     const auto packed = sandbox.engram({"pack", "--store", store.string()});
@@ -344,9 +343,7 @@ TEST_CASE("engram pack that runs out of disk space removes nothing, and run agai
       INFO(name);
       CHECK((name.starts_with("pack-") && (name.ends_with(".pack") || name.ends_with(".idx"))));
     }
-    CHECK(git_out(sandbox, store, {"log", "--format=%H %T"}) +
-              git_out(sandbox, store, {"ls-tree", "-r", "HEAD"}) ==
-          history);
+    CHECK(history_of(sandbox, store) == history);
     check_sound(sandbox, store);
     fs::remove_all(store);
   }

@@ -20,6 +20,7 @@ using engram::test::check_sound;
 using engram::test::DaemonProcess;
 using engram::test::git_lines;
 using engram::test::git_out;
+using engram::test::history_of;
 using engram::test::k_history_now;
 using engram::test::make_history_store;
 using engram::test::memory_files;
@@ -30,12 +31,6 @@ using engram::test::semantic_memory;
 using engram::test::wait_until;
 using engram::test::write_file;
 using namespace std::chrono_literals;
-
-// Everything a history is: each commit with its tree, and HEAD's files.
-std::string history_of(const Sandbox& sandbox, const fs::path& store) {
-  return git_out(sandbox, store, {"log", "--format=%H %T %P %s"}) +
-         git_out(sandbox, store, {"ls-tree", "-r", "HEAD"});
-}
 
 // A store with several commits of engram's, their objects loose.
 fs::path store_with_history(const Sandbox& sandbox) {

@@ -70,6 +70,13 @@ inline void check_sound(const Sandbox& sandbox, const std::filesystem::path& sto
                                       !Catch::Contains("missing"));
 }
 
+// Everything a history is: each commit with its tree, parents and subject,
+// and HEAD's files. Equal before and after, nothing of it changed.
+inline std::string history_of(const Sandbox& sandbox, const std::filesystem::path& store) {
+  return git_out(sandbox, store, {"log", "--format=%H %T %P %s"}) +
+         git_out(sandbox, store, {"ls-tree", "-r", "HEAD"});
+}
+
 // `git count-objects -v`, by name: count (loose), in-pack, packs, ...
 inline std::map<std::string, long long> object_counts(const Sandbox& sandbox,
                                                       const std::filesystem::path& store) {

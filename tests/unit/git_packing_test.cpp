@@ -19,6 +19,18 @@ using engram::test::shell;
 using engram::test::TempDir;
 using engram::test::write_file;
 
+namespace {
+
+const engram::git::Signature signature{"engram", "engram@test"};
+
+Repository new_repository(const TempDir& dir) {
+  auto opened = Repository::init(dir.path());
+  REQUIRE(opened.has_value());
+  return std::move(opened).value();
+}
+
+} // namespace
+
 TEST_CASE("packs that grow geometrically are left as they are") {
   CHECK(geometric_split({}) == 0);
   CHECK(geometric_split({5}) == 0);
@@ -38,10 +50,7 @@ TEST_CASE("the small packs are merged, and each next one under twice their total
 
 TEST_CASE("a repository kept open reads and commits across packings that remove what it saw") {
   const TempDir dir;
-  auto opened = Repository::init(dir.path());
-  REQUIRE(opened.has_value());
-  Repository repository = std::move(opened).value();
-  const engram::git::Signature signature{"engram", "engram@test"};
+  Repository repository = new_repository(dir);
   std::vector<std::string> blobs; // every file's blob id so far
   std::size_t merges = 0;
   for (int round = 0; round < 10; ++round) {
@@ -77,10 +86,7 @@ TEST_CASE("a repository kept open reads and commits across packings that remove 
 
 TEST_CASE("a pack git marks with a .keep is never merged or removed") {
   const TempDir dir;
-  auto opened = Repository::init(dir.path());
-  REQUIRE(opened.has_value());
-  Repository repository = std::move(opened).value();
-  const engram::git::Signature signature{"engram", "engram@test"};
+  Repository repository = new_repository(dir);
   std::filesystem::path kept;
   std::size_t merges = 0;
   for (int round = 0; round < 6; ++round) {
