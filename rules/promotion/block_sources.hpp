@@ -18,6 +18,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace engram::promotion {
@@ -85,12 +86,11 @@ struct ClaimLine {
 // The one-line claims of a memory, in order, solutions left out (too long to summarise).
 inline std::vector<ClaimLine> claim_lines(ClaimCache& cache, const std::string& path) {
   std::vector<ClaimLine> out;
-  for (const auto& claim : cache.of(path)) {
-    if (claim.kind == ClaimKind::solution) {
-      continue;
-    }
-    if (auto line = claim_line(claim.text); !line.empty()) {
-      out.push_back(ClaimLine{std::move(line), claim.kind});
+  const auto& claims = cache.of(path);
+  const auto& lines = cache.lines(path);
+  for (std::size_t i = 0; i < claims.size(); ++i) {
+    if (claims[i].kind != ClaimKind::solution && !lines[i].empty()) {
+      out.push_back(ClaimLine{lines[i], claims[i].kind});
     }
   }
   return out;
@@ -126,13 +126,22 @@ std::vector<std::string> ordered_files(const StoreView& store, std::initializer_
 // Truth (`shown`) or a claim an earlier block would show.
 inline std::vector<BlockInput> block_inputs(const StoreView& store, ClaimCache& cache,
                                             const std::vector<Truth>& shown) {
+  // Each line normalised once: sessions repeat their claims word for word.
+  std::unordered_map<std::string, std::string> normal_forms;
+  const auto normal = [&](const std::string& line) -> const std::string& {
+    auto it = normal_forms.find(line);
+    if (it == normal_forms.end()) {
+      it = normal_forms.emplace(line, store.normalise(line)).first;
+    }
+    return it->second;
+  };
   std::set<std::string> taken;
   for (const auto& truth : shown) {
     taken.insert(store.normalise(truth.text));
   }
   // Sort keys, read once per file: comparisons ask for them many times.
-  std::map<std::string, std::int64_t> uses_cache;
-  std::map<std::string, Date> day_cache;
+  std::unordered_map<std::string, std::int64_t> uses_cache;
+  std::unordered_map<std::string, Date> day_cache;
   const auto uses = [&](const std::string& path) {
     auto it = uses_cache.find(path);
     if (it == uses_cache.end()) {
@@ -158,8 +167,7 @@ inline std::vector<BlockInput> block_inputs(const StoreView& store, ClaimCache& 
     std::set<std::string> listed; // the block's own items, so none is listed twice
     for (const auto& path : files) {
       for (auto& [line, kind] : claim_lines(cache, path)) {
-        if (listed.contains(line) || !keep(path, line, kind) ||
-            taken.contains(store.normalise(line))) {
+        if (listed.contains(line) || !keep(path, line, kind) || taken.contains(normal(line))) {
           continue;
         }
         listed.insert(line);
@@ -168,7 +176,7 @@ inline std::vector<BlockInput> block_inputs(const StoreView& store, ClaimCache& 
     }
     // What this block would show is not repeated by the blocks after it.
     for (std::size_t i = 0; i < block.items.size() && i < k_block_items; ++i) {
-      taken.insert(store.normalise(block.items[i]));
+      taken.insert(normal(block.items[i]));
     }
     blocks.push_back(std::move(block));
   };

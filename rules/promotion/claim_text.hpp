@@ -13,20 +13,40 @@
 namespace engram::promotion {
 
 // A claim's text on one line, markers, list marker and task box left out.
+// Called for every claim of every session: one copy of the text and the
+// result, no more.
 inline std::string claim_line(std::string_view claim) {
-  std::string text = knowledge::one_line(knowledge::split_markers(claim).own);
-  const auto start = text.find_first_not_of(" \t");
-  text = start == std::string::npos ? std::string() : text.substr(start);
+  // Most claims carry no superseded marker: their own text is then the claim
+  // less its trailing blanks, as split_markers gives it.
+  std::string marked;
+  std::string_view own = claim;
+  if (claim.find(knowledge::k_marker_open) != std::string_view::npos) {
+    marked = knowledge::split_markers(claim).own;
+    own = marked;
+  } else {
+    while (!own.empty() &&
+           (own.back() == '\n' || own.back() == '\r' || own.back() == ' ' || own.back() == '\t')) {
+      own.remove_suffix(1);
+    }
+  }
+  // On one line, line breaks being spaces: leading blanks of either kind go.
+  const auto start = own.find_first_not_of(" \t\n\r");
+  if (start == std::string_view::npos) {
+    return {};
+  }
+  const std::string joined = knowledge::one_line(own.substr(start));
+  std::string_view text = joined;
   if (text::starts_list_item(text)) {
     text = text.substr(text.find(' ') + 1);
   }
   for (std::string_view box : {"[ ] ", "[x] ", "[X] "}) {
     if (text.starts_with(box)) {
-      text = text.substr(box.size());
+      text.remove_prefix(box.size());
     }
   }
   // Runs of spaces a line join left collapse to one.
   std::string out;
+  out.reserve(text.size());
   for (char c : text) {
     if (c == '\t') {
       c = ' ';
@@ -57,9 +77,23 @@ public:
   const std::vector<Claim>& of(const std::string& path) {
     auto it = m_claims.find(path);
     if (it == m_claims.end()) {
-      const auto detail = path.starts_with(m_classified) ? ClaimDetail::classified
-                                                         : ClaimDetail::unclassified;
+      const auto detail =
+          path.starts_with(m_classified) ? ClaimDetail::classified : ClaimDetail::unclassified;
       it = m_claims.emplace(path, m_store.claims_of(path, detail)).first;
+    }
+    return it->second;
+  }
+
+  // claim_line of each claim of `path`, in order: Deep Truths and the core
+  // blocks both read every session's claims as lines.
+  const std::vector<std::string>& lines(const std::string& path) {
+    auto it = m_lines.find(path);
+    if (it == m_lines.end()) {
+      std::vector<std::string> lines;
+      for (const auto& claim : of(path)) {
+        lines.push_back(claim_line(claim.text));
+      }
+      it = m_lines.emplace(path, std::move(lines)).first;
     }
     return it->second;
   }
@@ -68,6 +102,7 @@ private:
   const StoreView& m_store;
   std::string m_classified; // the folder whose claims get their kinds
   std::map<std::string, std::vector<Claim>> m_claims;
+  std::map<std::string, std::vector<std::string>> m_lines;
 };
 
 } // namespace engram::promotion

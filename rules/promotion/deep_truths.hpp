@@ -164,8 +164,9 @@ inline std::vector<ClaimGroup> group_session_claims(const StoreView& store, Clai
       continue; // a session without a day proves nothing about "across days"
     }
     const auto& claims = cache.of(path);
+    const auto& lines = cache.lines(path);
     for (std::size_t i = 0; i < claims.size(); ++i) {
-      if (claim_line(claims[i].text).empty()) {
+      if (lines[i].empty()) {
         continue;
       }
       id_of.add(path, i, nodes.size());
@@ -231,7 +232,7 @@ inline std::vector<ClaimGroup> group_session_claims(const StoreView& store, Clai
           return nodes[a].day != nodes[b].day ? nodes[a].day < nodes[b].day
                                               : nodes[a].path < nodes[b].path;
         });
-    group.text = claim_line(nodes[newest].text);
+    group.text = cache.lines(nodes[newest].path)[nodes[newest].index];
   }
   return groups;
 }

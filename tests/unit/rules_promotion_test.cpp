@@ -2,7 +2,8 @@
 // back (rules/promotion/evidence.hpp), CORE.md rendered and parsed
 // (core_file.hpp), core blocks packed within their limits at claim
 // boundaries (core_blocks.hpp), and Deep Truths found across sessions and
-// kept or dropped (deep_truths.hpp) against a real store model.
+// kept or dropped (deep_truths.hpp) against a real store model, and a
+// claim's one line (claim_text.hpp) checked against its first definition.
 #include "../../rules/promotion/block_sources.hpp"
 #include "../../rules/promotion/core_blocks.hpp"
 #include "../../rules/promotion/core_file.hpp"
@@ -11,6 +12,10 @@
 #include "lib/store_model.hpp"
 
 #include <catch2/catch.hpp>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
 
 using namespace engram;
 namespace promotion = engram::promotion;
@@ -288,4 +293,92 @@ TEST_CASE("core blocks follow the seed's sources and never repeat a Deep Truth")
   CHECK(blocks[2].items == std::vector<std::string>{"Always squash before merging."});
   CHECK(blocks[3].items == std::vector<std::string>{"We decided to ship on Tuesdays."});
   CHECK(blocks[4].items == std::vector<std::string>{"The user prefers tabs over spaces."});
+}
+
+namespace {
+
+// claim_line as it was first written (split_markers, one_line, then copies
+// at each step): the one-pass version must give the same line for any text.
+std::string claim_line_reference(std::string_view claim) {
+  std::string text = knowledge::one_line(knowledge::split_markers(claim).own);
+  const auto start = text.find_first_not_of(" \t");
+  text = start == std::string::npos ? std::string() : text.substr(start);
+  if (text::starts_list_item(text)) {
+    text = text.substr(text.find(' ') + 1);
+  }
+  for (std::string_view box : {"[ ] ", "[x] ", "[X] "}) {
+    if (text.starts_with(box)) {
+      text = text.substr(box.size());
+    }
+  }
+  std::string out;
+  for (char c : text) {
+    if (c == '\t') {
+      c = ' ';
+    }
+    if (c == ' ' && (out.empty() || out.back() == ' ')) {
+      continue;
+    }
+    out += c;
+  }
+  while (!out.empty() && out.back() == ' ') {
+    out.pop_back();
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("a claim's line is the same whatever markers, list marks, boxes and blanks it has") {
+  const std::vector<std::string> cases = {
+      "",
+      " \t\r\n",
+      "- The bridge sends faxes.",
+      "  * [ ] Restart the  queue\tat noon.  \n",
+      "12. [x] [X] done\r\n",
+      "-\tTab after the dash splits at the first space",
+      "+ item\n  continued on a second line\n",
+      "The limit is 600. <!-- superseded 2026-01-02: previously \"The limit is 500.\" -->\n",
+      "<!-- superseded 2026-01-02: previously \"x\" -->\n- Only after the marker",
+      "An unclosed <!-- superseded comment stays text",
+      "Ends with a marker\n  <!-- superseded 2026-01-02: previously \"y\" -->\n",
+      "1) numbered with a paren",
+      "1.no space after the dot",
+      "\n\n- starts after blank lines"};
+  for (const auto& text : cases) {
+    INFO(text);
+    CHECK(promotion::claim_line(text) == claim_line_reference(text));
+  }
+  // And texts put together at random from the pieces those are made of.
+  const std::vector<std::string_view> pieces = {
+      "- ",
+      "* ",
+      "+ ",
+      "1. ",
+      "2) ",
+      "[ ] ",
+      "[x] ",
+      "[X] ",
+      " ",
+      "  ",
+      "\t",
+      "\n",
+      "\r\n",
+      "word",
+      "two words",
+      ".",
+      "<!-- superseded 2026-03-04: previously \"old\" -->",
+      "<!--",
+      "-->",
+      "#"};
+  std::mt19937 random(11);
+  for (int round = 0; round < 2000; ++round) {
+    std::string text;
+    const auto count = random() % 9;
+    for (unsigned i = 0; i < count; ++i) {
+      text += pieces[random() % pieces.size()];
+    }
+    INFO(text);
+    CHECK(promotion::claim_line(text) == claim_line_reference(text));
+  }
 }
