@@ -4,9 +4,10 @@
 #include "base/background.hpp"
 #include "base/parallel.hpp"
 #include "base/regular_file.hpp"
+#include "base/sha1.hpp"
 #include "base/write_all.hpp"
+#include "git/object_id.hpp"
 #include "git/retired_files.hpp"
-#include "git/sha1.hpp"
 #include "git/unfiltered.hpp"
 
 #include <array>

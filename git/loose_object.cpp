@@ -2,10 +2,11 @@
 #include "git/loose_object.hpp"
 
 #include "base/background.hpp"
+#include "base/sha1.hpp"
 #include "base/write_all.hpp"
 #include "git/deflate.hpp"
 #include "git/libgit2.hpp"
-#include "git/sha1.hpp"
+#include "git/object_id.hpp"
 
 #include <cerrno>
 #include <cstring>

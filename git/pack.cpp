@@ -5,9 +5,9 @@
 #include "git/pack.hpp"
 
 #include "base/parallel.hpp"
+#include "base/sha1.hpp"
 #include "git/deflate.hpp"
 #include "git/libgit2.hpp"
-#include "git/sha1.hpp"
 
 #include <cstdint>
 #include <filesystem>

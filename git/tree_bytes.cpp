@@ -60,7 +60,7 @@ bool TreeBytes::hash(git_oid& out) {
       m_states.push_back(running);
     }
   }
-  if (!running.digest(out)) {
+  if (!running.digest(out.id)) {
     m_states.clear();
     return false;
   }

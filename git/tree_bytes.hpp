@@ -6,7 +6,8 @@
 // Private to git/.
 #pragma once
 
-#include "git/sha1.hpp"
+#include "base/sha1.hpp"
+#include "git/object_id.hpp"
 
 #include <cstddef>
 #include <cstdint>

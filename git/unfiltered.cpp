@@ -11,6 +11,7 @@
 #include "base/parallel.hpp"
 #include "base/regular_file.hpp"
 #include "git/libgit2.hpp"
+#include "git/object_id.hpp"
 
 #include <cstdint>
 #include <cstdlib>
@@ -224,8 +225,9 @@ std::size_t refresh_unfiltered(git_index* index, const std::filesystem::path& wo
     // descriptor the hashed bytes were read from.
     const auto bytes = file->read(std::numeric_limits<std::uintmax_t>::max());
     git_oid id;
-    if (!bytes || git_odb_hash(&id, bytes->data(), bytes->size(), GIT_OBJECT_BLOB) != 0 ||
-        git_oid_equal(&id, &staged.id) == 0) {
+    // OpenSSL's SHA-1 (object_id), not libgit2's slower one: this only
+    // compares, and a file that does not compare equal is hashed by status.
+    if (!bytes || !object_id(GIT_OBJECT_BLOB, *bytes, id) || git_oid_equal(&id, &staged.id) == 0) {
       return; // changed: status hashes it and shows it
     }
     current[i] = file->info();

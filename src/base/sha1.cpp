@@ -1,9 +1,9 @@
 // SHA-1 by OpenSSL (see sha1.hpp).
-#include "git/sha1.hpp"
+#include "base/sha1.hpp"
 
 #include <openssl/evp.h>
 
-namespace engram::git::detail {
+namespace engram {
 
 bool sha1(std::initializer_list<std::string_view> parts, unsigned char* digest) {
   Sha1 running;
@@ -26,9 +26,8 @@ Sha1::Sha1() : m_context(EVP_MD_CTX_new()) {
 }
 
 Sha1::Sha1(const Sha1& other) : m_context(EVP_MD_CTX_new()) {
-  if (m_context != nullptr &&
-      (other.m_context == nullptr ||
-       EVP_MD_CTX_copy_ex(m_context.get(), other.m_context.get()) != 1)) {
+  if (m_context != nullptr && (other.m_context == nullptr ||
+                               EVP_MD_CTX_copy_ex(m_context.get(), other.m_context.get()) != 1)) {
     m_context.reset();
   }
 }
@@ -51,27 +50,15 @@ bool Sha1::finish(unsigned char* digest) {
   unsigned int length = 0;
   const bool done = m_context != nullptr &&
                     EVP_DigestFinal_ex(m_context.get(), digest, &length) == 1 &&
-                    length == GIT_OID_RAWSZ;
+                    length == k_sha1_bytes;
   m_context.reset();
   return done;
 }
 
-bool Sha1::digest(git_oid& out) const {
+bool Sha1::digest(unsigned char* digest) const {
   // Finishing uses the state up: a copy is finished, this one goes on.
   Sha1 last(*this);
-  return last.finish(out.id);
+  return last.finish(digest);
 }
 
-std::string object_header(git_object_t type, std::size_t size) {
-  std::string header = git_object_type2string(type);
-  header += ' ';
-  header += std::to_string(size);
-  header += '\0';
-  return header;
-}
-
-bool object_id(git_object_t type, std::string_view bytes, git_oid& out) {
-  return sha1({object_header(type, bytes.size()), bytes}, out.id);
-}
-
-} // namespace engram::git::detail
+} // namespace engram

@@ -1,10 +1,12 @@
-// SHA-1 by OpenSSL, for what engram writes into .git itself: a pack's and an
-// index's checksums, the ids of the objects it writes and of the files it
-// compares with them. libgit2 does not export its own. Private to git/.
+// SHA-1 by OpenSSL: the checksums of what engram writes into .git itself (a
+// pack's, an index's), the ids of the objects it writes, and the content hash
+// the store compares files by (store::content_hash, a git blob id).
+// libgit2 exports no SHA-1 of its own but git_odb_hash, whose collision
+// detection (SHA1DC) costs two to three times OpenSSL's on this machine's
+// CPUs; the ids are the same for every input but a crafted collision.
 #pragma once
 
 #include <cstddef>
-#include <git2.h>
 #include <initializer_list>
 #include <memory>
 #include <string>
@@ -12,9 +14,12 @@
 
 struct evp_md_ctx_st;
 
-namespace engram::git::detail {
+namespace engram {
 
-// The SHA-1 of `parts`, one after the other, into `digest` (GIT_OID_RAWSZ
+// The bytes of a SHA-1 digest.
+inline constexpr std::size_t k_sha1_bytes = 20;
+
+// The SHA-1 of `parts`, one after the other, into `digest` (k_sha1_bytes
 // bytes). False when OpenSSL fails.
 [[nodiscard]] bool sha1(std::initializer_list<std::string_view> parts, unsigned char* digest);
 
@@ -32,9 +37,10 @@ public:
 
   // Feeds `bytes`; false when OpenSSL fails (the state is then unusable).
   [[nodiscard]] bool update(std::string_view bytes);
-  // The digest of all fed so far into `out`, this state left as it was.
-  [[nodiscard]] bool digest(git_oid& out) const;
-  // The digest of all fed so far into `digest` (GIT_OID_RAWSZ bytes); the
+  // The digest of all fed so far into `digest` (k_sha1_bytes bytes), this
+  // state left as it was.
+  [[nodiscard]] bool digest(unsigned char* digest) const;
+  // The digest of all fed so far into `digest` (k_sha1_bytes bytes); the
   // state is used up.
   [[nodiscard]] bool finish(unsigned char* digest);
 
@@ -45,11 +51,4 @@ private:
   std::unique_ptr<evp_md_ctx_st, Free> m_context;
 };
 
-// The header git stores an object of `type` and `size` bytes under, and
-// hashes with them: "<type> <size>\0".
-[[nodiscard]] std::string object_header(git_object_t type, std::size_t size);
-
-// The id of an object of `type` holding `bytes`: the SHA-1 of its header and bytes.
-[[nodiscard]] bool object_id(git_object_t type, std::string_view bytes, git_oid& out);
-
-} // namespace engram::git::detail
+} // namespace engram

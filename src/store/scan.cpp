@@ -4,16 +4,17 @@
 
 #include "base/parallel.hpp"
 #include "base/regular_file.hpp"
+#include "base/sha1.hpp"
 #include "base/utf8.hpp"
 #include "store/secrets.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
 #include <fmt/format.h>
 #include <fmt/std.h>
-#include <git2.h>
 #include <limits>
 #include <set>
 #include <sys/stat.h>
@@ -593,14 +594,19 @@ std::optional<std::string> bad_file_name(std::string_view path) {
 std::string content_hash(std::string_view bytes) {
   // The git blob id: the same value `git hash-object` prints, so a plan's
   // hashes can be checked against the repository as well as the disk.
-  static const int k_init = git_libgit2_init();
-  (void)k_init;
-  git_oid oid;
-  if (git_odb_hash(&oid, bytes.data(), bytes.size(), GIT_OBJECT_BLOB) != 0) {
-    throw std::runtime_error("git_odb_hash failed");
+  // Every file a scan reads is hashed: by OpenSSL, not libgit2's slower
+  // collision-detecting SHA-1 (base/sha1.hpp).
+  const std::string header = "blob " + std::to_string(bytes.size()) + '\0';
+  std::array<unsigned char, k_sha1_bytes> digest{};
+  if (!sha1({header, bytes}, digest.data())) {
+    throw std::runtime_error("SHA-1 failed");
   }
-  char hex[GIT_OID_HEXSZ + 1] = {};
-  git_oid_tostr(hex, sizeof hex, &oid);
+  constexpr std::string_view k_hex = "0123456789abcdef";
+  std::string hex(2 * digest.size(), '0');
+  for (std::size_t i = 0; i < digest.size(); ++i) {
+    hex[2 * i] = k_hex[digest[i] >> 4];
+    hex[2 * i + 1] = k_hex[digest[i] & 0x0f];
+  }
   return hex;
 }
 

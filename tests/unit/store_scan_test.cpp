@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <git2.h>
+#include <random>
 #include <sys/stat.h>
 
 using namespace engram::store;
@@ -326,4 +328,26 @@ TEST_CASE("a scan lists files in path order, folder by folder") {
   for (std::size_t i = 1; i < snapshot.entries.size(); ++i) {
     CHECK(snapshot.entries[i - 1].relative < snapshot.entries[i].relative);
   }
+}
+
+TEST_CASE("the content hash is the blob id git gives the same bytes") {
+  // What `git hash-object` prints for them.
+  CHECK(content_hash("") == "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
+  CHECK(content_hash("hello\n") == "ce013625030ba8dba906f756967f9e9ca394464a");
+  // And what libgit2 computes, for sizes around OpenSSL's 64-byte blocks and
+  // beyond, with every byte value.
+  git_libgit2_init();
+  std::mt19937 random(7);
+  for (const std::size_t size : {1U, 55U, 56U, 63U, 64U, 65U, 4096U, 100000U}) {
+    std::string bytes(size, '\0');
+    for (auto& byte : bytes) {
+      byte = static_cast<char>(random() & 0xffU);
+    }
+    git_oid id;
+    REQUIRE(git_odb_hash(&id, bytes.data(), bytes.size(), GIT_OBJECT_BLOB) == 0);
+    char hex[GIT_OID_HEXSZ + 1] = {};
+    git_oid_tostr(hex, sizeof hex, &id);
+    CHECK(content_hash(bytes) == hex);
+  }
+  git_libgit2_shutdown();
 }
