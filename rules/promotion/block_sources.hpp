@@ -126,15 +126,6 @@ std::vector<std::string> ordered_files(const StoreView& store, std::initializer_
 // Truth (`shown`) or a claim an earlier block would show.
 inline std::vector<BlockInput> block_inputs(const StoreView& store, ClaimCache& cache,
                                             const std::vector<Truth>& shown) {
-  // Each line normalised once: sessions repeat their claims word for word.
-  std::unordered_map<std::string, std::string> normal_forms;
-  const auto normal = [&](const std::string& line) -> const std::string& {
-    auto it = normal_forms.find(line);
-    if (it == normal_forms.end()) {
-      it = normal_forms.emplace(line, store.normalise(line)).first;
-    }
-    return it->second;
-  };
   std::set<std::string> taken;
   for (const auto& truth : shown) {
     taken.insert(store.normalise(truth.text));
@@ -167,7 +158,8 @@ inline std::vector<BlockInput> block_inputs(const StoreView& store, ClaimCache& 
     std::set<std::string> listed; // the block's own items, so none is listed twice
     for (const auto& path : files) {
       for (auto& [line, kind] : claim_lines(cache, path)) {
-        if (listed.contains(line) || !keep(path, line, kind) || taken.contains(normal(line))) {
+        if (listed.contains(line) || !keep(path, line, kind) ||
+            taken.contains(store.normalise(line))) {
           continue;
         }
         listed.insert(line);
@@ -176,7 +168,7 @@ inline std::vector<BlockInput> block_inputs(const StoreView& store, ClaimCache& 
     }
     // What this block would show is not repeated by the blocks after it.
     for (std::size_t i = 0; i < block.items.size() && i < k_block_items; ++i) {
-      taken.insert(normal(block.items[i]));
+      taken.insert(store.normalise(block.items[i]));
     }
     blocks.push_back(std::move(block));
   };
