@@ -36,22 +36,33 @@ struct ConsolidateOptions {
   std::vector<std::string> skip;              // --skip RULE: run every rule but these
 };
 
-// The outcome as JSON: the record, what was applied, and the commits.
-nlohmann::json to_json(const SelectedStore& selected, const engine::Outcome& outcome,
-                       engine::DryRun dry, const plugins::Host& host) {
-  auto out =
-      engine::record_json(outcome.plan, dry == engine::DryRun::yes ? nullptr : &outcome.applied);
-  out["store"] = selected.root.string();
-  out["dry_run"] = dry == engine::DryRun::yes;
-  out["nothing_to_consolidate"] = outcome.plan.empty();
-  out["commit"] = outcome.commit ? nlohmann::json(*outcome.commit) : nlohmann::json(nullptr);
-  out["snapshot_commit"] =
-      outcome.snapshot_commit ? nlohmann::json(*outcome.snapshot_commit) : nlohmann::json(nullptr);
-  out["recovery"] = recovery_json(outcome.recovery);
-  out["refused_plugins"] = nlohmann::json::array();
-  for (const auto& refused : host.refused()) {
-    out["refused_plugins"].push_back({{"path", refused.path}, {"reason", refused.reason}});
+// The outcome as JSON text: the record, what was applied, and the commits.
+// Written as it goes (see engine::record_members): a full consolidation's
+// record is megabytes.
+std::string outcome_text(const SelectedStore& selected, const engine::Outcome& outcome,
+                         engine::DryRun dry, const plugins::Host& host) {
+  const auto value = [](nlohmann::json json) {
+    return [json = std::move(json)](JsonWriter& writer) { writer.value(json); };
+  };
+  const auto optional = [](const std::optional<std::string>& id) {
+    return id ? nlohmann::json(*id) : nlohmann::json(nullptr);
+  };
+  auto members =
+      engine::record_members(outcome.plan, dry == engine::DryRun::yes ? nullptr : &outcome.applied);
+  nlohmann::json refused = nlohmann::json::array();
+  for (const auto& plugin : host.refused()) {
+    refused.push_back({{"path", plugin.path}, {"reason", plugin.reason}});
   }
+  members.push_back({"store", value(selected.root.string())});
+  members.push_back({"dry_run", value(dry == engine::DryRun::yes)});
+  members.push_back({"nothing_to_consolidate", value(outcome.plan.empty())});
+  members.push_back({"commit", value(optional(outcome.commit))});
+  members.push_back({"snapshot_commit", value(optional(outcome.snapshot_commit))});
+  members.push_back({"recovery", value(recovery_json(outcome.recovery))});
+  members.push_back({"refused_plugins", value(std::move(refused))});
+  std::string out;
+  JsonWriter writer(out, 2);
+  write_object(writer, std::move(members));
   return out;
 }
 
@@ -243,7 +254,10 @@ int run_consolidate(const Globals& globals, const ConsolidateOptions& options) {
     }
   }
 
-  plugins::Host host;
+  // The rules keep what they derived per store; like the outcome, that is
+  // left to the exit (see keep_until_exit.hpp).
+  const auto kept_host = std::make_shared<plugins::Host>();
+  plugins::Host& host = *kept_host;
   load_rule_plugins(host, *config);
   const auto rules = selected_rules(host, options);
   if (!rules) {
@@ -262,14 +276,17 @@ int run_consolidate(const Globals& globals, const ConsolidateOptions& options) {
   }
 
   if (options.json) {
-    fmt::print("{}\n", json_text(to_json(selected, outcome, dry, host), 2));
+    std::string text = outcome_text(selected, outcome, dry, *kept_host);
+    text += '\n';
+    std::fwrite(text.data(), 1, text.size(), stdout);
   } else {
     print_text(outcome, dry);
   }
   if (kind == RunKind::full && dry == engine::DryRun::no) {
     pack_detached_if_due(globals, selected);
   }
-  keep_until_exit(std::move(outcome.model));
+  keep_until_exit(std::make_shared<engine::Outcome>(std::move(outcome)));
+  keep_until_exit(kept_host);
   return k_exit_ok;
 }
 

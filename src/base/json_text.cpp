@@ -4,6 +4,7 @@
 
 #include "base/utf8.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -49,9 +50,9 @@ bool is_ascii(std::string_view text) {
 }
 
 // `text` as a JSON string: the escapes nlohmann writes with ensure_ascii off.
-void append_string(std::string& out, const std::string& text) {
+void append_string(std::string& out, std::string_view text) {
   if (!is_ascii(text) && first_invalid_utf8(text)) {
-    append_by_nlohmann(out, nlohmann::json(text));
+    append_by_nlohmann(out, nlohmann::json(std::string(text)));
     return;
   }
   static constexpr char k_hex[] = "0123456789abcdef";
@@ -68,7 +69,7 @@ void append_string(std::string& out, const std::string& text) {
     if (c >= 0x20 && c != '"' && c != '\\') {
       continue;
     }
-    out.append(text, run, i - 1 - run);
+    out.append(text.substr(run, i - 1 - run));
     run = i;
     switch (c) {
     case '"':
@@ -98,15 +99,20 @@ void append_string(std::string& out, const std::string& text) {
       out += k_hex[c & 0xF];
     }
   }
-  out.append(text, run, text.size() - run);
+  out.append(text.substr(run));
   out += '"';
+}
+
+// A new line, indented for `level`.
+void line_start(std::string& out, int indent, std::size_t level) {
+  out += '\n';
+  out.append(static_cast<std::size_t>(indent) * level, ' ');
 }
 
 void append_value(std::string& out, const nlohmann::json& value, int indent, int depth) {
   const bool pretty = indent >= 0;
   const auto line_start = [&](int level) {
-    out += '\n';
-    out.append(static_cast<std::size_t>(indent) * static_cast<std::size_t>(level), ' ');
+    engram::line_start(out, indent, static_cast<std::size_t>(level));
   };
   switch (value.type()) {
   case nlohmann::json::value_t::object:
@@ -156,6 +162,74 @@ std::string json_text(const nlohmann::json& value, int indent) {
   std::string out;
   append_json_text(out, value, indent);
   return out;
+}
+
+void append_json_string(std::string& out, std::string_view text) {
+  append_string(out, text);
+}
+
+void JsonWriter::next() {
+  if (m_after_key) {
+    m_after_key = false;
+    return;
+  }
+  if (m_counts.empty()) {
+    return; // the document's own value
+  }
+  if (m_counts.back()++ > 0) {
+    m_out += ',';
+  }
+  if (m_indent >= 0) {
+    line_start(m_out, m_indent, m_counts.size());
+  }
+}
+
+void JsonWriter::open(char bracket) {
+  next();
+  m_out += bracket;
+  m_counts.push_back(0);
+}
+
+void JsonWriter::close(char bracket) {
+  const std::size_t held = m_counts.back();
+  m_counts.pop_back();
+  if (held > 0 && m_indent >= 0) {
+    line_start(m_out, m_indent, m_counts.size());
+  }
+  m_out += bracket;
+}
+
+void JsonWriter::key(std::string_view key) {
+  next();
+  append_string(m_out, key);
+  m_out += m_indent >= 0 ? ": " : ":";
+  m_after_key = true;
+}
+
+void JsonWriter::string(std::string_view text) {
+  next();
+  append_string(m_out, text);
+}
+
+void JsonWriter::value(const nlohmann::json& value) {
+  next();
+  append_value(m_out, value, m_indent, static_cast<int>(m_counts.size()));
+}
+
+void JsonWriter::compact_text(std::string_view text) {
+  next();
+  m_out += text;
+}
+
+void write_object(JsonWriter& writer, std::vector<JsonMember> members) {
+  std::sort(members.begin(), members.end(),
+            [](const JsonMember& a, const JsonMember& b) { return a.key < b.key; });
+  writer.begin_object();
+  for (const auto& member : members) {
+    writer.key(member.key);
+    member.write(writer);
+  }
+  writer.end_object();
 }
 
 } // namespace engram

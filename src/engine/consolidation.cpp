@@ -206,7 +206,7 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
   }
   Pending pending;
   pending.operation = "consolidate";
-  pending.record = record_json(outcome.plan, nullptr);
+  pending.record = record_text(outcome.plan, nullptr);
   // A new .index.json is read into the recall index on a helper thread
   // while the commit is made: the commit mostly waits for the device.
   const store::Layout& layout = session.layout();

@@ -2,6 +2,8 @@
 // order the verbs first appear, so the same plan gives the same message.
 #include "engine/message.hpp"
 
+#include "base/json_text.hpp"
+
 #include <fmt/format.h>
 #include <git2.h>
 
@@ -159,51 +161,90 @@ std::string mark_recovered(std::string_view message) {
   return result + "\nEngram-Recovered: yes\n";
 }
 
-nlohmann::json record_json(const Plan& plan, const ApplyResult* applied) {
-  // Objects filled in place: a full consolidation records thousands of
-  // actions, and nlohmann's initializer lists build each one twice.
-  using Object = nlohmann::json::object_t;
-  using Array = nlohmann::json::array_t;
-  Array actions;
-  actions.reserve(plan.record.size());
-  for (const auto& a : plan.record) {
-    Object action;
-    action.emplace("rule", a.rule);
-    action.emplace("action", a.action);
-    action.emplace("claim", a.claim);
-    action.emplace("source", a.source);
-    action.emplace("target", a.target);
-    action.emplace("reason", a.reason);
-    actions.emplace_back(std::move(action));
+namespace {
+
+// A list of strings as a JSON array.
+void write_strings(JsonWriter& writer, const std::vector<std::string>& strings) {
+  writer.begin_array();
+  for (const auto& text : strings) {
+    writer.string(text);
   }
-  Array changes;
-  changes.reserve(plan.changes.size());
-  for (const auto& c : plan.changes) {
-    Object change;
-    change.emplace("path", c.path);
-    change.emplace("change", !c.new_bytes ? "remove" : (c.base_hash ? "modify" : "create"));
-    changes.emplace_back(std::move(change));
-  }
-  Array diagnostics;
-  for (const auto& d : plan.diagnostics) {
-    diagnostics.emplace_back(d.to_string());
-  }
-  nlohmann::json out;
-  out["run"] = run_name(plan.kind);
-  out["date"] = plan.today.to_string();
-  out["summary"] = summary_line(plan);
-  out["rules"] = plan.rules;
-  out["failed_rules"] = plan.failed_rules;
-  out["usage_logs"] = plan.usage_logs;
-  out["actions"] = std::move(actions);
-  out["changes"] = std::move(changes);
-  out["diagnostics"] = std::move(diagnostics);
+  writer.end_array();
+}
+
+} // namespace
+
+std::vector<JsonMember> record_members(const Plan& plan, const ApplyResult* applied) {
+  const auto strings = [](const std::vector<std::string>& list) {
+    return [&list](JsonWriter& writer) { write_strings(writer, list); };
+  };
+  const auto text = [](std::string value) {
+    return [value = std::move(value)](JsonWriter& writer) { writer.string(value); };
+  };
+  std::vector<JsonMember> members{
+      {"run", text(std::string(run_name(plan.kind)))},
+      {"date", text(plan.today.to_string())},
+      {"summary", text(summary_line(plan))},
+      {"rules", strings(plan.rules)},
+      {"failed_rules", strings(plan.failed_rules)},
+      {"usage_logs", strings(plan.usage_logs)},
+      {"actions",
+       [&plan](JsonWriter& writer) {
+         writer.begin_array();
+         for (const auto& a : plan.record) { // each action's members, sorted by key
+           writer.begin_object();
+           for (const auto& [key, value] : {std::pair{"action", &a.action},
+                                            {"claim", &a.claim},
+                                            {"reason", &a.reason},
+                                            {"rule", &a.rule},
+                                            {"source", &a.source},
+                                            {"target", &a.target}}) {
+             writer.key(key);
+             writer.string(*value);
+           }
+           writer.end_object();
+         }
+         writer.end_array();
+       }},
+      {"changes",
+       [&plan](JsonWriter& writer) {
+         writer.begin_array();
+         for (const auto& c : plan.changes) {
+           writer.begin_object();
+           writer.key("change");
+           writer.string(!c.new_bytes ? "remove" : (c.base_hash ? "modify" : "create"));
+           writer.key("path");
+           writer.string(c.path);
+           writer.end_object();
+         }
+         writer.end_array();
+       }},
+      {"diagnostics",
+       [&plan](JsonWriter& writer) {
+         writer.begin_array();
+         for (const auto& d : plan.diagnostics) {
+           writer.string(d.to_string());
+         }
+         writer.end_array();
+       }},
+  };
   if (applied != nullptr) {
-    out["written"] = applied->written;
-    out["removed"] = applied->removed;
-    out["deferred"] = applied->deferred;
+    members.push_back({"written", strings(applied->written)});
+    members.push_back({"removed", strings(applied->removed)});
+    members.push_back({"deferred", strings(applied->deferred)});
   }
+  return members;
+}
+
+std::string record_text(const Plan& plan, const ApplyResult* applied) {
+  std::string out;
+  JsonWriter writer(out, -1);
+  write_object(writer, record_members(plan, applied));
   return out;
+}
+
+nlohmann::json record_json(const Plan& plan, const ApplyResult* applied) {
+  return nlohmann::json::parse(record_text(plan, applied));
 }
 
 std::string unified_diff(const Plan& plan) {

@@ -2,11 +2,13 @@
 // --dry-run, and as JSON for --json. All three come from the same record.
 #pragma once
 
+#include "base/json_text.hpp"
 #include "engine/apply.hpp"
 #include "engine/plan.hpp"
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace engram::engine {
 
@@ -35,7 +37,17 @@ std::string mark_recovered(std::string_view message);
 // One line per action, for people (`engram consolidate --dry-run`).
 std::string render_record(const Plan& plan);
 
-// The record as JSON (`engram consolidate --json`).
+// The record's members as JSON: run, date, summary, rules, failed_rules,
+// usage_logs, actions, changes, diagnostics and, with `applied`, written,
+// removed and deferred. Written as they go, never built as a value: a full
+// consolidation records thousands of actions (`engram consolidate --json`
+// adds its own members to these). The members refer to `plan` and `applied`.
+std::vector<JsonMember> record_members(const Plan& plan, const ApplyResult* applied);
+
+// The record as compact JSON text: an object of record_members.
+std::string record_text(const Plan& plan, const ApplyResult* applied);
+
+// The record as a JSON value (the daemon's replies), parsed from record_text.
 nlohmann::json record_json(const Plan& plan, const ApplyResult* applied);
 
 // The unified diff of every change in the plan.

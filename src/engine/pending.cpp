@@ -24,8 +24,12 @@ namespace {
 constexpr int k_version = 1;
 
 // A JSON string, or null for nullopt.
-nlohmann::json optional_string(const std::optional<std::string>& value) {
-  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+void write_optional(JsonWriter& writer, const std::optional<std::string>& value) {
+  if (value) {
+    writer.string(*value);
+  } else {
+    writer.value(nullptr);
+  }
 }
 
 // The string at `key`, or nullopt when it is null.
@@ -40,24 +44,43 @@ fs::path pending_path(const fs::path& root, const store::Layout& layout) {
   return root / layout.state / "pending.json";
 }
 
-nlohmann::json pending_to_json(Pending pending) {
-  // Filled in place and moved: the message and the record are megabytes.
-  nlohmann::json::array_t files;
-  files.reserve(pending.files.size());
-  for (auto& file : pending.files) {
-    nlohmann::json::object_t entry;
-    entry.emplace("path", std::move(file.path));
-    entry.emplace("base", optional_string(file.base));
-    entry.emplace("target", optional_string(file.target));
-    files.emplace_back(std::move(entry));
+std::string pending_text(const Pending& pending) {
+  // Written as it goes, not built first: the message and the record are
+  // megabytes, and the record is JSON text already. Not indented: indenting
+  // makes a full consolidation's state a seventh longer and a third slower to
+  // write out (`jq .` shows it indented). Invalid UTF-8 is replaced rather
+  // than failed on: the state must be written before anything is touched.
+  std::string out;
+  JsonWriter writer(out, -1);
+  writer.begin_object(); // the members in nlohmann's order, sorted by key
+  writer.key("files");
+  writer.begin_array();
+  for (const auto& file : pending.files) {
+    writer.begin_object();
+    writer.key("base");
+    write_optional(writer, file.base);
+    writer.key("path");
+    writer.string(file.path);
+    writer.key("target");
+    write_optional(writer, file.target);
+    writer.end_object();
   }
-  nlohmann::json::object_t out;
-  out.emplace("version", k_version);
-  out.emplace("operation", std::move(pending.operation));
-  out.emplace("head", optional_string(pending.head));
-  out.emplace("message", std::move(pending.message));
-  out.emplace("record", std::move(pending.record));
-  out.emplace("files", std::move(files));
+  writer.end_array();
+  writer.key("head");
+  write_optional(writer, pending.head);
+  writer.key("message");
+  writer.string(pending.message);
+  writer.key("operation");
+  writer.string(pending.operation);
+  writer.key("record");
+  if (pending.record.empty()) {
+    writer.value(nullptr);
+  } else {
+    writer.compact_text(pending.record);
+  }
+  writer.key("version");
+  writer.value(k_version);
+  writer.end_object();
   return out;
 }
 
@@ -70,7 +93,9 @@ Pending pending_from_json(const nlohmann::json& json) {
   pending.operation = json.at("operation").get<std::string>();
   pending.head = string_or_null(json, "head");
   pending.message = json.at("message").get<std::string>();
-  pending.record = json.at("record");
+  if (const auto& record = json.at("record"); !record.is_null()) {
+    pending.record = json_text(record);
+  }
   for (const auto& file : json.at("files")) {
     pending.files.push_back(PendingFile{file.at("path").get<std::string>(),
                                         string_or_null(file, "base"),
@@ -79,13 +104,8 @@ Pending pending_from_json(const nlohmann::json& json) {
   return pending;
 }
 
-void write_pending(const fs::path& root, const store::Layout& layout, Pending pending) {
-  // Invalid UTF-8 is replaced rather than failed on: the state must be
-  // written before anything is touched, and only messages could hold such
-  // bytes. Not indented: a full consolidation's state is megabytes, which
-  // indenting makes a seventh longer and a third slower to write out (`jq .`
-  // shows it indented). json_text, not dump: megabytes of claim text.
-  std::string text = json_text(pending_to_json(std::move(pending)));
+void write_pending(const fs::path& root, const store::Layout& layout, const Pending& pending) {
+  std::string text = pending_text(pending);
   text += '\n';
   write_atomically(pending_path(root, layout), text);
 }

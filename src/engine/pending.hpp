@@ -32,7 +32,7 @@ struct Pending {
   std::optional<std::string>
       head;              // HEAD when it started (for the record; recovery does not need it)
   std::string message;   // the commit message had everything been applied
-  nlohmann::json record; // a consolidation's record (record_json); null for the others
+  std::string record;    // a consolidation's record as record_text writes it; empty for the others
   std::vector<PendingFile> files; // writes in the order applied, then removals
 
   // Equal when every field is.
@@ -44,8 +44,8 @@ std::filesystem::path pending_path(const std::filesystem::path& root, const stor
 
 // Writes `pending` atomically (temporary file, fsync, rename, fsync of the
 // folder), creating the state folder if needed. Throws engram::Error on failure.
-// Taken by value: a full consolidation's record is megabytes, moved, not copied.
-void write_pending(const std::filesystem::path& root, const store::Layout& layout, Pending pending);
+void write_pending(const std::filesystem::path& root, const store::Layout& layout,
+                   const Pending& pending);
 
 // The pending change, or nullopt when there is none. Throws engram::Error when
 // the file is there but unreadable: it is never guessed at or dropped.
@@ -54,10 +54,10 @@ std::optional<Pending> read_pending(const std::filesystem::path& root, const sto
 // Removes the pending change (and fsyncs the folder); the change is committed.
 void clear_pending(const std::filesystem::path& root, const store::Layout& layout);
 
-// The pending change as JSON, and back; from_json throws nlohmann's errors.
-// The record is moved into the JSON.
-nlohmann::json pending_to_json(Pending pending);
-// Reads what pending_to_json wrote.
+// The pending change as compact JSON text (the record spliced in as it is),
+// and back; from_json throws nlohmann's errors.
+std::string pending_text(const Pending& pending);
+// Reads what pending_text wrote.
 Pending pending_from_json(const nlohmann::json& json);
 
 } // namespace engram::engine

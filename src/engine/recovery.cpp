@@ -73,9 +73,10 @@ void finish_removals(Session& session, const Pending& pending, ApplyResult& resu
 
 // The message of the commit that finishes `pending`.
 std::string recovered_message(const Pending& pending, const ApplyResult& finished) {
-  if (!pending.record.is_null()) {
+  if (!pending.record.empty()) {
     try {
-      return commit_message(plan_from_record(pending.record), finished, Recovered::yes);
+      return commit_message(plan_from_record(nlohmann::json::parse(pending.record)), finished,
+                            Recovered::yes);
     } catch (const std::exception& error) {
       spdlog::warn("the interrupted consolidation's record cannot be rendered again ({}); "
                    "committing with the message it was made with",

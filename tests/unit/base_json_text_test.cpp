@@ -61,7 +61,61 @@ nlohmann::json random_value(std::mt19937& random, int depth) {
   }
 }
 
+// Writes `value` through `writer` piece by piece: containers opened and
+// closed, members in a shuffled order, keys and strings one by one, anything
+// else as a value; now and then a container whole, as a value.
+void write_through(JsonWriter& writer, const nlohmann::json& value, std::mt19937& random) {
+  if (std::uniform_int_distribution<int>(0, 5)(random) == 0) {
+    writer.value(value);
+    return;
+  }
+  if (value.is_object()) {
+    std::vector<JsonMember> members;
+    for (const auto& [key, member] : value.items()) {
+      members.push_back(
+          {key, [&member, &random](JsonWriter& w) { write_through(w, member, random); }});
+    }
+    std::shuffle(members.begin(), members.end(), random); // write_object sorts them
+    write_object(writer, std::move(members));
+  } else if (value.is_array()) {
+    writer.begin_array();
+    for (const auto& item : value) {
+      write_through(writer, item, random);
+    }
+    writer.end_array();
+  } else if (value.is_string()) {
+    writer.string(value.get_ref<const std::string&>());
+  } else {
+    writer.value(value);
+  }
+}
+
 } // namespace
+
+TEST_CASE("JsonWriter writes, piece by piece, what json_text writes for the whole") {
+  std::mt19937 random(20261127);
+  for (int trial = 0; trial < 3000; ++trial) {
+    const auto value = random_value(random, 0);
+    for (const int indent : {-1, 0, 2, 4}) {
+      INFO("trial " << trial << ", indent " << indent << ": " << nlohmann_text(value, -1));
+      std::string out = "x";
+      JsonWriter writer(out, indent);
+      write_through(writer, value, random);
+      REQUIRE(out == "x" + json_text(value, indent));
+    }
+  }
+}
+
+TEST_CASE("JsonWriter copies compact text as a value") {
+  std::string out;
+  JsonWriter writer(out, -1);
+  writer.begin_array();
+  writer.compact_text(R"({"a":[1,2]})");
+  writer.string("b");
+  writer.end_array();
+  CHECK(out == R"([{"a":[1,2]},"b"])");
+  CHECK(json_text(nlohmann::json::parse(out)) == out);
+}
 
 TEST_CASE("json_text writes what nlohmann's dump writes, compact and indented") {
   std::mt19937 random(20261126);

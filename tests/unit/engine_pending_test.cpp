@@ -1,5 +1,6 @@
 // engine::Pending: the working state of an interrupted change is written
 // whole, read back exactly, cleared, and never guessed at when unreadable.
+#include "base/json_text.hpp"
 #include "engine/pending.hpp"
 #include "lib/temp_dir.hpp"
 
@@ -20,7 +21,7 @@ Pending sample() {
   pending.operation = "consolidate";
   pending.head = std::string(40, 'a');
   pending.message = "consolidate(full): 1 claim absorbed\n\n- x \"é\"\n\nEngram-Run: full\n";
-  pending.record = {{"run", "full"}, {"actions", nlohmann::json::array()}};
+  pending.record = R"({"actions":[{"claim":"x \"é\""}],"run":"full"})";
   pending.files = {PendingFile{"semantic/a.md", std::string(40, 'b'), std::string(40, 'c')},
                    PendingFile{"semantic/new.md", std::nullopt, std::string(40, 'd')},
                    PendingFile{"episodic/old.md", std::string(40, 'e'), std::nullopt}};
@@ -43,6 +44,20 @@ TEST_CASE("a pending change is written to .engram/pending.json and read back exa
   CHECK_FALSE(fs::exists(dir / ".engram" / "pending.json"));
   CHECK_FALSE(engine::read_pending(dir.path(), layout).has_value());
   engine::clear_pending(dir.path(), layout); // clearing twice is harmless
+}
+
+TEST_CASE("the working state is the JSON nlohmann writes, the record spliced in as it is") {
+  for (auto pending : {sample(), Pending{"rollback", std::nullopt, "Rollback\n", "", {}}}) {
+    const std::string text = engine::pending_text(pending);
+    const auto json = nlohmann::json::parse(text);
+    CHECK(engram::json_text(json) == text);
+    CHECK(engine::pending_from_json(json) == pending);
+    CHECK(json.at("record").is_null() == pending.record.empty());
+  }
+  auto odd = sample();
+  odd.message = "not UTF-8: \xff";
+  CHECK(nlohmann::json::parse(engine::pending_text(odd)).at("message") ==
+        "not UTF-8: \xef\xbf\xbd");
 }
 
 TEST_CASE("an unreadable pending change is an error naming the file, never ignored") {
