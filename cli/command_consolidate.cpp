@@ -61,6 +61,7 @@ std::string outcome_text(const SelectedStore& selected, const engine::Outcome& o
   members.push_back({"recovery", value(recovery_json(outcome.recovery))});
   members.push_back({"refused_plugins", value(std::move(refused))});
   std::string out;
+  out.reserve(engine::record_size_hint(outcome.plan, 2));
   JsonWriter writer(out, 2);
   write_object(writer, std::move(members));
   return out;

@@ -1,6 +1,7 @@
 // RegularFile: open with O_NOFOLLOW, check the descriptor, read with a cap.
 #include "base/regular_file.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <fcntl.h>
 #include <unistd.h>
@@ -33,24 +34,40 @@ RegularFile::~RegularFile() {
   }
 }
 
+bool read_to_end(int fd, std::uintmax_t expected, std::uintmax_t limit, std::string& out) {
+  const std::size_t start = out.size();
+  const auto wanted = [&] { return out.size() - start; };
+  // Room for the expected bytes and one more (no more than the limit and one more).
+  std::uintmax_t room = std::min(expected, limit) + 1;
+  constexpr std::uintmax_t k_step = 65536; // how much more room a file that grew is given
+  for (;;) {
+    const std::size_t at = out.size();
+    out.resize(start + static_cast<std::size_t>(room));
+    const std::size_t asked = out.size() - at;
+    const ssize_t got = ::read(fd, out.data() + at, asked);
+    if (got < 0) {
+      out.resize(at);
+      if (errno == EINTR) {
+        continue;
+      }
+      return false;
+    }
+    out.resize(at + static_cast<std::size_t>(got));
+    if (got == 0 || wanted() > limit ||
+        (static_cast<std::size_t>(got) < asked && wanted() >= expected)) {
+      return true;
+    }
+    if (wanted() == room) {
+      room += std::min(std::max(room, k_step), limit + 1 - std::min(room, limit));
+    }
+  }
+}
+
 std::optional<std::string> RegularFile::read(std::uintmax_t limit) {
   std::string content;
-  char buffer[65536];
-  for (;;) {
-    const ssize_t got = ::read(m_fd, buffer, sizeof buffer);
-    if (got < 0 && errno == EINTR) {
-      continue;
-    }
-    if (got < 0) {
-      return std::nullopt;
-    }
-    if (got == 0) {
-      break;
-    }
-    content.append(buffer, static_cast<std::size_t>(got));
-    if (content.size() > limit) {
-      break;
-    }
+  if (!read_to_end(m_fd, static_cast<std::uintmax_t>(std::max<off_t>(m_info.st_size, 0)), limit,
+                   content)) {
+    return std::nullopt;
   }
   return content;
 }

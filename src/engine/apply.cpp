@@ -5,6 +5,7 @@
 #include "base/error.hpp"
 #include "base/fault.hpp"
 #include "base/parallel.hpp"
+#include "base/regular_file.hpp"
 #include "base/step_timer.hpp"
 #include "base/write_all.hpp"
 #include "store/scan.hpp"
@@ -16,6 +17,7 @@
 #include <ctime>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <limits>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -50,24 +52,16 @@ DiskState disk_state(const fs::path& path, int* keep) {
     return state;
   }
   struct stat info {};
-  std::string bytes;
+  std::uintmax_t expected = 0;
   if (::fstat(fd, &info) == 0) {
     state.identity = store::identity_of(info);
-    bytes.reserve(static_cast<std::size_t>(info.st_size) + 1);
+    expected = static_cast<std::uintmax_t>(std::max<off_t>(info.st_size, 0));
   } else {
     state.stable = false;
   }
-  char buffer[16384];
-  while (true) {
-    const auto n = ::read(fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) {
-      continue;
-    }
-    if (n <= 0) {
-      state.stable = state.stable && n == 0;
-      break;
-    }
-    bytes.append(buffer, static_cast<std::size_t>(n));
+  std::string bytes;
+  if (!read_to_end(fd, expected, std::numeric_limits<std::uintmax_t>::max() - 1, bytes)) {
+    state.stable = false;
   }
   if (keep == nullptr) {
     ::close(fd);

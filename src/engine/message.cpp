@@ -236,8 +236,24 @@ std::vector<JsonMember> record_members(const Plan& plan, const ApplyResult* appl
   return members;
 }
 
+std::size_t record_size_hint(const Plan& plan, int indent) {
+  // Per action: six keys, quotes and commas, and, indented, eight lines at
+  // up to three levels; per change, a path and its kind.
+  const std::size_t lines = indent >= 0 ? 8 * (3 * static_cast<std::size_t>(indent) + 1) : 0;
+  std::size_t size = 4096;
+  for (const auto& a : plan.record) {
+    size += a.rule.size() + a.action.size() + a.claim.size() + a.source.size() + a.target.size() +
+            a.reason.size() + 80 + lines;
+  }
+  for (const auto& c : plan.changes) {
+    size += c.path.size() + 40 + lines / 2;
+  }
+  return size + size / 16; // escapes
+}
+
 std::string record_text(const Plan& plan, const ApplyResult* applied) {
   std::string out;
+  out.reserve(record_size_hint(plan, -1));
   JsonWriter writer(out, -1);
   write_object(writer, record_members(plan, applied));
   return out;

@@ -44,6 +44,11 @@ std::string render_record(const Plan& plan);
 // adds its own members to these). The members refer to `plan` and `applied`.
 std::vector<JsonMember> record_members(const Plan& plan, const ApplyResult* applied);
 
+// About how many bytes the record's JSON text takes at `indent` (json_text's),
+// a little more rather than less: what to reserve for writing it, so that
+// megabytes are not copied each time the text doubles.
+std::size_t record_size_hint(const Plan& plan, int indent);
+
 // The record as compact JSON text: an object of record_members.
 std::string record_text(const Plan& plan, const ApplyResult* applied);
 

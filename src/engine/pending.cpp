@@ -51,6 +51,9 @@ std::string pending_text(const Pending& pending) {
   // write out (`jq .` shows it indented). Invalid UTF-8 is replaced rather
   // than failed on: the state must be written before anything is touched.
   std::string out;
+  constexpr std::size_t k_per_file = 128; // a path, two ids, keys and quotes
+  out.reserve(256 + pending.message.size() + pending.message.size() / 16 + pending.record.size() +
+              pending.files.size() * k_per_file);
   JsonWriter writer(out, -1);
   writer.begin_object(); // the members in nlohmann's order, sorted by key
   writer.key("files");

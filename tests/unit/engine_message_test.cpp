@@ -1,8 +1,10 @@
 // Tests of rendering the record: the summary line counts actions by verb, in
 // the order the verbs first appear, in words a reader of `git log` understands.
+#include "base/json_text.hpp"
 #include "engine/message.hpp"
 
 #include <catch2/catch.hpp>
+#include <utility>
 
 using engram::Action;
 using engram::engine::Plan;
@@ -23,4 +25,47 @@ TEST_CASE("the summary line counts verbs in the order they first appear and name
   CHECK(record.find("- stale-refs skipped (no project_root)\n") != std::string::npos);
   CHECK(record.find("- dedupe flagged: semantic/d.md → semantic/b.md (younger than 14 days)\n") !=
         std::string::npos);
+}
+
+TEST_CASE("the record's JSON text is nlohmann's, every member there, within the size it hints") {
+  Plan plan;
+  plan.rules = {"dedupe", "index"};
+  plan.usage_logs = {"usage-1.jsonl 0a1b"};
+  for (int i = 0; i < 200; ++i) {
+    plan.record.push_back(Action{"dedupe", i % 2 == 0 ? "absorbed" : "duplicate",
+                                 "- A \"quoted\" fact\twith é and \\ n°" + std::to_string(i),
+                                 "episodic/e.md", "semantic/s.md", i % 3 == 0 ? "" : "factual"});
+  }
+  plan.changes.push_back(
+      {"semantic/s.md", std::string("h1"), std::string("old"), std::string("new")});
+  plan.changes.push_back({"episodic/e.md", std::string("h2"), std::string("old"), std::nullopt});
+  engram::engine::ApplyResult applied;
+  applied.written = {"semantic/s.md"};
+  applied.removed = {"episodic/e.md"};
+  const engram::engine::ApplyResult* none = nullptr;
+  for (const engram::engine::ApplyResult* with : {none, &std::as_const(applied)}) {
+    const auto text = engram::engine::record_text(plan, with);
+    const auto json = nlohmann::json::parse(text);
+    CHECK(engram::json_text(json) == text);
+    CHECK(engram::json_text(json, 2).size() <= engram::engine::record_size_hint(plan, 2));
+    CHECK(text.size() <= engram::engine::record_size_hint(plan, -1));
+    CHECK(json.at("actions").size() == 200);
+    CHECK(json.at("actions")[0] ==
+          nlohmann::json{{"rule", "dedupe"},
+                         {"action", "absorbed"},
+                         {"claim", "- A \"quoted\" fact\twith é and \\ n°0"},
+                         {"source", "episodic/e.md"},
+                         {"target", "semantic/s.md"},
+                         {"reason", ""}});
+    CHECK(json.at("changes") ==
+          nlohmann::json::parse(R"([{"change":"modify","path":"semantic/s.md"},
+                                                          {"change":"remove","path":"episodic/e.md"}])"));
+    CHECK(json.at("rules") == nlohmann::json{"dedupe", "index"});
+    CHECK(json.at("run") == "full");
+    CHECK(json.contains("written") == (with != nullptr));
+    if (with != nullptr) {
+      CHECK(json.at("removed") == nlohmann::json{"episodic/e.md"});
+      CHECK(json.at("deferred") == nlohmann::json::array());
+    }
+  }
 }
