@@ -5,6 +5,7 @@
 #include "engram/rule.hpp"
 #include "store/diagnostic.hpp"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,7 +16,8 @@ namespace engram::engine {
 struct FileChange {
   std::string path;                      // store-relative
   std::optional<std::string> base_hash;  // content hash the plan was made from; nullopt: new file
-  std::optional<std::string> base_bytes; // the bytes it was made from (for diffs)
+  std::shared_ptr<const std::string> base_bytes; // the bytes it was made from (for diffs),
+                                                 // shared with the model, never copied
   std::optional<std::string> new_bytes;  // nullopt: remove the file
 };
 

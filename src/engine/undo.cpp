@@ -32,9 +32,9 @@ std::string blob_bytes(const git::Repository& repository, const std::string& id)
 FileChange change_of(const git::Repository& repository, const std::string& path,
                      const std::optional<std::string>& before,
                      const std::optional<std::string>& after) {
-  FileChange change{path, before, std::nullopt, std::nullopt};
+  FileChange change{path, before, nullptr, std::nullopt};
   if (before) {
-    change.base_bytes = blob_bytes(repository, *before);
+    change.base_bytes = std::make_shared<const std::string>(blob_bytes(repository, *before));
   }
   if (after) {
     change.new_bytes = blob_bytes(repository, *after);

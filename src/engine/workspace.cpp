@@ -149,13 +149,9 @@ void Workspace::restore() {
 
 namespace {
 
-std::optional<std::string> copy(const std::shared_ptr<const std::string>& bytes) {
-  return bytes ? std::optional<std::string>(*bytes) : std::nullopt;
-}
-
 } // namespace
 
-Plan Workspace::plan() const {
+Plan Workspace::plan() {
   Plan plan;
   plan.kind = m_kind;
   plan.today = m_today;
@@ -169,7 +165,7 @@ Plan Workspace::plan() const {
     const auto& file = it->second;
     if (!file.current) {
       if (file.base_hash) {
-        removals.push_back(FileChange{path, file.base_hash, copy(file.base_bytes), std::nullopt});
+        removals.push_back(FileChange{path, file.base_hash, file.base_bytes, std::nullopt});
       }
       continue;
     }
@@ -178,13 +174,15 @@ Plan Workspace::plan() const {
     }
     auto bytes = file.current->render();
     if (!file.base_hash || !file.base_bytes || bytes != *file.base_bytes) {
-      plan.changes.push_back(
-          FileChange{path, file.base_hash, copy(file.base_bytes), std::move(bytes)});
+      plan.changes.push_back(FileChange{path, file.base_hash, file.base_bytes, std::move(bytes)});
     }
   }
   // Removals go last: a file disappears only after everything it held is written.
-  plan.changes.insert(plan.changes.end(), removals.begin(), removals.end());
-  plan.record = m_record;
+  plan.changes.insert(plan.changes.end(), std::make_move_iterator(removals.begin()),
+                      std::make_move_iterator(removals.end()));
+  plan.record = std::move(m_record);
+  m_record.clear();
+  m_undo_record = 0;
   plan.diagnostics = m_diagnostics;
   return plan;
 }

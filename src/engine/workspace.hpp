@@ -82,8 +82,10 @@ public:
   // Undoes everything since checkpoint() (a failed rule's changes are discarded).
   void restore();
 
-  // The plan: every file whose bytes differ from the snapshot, and the record.
-  Plan plan() const;
+  // The plan: every file whose bytes differ from the snapshot, and the record,
+  // moved into it (thousands of actions in a full run): made once, after
+  // the rules.
+  Plan plan();
 
   // The file line a frontmatter key is written on (the block's first line
   // when absent; 1 when the file has no frontmatter or is not in the store).

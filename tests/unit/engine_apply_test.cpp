@@ -25,14 +25,15 @@ namespace {
 // A change of `path` from `old_bytes` to `new_bytes` (nullopt: remove it).
 FileChange change(const std::string& path, const std::string& old_bytes,
                   std::optional<std::string> new_bytes) {
-  return FileChange{path, content_hash(old_bytes), old_bytes, std::move(new_bytes)};
+  return FileChange{path, content_hash(old_bytes), std::make_shared<const std::string>(old_bytes),
+                    std::move(new_bytes)};
 }
 
 // A plan that rewrites semantic/a.md, creates semantic/new.md and removes the episodic file.
 Plan absorbing_plan() {
   Plan plan;
   plan.changes.push_back(change("semantic/a.md", "- old fact\n", "- old fact\n- new fact\n"));
-  plan.changes.push_back(FileChange{"semantic/new.md", std::nullopt, std::nullopt, "- other\n"});
+  plan.changes.push_back(FileChange{"semantic/new.md", std::nullopt, nullptr, "- other\n"});
   plan.changes.push_back(change("episodic/2026-01-01-x.md", "- new fact\n- other\n", std::nullopt));
   return plan;
 }

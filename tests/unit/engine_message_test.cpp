@@ -36,9 +36,9 @@ TEST_CASE("the record's JSON text is nlohmann's, every member there, within the 
                                  "- A \"quoted\" fact\twith é and \\ n°" + std::to_string(i),
                                  "episodic/e.md", "semantic/s.md", i % 3 == 0 ? "" : "factual"});
   }
-  plan.changes.push_back(
-      {"semantic/s.md", std::string("h1"), std::string("old"), std::string("new")});
-  plan.changes.push_back({"episodic/e.md", std::string("h2"), std::string("old"), std::nullopt});
+  const auto old = std::make_shared<const std::string>("old");
+  plan.changes.push_back({"semantic/s.md", std::string("h1"), old, std::string("new")});
+  plan.changes.push_back({"episodic/e.md", std::string("h2"), old, std::nullopt});
   engram::engine::ApplyResult applied;
   applied.written = {"semantic/s.md"};
   applied.removed = {"episodic/e.md"};
