@@ -107,34 +107,32 @@ void ClaimTable::add_all(const std::vector<std::string_view>& texts) {
 }
 
 std::uint32_t ClaimTable::add_alike(std::string_view text, std::uint32_t alike) {
-  Entry entry = m_entries[alike]; // a copy: pushing may move the entries
-  entry.text = std::string(text);
-  return push(std::move(entry));
+  return push(text, m_shape_of[alike]);
 }
 
 std::uint32_t ClaimTable::add(std::string_view text, claims::PreparedClaim prepared) {
-  Entry entry;
-  entry.text = std::string(text);
-  entry.prepared = std::move(prepared);
-  entry.normal = number(m_normals, entry.prepared.normal);
-  for (const auto& word : entry.prepared.tokens.words) {
-    entry.words.push_back(number(m_tokens, word));
+  Shape shape;
+  shape.prepared = std::move(prepared);
+  shape.normal = number(m_normals, shape.prepared.normal);
+  for (const auto& word : shape.prepared.tokens.words) {
+    shape.words.push_back(number(m_tokens, word));
   }
-  std::sort(entry.words.begin(), entry.words.end());
-  entry.all = entry.words;
-  for (const auto& value : entry.prepared.tokens.values) {
-    entry.all.push_back(number(m_tokens, value));
+  std::sort(shape.words.begin(), shape.words.end());
+  shape.all = shape.words;
+  for (const auto& value : shape.prepared.tokens.values) {
+    shape.all.push_back(number(m_tokens, value));
   }
-  std::sort(entry.all.begin(), entry.all.end());
-  entry.all.erase(std::unique(entry.all.begin(), entry.all.end()), entry.all.end());
-  return push(std::move(entry));
+  std::sort(shape.all.begin(), shape.all.end());
+  shape.all.erase(std::unique(shape.all.begin(), shape.all.end()), shape.all.end());
+  m_shapes.push_back(std::move(shape));
+  return push(text, static_cast<std::uint32_t>(m_shapes.size() - 1));
 }
 
-std::uint32_t ClaimTable::push(Entry entry) {
-  const auto n = static_cast<std::uint32_t>(m_entries.size());
-  m_normal.push_back(entry.normal);
-  m_ids.emplace(entry.text, n);
-  m_entries.push_back(std::move(entry));
+std::uint32_t ClaimTable::push(std::string_view text, std::uint32_t shape) {
+  const auto n = static_cast<std::uint32_t>(m_texts.size());
+  m_normal.push_back(m_shapes[shape].normal);
+  m_shape_of.push_back(shape);
+  m_texts.push_back(&m_ids.emplace(std::string(text), n).first->first);
   return n;
 }
 
@@ -146,14 +144,14 @@ void ClaimIndex::post(std::uint32_t id, const ClaimTable& table) {
     return;
   }
   m_posted[id] = 1;
-  const auto& entry = table.entry(id);
-  for (const auto token : entry.all) {
+  const auto& shape = table.shape(id);
+  for (const auto token : shape.all) {
     if (token >= m_postings.size()) {
       m_postings.resize(token + 1);
     }
     m_postings[token].push_back(id);
   }
-  m_by_normal[entry.normal].push_back(id);
+  m_by_normal[shape.normal].push_back(id);
 }
 
 void ClaimIndex::update(const std::string& path, std::string_view body, ClaimTable& table) {
@@ -277,7 +275,7 @@ std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimT
                                             double near_threshold, Wanted wanted,
                                             claims::KindMemo* memo) const {
   near_threshold = std::clamp(near_threshold, 0.0, 1.0);
-  const auto& in = table.entry(incoming);
+  const auto& in = table.shape(incoming);
   if (m_seen.size() < table.size()) {
     m_seen.resize(table.size(), 0);
     m_count.resize(table.size(), 0);
@@ -352,13 +350,13 @@ std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimT
     }
     std::erase_if(candidates, [&](std::uint32_t id) {
       return table.normal(id) != in.normal &&
-             (m_count[id] < bound || shared_count(in.all, table.entry(id).all) < holds_at_least);
+             (m_count[id] < bound || shared_count(in.all, table.shape(id).all) < holds_at_least);
     });
   }
 
   std::vector<ClaimMatch> out;
   for (const auto id : candidates) {
-    const auto relation = claims::relation(in.prepared, table.entry(id).prepared, near_threshold);
+    const auto relation = claims::relation(in.prepared, table.shape(id).prepared, near_threshold);
     if (relation == Relation::distinct ||
         (wanted == Wanted::duplicates && relation != Relation::duplicate)) {
       continue;
@@ -374,9 +372,9 @@ std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimT
           // Classified when a query that wants kinds first returns it:
           // indexing a layer classifies nothing.
           const auto kind = file.solutions[i] != 0 ? ClaimKind::solution
-                            : memo != nullptr      ? memo->classify(table.entry(id).text)
+                            : memo != nullptr      ? memo->classify(table.text(id))
                                                    : ClaimKind::factual;
-          out.push_back(ClaimMatch{held->first, i, table.entry(id).text, kind, relation});
+          out.push_back(ClaimMatch{held->first, i, table.text(id), kind, relation});
         }
       }
     }

@@ -22,9 +22,9 @@ namespace engram::engine {
 // Every distinct claim text seen, prepared for comparison once and numbered.
 class ClaimTable {
 public:
-  // A claim text as comparison sees it, with its tokens numbered.
-  struct Entry {
-    std::string text;                 // the claim's text
+  // A claim text as comparison sees it, with its tokens numbered: shared by
+  // the texts that prepare alike (a claim, and the same claim as an item).
+  struct Shape {
     claims::PreparedClaim prepared;   // its normal form and tokens
     std::uint32_t normal = 0;         // the number of its normal form
     std::vector<std::uint32_t> words; // its significant words, numbered, sorted
@@ -38,11 +38,14 @@ public:
   // core first (preparing is most of what numbering costs).
   void add_all(const std::vector<std::string_view>& texts);
 
-  // What the table holds for a number `id` returned.
-  const Entry& entry(std::uint32_t id) const { return m_entries[id]; }
+  // The text numbered `id`.
+  const std::string& text(std::uint32_t id) const { return *m_texts[id]; }
+
+  // How comparison sees the text numbered `id`.
+  const Shape& shape(std::uint32_t id) const { return m_shapes[m_shape_of[id]]; }
 
   // How many texts are numbered.
-  std::size_t size() const { return m_entries.size(); }
+  std::size_t size() const { return m_texts.size(); }
 
   // The number of a text's normal form, from a compact table.
   std::uint32_t normal(std::uint32_t id) const { return m_normal[id]; }
@@ -67,14 +70,16 @@ private:
   // Numbers `text`, not numbered yet, as the text numbered `alike` is.
   std::uint32_t add_alike(std::string_view text, std::uint32_t alike);
 
-  // Numbers a complete entry (its text not numbered yet).
-  std::uint32_t push(Entry entry);
+  // Numbers `text`, not numbered yet, with the shape numbered `shape`.
+  std::uint32_t push(std::string_view text, std::uint32_t shape);
 
-  Numbers m_ids;     // claim text → its number
+  Numbers m_ids;     // claim text → its number; the texts themselves
   Numbers m_tokens;  // token → its number
   Numbers m_normals; // normal form → its number
-  std::vector<Entry> m_entries;
-  std::vector<std::uint32_t> m_normal; // by text: Entry::normal
+  std::vector<const std::string*> m_texts; // by number: its key in m_ids (nodes stay put)
+  std::vector<std::uint32_t> m_shape_of;   // by number: its shape in m_shapes
+  std::vector<Shape> m_shapes;
+  std::vector<std::uint32_t> m_normal; // by text: Shape::normal
   mutable claims::KindMemo m_kinds;
 };
 

@@ -400,7 +400,7 @@ Relation Workspace::compare(std::string_view incoming, std::string_view existing
   const double threshold = near_threshold();
   const auto in = m_claims.id(incoming);
   const auto ex = m_claims.id(existing); // numbering may grow the table: look entries up after
-  return claims::relation(m_claims.entry(in).prepared, m_claims.entry(ex).prepared, threshold);
+  return claims::relation(m_claims.shape(in).prepared, m_claims.shape(ex).prepared, threshold);
 }
 
 const ClaimIndex& Workspace::layer_index(Layer layer) const {
