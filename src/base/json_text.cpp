@@ -164,10 +164,6 @@ std::string json_text(const nlohmann::json& value, int indent) {
   return out;
 }
 
-void append_json_string(std::string& out, std::string_view text) {
-  append_string(out, text);
-}
-
 void JsonWriter::next() {
   if (m_after_key) {
     m_after_key = false;

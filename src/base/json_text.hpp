@@ -23,9 +23,6 @@ std::string json_text(const nlohmann::json& value, int indent = -1);
 // json_text appended to `out`.
 void append_json_text(std::string& out, const nlohmann::json& value, int indent = -1);
 
-// A JSON string as json_text writes it.
-void append_json_string(std::string& out, std::string_view text);
-
 // The text json_text gives for a document built first, written as it goes:
 // for a document whose building would cost more than writing it (a full
 // consolidation's record: thousands of objects, megabytes of claim text).

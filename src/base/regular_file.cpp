@@ -57,8 +57,8 @@ bool read_to_end(int fd, std::uintmax_t expected, std::uintmax_t limit, std::str
         (static_cast<std::size_t>(got) < asked && wanted() >= expected)) {
       return true;
     }
-    if (wanted() == room) {
-      room += std::min(std::max(room, k_step), limit + 1 - std::min(room, limit));
+    if (wanted() == room) { // full: the file grew; more room, up to one byte past the limit
+      room = std::min(room + std::max(room, k_step), limit + 1);
     }
   }
 }

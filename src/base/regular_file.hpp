@@ -13,7 +13,8 @@
 namespace engram {
 
 // Appends what `fd` (a regular file) holds from its offset to its end to
-// `out`, stopping once more than `limit` bytes have come. `expected` is the
+// `out`, stopping once more than `limit` bytes have come (`limit` below the
+// largest std::uintmax_t, which has no byte past it). `expected` is the
 // size fstat gave: the read asks for one byte more, and a read that returns
 // less than asked once that many bytes are in is the end of the file, so the
 // usual last read that returns 0 is not made (a system call costs 10-20 µs
