@@ -77,10 +77,15 @@ constexpr std::array<std::string_view, 8> k_clause_openers = {
     "when", "if", "before", "after", "once", "whenever", "to", "while",
 };
 
-// Whether `word` is one of `list`.
-template <std::size_t N>
-bool is_one_of(std::string_view word, const std::array<std::string_view, N>& list) {
-  return std::find(list.begin(), list.end(), word) != list.end();
+// Whether `word` is one of the table `List`: by bisection of a sorted copy,
+// made once (asked for every word and clause classified).
+template <const auto& List> bool is_one_of(std::string_view word) {
+  static const auto sorted = [] {
+    auto copy = List;
+    std::sort(copy.begin(), copy.end());
+    return copy;
+  }();
+  return std::binary_search(sorted.begin(), sorted.end(), word);
 }
 
 // `token` without the brackets, quotes, backticks and punctuation around it.
@@ -117,8 +122,30 @@ std::vector<std::string_view> raw_tokens(std::string_view text) {
   return tokens;
 }
 
+// Whether `token` holds one of the bytes of `Bytes`, through a table built once per set.
+template <const std::string_view& Bytes> bool holds_any(std::string_view token) {
+  static const auto table = [] {
+    std::array<bool, 256> in{};
+    for (const char c : Bytes) {
+      in[static_cast<unsigned char>(c)] = true;
+    }
+    return in;
+  }();
+  return std::any_of(token.begin(), token.end(),
+                     [](char c) { return table[static_cast<unsigned char>(c)]; });
+}
+
+// What a URL holds one of: the `:` of a scheme or `mailto:`, the `.` of `www.`.
+constexpr std::string_view k_url_bytes = ":.";
+// What a place holds one of (see is_place): a URL's, a link's `]`, a path's
+// separators, a #channel's `#`, a file's `.`.
+constexpr std::string_view k_place_bytes = ":.]/\\#";
+
 // Whether a token is a URL.
 bool is_url(std::string_view token) {
+  if (!holds_any<k_url_bytes>(token)) {
+    return false; // most words: no trimming, no search
+  }
   token = trim_token(token);
   const auto scheme = token.find("://");
   if (scheme != std::string_view::npos && scheme > 0) {
@@ -130,6 +157,9 @@ bool is_url(std::string_view token) {
 // Whether a token names a place: a URL, a Markdown link, a path, a document
 // file or a #channel.
 bool is_place(std::string_view raw) {
+  if (!holds_any<k_place_bytes>(raw)) {
+    return false; // most words
+  }
   if (is_url(raw) || raw.find("](") != std::string_view::npos) {
     return true;
   }
@@ -160,22 +190,30 @@ bool is_place(std::string_view raw) {
   return false;
 }
 
+// A text as the keyword rules read it: its whitespace-separated tokens and its words.
+struct Reading {
+  std::vector<std::string_view> tokens; // raw_tokens, into the text
+  std::vector<std::string> words;       // words_of
+};
+
+Reading read(std::string_view text) {
+  return {raw_tokens(text), words_of(text)};
+}
+
 // Whether the claim points to an external place. A URL inside inline code is
 // part of a command (`curl https://...`), not a pointer; a path inside inline
-// code still names a place for the phrases below.
-bool is_reference(std::string_view prose) {
-  const auto prose_only = without_code(prose);
-  const auto outside_code = raw_tokens(prose_only);
-  if (std::any_of(outside_code.begin(), outside_code.end(), is_url)) {
+// code still names a place for the phrases below. `prose` is the claim's
+// prose read whole, `outside_code` without its code spans.
+bool is_reference(const Reading& prose, const Reading& outside_code) {
+  if (std::any_of(outside_code.tokens.begin(), outside_code.tokens.end(), is_url)) {
     return true;
   }
-  const auto tokens = raw_tokens(prose);
-  const auto words = words_of(prose);
+  const auto& words = prose.words;
   static const PhraseSet k_pointers(k_pointer_phrases);
   if (k_pointers.found_in(words)) {
     return true;
   }
-  if (!std::any_of(tokens.begin(), tokens.end(), is_place)) {
+  if (!std::any_of(prose.tokens.begin(), prose.tokens.end(), is_place)) {
     return false;
   }
   static const PhraseSet k_weak_pointers(k_weak_pointer_phrases);
@@ -183,7 +221,7 @@ bool is_reference(std::string_view prose) {
     return true;
   }
   return std::any_of(words.begin(), words.end(),
-                     [](const std::string& word) { return is_one_of(word, k_place_nouns); });
+                     [](const std::string& word) { return is_one_of<k_place_nouns>(word); });
 }
 
 // `line` without its container prefix, list marker, task box and emphasis.
@@ -197,28 +235,29 @@ std::string_view strip_line_markup(std::string_view line) {
 
 // Whether a clause (a line or a sentence) starts with an imperative verb.
 bool starts_imperative(std::string_view clause) {
-  auto words = words_of(strip_line_markup(clause));
-  if (!words.empty() && is_one_of(words.front(), k_clause_openers)) {
+  // Only the first two words count.
+  constexpr std::size_t k_read = 2;
+  auto words = words_of(strip_line_markup(clause), k_read);
+  if (!words.empty() && is_one_of<k_clause_openers>(words.front())) {
     // Skip the leading clause: the instruction follows its comma.
     const auto comma = clause.find(',');
     if (comma == std::string_view::npos) {
       return false;
     }
-    words = words_of(clause.substr(comma + 1));
+    words = words_of(clause.substr(comma + 1), k_read);
   }
   if (words.empty()) {
     return false;
   }
-  if (is_one_of(words[0], k_imperative_verbs)) {
+  if (is_one_of<k_imperative_verbs>(words[0])) {
     return true;
   }
-  return words.size() >= 2 && is_one_of(words[0], k_ambiguous_verbs) &&
-         is_one_of(words[1], k_object_words);
+  return words.size() >= 2 && is_one_of<k_ambiguous_verbs>(words[0]) &&
+         is_one_of<k_object_words>(words[1]);
 }
 
-// Whether the claim is an instruction.
-bool is_instruction(std::string_view prose) {
-  const auto words = words_of(prose);
+// Whether the claim is an instruction; `words` are words_of(prose).
+bool is_instruction(std::string_view prose, const std::vector<std::string>& words) {
   static const PhraseSet k_instructions(k_instruction_phrases);
   if (k_instructions.found_in(words)) {
     return true;
@@ -250,10 +289,15 @@ bool is_instruction(std::string_view prose) {
 ClaimKind classify(std::string_view text) {
   // Code blocks show how, not what: their words neither point nor instruct.
   const auto prose = without_code_blocks(text);
-  if (is_reference(prose)) {
+  const auto prose_only = without_code(prose);
+  // Most claims have no code span: then the two are one text, read once.
+  const bool one_text = prose_only == prose;
+  const auto outside_code = read(prose_only);
+  const auto whole = one_text ? Reading{} : read(prose);
+  if (is_reference(one_text ? outside_code : whole, outside_code)) {
     return ClaimKind::reference;
   }
-  if (is_instruction(without_code(prose))) {
+  if (is_instruction(prose_only, outside_code.words)) {
     return ClaimKind::behavioural;
   }
   return ClaimKind::factual;

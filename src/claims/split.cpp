@@ -638,7 +638,7 @@ public:
       }
       return cut && begin != 0 ? Step::cut : Step::line;
     }
-    if (mentions_solution(text) && skip_containers(text).starts_with('#')) {
+    if (skip_containers(text).starts_with('#') && mentions_solution(text)) {
       open_solution(1); // an indented or quoted heading: take it as the widest solution
     }
     if (is_dash_line(text)) {

@@ -5,6 +5,7 @@
 #include "base/text_hash.hpp"
 
 #include <functional>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -15,8 +16,10 @@ namespace engram::claims {
 
 // The words of `text` in order: ASCII letters lower-cased, typographic
 // apostrophes made ASCII, split at every byte that is not a letter, digit,
-// inner apostrophe or non-ASCII character.
-[[nodiscard]] std::vector<std::string> words_of(std::string_view text);
+// inner apostrophe or non-ASCII character. With `most`, only the first
+// `most` of them (what a rule reading a clause's first words needs).
+[[nodiscard]] std::vector<std::string>
+words_of(std::string_view text, std::size_t most = std::numeric_limits<std::size_t>::max());
 
 // Whether `words` holds `phrase` (space-separated words) as consecutive words.
 [[nodiscard]] bool has_phrase(const std::vector<std::string>& words, std::string_view phrase);

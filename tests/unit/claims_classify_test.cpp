@@ -129,3 +129,27 @@ TEST_CASE("claims: a phrase set finds what asking has_phrase of each phrase find
   CHECK(found > 1000); // both answers were asked for many times
   CHECK(found < 19000);
 }
+
+TEST_CASE("claims: words_of splits at non-word bytes and can stop after the first words") {
+  using engram::claims::words_of;
+  using Words = std::vector<std::string>;
+  CHECK(words_of("Don\u2019t  retry ON-4xx, it's 'quoted' caf\u00e9.") ==
+        Words{"don't", "retry", "on", "4xx", "it's", "quoted", "caf\u00e9"});
+  CHECK(words_of("''' ... ").empty());
+  // The first `most` words are the first of all words, for every prefix of a text.
+  const std::string text = "When it fails, rerun  the job' again\u2019s x";
+  const auto all = words_of(text);
+  for (std::size_t most = 0; most <= all.size() + 1; ++most) {
+    const auto first = words_of(text, most);
+    REQUIRE(first.size() == std::min(most, all.size()));
+    CHECK(std::equal(first.begin(), first.end(), all.begin()));
+  }
+}
+
+TEST_CASE("claims: without_code drops code spans and fenced blocks, and keeps the rest") {
+  using engram::claims::without_code;
+  CHECK(without_code("Run `make` then ``a ` b`` now") == "Run   then   now\n");
+  CHECK(without_code("An unclosed ` tick") == "An unclosed ` tick\n");
+  CHECK(without_code("``two` unmatched") == "``two` unmatched\n");
+  CHECK(without_code("Before\n```\ncode\n```\nafter") == "Before\nafter\n");
+}
