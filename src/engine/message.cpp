@@ -41,40 +41,70 @@ std::string counted(std::string_view verb, std::size_t n) {
   return fmt::format("{} {}", n, verb);
 }
 
-// Shortens a claim for one line of the message.
-std::string quoted_claim(std::string_view claim) {
-  std::string flat;
-  for (char c : claim) {
-    flat += (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
-  }
+// Appends a claim, quoted and shortened, for one line of the message.
+void append_quoted_claim(std::string& out, std::string_view claim) {
   constexpr std::size_t k_max = 100;
-  if (flat.size() > k_max) {
-    std::size_t cut = k_max;
-    while (cut > 0 && (static_cast<unsigned char>(flat[cut]) & 0xC0) == 0x80) {
-      --cut; // never cut a UTF-8 sequence in half
+  std::size_t kept = claim.size();
+  if (kept > k_max) {
+    kept = k_max;
+    while (kept > 0 && (static_cast<unsigned char>(claim[kept]) & 0xC0) == 0x80) {
+      --kept; // never cut a UTF-8 sequence in half
     }
-    flat = flat.substr(0, cut) + "…";
   }
-  return "\"" + flat + "\"";
+  out += '"';
+  const auto from = out.size();
+  out.append(claim.substr(0, kept));
+  for (auto i = from; i < out.size(); ++i) {
+    if (out[i] == '\n' || out[i] == '\r' || out[i] == '\t') {
+      out[i] = ' '; // one line
+    }
+  }
+  if (kept < claim.size()) {
+    out += "…";
+  }
+  out += '"';
 }
 
-// One action as one line of the record: rule, verb, claim, source → target, reason.
-std::string action_line(const Action& action) {
-  std::string line = fmt::format("- {} {}", action.rule, action.action);
+// Appends one action as one line of the record: rule, verb, claim, source →
+// target, reason. Appended in place: a full run records thousands.
+void append_action_line(std::string& out, const Action& action) {
+  out += "- ";
+  out += action.rule;
+  out += ' ';
+  out += action.action;
   if (!action.claim.empty()) {
-    line += " " + quoted_claim(action.claim);
+    out += ' ';
+    append_quoted_claim(out, action.claim);
   }
-  if (!action.source.empty() && !action.target.empty()) {
-    line += fmt::format(": {} → {}", action.source, action.target);
-  } else if (!action.source.empty()) {
-    line += ": " + action.source;
-  } else if (!action.target.empty()) {
-    line += ": " + action.target;
+  if (!action.source.empty() || !action.target.empty()) {
+    out += ": ";
+    out += action.source;
+    out += !action.source.empty() && !action.target.empty() ? " → " : "";
+    out += action.target;
   }
   if (!action.reason.empty()) {
-    line += " (" + action.reason + ")";
+    out += " (";
+    out += action.reason;
+    out += ')';
   }
-  return line;
+  out += '\n';
+}
+
+// Appends the record, one line per action, reserving what it takes first
+// and room for the trailers a commit message adds after it: a record of
+// megabytes is then never copied to grow.
+void append_record(std::string& out, const Plan& plan) {
+  constexpr std::size_t k_line_frame = 24; // "- ", spaces, quotes, "…", " → ", " (", ")"
+  constexpr std::size_t k_trailers = 4096;
+  std::size_t size = k_trailers;
+  for (const auto& a : plan.record) {
+    size += a.rule.size() + a.action.size() + std::min<std::size_t>(a.claim.size(), 100) +
+            a.source.size() + a.target.size() + a.reason.size() + k_line_frame;
+  }
+  out.reserve(out.size() + size);
+  for (const auto& action : plan.record) {
+    append_action_line(out, action);
+  }
 }
 
 } // namespace
@@ -104,14 +134,13 @@ std::string summary_line(const Plan& plan, Recovered recovered) {
 
 std::string render_record(const Plan& plan) {
   std::string out;
-  for (const auto& action : plan.record) {
-    out += action_line(action) + "\n";
-  }
+  append_record(out, plan);
   return out;
 }
 
 std::string commit_message(const Plan& plan, const ApplyResult& applied, Recovered recovered) {
-  std::string message = summary_line(plan, recovered) + "\n\n" + render_record(plan);
+  std::string message = summary_line(plan, recovered) + "\n\n";
+  append_record(message, plan);
   if (!applied.deferred.empty()) {
     message +=
         "\nDeferred to the next run (changed while engram worked, or waiting on one that did):\n";

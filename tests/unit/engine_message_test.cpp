@@ -27,6 +27,34 @@ TEST_CASE("the summary line counts verbs in the order they first appear and name
         std::string::npos);
 }
 
+TEST_CASE("each action is one line: its claim quoted, flattened and cut at 100 bytes, never "
+          "mid-character") {
+  // 99 ASCII bytes and then "é" (2 bytes): byte 100 is inside it, so the cut is before it.
+  const std::string long_claim = std::string(99, 'x') + "\u00e9 and more";
+  Plan plan;
+  plan.record = {
+      Action{"r", "absorbed", "Line one\nline\ttwo\r", "episodic/a.md", "", ""},
+      Action{"r", "moved", "", "", "semantic/b.md", "why"},
+      Action{"r", "absorbed", long_claim, "episodic/a.md", "semantic/b.md", ""},
+      Action{"r", "absorbed", std::string(100, 'y'), "", "", ""},
+  };
+  CHECK(engram::engine::render_record(plan) ==
+        "- r absorbed \"Line one line two \": episodic/a.md\n"
+        "- r moved: semantic/b.md (why)\n"
+        "- r absorbed \"" +
+            std::string(99, 'x') +
+            "\u2026\": episodic/a.md \u2192 semantic/b.md\n"
+            "- r absorbed \"" +
+            std::string(100, 'y') + "\"\n");
+  engram::engine::ApplyResult applied;
+  applied.deferred = {"semantic/c.md"};
+  const auto message = engram::engine::commit_message(plan, applied);
+  CHECK(message.starts_with(engram::engine::summary_line(plan) + "\n\n" +
+                            engram::engine::render_record(plan) + "\nDeferred to the next run"));
+  CHECK(message.find("- semantic/c.md\n\nEngram-Run: full\nEngram-Rules: none\n") !=
+        std::string::npos);
+}
+
 TEST_CASE("the record's JSON text is nlohmann's, every member there, within the size it hints") {
   Plan plan;
   plan.rules = {"dedupe", "index"};
