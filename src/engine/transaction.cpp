@@ -48,10 +48,10 @@ Committed apply_and_commit(Session& session, const std::vector<FileChange>& chan
   pending.head = repository.head();
   pending.message = message(everything);
   // Most runs apply everything: their commit takes this message, rendered
-  // once (a full consolidation's is megabytes).
-  const std::string planned = pending.message;
+  // once and not copied (a full consolidation's is megabytes).
+  const std::string& planned = pending.message;
   timer.step("message");
-  write_pending(session.root(), session.layout(), std::move(pending));
+  write_pending(session.root(), session.layout(), pending);
   fault_point("after-pending");
   timer.step("pending");
 
