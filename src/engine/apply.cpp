@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <limits>
+#include <span>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -143,15 +144,15 @@ struct Temporary {
 // Whether write_temporary closes the temporary or leaves it open.
 enum class KeepOpen : bool { no, yes };
 
-// Creates `.<name>.XXXXXX.tmp` beside `path` and writes `bytes` to it (mode
-// 0644). Not flushed: the caller makes every temporary durable at once.
+// Creates `.<name>.XXXXXX.tmp` beside `path` and writes `parts` to it, one
+// after the other (mode 0644). Not flushed: the caller makes every temporary durable at once.
 // KeepOpen::yes returns it still open: recovery's sweep (remove_temporaries)
 // leaves alone a temporary some process holds open, so a writer outside the
 // run lock (`engram append`) holds its own until the rename.
 // Its folder is made first, unless the caller made it (Folder::made).
 enum class Folder : bool { make, made };
 
-Temporary write_temporary(const fs::path& path, std::string_view bytes,
+Temporary write_temporary(const fs::path& path, std::span<const std::string_view> parts,
                           KeepOpen keep = KeepOpen::no, Folder folder = Folder::make) {
   if (folder == Folder::make) {
     std::error_code ec;
@@ -164,7 +165,8 @@ Temporary write_temporary(const fs::path& path, std::string_view bytes,
   if (fd < 0) {
     throw Error("{}: cannot create a temporary file: {}", path.string(), std::strerror(errno));
   }
-  if (!write_all(fd, bytes)) {
+  if (!std::all_of(parts.begin(), parts.end(),
+                   [fd](std::string_view part) { return write_all(fd, part); })) {
     const std::string reason = std::strerror(errno);
     ::close(fd);
     ::unlink(temp.c_str());
@@ -213,15 +215,14 @@ void sync_folders(const std::vector<fs::path>& paths) {
 
 } // namespace
 
-void write_atomically(const fs::path& path, std::string_view bytes) {
-  (void)write_atomically_over(path, bytes, std::nullopt, Unchanged::any); // always true
-}
+namespace {
 
-bool write_atomically_over(const fs::path& path, std::string_view bytes,
-                           const std::optional<std::string>& base_hash, Unchanged check) {
+// write_atomically_over, of `parts` one after the other.
+bool write_parts_over(const fs::path& path, std::span<const std::string_view> parts,
+                      const std::optional<std::string>& base_hash, Unchanged check) {
   // Held open from its creation to its rename: a run's recovery in another
   // process removes only the temporaries nobody holds.
-  const auto temporary = write_temporary(path, bytes, KeepOpen::yes);
+  const auto temporary = write_temporary(path, parts, KeepOpen::yes);
   const auto give_up = [&] {
     ::unlink(temporary.path.c_str());
     ::close(temporary.fd);
@@ -247,6 +248,21 @@ bool write_atomically_over(const fs::path& path, std::string_view bytes,
   ::close(temporary.fd);
   fsync_folder(path.parent_path());
   return true;
+}
+
+} // namespace
+
+void write_atomically(const fs::path& path, std::string_view bytes) {
+  write_atomically(path, {bytes});
+}
+
+void write_atomically(const fs::path& path, std::initializer_list<std::string_view> parts) {
+  (void)write_parts_over(path, parts, std::nullopt, Unchanged::any); // always true
+}
+
+bool write_atomically_over(const fs::path& path, std::string_view bytes,
+                           const std::optional<std::string>& base_hash, Unchanged check) {
+  return write_parts_over(path, {&bytes, 1}, base_hash, check);
 }
 
 void sync_filesystem(const fs::path& path) {
@@ -306,8 +322,9 @@ ApplyResult apply(const std::vector<FileChange>& changes, const fs::path& root, 
       fs::create_directories(folder, ec);
     }
     for (const std::size_t w : writes) {
-      temporaries.push_back(write_temporary(root / changes[w].path, *changes[w].new_bytes,
-                                            KeepOpen::no, Folder::made));
+      const std::string_view bytes = *changes[w].new_bytes;
+      temporaries.push_back(
+          write_temporary(root / changes[w].path, {&bytes, 1}, KeepOpen::no, Folder::made));
     }
     timer.step("temporaries");
     if (!temporaries.empty()) {

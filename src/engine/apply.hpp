@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,6 +45,10 @@ ApplyResult apply(const std::vector<FileChange>& changes, const std::filesystem:
 // Writes `bytes` to `path` atomically: temporary file in the same folder,
 // fsync, rename, fsync of the folder. Throws engram::Error on failure.
 void write_atomically(const std::filesystem::path& path, std::string_view bytes);
+// The same for `parts`, written one after the other: a large text spliced
+// from parts is not copied into one string first.
+void write_atomically(const std::filesystem::path& path,
+                      std::initializer_list<std::string_view> parts);
 
 // Whether write_atomically_over requires the file to be as it was read.
 enum class Unchanged { required, any };

@@ -44,7 +44,7 @@ fs::path pending_path(const fs::path& root, const store::Layout& layout) {
   return root / layout.state / "pending.json";
 }
 
-std::string pending_text(const Pending& pending) {
+PendingText pending_parts(const Pending& pending) {
   // Written as it goes, not built first: the message and the record are
   // megabytes, and the record is JSON text already. Not indented: indenting
   // makes a full consolidation's state a seventh longer and a third slower to
@@ -52,7 +52,7 @@ std::string pending_text(const Pending& pending) {
   // than failed on: the state must be written before anything is touched.
   std::string out;
   constexpr std::size_t k_per_file = 128; // a path, two ids, keys and quotes
-  out.reserve(256 + pending.message.size() + pending.message.size() / 16 + pending.record.size() +
+  out.reserve(256 + pending.message.size() + pending.message.size() / 16 +
               pending.files.size() * k_per_file);
   JsonWriter writer(out, -1);
   writer.begin_object(); // the members in nlohmann's order, sorted by key
@@ -76,15 +76,29 @@ std::string pending_text(const Pending& pending) {
   writer.key("operation");
   writer.string(pending.operation);
   writer.key("record");
+  std::size_t split = 0; // where the record goes
   if (pending.record.empty()) {
     writer.value(nullptr);
   } else {
-    writer.compact_text(pending.record);
+    writer.compact_text("");
+    split = out.size();
   }
   writer.key("version");
   writer.value(k_version);
   writer.end_object();
-  return out;
+  PendingText text;
+  if (split != 0) {
+    text.record = pending.record;
+    text.after = out.substr(split);
+    out.resize(split);
+  }
+  text.before = std::move(out);
+  return text;
+}
+
+std::string pending_text(const Pending& pending) {
+  const auto parts = pending_parts(pending);
+  return parts.before + std::string(parts.record) + parts.after;
 }
 
 Pending pending_from_json(const nlohmann::json& json) {
@@ -108,9 +122,9 @@ Pending pending_from_json(const nlohmann::json& json) {
 }
 
 void write_pending(const fs::path& root, const store::Layout& layout, const Pending& pending) {
-  std::string text = pending_text(pending);
-  text += '\n';
-  write_atomically(pending_path(root, layout), text);
+  auto text = pending_parts(pending);
+  text.after += '\n';
+  write_atomically(pending_path(root, layout), {text.before, text.record, text.after});
 }
 
 std::optional<Pending> read_pending(const fs::path& root, const store::Layout& layout) {

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace engram::engine {
@@ -57,6 +58,14 @@ void clear_pending(const std::filesystem::path& root, const store::Layout& layou
 // The pending change as compact JSON text (the record spliced in as it is),
 // and back; from_json throws nlohmann's errors.
 std::string pending_text(const Pending& pending);
+// pending_text in three parts, the record's text (megabytes, for a full
+// consolidation) not copied: `before`, the record, `after`.
+struct PendingText {
+  std::string before;
+  std::string_view record; // the Pending's own, or empty
+  std::string after;
+};
+PendingText pending_parts(const Pending& pending);
 // Reads what pending_text wrote.
 Pending pending_from_json(const nlohmann::json& json);
 

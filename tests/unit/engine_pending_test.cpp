@@ -36,6 +36,9 @@ TEST_CASE("a pending change is written to .engram/pending.json and read back exa
   CHECK_FALSE(engine::read_pending(dir.path(), layout).has_value());
   engine::write_pending(dir.path(), layout, sample());
   CHECK(engine::pending_path(dir.path(), layout) == dir / ".engram" / "pending.json");
+  // Written in parts, the record not copied: the file is the text, one line.
+  CHECK(engram::test::read_file(dir / ".engram" / "pending.json") ==
+        engine::pending_text(sample()) + "\n");
   const auto read = engine::read_pending(dir.path(), layout);
   REQUIRE(read.has_value());
   CHECK(*read == sample());
