@@ -31,10 +31,11 @@ void pack_detached_if_due(const Globals& globals, const SelectedStore& selected)
   if (over == 0) {
     return;
   }
-  const auto loose = git::count_loose_objects(selected.root);
-  if (loose.bytes <= over) {
+  const auto near = git::loose_objects_if_near(selected.root, over);
+  if (!near || near->bytes <= over) {
     return;
   }
+  const auto& loose = *near;
   std::error_code error;
   const fs::path binary = fs::read_symlink("/proc/self/exe", error);
   if (error) {

@@ -19,7 +19,13 @@ double mib(std::uint64_t bytes) {
 
 // Looks at the store's loose objects and packs them when they are over `over` bytes.
 void look_and_pack(const std::filesystem::path& root, std::uint64_t over) {
-  const auto loose = git::count_loose_objects(root);
+  const auto near = git::loose_objects_if_near(root, over);
+  if (!near) {
+    spdlog::debug("loose objects far from git.pack_loose_bytes ({:.1f} MiB), by a sample",
+                  mib(over));
+    return;
+  }
+  const auto& loose = *near;
   if (loose.bytes <= over) {
     spdlog::debug("{} loose objects take {:.1f} MiB, not over git.pack_loose_bytes ({:.1f} MiB)",
                   loose.count, mib(loose.bytes), mib(over));

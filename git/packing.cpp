@@ -53,35 +53,43 @@ bool is_hex(std::string_view text) {
   return text.find_first_not_of("0123456789abcdef") == std::string_view::npos;
 }
 
-// Every loose object under `objects` (XX/ folders of 38-hex-digit files);
-// temporaries and anything else are not objects and are skipped.
+// The loose objects of the folder `objects`/XX numbered `folder`, appended
+// to `found`; temporaries and anything else are not objects and are skipped.
+void list_loose_folder(const fs::path& objects, int folder, std::vector<Loose>& found) {
+  char folder_name[3] = {};
+  std::snprintf(folder_name, sizeof folder_name, "%02x", folder);
+  const fs::path path = objects / folder_name;
+  DIR* dir = ::opendir(path.c_str());
+  if (dir == nullptr) {
+    return; // no object there yet
+  }
+  while (const dirent* entry = ::readdir(dir)) {
+    const std::string_view name = entry->d_name;
+    struct stat info {};
+    if (name.size() != GIT_OID_HEXSZ - 2 || !is_hex(name) ||
+        ::fstatat(::dirfd(dir), entry->d_name, &info, AT_SYMLINK_NOFOLLOW) != 0 ||
+        !S_ISREG(info.st_mode)) {
+      continue;
+    }
+    Loose loose;
+    const std::string hex = std::string(folder_name) + std::string(name);
+    if (git_oid_fromstrn(&loose.id, hex.data(), hex.size()) != 0) {
+      continue;
+    }
+    loose.bytes = static_cast<std::uint64_t>(info.st_size);
+    found.push_back(loose);
+  }
+  ::closedir(dir);
+}
+
+// Git's objects/XX folders, one per first byte of an id.
+constexpr int k_folders = 256;
+
+// Every loose object under `objects` (its XX/ folders).
 std::vector<Loose> list_loose(const fs::path& objects) {
   std::vector<Loose> found;
-  char folder_name[3] = {};
-  for (int folder = 0; folder < 256; ++folder) {
-    std::snprintf(folder_name, sizeof folder_name, "%02x", folder);
-    const fs::path path = objects / folder_name;
-    DIR* dir = ::opendir(path.c_str());
-    if (dir == nullptr) {
-      continue; // no object there yet
-    }
-    while (const dirent* entry = ::readdir(dir)) {
-      const std::string_view name = entry->d_name;
-      struct stat info {};
-      if (name.size() != GIT_OID_HEXSZ - 2 || !is_hex(name) ||
-          ::fstatat(::dirfd(dir), entry->d_name, &info, AT_SYMLINK_NOFOLLOW) != 0 ||
-          !S_ISREG(info.st_mode)) {
-        continue;
-      }
-      Loose loose;
-      const std::string hex = std::string(folder_name) + std::string(name);
-      if (git_oid_fromstrn(&loose.id, hex.data(), hex.size()) != 0) {
-        continue;
-      }
-      loose.bytes = static_cast<std::uint64_t>(info.st_size);
-      found.push_back(loose);
-    }
-    ::closedir(dir);
+  for (int folder = 0; folder < k_folders; ++folder) {
+    list_loose_folder(objects, folder, found);
   }
   return found;
 }
@@ -305,21 +313,42 @@ std::optional<std::string> merge_packs(git_repository* repository, const fs::pat
 
 } // namespace
 
-LooseObjects count_loose_objects(const fs::path& store) {
+std::optional<LooseObjects> loose_objects_if_near(const fs::path& store, std::uint64_t limit) {
   auto repository = open_at(store);
   if (!repository) {
-    return {};
+    return LooseObjects{};
   }
   const auto objects = detail::objects_folder(repository->get());
   if (!objects) {
-    return {};
+    return LooseObjects{};
   }
-  LooseObjects counted;
-  for (const auto& loose : list_loose(*objects)) {
-    ++counted.count;
-    counted.bytes += loose.bytes;
+  // Ids are spread evenly over the folders: the first folders, until they
+  // hold enough objects to go by, tell the whole to within a few tens of
+  // percent, as `git gc --auto` estimates from objects/17 alone. Looking at
+  // each of a store's thousands of objects (a system call each, 10-20 µs
+  // here) took 60 ms of every `engram consolidate`.
+  constexpr std::size_t k_enough = 64;
+  std::vector<Loose> sample;
+  int sampled = 0;
+  while (sampled < k_folders && sample.size() < k_enough) {
+    list_loose_folder(*objects, sampled++, sample);
   }
-  return counted;
+  const auto count = [](const std::vector<Loose>& loose) {
+    LooseObjects counted;
+    for (const auto& object : loose) {
+      ++counted.count;
+      counted.bytes += object.bytes;
+    }
+    return counted;
+  };
+  if (sampled == k_folders) {
+    return count(sample); // every folder looked at: exact
+  }
+  const auto estimate = count(sample).bytes * k_folders / static_cast<std::uint64_t>(sampled);
+  if (estimate < limit / 2) {
+    return std::nullopt; // far below, even for a sample that is half what the whole is
+  }
+  return count(list_loose(*objects));
 }
 
 Expected<Packed, std::string> pack_loose_objects(const fs::path& store) {

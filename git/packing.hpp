@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,9 +20,14 @@ struct LooseObjects {
   std::uint64_t bytes = 0; // on disk, as stored (deflated)
 };
 
-// Counts the loose objects of the repository whose working tree is `store`
-// (its `.git` folder; a gitdir file is followed). Nothing when there is none.
-LooseObjects count_loose_objects(const std::filesystem::path& store);
+// The loose objects of the repository whose working tree is `store` (its
+// `.git` folder; a gitdir file is followed), counted when they may take more
+// than `limit` bytes: from a sample of the object folders, an estimate under
+// half of `limit` gives nullopt without looking at every object. Counted
+// whole otherwise, or when the sample was every folder. Nothing when there
+// is no repository.
+std::optional<LooseObjects> loose_objects_if_near(const std::filesystem::path& store,
+                                                  std::uint64_t limit);
 
 // What pack_loose_objects did.
 struct Packed {

@@ -13,6 +13,7 @@
 #include <vector>
 
 using engram::git::geometric_split;
+using engram::git::loose_objects_if_near;
 using engram::git::pack_loose_objects;
 using engram::git::Repository;
 using engram::test::shell;
@@ -109,4 +110,36 @@ TEST_CASE("a pack git marks with a .keep is never merged or removed") {
       shell(fmt::format("git -C '{}' fsck --full --strict 2>&1", dir.path().string()));
   INFO(fsck.out);
   CHECK(fsck.ok);
+}
+
+TEST_CASE("loose objects far below the limit are told by a sample, near it counted exactly") {
+  const TempDir dir;
+  Repository repository = new_repository(dir);
+  REQUIRE(shell(fmt::format("cd '{}' && for i in 1 2 3; do echo \"blob $i\" > f$i; done && "
+                            "git hash-object -w f1 f2 f3 >/dev/null",
+                            dir.path().string()))
+              .ok);
+  // Three objects: the sample is every folder, so the count is exact at any limit.
+  const auto few = loose_objects_if_near(dir.path(), std::uint64_t{1} << 40);
+  REQUIRE(few.has_value());
+  CHECK(few->count == 3);
+
+  REQUIRE(shell(fmt::format("cd '{}' && for i in $(seq 4 400); do echo \"blob $i\" > f$i; done && "
+                            "git hash-object -w f* >/dev/null",
+                            dir.path().string()))
+              .ok);
+  const auto total = shell(
+      fmt::format("cd '{}/.git/objects' && find . -type f -path './[0-9a-f][0-9a-f]/*' | wc -l",
+                  dir.path().string()));
+  REQUIRE(total.ok);
+  CHECK(std::stoul(total.out) == 400);
+  // Far below: a sample says so. Near or over: every object counted.
+  CHECK_FALSE(loose_objects_if_near(dir.path(), std::uint64_t{1} << 40).has_value());
+  const auto over = loose_objects_if_near(dir.path(), 1);
+  REQUIRE(over.has_value());
+  CHECK(over->count == 400);
+  const auto at = loose_objects_if_near(dir.path(), over->bytes);
+  REQUIRE(at.has_value());
+  CHECK(at->bytes == over->bytes);
+  CHECK(at->count == 400);
 }
