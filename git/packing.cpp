@@ -328,27 +328,29 @@ std::optional<LooseObjects> loose_objects_if_near(const fs::path& store, std::ui
   // each of a store's thousands of objects (a system call each, 10-20 µs
   // here) took 60 ms of every `engram consolidate`.
   constexpr std::size_t k_enough = 64;
-  std::vector<Loose> sample;
-  int sampled = 0;
-  while (sampled < k_folders && sample.size() < k_enough) {
-    list_loose_folder(*objects, sampled++, sample);
+  std::vector<Loose> found;
+  int listed = 0; // folders read so far
+  while (listed < k_folders && found.size() < k_enough) {
+    list_loose_folder(*objects, listed++, found);
   }
-  const auto count = [](const std::vector<Loose>& loose) {
-    LooseObjects counted;
-    for (const auto& object : loose) {
-      ++counted.count;
-      counted.bytes += object.bytes;
+  if (listed < k_folders) {
+    std::uint64_t sampled = 0;
+    for (const auto& object : found) {
+      sampled += object.bytes;
     }
-    return counted;
-  };
-  if (sampled == k_folders) {
-    return count(sample); // every folder looked at: exact
+    if (sampled * k_folders / static_cast<std::uint64_t>(listed) < limit / 2) {
+      return std::nullopt; // far below, even for a sample that is half what the whole is
+    }
+    while (listed < k_folders) { // near: the other folders, for the exact count
+      list_loose_folder(*objects, listed++, found);
+    }
   }
-  const auto estimate = count(sample).bytes * k_folders / static_cast<std::uint64_t>(sampled);
-  if (estimate < limit / 2) {
-    return std::nullopt; // far below, even for a sample that is half what the whole is
+  LooseObjects counted;
+  for (const auto& object : found) {
+    ++counted.count;
+    counted.bytes += object.bytes;
   }
-  return count(list_loose(*objects));
+  return counted;
 }
 
 Expected<Packed, std::string> pack_loose_objects(const fs::path& store) {

@@ -41,12 +41,14 @@ std::string counted(std::string_view verb, std::size_t n) {
   return fmt::format("{} {}", n, verb);
 }
 
+// The most of a claim's bytes one line of the message quotes.
+constexpr std::size_t k_quoted_bytes = 100;
+
 // Appends a claim, quoted and shortened, for one line of the message.
 void append_quoted_claim(std::string& out, std::string_view claim) {
-  constexpr std::size_t k_max = 100;
   std::size_t kept = claim.size();
-  if (kept > k_max) {
-    kept = k_max;
+  if (kept > k_quoted_bytes) {
+    kept = k_quoted_bytes;
     while (kept > 0 && (static_cast<unsigned char>(claim[kept]) & 0xC0) == 0x80) {
       --kept; // never cut a UTF-8 sequence in half
     }
@@ -98,7 +100,7 @@ void append_record(std::string& out, const Plan& plan) {
   constexpr std::size_t k_trailers = 4096;
   std::size_t size = k_trailers;
   for (const auto& a : plan.record) {
-    size += a.rule.size() + a.action.size() + std::min<std::size_t>(a.claim.size(), 100) +
+    size += a.rule.size() + a.action.size() + std::min(a.claim.size(), k_quoted_bytes) +
             a.source.size() + a.target.size() + a.reason.size() + k_line_frame;
   }
   out.reserve(out.size() + size);
