@@ -181,7 +181,7 @@ void check_split(std::string_view body) {
            body[body.size() - 1 - suffix] == edited[edited.size() - 1 - suffix]) {
       ++suffix;
     }
-    if (claims::section_starts_after_edit(edited, body, starts, prefix, suffix) !=
+    if (claims::section_starts_after_edit(edited, body, starts, prefix, suffix).all(starts) !=
         claims::section_starts(edited)) {
       fail("section_starts_after_edit differs from section_starts");
     }

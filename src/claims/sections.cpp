@@ -39,6 +39,22 @@ std::size_t common_suffix(std::string_view a, std::string_view b, std::size_t li
   return n;
 }
 
+// Replaces `removed` elements of `list` at `at` with `added`, moved in.
+template <typename T>
+void splice(std::vector<T>& list, std::size_t at, std::size_t removed, std::vector<T>& added) {
+  const auto from = list.begin() + static_cast<std::ptrdiff_t>(at);
+  const auto kept = std::min(removed, added.size());
+  std::move(added.begin(), added.begin() + static_cast<std::ptrdiff_t>(kept), from);
+  if (added.size() > kept) {
+    list.insert(from + static_cast<std::ptrdiff_t>(kept),
+                std::make_move_iterator(added.begin() + static_cast<std::ptrdiff_t>(kept)),
+                std::make_move_iterator(added.end()));
+  } else {
+    list.erase(from + static_cast<std::ptrdiff_t>(kept),
+               from + static_cast<std::ptrdiff_t>(removed));
+  }
+}
+
 } // namespace
 
 SectionChange ClaimSections::update(std::string_view body, KindMemo* memo, Kinds kinds) {
@@ -50,8 +66,15 @@ SectionChange ClaimSections::update(std::string_view body, KindMemo* memo, Kinds
     return {}; // unchanged
   }
   const auto suffix = common_suffix(body, old, limit - prefix);
-  const auto starts = m_split ? section_starts_after_edit(body, old, begins(), prefix, suffix)
-                              : section_starts(body);
+  EditedStarts edited;
+  if (m_split) {
+    edited = section_starts_after_edit(body, old, m_begins, prefix, suffix);
+  } else {
+    edited.found = section_starts(body);
+    edited.tail = m_begins.size();
+  }
+  // The new starts, read through the old ones (which stay as they are until the end).
+  const auto start_at = [&](std::size_t k) { return edited.at(m_begins, k); };
   // Lines move by as many as the edit added or removed.
   const auto new_lines = static_cast<int>(std::count(body.begin() + static_cast<long>(prefix),
                                                      body.end() - static_cast<long>(suffix), '\n'));
@@ -64,12 +87,22 @@ SectionChange ClaimSections::update(std::string_view body, KindMemo* memo, Kinds
     return static_cast<std::size_t>(static_cast<std::ptrdiff_t>(begin) + shift);
   };
   const std::size_t m = m_sections.size();
-  const std::size_t n = starts.size();
-  const auto end_of = [&](std::size_t k) { return k + 1 < n ? starts[k + 1] : body.size(); };
+  const std::size_t n = edited.size(m_begins);
+  const auto end_of = [&](std::size_t k) { return k + 1 < n ? start_at(k + 1) : body.size(); };
 
-  // The sections wholly before the edit stand: same bytes, same headings in force.
+  // The sections wholly before the edit stand: same bytes, same headings in
+  // force. Those the new starts keep from the old ones, but the last, have
+  // the same bounds, and their ends grow: the first that does not end before
+  // the edit is found by bisection; the walk goes on from it.
   std::size_t front = 0;
-  while (front < std::min(m, n) && starts[front] == m_sections[front].begin &&
+  if (edited.kept > 1) {
+    front = static_cast<std::size_t>(
+        std::partition_point(m_sections.begin(),
+                             m_sections.begin() + static_cast<std::ptrdiff_t>(edited.kept - 1),
+                             [&](const PlacedSection& s) { return s.end <= prefix; }) -
+        m_sections.begin());
+  }
+  while (front < std::min(m, n) && start_at(front) == m_sections[front].begin &&
          end_of(front) == m_sections[front].end && m_sections[front].end <= prefix) {
     ++front;
   }
@@ -78,8 +111,9 @@ SectionChange ClaimSections::update(std::string_view body, KindMemo* memo, Kinds
   while (back < std::min(m, n) - front) {
     const auto k = n - 1 - back;
     const auto& was = m_sections[m - 1 - back];
-    if (starts[k] < moved_from || was.begin != old_begin_of(starts[k]) ||
-        was.end - was.begin != end_of(k) - starts[k]) {
+    const auto begin = start_at(k);
+    if (begin < moved_from || was.begin != old_begin_of(begin) ||
+        was.end - was.begin != end_of(k) - begin) {
       break;
     }
     ++back;
@@ -100,7 +134,7 @@ SectionChange ClaimSections::update(std::string_view body, KindMemo* memo, Kinds
   std::size_t claims_at = claims_first;
   std::vector<PlacedSection> middle;
   const auto place = [&](std::size_t k) {
-    const auto begin = starts[k];
+    const auto begin = start_at(k);
     const auto end = end_of(k);
     const auto& in = *carried;
     // The old section these bytes were, if the edit left them alone.
@@ -172,37 +206,25 @@ SectionChange ClaimSections::update(std::string_view body, KindMemo* memo, Kinds
   for (std::size_t i = m - back; i < m; ++i) {
     auto& section = m_sections[i];
     section.begin = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(section.begin) - shift);
+    m_begins[i] = section.begin;
     section.end = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(section.end) - shift);
     section.first_line += line_shift;
     section.first_claim =
         static_cast<std::size_t>(static_cast<std::ptrdiff_t>(section.first_claim) + claim_shift);
   }
-  const auto at = m_sections.begin() + static_cast<std::ptrdiff_t>(front);
-  const auto kept = std::min(change.removed, change.added);
-  std::move(middle.begin(), middle.begin() + static_cast<std::ptrdiff_t>(kept), at);
-  if (change.added > kept) {
-    m_sections.insert(at + static_cast<std::ptrdiff_t>(kept),
-                      std::make_move_iterator(middle.begin() + static_cast<std::ptrdiff_t>(kept)),
-                      std::make_move_iterator(middle.end()));
-  } else {
-    m_sections.erase(at + static_cast<std::ptrdiff_t>(kept),
-                     at + static_cast<std::ptrdiff_t>(change.removed));
+  std::vector<std::size_t> middle_begins;
+  middle_begins.reserve(middle.size());
+  for (const auto& section : middle) {
+    middle_begins.push_back(section.begin);
   }
+  splice(m_sections, front, change.removed, middle);
+  splice(m_begins, front, change.removed, middle_begins);
   m_claims = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(m_claims) + claim_shift);
   // The body the same way: only the edited bytes are copied.
   m_body.replace(prefix, old.size() - prefix - suffix,
                  body.substr(prefix, body.size() - prefix - suffix));
   m_split = true;
   return change;
-}
-
-std::vector<std::size_t> ClaimSections::begins() const {
-  std::vector<std::size_t> out;
-  out.reserve(m_sections.size());
-  for (const auto& section : m_sections) {
-    out.push_back(section.begin);
-  }
-  return out;
 }
 
 PlacedSection* ClaimSections::find(std::size_t from, std::size_t to, std::size_t begin) {

@@ -68,13 +68,12 @@ public:
   [[nodiscard]] std::vector<Claim> claims() const;
 
 private:
-  // Where each section starts.
-  std::vector<std::size_t> begins() const;
   // The section of [from, to) starting at `begin`, if one does (update takes its content).
   PlacedSection* find(std::size_t from, std::size_t to, std::size_t begin);
 
   std::string m_body;                    // the body the sections are of
   std::vector<PlacedSection> m_sections; // its sections, in order
+  std::vector<std::size_t> m_begins;     // where each starts: m_sections[i].begin
   std::size_t m_claims = 0;              // how many claims they hold
   bool m_split = false;                  // update has run at least once
 };

@@ -725,18 +725,31 @@ std::vector<std::size_t> section_starts(std::string_view body) {
   return starts;
 }
 
-std::vector<std::size_t> section_starts_after_edit(std::string_view body, std::string_view old_body,
-                                                   const std::vector<std::size_t>& old_starts,
-                                                   std::size_t prefix, std::size_t suffix) {
+std::vector<std::size_t> EditedStarts::all(std::span<const std::size_t> old_starts) const {
+  std::vector<std::size_t> out;
+  out.reserve(size(old_starts));
+  for (std::size_t k = 0; k < size(old_starts); ++k) {
+    out.push_back(at(old_starts, k));
+  }
+  return out;
+}
+
+EditedStarts section_starts_after_edit(std::string_view body, std::string_view old_body,
+                                       std::span<const std::size_t> old_starts, std::size_t prefix,
+                                       std::size_t suffix) {
+  EditedStarts out;
+  out.tail = old_starts.size();
   if (old_starts.size() < 2 || prefix + suffix > std::min(body.size(), old_body.size())) {
-    return section_starts(body); // nothing to keep (or no cut scan ran on the old body)
+    out.found = section_starts(body); // nothing to keep (or no cut scan ran on the old body)
+    return out;
   }
   // The old body had no global blocker; the new one has one only in the lines the edit touched.
   const auto newline = prefix == 0 ? std::string_view::npos : body.rfind('\n', prefix - 1);
   const auto edit_begin = newline == std::string_view::npos ? 0 : newline + 1;
   const auto edit_end = std::min(body.size(), body.size() - suffix + 1);
   if (has_global_blocker(body, edit_begin, edit_end)) {
-    return {0};
+    out.found = {0};
+    return out;
   }
   // Cuts whose heading line ends before the edit stand, and the scan resumes
   // at the last of them. Those lines end in increasing order: the first that
@@ -747,8 +760,8 @@ std::vector<std::size_t> section_starts_after_edit(std::string_view body, std::s
         const auto nl = old_body.find('\n', start);
         return nl != std::string_view::npos && nl < prefix;
       });
-  std::vector<std::size_t> starts(old_starts.begin(), standing);
-  const auto resume = starts.back(); // scanned again: the scan's state starts there
+  out.kept = static_cast<std::size_t>(standing - old_starts.begin());
+  const auto resume = old_starts[out.kept - 1]; // scanned again: the scan's state starts there
   // Past the edit, a cut that was a cut of the old body (moved) means the rest is as before.
   const auto delta =
       static_cast<std::ptrdiff_t>(body.size()) - static_cast<std::ptrdiff_t>(old_body.size());
@@ -765,17 +778,16 @@ std::vector<std::size_t> section_starts_after_edit(std::string_view body, std::s
         const auto old_pos = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(pos) - delta);
         const auto it = std::lower_bound(old_starts.begin(), old_starts.end(), old_pos);
         if (it != old_starts.end() && *it == old_pos) {
-          for (auto rest = it; rest != old_starts.end(); ++rest) {
-            starts.push_back(static_cast<std::size_t>(static_cast<std::ptrdiff_t>(*rest) + delta));
-          }
-          return starts;
+          out.tail = static_cast<std::size_t>(it - old_starts.begin());
+          out.moved = delta;
+          return out;
         }
       }
-      starts.push_back(pos);
+      out.found.push_back(pos);
     }
     pos = next;
   }
-  return starts;
+  return out;
 }
 
 } // namespace engram::claims

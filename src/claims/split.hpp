@@ -4,7 +4,9 @@
 
 #include "claims/classify.hpp"
 
+#include <cstddef>
 #include <engram/claim.hpp>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -43,14 +45,43 @@ using HeadingStack = std::vector<std::pair<int, std::string>>;
 // fences, raw HTML blocks, lone CRs) is cut less or not at all.
 [[nodiscard]] std::vector<std::size_t> section_starts(std::string_view body);
 
+// section_starts of an edited body, said against the old body's starts so
+// that a long body's thousands of cuts are neither copied nor moved: the
+// first `kept` old starts, then `found`, then the old starts from `tail` on,
+// each `moved` bytes further.
+struct EditedStarts {
+  std::size_t kept = 0;
+  std::vector<std::size_t> found;
+  std::size_t tail = 0; // an index of the old starts; their count when none follow
+  std::ptrdiff_t moved = 0;
+
+  // How many starts the edited body has.
+  [[nodiscard]] std::size_t size(std::span<const std::size_t> old_starts) const {
+    return kept + found.size() + (old_starts.size() - tail);
+  }
+  // Its start number `k`.
+  [[nodiscard]] std::size_t at(std::span<const std::size_t> old_starts, std::size_t k) const {
+    if (k < kept) {
+      return old_starts[k];
+    }
+    if (k - kept < found.size()) {
+      return found[k - kept];
+    }
+    const auto old = old_starts[tail + (k - kept - found.size())];
+    return static_cast<std::size_t>(static_cast<std::ptrdiff_t>(old) + moved);
+  }
+  // All of them, as section_starts gives them.
+  [[nodiscard]] std::vector<std::size_t> all(std::span<const std::size_t> old_starts) const;
+};
+
 // section_starts of `body`, an edit of `old_body` (whose section_starts are
 // `old_starts`) that kept its first `prefix` and last `suffix` bytes: cuts
 // before the edit are kept, and the scan stops once past the edit it meets a
-// cut the old body had. The result equals section_starts(body).
-[[nodiscard]] std::vector<std::size_t>
-section_starts_after_edit(std::string_view body, std::string_view old_body,
-                          const std::vector<std::size_t>& old_starts, std::size_t prefix,
-                          std::size_t suffix);
+// cut the old body had. The result, all(old_starts), equals section_starts(body).
+[[nodiscard]] EditedStarts section_starts_after_edit(std::string_view body,
+                                                     std::string_view old_body,
+                                                     std::span<const std::size_t> old_starts,
+                                                     std::size_t prefix, std::size_t suffix);
 
 // The claims of one section (a range of a body between two of its
 // section_starts), with lines counted from the section's start, given the
