@@ -239,13 +239,27 @@ void check_claims(const std::vector<std::string>& texts) {
     if (prepared.back().normal != normal) {
       fail("prepare's normal form is not normalise's");
     }
-    // The claim index reuses a text's preparation for it as a list item.
-    const auto item = claims::prepare("- " + text);
+    // The claim index reuses a text's preparation for it as a list item, and
+    // for the item with a superseded marker after it; and any text prepares
+    // as what prepared_alike makes of it.
     const auto& bare = prepared.back();
-    if (claims::prepared_alike("- " + text) != text || item.normal != bare.normal ||
-        item.tokens.words != bare.tokens.words || item.tokens.values != bare.tokens.values ||
-        item.tokens.negated != bare.tokens.negated) {
-      fail("a claim as a list item prepares unlike the claim");
+    const auto alike = [](const claims::PreparedClaim& a, const claims::PreparedClaim& b) {
+      return a.normal == b.normal && a.tokens.words == b.tokens.words &&
+             a.tokens.values == b.tokens.values && a.tokens.negated == b.tokens.negated;
+    };
+    if (text.find('\n') == std::string::npos && claims::prepared_alike("- " + text) != text) {
+      fail("a one-line claim as a list item is not told alike");
+    }
+    for (const auto& variant : {"- " + text, "- " + text + "\n  <!-- superseded 2026-11-22 -->"}) {
+      if (!alike(claims::prepare(variant), bare)) {
+        fail("a claim as a list item, or with a marker, prepares unlike the claim");
+      }
+    }
+    for (std::string_view from = text, shorter = claims::prepared_alike(from); shorter != from;
+         from = shorter, shorter = claims::prepared_alike(from)) {
+      if (!alike(claims::prepare(shorter), bare)) {
+        fail("a text prepares unlike what prepared_alike makes of it");
+      }
     }
   }
   for (std::size_t i = 0; i < prepared.size(); ++i) {

@@ -110,7 +110,43 @@ PreparedClaim prepare(std::string_view text) {
   return {normalise(text), tokens_of(text)};
 }
 
+namespace {
+
+// Whether reading `text` for comments, as normalising does (each `<!--`
+// closed by the first `-->` after it), ends outside one.
+bool ends_outside_comment(std::string_view text) {
+  for (std::size_t at = 0;;) {
+    const auto open = text.find("<!--", at);
+    if (open == std::string_view::npos) {
+      return true;
+    }
+    const auto close = text.find("-->", open + 4);
+    if (close == std::string_view::npos) {
+      return false;
+    }
+    at = close + 3;
+  }
+}
+
+// Whether `line` is one HTML comment, with nothing but spaces and tabs around it.
+bool is_comment_line(std::string_view line) {
+  const auto first = line.find_first_not_of(" \t");
+  const auto last = line.find_last_not_of(" \t");
+  if (first == std::string_view::npos) {
+    return false;
+  }
+  const auto comment = line.substr(first, last + 1 - first);
+  return comment.starts_with("<!--") && comment.find("-->", 4) == comment.size() - 3;
+}
+
+} // namespace
+
 std::string_view prepared_alike(std::string_view text) {
+  const auto newline = text.rfind('\n');
+  if (newline != std::string_view::npos && is_comment_line(text.substr(newline + 1)) &&
+      ends_outside_comment(text.substr(0, newline))) {
+    return text.substr(0, newline);
+  }
   return text.starts_with("- ") ? text.substr(2) : text;
 }
 

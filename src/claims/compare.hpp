@@ -28,10 +28,15 @@ struct PreparedClaim {
 [[nodiscard]] PreparedClaim prepare(std::string_view text);
 
 // A shorter text that prepare() treats exactly as `text`, or `text` itself:
-// `text` without a leading "- " list marker. Normalising strips a line's
-// markers before anything else reads it, and the marker can neither open
-// nor close a comment or emphasis, so both texts prepare alike. A claim
-// absorbed as a list item is then prepared once, not again as the item.
+// `text` without its last line when that line is one HTML comment (a
+// superseded marker) and no comment is open above it, else without a leading
+// "- " list marker. Normalising reads a comment as a space, and a line of
+// spaces adds only whitespace at the end, which folding drops; it strips a
+// line's markers before anything else reads it, and the marker can neither
+// open nor close a comment or emphasis. So both texts prepare alike, and a
+// claim absorbed as a list item, or filed as an update with its marker, is
+// prepared once, not again as what the target holds (called again, on the
+// shorter text, until it returns its argument).
 [[nodiscard]] std::string_view prepared_alike(std::string_view text);
 
 // How `incoming` relates to `existing`:

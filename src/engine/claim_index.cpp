@@ -76,12 +76,13 @@ std::uint32_t ClaimTable::id(std::string_view text) {
 }
 
 std::optional<std::uint32_t> ClaimTable::alike_numbered(std::string_view text) const {
-  const auto alike = claims::prepared_alike(text);
-  if (alike.size() == text.size()) {
-    return std::nullopt;
+  for (auto alike = claims::prepared_alike(text); alike.size() < text.size();
+       text = alike, alike = claims::prepared_alike(text)) {
+    if (const auto it = m_ids.find(alike); it != m_ids.end()) {
+      return it->second;
+    }
   }
-  const auto it = m_ids.find(alike);
-  return it == m_ids.end() ? std::nullopt : std::optional<std::uint32_t>(it->second);
+  return std::nullopt;
 }
 
 void ClaimTable::add_all(const std::vector<std::string_view>& texts) {

@@ -63,8 +63,9 @@ private:
   // Numbers `text`, not numbered yet, as `prepared`.
   std::uint32_t add(std::string_view text, claims::PreparedClaim prepared);
 
-  // The number of the text claims::prepared_alike gives for `text`, when it
-  // is shorter and numbered already.
+  // The number of the first text numbered of those claims::prepared_alike
+  // gives for `text`, each shorter than the one before (the claim of an item
+  // with its marker, then of the item).
   std::optional<std::uint32_t> alike_numbered(std::string_view text) const;
 
   // Numbers `text`, not numbered yet, as the text numbered `alike` is.

@@ -3,6 +3,8 @@
 #include "claims/compare.hpp"
 
 #include <catch2/catch.hpp>
+#include <string>
+#include <vector>
 
 using engram::Relation;
 using engram::claims::compare;
@@ -189,6 +191,43 @@ TEST_CASE("claims: the fast relation gives compare_claims' verdict on every pair
         CHECK(engram::claims::relation(in, engram::claims::prepare(b), threshold) ==
               compare_claims(a, b, threshold).relation);
       }
+    }
+  }
+}
+
+TEST_CASE("claims: a claim and the claim with its superseded markers prepare alike") {
+  using engram::claims::prepare;
+  using engram::claims::prepared_alike;
+  const std::string marker = "<!-- superseded 2026-11-22: previously \"x is 4\" -->";
+  CHECK(prepared_alike("- x is 5\n  " + marker) == "- x is 5");
+  CHECK(prepared_alike("- x is 5\n  " + marker + "\n  " + marker) == "- x is 5\n  " + marker);
+  CHECK(prepared_alike("x is 5\n" + marker + " \t") == "x is 5");
+  // Not a comment line, or a comment left open above: the text as it is.
+  for (const auto& text : std::vector<std::string>{
+           "- x is 5\n  <!-- a --> b", "- x is 5\n  <!-- a --> b -->", "- x <!-- open\n" + marker,
+           "x\n<!-->", "x\n  <!-- a ->", "x\n", "x\n  "}) {
+    INFO("text: [" << text << "]");
+    CHECK(prepared_alike(text) == (text.starts_with("- ") ? text.substr(2) : text));
+  }
+  // Stripping until nothing changes leaves the claim, and every step prepares alike.
+  for (const std::string claim :
+       {"Pin versions.", "- x is 5", "*Always* pin_", "_x_", "Caf\u00e9 opens at 9", "`a`", "",
+        "- ", "a <!-- c --> b", "a <!-- c\n --> b", "> - quoted", "x *", "x\n  y"}) {
+    for (const auto& tail :
+         std::vector<std::string>{"\n" + marker, "\n  " + marker + "\n\t" + marker + "  ",
+                                  "\n<!--\u00e9-->", "\n <!---->"}) {
+      std::string text = claim + tail;
+      INFO("text: [" << text << "]");
+      const auto whole = prepare(text);
+      for (auto alike = prepared_alike(text); alike != text;
+           text = std::string(alike), alike = prepared_alike(text)) {
+        const auto step = prepare(alike);
+        CHECK(step.normal == whole.normal);
+        CHECK(step.tokens.words == whole.tokens.words);
+        CHECK(step.tokens.values == whole.tokens.values);
+        CHECK(step.tokens.negated == whole.tokens.negated);
+      }
+      CHECK(text == (claim.starts_with("- ") ? claim.substr(2) : claim));
     }
   }
 }
