@@ -43,11 +43,12 @@ std::optional<ChangeKind> kind_of(unsigned int status) {
 // (a dry run, or a run with nothing to do, leaves `.git` as it was); the
 // next commit writes it with the index, and a daemon's repository keeps it
 // between runs until then.
-void refresh_stale(git_repository* repository, const std::filesystem::path& workdir) {
+void refresh_stale(git_repository* repository, const std::filesystem::path& workdir,
+                   std::vector<ReadFile>* read) {
   Index index;
   if (git_repository_index(&index.pointer, repository) == 0 &&
       git_index_read(index.pointer, 0) == 0 && !may_filter(repository, index.pointer)) {
-    refresh_unfiltered(index.pointer, workdir, trusts_file_mode(repository));
+    refresh_unfiltered(index.pointer, workdir, trusts_file_mode(repository), read);
   }
 }
 
@@ -55,7 +56,7 @@ void refresh_stale(git_repository* repository, const std::filesystem::path& work
 
 bool Repository::is_clean() const {
   reread_index();
-  refresh_stale(m_repository.get(), m_workdir);
+  refresh_stale(m_repository.get(), m_workdir, m_read_files ? &*m_read_files : nullptr);
   git_status_options options = GIT_STATUS_OPTIONS_INIT;
   options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
   options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS;
@@ -64,6 +65,22 @@ bool Repository::is_clean() const {
     throw Error(last_error("cannot read git status"));
   }
   return git_status_list_entrycount(status.pointer) == 0;
+}
+
+void Repository::keep_read_files(bool keep) const {
+  if (keep) {
+    m_read_files.emplace();
+  } else {
+    m_read_files.reset();
+  }
+}
+
+std::vector<ReadFile> Repository::take_read_files() const {
+  std::vector<ReadFile> out;
+  if (m_read_files) {
+    out.swap(*m_read_files);
+  }
+  return out;
 }
 
 std::vector<Change> Repository::changes(const std::vector<std::string>* only) const {
@@ -75,7 +92,7 @@ std::vector<Change> Repository::changes(const std::vector<std::string>* only) co
     return changes_among(*only);
   }
   reread_index();
-  refresh_stale(m_repository.get(), m_workdir);
+  refresh_stale(m_repository.get(), m_workdir, m_read_files ? &*m_read_files : nullptr);
   StatusList status;
   if (git_status_list_new(&status.pointer, m_repository.get(), &options) != 0) {
     throw Error(last_error("cannot read git status"));

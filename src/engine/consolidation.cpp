@@ -27,6 +27,16 @@ namespace engram::engine {
 
 namespace {
 
+// The files a status read (git::Repository::keep_read_files), for the scan.
+store::Preread preread_of(std::vector<git::ReadFile> files) {
+  store::Preread out;
+  out.reserve(files.size());
+  for (auto& file : files) {
+    out.try_emplace(std::move(file.path), store::identity_of(file.info), std::move(file.bytes));
+  }
+  return out;
+}
+
 // Runs the rules over a fresh scan of the store; `model` is given the
 // workspace the plan was made from (see Outcome::model). With a `base` (the
 // last run's model of the store) and what changed, the scan looks at what
@@ -34,14 +44,15 @@ namespace {
 Plan plan_for(const std::filesystem::path& root, const config::Settings& settings,
               const std::vector<RuleSlot>& rules, Date today, RunKind kind, store::ScanCache* cache,
               const std::vector<std::string>* changed, const std::vector<usage::TakenLog>& logs,
-              std::optional<Workspace::Base>* base, std::shared_ptr<Workspace>& model) {
+              std::optional<Workspace::Base>* base, std::shared_ptr<Workspace>& model,
+              const store::Preread* preread = nullptr) {
   const auto layout = layout_from(settings);
   StepTimer timer;
   const bool by_path = base != nullptr && base->has_value() && changed != nullptr;
   auto snapshot = store::scan(
       root, layout,
       store::ScanLimits{static_cast<std::uintmax_t>(settings.get_int("scan.max_file_bytes"))},
-      cache, changed, by_path ? store::Entries::looked_at : store::Entries::all);
+      cache, changed, by_path ? store::Entries::looked_at : store::Entries::all, preread);
   timer.step("scan");
   if (cache != nullptr) {
     spdlog::debug("{}: scan reused {} files unchanged since the last, read {}", root.string(),
@@ -171,6 +182,9 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
     reuse.swap(kept->repository);
   }
   Session session = Session::open(root, settings, std::move(reuse));
+  // A status that finds the store's stat data stale (a copied store) reads
+  // every file to compare it with HEAD; the scan takes those bytes.
+  session.repository().keep_read_files(true);
   outcome.recovery = finish_interrupted(session, changed != nullptr ? Sweep::no : Sweep::yes);
   timer.step("session");
   // The agent's own edits go in a commit of their own, so this
@@ -181,12 +195,15 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
           engine::snapshot(session, SnapshotReason::agent, &held, changed, &outcome.look_again)) {
     outcome.snapshot_commit = snapshot->commit;
   }
+  auto preread = preread_of(session.repository().take_read_files());
+  session.repository().keep_read_files(false);
   timer.step("snapshot");
 
   const auto logs = take_usage(root, session.layout());
   std::shared_ptr<Workspace> model;
   outcome.plan = plan_for(root, settings, rules, today, kind, cache, changed, logs,
-                          kept != nullptr ? &kept->model : nullptr, model);
+                          kept != nullptr ? &kept->model : nullptr, model, &preread);
+  preread = {};
   outcome.model = model;
   timer.step("plan");
   report_once(root, held, outcome.plan.diagnostics);

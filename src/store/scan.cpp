@@ -27,8 +27,9 @@ namespace {
 class Walker {
 public:
   Walker(const fs::path& root, const Layout& layout, const ScanLimits& limits, Snapshot& out,
-         ScanCache* cache)
+         ScanCache* cache, const Preread* preread)
       : m_root(root), m_layout(layout), m_limits(limits), m_out(out), m_cache(cache),
+        m_preread(preread != nullptr && !preread->empty() ? preread : nullptr),
         m_settled_before(cache == nullptr ? 0 : now_ns() - cache->settled_ns) {
     std::error_code ec;
     m_canonical_root = fs::canonical(root, ec);
@@ -196,6 +197,7 @@ private:
     fs::path relative;
     fs::path source;
     Layer layer;
+    const Preread::mapped_type* preread = nullptr; // its bytes, read already
   };
 
   // Whether loading a file may answer "the cache holds it".
@@ -215,14 +217,23 @@ private:
 
   // Queues `source` to be read, unless the cache already holds it: one
   // lstat answers for such a file instead of an open, an fstat and a close,
-  // and most files of a big store are unchanged.
+  // and most files of a big store are unchanged. The same lstat finds a
+  // file the preread holds as it is: it is parsed from there, not read.
   void read(const fs::path& relative, const fs::path& source, Layer layer) {
     struct stat seen {};
-    if (m_cache != nullptr && ::lstat(source.c_str(), &seen) == 0 && S_ISREG(seen.st_mode) &&
-        reuse(relative, identity_of(seen))) {
+    const bool regular = (m_cache != nullptr || m_preread != nullptr) &&
+                         ::lstat(source.c_str(), &seen) == 0 && S_ISREG(seen.st_mode);
+    if (regular && m_cache != nullptr && reuse(relative, identity_of(seen))) {
       return;
     }
-    m_queued.push_back(Queued{relative, source, layer});
+    Queued queued{relative, source, layer};
+    if (regular && m_preread != nullptr) {
+      const auto it = m_preread->find(relative.native());
+      if (it != m_preread->end() && it->second.first == identity_of(seen)) {
+        queued.preread = &it->second;
+      }
+    }
+    m_queued.push_back(std::move(queued));
   }
 
 public:
@@ -252,16 +263,16 @@ private:
       return std::move(out);
     };
     RegularFile::Failure failure{};
-    auto file = RegularFile::open(queued.source, failure);
-    if (!file) {
+    auto file = queued.preread != nullptr ? std::optional<RegularFile>()
+                                          : RegularFile::open(queued.source, failure);
+    if (queued.preread == nullptr && !file) {
       return fail(1, failure == RegularFile::Failure::is_link
                          ? std::string("changed into a symlink while being read; not read")
                      : failure == RegularFile::Failure::not_regular
                          ? std::string("not a regular file; not read")
                          : fmt::format("cannot read: {}", std::strerror(errno)));
     }
-    const struct stat& info = file->info();
-    out.identity = identity_of(info);
+    out.identity = file ? identity_of(file->info()) : queued.preread->first;
     if (m_cache != nullptr && lookup == CacheLookup::yes) {
       const auto it = m_cache->items.find(queued.relative.string());
       if (it != m_cache->items.end() && it->second.identity == out.identity) {
@@ -270,14 +281,17 @@ private:
       }
     }
     const auto limit = m_limits.max_file_bytes;
-    if (static_cast<std::uintmax_t>(info.st_size) > limit) {
-      return fail(1, over_limit(static_cast<std::uintmax_t>(info.st_size)));
+    if (static_cast<std::uintmax_t>(out.identity.size) > limit) {
+      return fail(1, over_limit(static_cast<std::uintmax_t>(out.identity.size)));
     }
-    const auto read = file->read(limit);
-    if (!read) {
-      return fail(1, fmt::format("cannot read: {}", std::strerror(errno)));
+    std::optional<std::string> read;
+    if (file) {
+      read = file->read(limit);
+      if (!read) {
+        return fail(1, fmt::format("cannot read: {}", std::strerror(errno)));
+      }
     }
-    const std::string& content = *read;
+    const std::string& content = file ? *read : queued.preread->second;
     if (content.size() > limit) { // it grew while being read
       return fail(1, over_limit(content.size()));
     }
@@ -466,6 +480,7 @@ private:
   const ScanLimits& m_limits;
   Snapshot& m_out;
   ScanCache* m_cache;
+  const Preread* m_preread;      // nullptr when it holds nothing
   std::int64_t m_settled_before; // a file changed since then is not kept
   std::unordered_map<std::string, ScanCache::Item> m_kept;
   std::set<std::string> m_unkept;
@@ -497,10 +512,11 @@ bool path_less(const fs::path& a, const fs::path& b) {
 } // namespace
 
 Snapshot scan(const fs::path& root, const Layout& layout, const ScanLimits& limits,
-              ScanCache* cache, const std::vector<std::string>* changed, Entries wanted) {
+              ScanCache* cache, const std::vector<std::string>* changed, Entries wanted,
+              const Preread* preread) {
   Snapshot snapshot;
   snapshot.root = root;
-  Walker walker(root, layout, limits, snapshot, cache);
+  Walker walker(root, layout, limits, snapshot, cache, preread);
   const bool told = changed != nullptr && cache != nullptr && cache->complete;
   if (!told || !walker.revisit(*changed, wanted)) {
     walker.walk({});

@@ -7,6 +7,7 @@
 #include "git/unfiltered.hpp"
 #include "lib/temp_dir.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <string>
@@ -230,4 +231,49 @@ TEST_CASE(
   Index on_disk;
   read_index(repository, on_disk);
   CHECK(written_inode(on_disk, paths[3]) == inode(paths[3]));
+}
+
+TEST_CASE("a status that refreshes stale stat data keeps the files it read, when asked") {
+  const Sandbox sandbox;
+  Repository repository = make_repository(sandbox);
+  const auto paths = write_files(sandbox, 100, "\n");
+  REQUIRE(repository.commit_paths(paths, "test: many", k_signature).has_value());
+  const fs::path store = sandbox.work("store");
+  const auto copy_all = [&] {
+    for (const auto& path : paths) {
+      write_file(store / (path + ".copy"), read_file(store / path));
+      fs::rename(store / (path + ".copy"), store / path);
+    }
+  };
+  // Not asked: nothing kept.
+  copy_all();
+  CHECK(repository.changes().empty());
+  CHECK(repository.take_read_files().empty());
+
+  // Asked: every file read and found as HEAD has it, with the stat data of
+  // what was read; a changed file is not among them.
+  copy_all();
+  write_file(store / paths[5], "changed\n");
+  repository.keep_read_files(true);
+  REQUIRE(repository.changes().size() == 1);
+  auto read = repository.take_read_files();
+  REQUIRE(read.size() == paths.size() - 1);
+  std::sort(read.begin(), read.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
+  for (const auto& file : read) {
+    INFO(file.path);
+    CHECK(file.path != paths[5]);
+    CHECK(file.bytes == read_file(store / file.path));
+    struct stat now {};
+    REQUIRE(::stat((store / file.path).c_str(), &now) == 0);
+    CHECK(file.info.st_ino == now.st_ino);
+    CHECK(file.info.st_size == now.st_size);
+  }
+  CHECK(repository.take_read_files().empty()); // handed over once
+  // A status that refreshes nothing adds nothing; stopping drops what is kept.
+  CHECK(repository.changes().size() == 1);
+  CHECK(repository.take_read_files().empty());
+  copy_all();
+  CHECK(repository.changes().size() == 1);
+  repository.keep_read_files(false);
+  CHECK(repository.take_read_files().empty());
 }
