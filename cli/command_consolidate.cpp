@@ -36,11 +36,12 @@ struct ConsolidateOptions {
   std::vector<std::string> skip;              // --skip RULE: run every rule but these
 };
 
-// The outcome as JSON text: the record, what was applied, and the commits.
-// Written as it goes (see engine::record_members): a full consolidation's
-// record is megabytes.
-std::string outcome_text(const SelectedStore& selected, const engine::Outcome& outcome,
-                         engine::DryRun dry, const plugins::Host& host) {
+// The outcome as JSON text on stdout: the record, what was applied, and the
+// commits. Written as it goes (see engine::record_members) and out in
+// pieces: a full consolidation's record is megabytes, and a buffer that
+// size is a thousand fresh pages to fault in.
+void print_json(const SelectedStore& selected, const engine::Outcome& outcome, engine::DryRun dry,
+                const plugins::Host& host) {
   const auto value = [](nlohmann::json json) {
     return [json = std::move(json)](JsonWriter& writer) { writer.value(json); };
   };
@@ -60,11 +61,15 @@ std::string outcome_text(const SelectedStore& selected, const engine::Outcome& o
   members.push_back({"snapshot_commit", value(optional(outcome.snapshot_commit))});
   members.push_back({"recovery", value(recovery_json(outcome.recovery))});
   members.push_back({"refused_plugins", value(std::move(refused))});
+  constexpr std::size_t k_piece = 64 * 1024;
   std::string out;
-  out.reserve(engine::record_size_hint(outcome.plan, 2));
+  out.reserve(2 * k_piece);
   JsonWriter writer(out, 2);
+  writer.drain_every(k_piece,
+                     [](std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); });
   write_object(writer, std::move(members));
-  return out;
+  out += '\n';
+  writer.drain();
 }
 
 // Prints the outcome for people: the plan or what was committed on stdout,
@@ -94,7 +99,10 @@ void print_text(const engine::Outcome& outcome, engine::DryRun dry) {
     fmt::print("dry run: nothing was written\n");
     return;
   }
-  fmt::print("{}\n{}", engine::summary_line(plan), engine::render_record(plan));
+  fmt::print("{}\n", engine::summary_line(plan));
+  // Megabytes after a full consolidation: written as rendered, not copied into fmt's buffer.
+  const auto record = engine::render_record(plan);
+  std::fwrite(record.data(), 1, record.size(), stdout);
   const auto& applied = outcome.applied;
   if (!applied.deferred.empty()) {
     fmt::print("deferred to the next run (changed while engram worked, or waiting on one that "
@@ -277,9 +285,7 @@ int run_consolidate(const Globals& globals, const ConsolidateOptions& options) {
   }
 
   if (options.json) {
-    std::string text = outcome_text(selected, outcome, dry, *kept_host);
-    text += '\n';
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    print_json(selected, outcome, dry, *kept_host);
   } else {
     print_text(outcome, dry);
   }

@@ -164,7 +164,22 @@ std::string json_text(const nlohmann::json& value, int indent) {
   return out;
 }
 
+void JsonWriter::drain_every(std::size_t every, std::function<void(std::string&)> drain) {
+  m_drain_at = every;
+  m_drain = std::move(drain);
+}
+
+void JsonWriter::drain() {
+  if (m_drain && !m_out.empty()) {
+    m_drain(m_out);
+    m_out.clear();
+  }
+}
+
 void JsonWriter::next() {
+  if (m_drain && m_out.size() >= m_drain_at) {
+    drain(); // between values: nothing written so far is looked at again
+  }
   if (m_after_key) {
     m_after_key = false;
     return;

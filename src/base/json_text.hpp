@@ -51,6 +51,13 @@ public:
   // a compact writer (indent < 0), where no layout depends on the depth.
   void compact_text(std::string_view text);
 
+  // From now on, whenever what was written passes `every` bytes, `drain`
+  // takes it and writing goes on into the emptied text: a document of
+  // megabytes goes out in pieces through one buffer instead of being held
+  // whole. drain() gives it the rest.
+  void drain_every(std::size_t every, std::function<void(std::string&)> drain);
+  void drain();
+
 private:
   // Before a value: the comma and line break an item or member needs.
   void next();
@@ -61,6 +68,8 @@ private:
   int m_indent;
   std::vector<std::size_t> m_counts; // per open container, what it holds so far
   bool m_after_key = false;          // the next value is a member's, its key written
+  std::size_t m_drain_at = 0;        // drain_every's `every`
+  std::function<void(std::string&)> m_drain;
 };
 
 // One member of an object written by a JsonWriter: its key, and what writes its value.

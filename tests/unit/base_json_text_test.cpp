@@ -106,6 +106,30 @@ TEST_CASE("JsonWriter writes, piece by piece, what json_text writes for the whol
   }
 }
 
+TEST_CASE("JsonWriter drained in pieces writes, in all, what json_text writes") {
+  std::mt19937 random(20261128);
+  std::size_t drains = 0;
+  for (int trial = 0; trial < 1000; ++trial) {
+    const auto value = random_value(random, 0);
+    for (const std::size_t every : {1, 7, 64}) {
+      INFO("trial " << trial << ", every " << every << ": " << nlohmann_text(value, -1));
+      std::string out;
+      std::string drained;
+      JsonWriter writer(out, 2);
+      writer.drain_every(every, [&](std::string& text) {
+        REQUIRE(text.size() >= std::min<std::size_t>(every, 1));
+        drained += text;
+        ++drains;
+      });
+      write_through(writer, value, random);
+      writer.drain();
+      CHECK(out.empty());
+      REQUIRE(drained == json_text(value, 2));
+    }
+  }
+  CHECK(drains > 3000); // the pieces were many, not the whole at the end
+}
+
 TEST_CASE("JsonWriter copies compact text as a value") {
   std::string out;
   JsonWriter writer(out, -1);
