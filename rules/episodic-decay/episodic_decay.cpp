@@ -86,6 +86,7 @@ public:
 
 private:
   void decay(StoreView& store, const std::string& path, engram::Date when) {
+    m_targets.clear(); // chosen for this episode's source and tags only
     const auto tags = store.list(path, "tags");
     const auto canon = canonical_tags(store, tags);
     const auto claims = store.claims_of(path);
@@ -122,18 +123,12 @@ private:
   std::string tagged_target(const StoreView& store, Layer layer,
                             const std::vector<std::string>& tags,
                             const std::vector<std::string>& canon, const std::string& source) {
-    // The claims of one episode share its tags: the answer is kept until a file is created.
-    std::string key = std::to_string(static_cast<int>(layer)) + '\n' + source;
-    for (const auto* list : {&canon, &tags}) {
-      key += '\n';
-      for (const auto& tag : *list) {
-        key += tag + '\t';
-      }
-    }
-    if (const auto it = m_targets.find(key); it != m_targets.end()) {
+    // The claims of one episode share its source and tags: the answer is
+    // kept, per layer, until the next episode or until a file is created.
+    if (const auto it = m_targets.find(layer); it != m_targets.end()) {
       return it->second;
     }
-    return m_targets[key] = choose_target(store, layer, tags, canon, source);
+    return m_targets[layer] = choose_target(store, layer, tags, canon, source);
   }
 
   // tagged_target, worked out.
@@ -431,8 +426,8 @@ private:
   std::map<Layer, LayerFiles> m_layers;
   // Canonical form of each tag seen this run.
   std::map<std::string, std::string> m_canonical;
-  // Targets chosen since a file was last created, by layer, source and tags.
-  std::map<std::string, std::string> m_targets;
+  // The targets chosen for the episode being decayed, by layer, since a file was last created.
+  std::map<Layer, std::string> m_targets;
   // The `## ` titles of the targets claims were filed in this run.
   Headings m_headings;
 
