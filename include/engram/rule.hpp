@@ -19,7 +19,7 @@
 namespace engram {
 
 // The ABI of the rule interface; a plugin built against another is refused.
-inline constexpr int k_abi_version = 10;
+inline constexpr int k_abi_version = 11;
 
 // The SDK version a plugin was built against (major.minor must match the host's).
 inline constexpr const char* k_sdk_version = "0.1";
@@ -174,6 +174,20 @@ public:
           out.push_back(ClaimMatch{path, i, found[i].text, found[i].kind, relation});
         }
       }
+    }
+    return out;
+  }
+
+  // related_claims for each of `incoming`, in order: what asking one by one
+  // finds, for a rule that asks many questions of a layer before it changes
+  // anything. The host answers them side by side on every core.
+  virtual std::vector<std::vector<ClaimMatch>>
+  related_claims_each(const std::vector<std::string>& incoming, Layer layer,
+                      ClaimDetail detail = ClaimDetail::classified) const {
+    std::vector<std::vector<ClaimMatch>> out;
+    out.reserve(incoming.size());
+    for (const auto& text : incoming) {
+      out.push_back(related_claims(text, layer, detail));
     }
     return out;
   }

@@ -63,15 +63,23 @@ private:
         claims[path].push_back(claim.text);
       }
     }
+    // Every claim's relatives, asked at once (nothing changes until all are known).
+    std::vector<std::string> asked;
+    for (const auto& path : paths) {
+      const auto& texts = claims[path];
+      asked.insert(asked.end(), texts.begin(), texts.end());
+    }
+    const auto relatives =
+        store.related_claims_each(asked, layer, engram::ClaimDetail::unclassified);
     // For each older claim, the newest claim that updates it.
     std::map<Place, Place> superseded_by;
     std::set<std::pair<Place, Place>> flagged;
+    std::size_t next = 0; // the next claim's place in `relatives`
     for (const auto& path : paths) {
       const auto& texts = claims[path];
       for (std::size_t i = 0; i < texts.size(); ++i) {
         const Place here{path, i, texts[i]};
-        for (const auto& match :
-             store.related_claims(texts[i], layer, engram::ClaimDetail::unclassified)) {
+        for (const auto& match : relatives[next++]) {
           if (match.relation != Relation::update || (match.path == path && match.index == i)) {
             continue;
           }

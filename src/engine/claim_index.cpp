@@ -275,21 +275,29 @@ void ClaimIndex::remove(const std::string& path) {
 std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimTable& table,
                                             double near_threshold, Wanted wanted,
                                             claims::KindMemo* memo) const {
+  return related(incoming, table, near_threshold, wanted, memo, m_scratch);
+}
+
+std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimTable& table,
+                                            double near_threshold, Wanted wanted,
+                                            claims::KindMemo* memo, Scratch& scratch) const {
   near_threshold = std::clamp(near_threshold, 0.0, 1.0);
   const auto& in = table.shape(incoming);
-  if (m_seen.size() < table.size()) {
-    m_seen.resize(table.size(), 0);
-    m_count.resize(table.size(), 0);
+  auto& seen = scratch.seen;
+  auto& count = scratch.count;
+  if (seen.size() < table.size()) {
+    seen.resize(table.size(), 0);
+    count.resize(table.size(), 0);
   }
-  ++m_query;
+  const auto query = ++scratch.query;
   std::vector<std::uint32_t> candidates;
   // Marks a text seen by this query, with its count of probed tokens reset.
   auto see = [&](std::uint32_t id) {
-    if (m_seen[id] == m_query) {
+    if (seen[id] == query) {
       return false;
     }
-    m_seen[id] = m_query;
-    m_count[id] = 0;
+    seen[id] = query;
+    count[id] = 0;
     candidates.push_back(id);
     return true;
   };
@@ -346,12 +354,12 @@ std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimT
     for (std::size_t k = 0; k < probed; ++k) {
       for (const auto id : postings(order[k])) {
         see(id);
-        ++m_count[id];
+        ++count[id];
       }
     }
     std::erase_if(candidates, [&](std::uint32_t id) {
       return table.normal(id) != in.normal &&
-             (m_count[id] < bound || shared_count(in.all, table.shape(id).all) < holds_at_least);
+             (count[id] < bound || shared_count(in.all, table.shape(id).all) < holds_at_least);
     });
   }
 

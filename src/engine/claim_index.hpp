@@ -121,6 +121,21 @@ public:
                                                 double near_threshold, Wanted wanted,
                                                 claims::KindMemo* memo) const;
 
+  // What one query marks as it counts candidates: its own per thread when
+  // queries run side by side.
+  struct Scratch {
+    std::vector<std::uint32_t> seen;  // text → the query that last saw it
+    std::vector<std::uint32_t> count; // text → its probed tokens, that query
+    std::uint32_t query = 0;          // the current query's stamp
+  };
+
+  // related(), marking in `scratch`: safe on several threads at once while
+  // nothing changes the index or the table (and without a memo: kinds are
+  // left factual but a `Solution:` claim's).
+  [[nodiscard]] std::vector<ClaimMatch> related(std::uint32_t incoming, const ClaimTable& table,
+                                                double near_threshold, Wanted wanted,
+                                                claims::KindMemo* memo, Scratch& scratch) const;
+
 private:
   // One indexed file.
   struct File {
@@ -144,9 +159,7 @@ private:
   std::vector<char> m_posted; // text → already in the postings
   std::unordered_map<std::uint32_t, std::vector<const Held*>>
       m_holders;                              // text → files (maybe stale)
-  mutable std::vector<std::uint32_t> m_seen;  // text → the query that last saw it
-  mutable std::vector<std::uint32_t> m_count; // text → its probed tokens, that query
-  mutable std::uint32_t m_query = 0;          // the current query's stamp
+  mutable Scratch m_scratch;                  // the one-query-at-a-time related()'s
 };
 
 } // namespace engram::engine

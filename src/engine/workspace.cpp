@@ -3,6 +3,7 @@
 #include "engine/workspace.hpp"
 
 #include "base/error.hpp"
+#include "base/parallel.hpp"
 #include "claims/classify.hpp"
 #include "claims/compare.hpp"
 #include "claims/normalise.hpp"
@@ -13,6 +14,8 @@
 
 #include <algorithm>
 #include <fstream>
+#include <memory>
+#include <mutex>
 #include <sstream>
 
 namespace engram::engine {
@@ -434,6 +437,57 @@ std::vector<ClaimMatch> Workspace::related_claims(std::string_view incoming, Lay
   const auto& index = layer_index(layer);
   return index.related(m_claims.id(incoming), m_claims, threshold, ClaimIndex::Wanted::related,
                        kinds_for(detail));
+}
+
+std::vector<std::vector<ClaimMatch>>
+Workspace::related_claims_each(const std::vector<std::string>& incoming, Layer layer,
+                               ClaimDetail detail) const {
+  const double threshold = near_threshold();
+  const auto& index = layer_index(layer);
+  // Numbered first (a new text's preparation on every core): the queries
+  // then only read the table and the index.
+  m_claims.add_all(std::vector<std::string_view>(incoming.begin(), incoming.end()));
+  std::vector<std::uint32_t> ids;
+  ids.reserve(incoming.size());
+  for (const auto& text : incoming) {
+    ids.push_back(m_claims.id(text));
+  }
+  std::vector<std::vector<ClaimMatch>> out(incoming.size());
+  // Blocks of queries on every core, each thread marking in a scratch of its own.
+  constexpr std::size_t k_block = 64;
+  constexpr std::size_t k_blocks_per_thread = 4;
+  std::mutex pool_lock;
+  std::vector<std::unique_ptr<ClaimIndex::Scratch>> pool;
+  for_each_index((ids.size() + k_block - 1) / k_block, k_blocks_per_thread, [&](std::size_t b) {
+    std::unique_ptr<ClaimIndex::Scratch> scratch;
+    {
+      const std::lock_guard lock(pool_lock);
+      if (!pool.empty()) {
+        scratch = std::move(pool.back());
+        pool.pop_back();
+      }
+    }
+    if (!scratch) {
+      scratch = std::make_unique<ClaimIndex::Scratch>();
+    }
+    for (auto i = b * k_block; i < std::min(ids.size(), (b + 1) * k_block); ++i) {
+      out[i] = index.related(ids[i], m_claims, threshold, ClaimIndex::Wanted::related, nullptr,
+                             *scratch);
+    }
+    const std::lock_guard lock(pool_lock);
+    pool.push_back(std::move(scratch));
+  });
+  // Kinds after, here: the memo is the run's, one thread's.
+  if (auto* memo = kinds_for(detail)) {
+    for (auto& matches : out) {
+      for (auto& match : matches) {
+        if (match.kind != ClaimKind::solution) {
+          match.kind = memo->classify(match.text);
+        }
+      }
+    }
+  }
+  return out;
 }
 
 std::vector<ClaimMatch> Workspace::duplicate_claims(std::string_view incoming, Layer layer,

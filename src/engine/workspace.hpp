@@ -121,6 +121,9 @@ public:
   std::vector<ClaimMatch>
   related_claims(std::string_view incoming, Layer layer,
                  ClaimDetail detail = ClaimDetail::classified) const override;
+  std::vector<std::vector<ClaimMatch>>
+  related_claims_each(const std::vector<std::string>& incoming, Layer layer,
+                      ClaimDetail detail = ClaimDetail::classified) const override;
   std::vector<ClaimMatch>
   duplicate_claims(std::string_view incoming, Layer layer,
                    ClaimDetail detail = ClaimDetail::classified) const override;

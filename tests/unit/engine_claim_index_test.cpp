@@ -104,6 +104,28 @@ TEST_CASE(
         REQUIRE(dump(workspace.duplicate_claims(incoming, Layer::semantic, detail)) ==
                 dump(workspace.StoreView::duplicate_claims(incoming, Layer::semantic, detail)));
       }
+      // Every claim of the layer asked at once: what asking one by one finds.
+      if (step % 10 == 0) {
+        std::vector<std::string> asked{incoming};
+        for (const auto& path : workspace.files(Layer::semantic)) {
+          for (const auto& claim : workspace.claims_of(path, ClaimDetail::unclassified)) {
+            asked.push_back(claim.text);
+          }
+        }
+        // Enough questions for several threads to share them.
+        for (std::size_t n = asked.size(); asked.size() < 700;) {
+          asked.push_back(asked[asked.size() % n]);
+        }
+        for (const auto detail : {ClaimDetail::classified, ClaimDetail::unclassified}) {
+          const auto each = workspace.related_claims_each(asked, Layer::semantic, detail);
+          REQUIRE(each.size() == asked.size());
+          for (std::size_t i = 0; i < asked.size(); ++i) {
+            INFO(asked[i]);
+            REQUIRE(dump(each[i]) ==
+                    dump(workspace.related_claims(asked[i], Layer::semantic, detail)));
+          }
+        }
+      }
       // A file's claims from the index are the claims of splitting its body.
       const auto files = workspace.files(Layer::semantic);
       for (const auto& path : files) {
