@@ -4,6 +4,8 @@
 // its claims, even when the edit moved it.
 #include "claims/sections.hpp"
 
+#include "base/splice.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <iterator>
@@ -37,22 +39,6 @@ std::size_t common_suffix(std::string_view a, std::string_view b, std::size_t li
     ++n;
   }
   return n;
-}
-
-// Replaces `removed` elements of `list` at `at` with `added`, moved in.
-template <typename T>
-void splice(std::vector<T>& list, std::size_t at, std::size_t removed, std::vector<T>& added) {
-  const auto from = list.begin() + static_cast<std::ptrdiff_t>(at);
-  const auto kept = std::min(removed, added.size());
-  std::move(added.begin(), added.begin() + static_cast<std::ptrdiff_t>(kept), from);
-  if (added.size() > kept) {
-    list.insert(from + static_cast<std::ptrdiff_t>(kept),
-                std::make_move_iterator(added.begin() + static_cast<std::ptrdiff_t>(kept)),
-                std::make_move_iterator(added.end()));
-  } else {
-    list.erase(from + static_cast<std::ptrdiff_t>(kept),
-               from + static_cast<std::ptrdiff_t>(removed));
-  }
 }
 
 } // namespace

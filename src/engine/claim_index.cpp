@@ -7,6 +7,7 @@
 #include "engine/claim_index.hpp"
 
 #include "base/parallel.hpp"
+#include "base/splice.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -191,26 +192,6 @@ void ClaimIndex::update_all(
     index_sections(*held[i], changes[i], table);
   }
 }
-
-namespace {
-
-// Replaces `removed` elements of `list` at `at` with `added`.
-template <typename T>
-void splice(std::vector<T>& list, std::size_t at, std::size_t removed,
-            const std::vector<T>& added) {
-  const auto from = list.begin() + static_cast<std::ptrdiff_t>(at);
-  const auto kept = std::min(removed, added.size());
-  std::copy(added.begin(), added.begin() + static_cast<std::ptrdiff_t>(kept), from);
-  if (added.size() > kept) {
-    list.insert(from + static_cast<std::ptrdiff_t>(kept),
-                added.begin() + static_cast<std::ptrdiff_t>(kept), added.end());
-  } else {
-    list.erase(from + static_cast<std::ptrdiff_t>(kept),
-               from + static_cast<std::ptrdiff_t>(removed));
-  }
-}
-
-} // namespace
 
 void ClaimIndex::index_sections(Held& held, const claims::SectionChange& change,
                                 ClaimTable& table) {
