@@ -2,6 +2,7 @@
 // a snapshot; the plan is applied and committed, or with --dry-run only shown
 // (as a unified diff and the record) while nothing is written.
 #include "base/error.hpp"
+#include "base/heap.hpp"
 #include "base/json_text.hpp"
 #include "cli/app.hpp"
 #include "cli/detached_pack.hpp"
@@ -278,7 +279,10 @@ int run_consolidate(const Globals& globals, const ConsolidateOptions& options) {
   // The command exits after the run: freeing the replaced files is left to a child.
   engine::set_freeing(engine::Freeing::detached);
   try {
-    outcome = engine::consolidate(selected.root, selected.settings, *rules, today, kind, dry);
+    // This process reads the whole store once, then exits.
+    outcome = in_large_pages([&] {
+      return engine::consolidate(selected.root, selected.settings, *rules, today, kind, dry);
+    });
   } catch (const Error& error) {
     fmt::print(stderr, "engram: consolidate: {}\n", error.what());
     return k_exit_problems;

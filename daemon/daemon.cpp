@@ -3,6 +3,7 @@
 #include "daemon/daemon.hpp"
 
 #include "base/error.hpp"
+#include "base/heap.hpp"
 #include "daemon/log.hpp"
 #include "daemon/memory.hpp"
 #include "engine/consolidation.hpp"
@@ -17,7 +18,7 @@ Daemon::Daemon(DaemonOptions options, Consolidator consolidator, WatcherFactory 
                Clocks clocks)
     : m_options(std::move(options)), m_make_watcher(std::move(make_watcher)),
       m_clocks(std::move(clocks)) {
-  give_back_freed_pages(); // a daemon lives for days; what it frees goes back
+  heap_gives_back_at_once(); // a daemon lives for days; what it frees goes back
   m_worker = std::make_unique<Worker>(std::move(consolidator), [this] { m_loop.wake(); });
   m_loop.add(m_signals.fd(), [this](std::uint32_t) { on_signals(); });
 }

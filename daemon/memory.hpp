@@ -5,15 +5,6 @@
 
 namespace engram::daemon {
 
-// Makes the allocator give freed pages back to the system as they are
-// freed, for the daemon's whole life. mimalloc otherwise holds them for
-// 25-500 ms, and returns them only at the thread's next allocations after
-// that: a thread gone quiet — a daemon's worker once a store is let go —
-// keeps them for ever (66 MB of a 10,000-file store's 194, where giving
-// them back at once leaves 27). Measured on the daemon's one-file cycles:
-// no more CPU, and 65 page faults in five cycles instead of 48.
-void give_back_freed_pages();
-
 // Gives the memory freed on the calling thread back to the system. The
 // engram executable runs on mimalloc (see cmake/Dependencies.cmake), which
 // keeps freed pages until that thread's next allocations purge them, and a

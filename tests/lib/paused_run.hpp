@@ -59,6 +59,9 @@ public:
   // Lets a paused run go on.
   void resume() const { ::kill(m_pid, SIGCONT); }
 
+  // The run's process id, for reading what /proc says of it while it is paused.
+  pid_t pid() const { return m_pid; }
+
   // Waits for the run to end; what it left behind.
   Result finish() {
     int status = 0;
