@@ -18,8 +18,7 @@ struct Priority {
 
 Priority own_priority() {
   const auto self = static_cast<pid_t>(::gettid());
-  return Priority{::sched_getscheduler(self),
-                  ::getpriority(PRIO_PROCESS, static_cast<id_t>(self))};
+  return Priority{::sched_getscheduler(self), ::getpriority(PRIO_PROCESS, static_cast<id_t>(self))};
 }
 
 } // namespace
