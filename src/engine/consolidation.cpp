@@ -115,14 +115,27 @@ Outcome dry_run(const std::filesystem::path& root, const config::Settings& setti
 // Brings the recall index up to date with `.index.json`, so the next
 // recall (an agent's session start) does not pay for the rebuild. Derived
 // state: a failure is logged and the next recall rebuilds it.
-void refresh_recall_index(const std::filesystem::path& root, const store::Layout& layout) {
+// With `prepared`, its records are used if `.index.json` holds its bytes.
+void refresh_recall_index(const std::filesystem::path& root, const store::Layout& layout,
+                          const recall::Prepared* prepared = nullptr) {
   try {
-    if (recall::refresh(root, layout)) {
+    if (prepared != nullptr ? recall::refresh(root, layout, *prepared)
+                            : recall::refresh(root, layout)) {
       spdlog::debug("{}: recall index rebuilt", root.string());
     }
   } catch (const std::exception& error) {
     spdlog::warn("{}: the recall index was not rebuilt: {}", root.string(), error.what());
   }
+}
+
+// The bytes `plan` writes to `path`, or nullptr when it does not write it.
+const std::string* planned_bytes(const Plan& plan, std::string_view path) {
+  for (const auto& change : plan.changes) {
+    if (change.path == path && change.new_bytes) {
+      return &*change.new_bytes;
+    }
+  }
+  return nullptr;
 }
 
 // Reports each file the snapshot held back once: a memory file the scan
@@ -224,31 +237,37 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
   Pending pending;
   pending.operation = "consolidate";
   pending.record = record_text(outcome.plan, nullptr);
-  // A new .index.json is read into the recall index on a helper thread
-  // while the commit is made: the commit mostly waits for the device.
+  // The recall index of a new .index.json is made from the plan on a helper
+  // thread while the plan is applied and committed (the commit mostly waits
+  // for the device); the stamp of the written file is added after.
   const store::Layout& layout = session.layout();
-  std::jthread recall_index;
-  const auto index_written = [&](const ApplyResult& applied) {
-    if (std::find(applied.written.begin(), applied.written.end(), layout.index_json) !=
-        applied.written.end()) {
-      recall_index = std::jthread([&root, &layout] { refresh_recall_index(root, layout); });
-    }
-  };
+  std::optional<recall::Prepared> prepared;
+  std::jthread preparing;
+  if (const auto* index_json = planned_bytes(outcome.plan, layout.index_json)) {
+    prepared.emplace().index_json = *index_json;
+    preparing = std::jthread([&prepared, &layout] {
+      try {
+        prepared->records = recall::RecallIndex::records(prepared->index_json, layout);
+      } catch (const std::exception&) {
+        prepared.reset(); // not an index: the refresh below says so
+      }
+    });
+  }
   auto committed = apply_and_commit(
       session, outcome.plan.changes, std::move(pending),
-      [&](const ApplyResult& applied) { return commit_message(outcome.plan, applied); },
-      index_written);
+      [&](const ApplyResult& applied) { return commit_message(outcome.plan, applied); });
   outcome.applied = std::move(committed.applied);
   outcome.commit = std::move(committed.commit);
   timer.step("apply and commit");
   if (outcome.commit || !outcome.applied.written.empty() || !outcome.applied.removed.empty()) {
     finish_usage(root, layout, logs, outcome.applied);
   }
-  if (recall_index.joinable()) {
-    recall_index.join();
-  } else {
-    refresh_recall_index(root, layout); // .index.json written by someone else, if at all
+  if (preparing.joinable()) {
+    preparing.join();
   }
+  // Without records (the plan did not write it, or they could not be made),
+  // from the file as it is: written by someone else, if at all.
+  refresh_recall_index(root, layout, prepared ? &*prepared : nullptr);
   timer.step("recall index");
   spdlog::debug("{}: ran: {}", root.string(), timer.line());
   if (!outcome.commit && outcome.applied.written.empty() && outcome.applied.removed.empty()) {

@@ -12,8 +12,7 @@
 namespace engram::engine {
 
 Committed apply_and_commit(Session& session, const std::vector<FileChange>& changes,
-                           Pending pending, const MessageFor& message,
-                           const std::function<void(const ApplyResult&)>& applied) {
+                           Pending pending, const MessageFor& message) {
   git::Repository& repository = session.repository();
   StepTimer timer;
   // New contents go into the object database before the working state names
@@ -59,9 +58,6 @@ Committed apply_and_commit(Session& session, const std::vector<FileChange>& chan
   HeldFiles replaced; // the files apply replaced and removed, closed while the commit is made
   result.applied = apply(changes, session.root(), &replaced);
   timer.step("apply");
-  if (applied) {
-    applied(result.applied);
-  }
   std::vector<std::string> touched = result.applied.written;
   touched.insert(touched.end(), result.applied.removed.begin(), result.applied.removed.end());
   if (!touched.empty()) {

@@ -39,13 +39,7 @@ using MessageFor = std::function<std::string(const ApplyResult& applied)>;
 // `pending` gives the operation and, for a consolidation, its record; the
 // files are filled in here. Throws engram::Error; the working state then stays
 // for the next run's recovery to finish.
-//
-// `applied`, when given, is told what was applied once the files are in
-// place and before the commit is made: for derived work that reads the new
-// files and can go on while the commit is made (a consolidation's recall
-// index). It must not change a file of the store.
 Committed apply_and_commit(Session& session, const std::vector<FileChange>& changes,
-                           Pending pending, const MessageFor& message,
-                           const std::function<void(const ApplyResult&)>& applied = {});
+                           Pending pending, const MessageFor& message);
 
 } // namespace engram::engine

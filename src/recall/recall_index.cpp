@@ -53,8 +53,7 @@ std::vector<std::string_view> fields_of(std::string_view line) {
 }
 
 // An unsigned number, or nullopt.
-template <typename T>
-std::optional<T> number_of(std::string_view text) {
+template <typename T> std::optional<T> number_of(std::string_view text) {
   T value{};
   const auto [ptr, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc() || ptr != text.data() + text.size()) {
@@ -83,7 +82,8 @@ std::optional<std::string> read_capped(const fs::path& path) {
 bool save(const fs::path& path, const std::string& bytes) {
   std::error_code error;
   fs::create_directories(path.parent_path(), error);
-  std::string temporary = (path.parent_path() / ("." + path.filename().string() + ".XXXXXX.tmp")).string();
+  std::string temporary =
+      (path.parent_path() / ("." + path.filename().string() + ".XXXXXX.tmp")).string();
   const int fd = ::mkstemps(temporary.data(), 4);
   if (fd < 0) {
     return false;
@@ -102,7 +102,8 @@ bool save(const fs::path& path, const std::string& bytes) {
 }
 
 // Reads `.index.json` and builds the compact text for it.
-std::string build_from(const fs::path& root, const store::Layout& layout, const SourceStamp& stamp) {
+std::string build_from(const fs::path& root, const store::Layout& layout,
+                       const SourceStamp& stamp) {
   const fs::path source = root / layout.index_json;
   const auto bytes = read_capped(source);
   if (!bytes) {
@@ -147,6 +148,16 @@ std::optional<SourceStamp> stamp_of(const fs::path& file) {
 
 std::string RecallIndex::build(std::string_view index_json, const SourceStamp& stamp,
                                const store::Layout& layout) {
+  return stamped(stamp, records(index_json, layout));
+}
+
+std::string RecallIndex::stamped(const SourceStamp& stamp, std::string_view records) {
+  auto out = fmt::format("{}{}\t{}\t{}\n", k_magic, stamp.size, stamp.mtime_ns, stamp.inode);
+  out += records;
+  return out;
+}
+
+std::string RecallIndex::records(std::string_view index_json, const store::Layout& layout) {
   auto entries = read_index_entries(index_json, layout.index_json);
   const std::set<std::string> loaded_whole = {layout.working, layout.core, layout.memory_index,
                                               layout.index_json};
@@ -180,7 +191,8 @@ std::string RecallIndex::build(std::string_view index_json, const SourceStamp& s
   // Stemming is most of the cost; the same words recur across entries.
   std::unordered_map<std::string, std::vector<std::string>> tag_cache;
   std::unordered_map<std::string, std::vector<std::string>> text_cache;
-  auto cached = [](auto& cache, const std::string& key, auto make) -> const std::vector<std::string>& {
+  auto cached = [](auto& cache, const std::string& key,
+                   auto make) -> const std::vector<std::string>& {
     auto it = cache.find(key);
     if (it == cache.end()) {
       it = cache.emplace(key, make(key)).first;
@@ -221,7 +233,7 @@ std::string RecallIndex::build(std::string_view index_json, const SourceStamp& s
     built.push_back(std::move(b));
   }
 
-  std::string out = fmt::format("{}{}\t{}\t{}\n", k_magic, stamp.size, stamp.mtime_ns, stamp.inode);
+  std::string out;
   for (const auto& b : built) {
     std::string related;
     const auto folder = b.path.substr(0, b.path.rfind('/') + 1);
@@ -312,7 +324,8 @@ std::optional<RecallIndex> RecallIndex::parse(std::string text) {
   const char* at = all.data() + header_end + 1;
   const char* const stop = all.data() + all.size();
   while (at < stop) {
-    const auto* newline = static_cast<const char*>(std::memchr(at, '\n', static_cast<std::size_t>(stop - at)));
+    const auto* newline =
+        static_cast<const char*>(std::memchr(at, '\n', static_cast<std::size_t>(stop - at)));
     const std::string_view line(at, static_cast<std::size_t>(newline - at));
     at = newline + 1;
     if (line.starts_with("E\t")) {
@@ -361,10 +374,12 @@ const Entry& RecallIndex::entry(std::uint32_t number) const {
   return *slot;
 }
 
-std::vector<std::pair<std::uint32_t, unsigned>> RecallIndex::postings(std::string_view keyword) const {
+std::vector<std::pair<std::uint32_t, unsigned>>
+RecallIndex::postings(std::string_view keyword) const {
   std::vector<std::pair<std::uint32_t, unsigned>> out;
-  const auto it = std::lower_bound(m_word_lines.begin(), m_word_lines.end(), keyword,
-                                   [](std::string_view line, std::string_view key) { return word_of(line) < key; });
+  const auto it = std::lower_bound(
+      m_word_lines.begin(), m_word_lines.end(), keyword,
+      [](std::string_view line, std::string_view key) { return word_of(line) < key; });
   if (it == m_word_lines.end() || word_of(*it) != keyword) {
     return out;
   }
@@ -375,8 +390,8 @@ std::vector<std::pair<std::uint32_t, unsigned>> RecallIndex::postings(std::strin
     rest = end == rest.size() ? std::string_view() : rest.substr(end + 1);
     const auto colon = item.find(':');
     const auto number = number_of<std::uint32_t>(item.substr(0, colon));
-    const auto bits =
-        colon == std::string_view::npos ? std::nullopt : number_of<unsigned>(item.substr(colon + 1));
+    const auto bits = colon == std::string_view::npos ? std::nullopt
+                                                      : number_of<unsigned>(item.substr(colon + 1));
     if (number && bits && *number < size()) {
       out.emplace_back(*number, *bits);
     }
@@ -392,7 +407,8 @@ std::vector<std::uint32_t> RecallIndex::related(std::uint32_t number) const {
   std::string_view rest = entry(number).related;
   while (!rest.empty()) {
     const auto end = std::min(rest.find(','), rest.size());
-    if (const auto other = number_of<std::uint32_t>(rest.substr(0, end)); other && *other < size()) {
+    if (const auto other = number_of<std::uint32_t>(rest.substr(0, end));
+        other && *other < size()) {
       out.push_back(*other);
     }
     rest = end == rest.size() ? std::string_view() : rest.substr(end + 1);
@@ -430,6 +446,28 @@ bool refresh(const fs::path& root, const store::Layout& layout) {
     return false;
   }
   return save(path, build_from(root, layout, *stamp));
+}
+
+bool refresh(const fs::path& root, const store::Layout& layout, const Prepared& prepared) {
+  const auto stamp = stamp_of(root / layout.index_json);
+  if (!stamp) {
+    return false;
+  }
+  const fs::path path = index_path(root, layout);
+  if (stored_stamp(path) == stamp) {
+    return false;
+  }
+  // Read after the stamp, as build_from does: what the records describe is
+  // what the file held once it had that stamp.
+  const fs::path source = root / layout.index_json;
+  const auto bytes = read_capped(source);
+  if (!bytes) {
+    throw Error("{}: cannot read: {}", source.string(), std::strerror(errno));
+  }
+  if (*bytes != prepared.index_json) {
+    return save(path, RecallIndex::build(*bytes, *stamp, layout)); // changed since it was planned
+  }
+  return save(path, RecallIndex::stamped(*stamp, prepared.records));
 }
 
 } // namespace engram::recall

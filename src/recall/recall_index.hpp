@@ -49,11 +49,11 @@ std::optional<SourceStamp> stamp_of(const std::filesystem::path& file);
 
 // One memory as recall sees it.
 struct Entry {
-  std::string_view path;        // store-relative
-  int salience = 2;             // high 3, medium 2 (also when missing), low 1
-  bool episodic = false;        // its type or layer is episodic
-  std::optional<Date> created;  // nullopt when missing or not a date
-  std::string_view related;     // entry numbers, comma-separated; empty for none
+  std::string_view path;       // store-relative
+  int salience = 2;            // high 3, medium 2 (also when missing), low 1
+  bool episodic = false;       // its type or layer is episodic
+  std::optional<Date> created; // nullopt when missing or not a date
+  std::string_view related;    // entry numbers, comma-separated; empty for none
 };
 
 // A loaded recall index. Move-only; the entries point into its text.
@@ -65,6 +65,12 @@ public:
   // Throws engram::Error when `index_json` is not an index.
   static std::string build(std::string_view index_json, const SourceStamp& stamp,
                            const store::Layout& layout);
+
+  // build() in two steps: the records (every line but the header), which
+  // depend on the bytes alone and are most of the cost, and the whole text
+  // once the stamp of the file holding those bytes is known.
+  static std::string records(std::string_view index_json, const store::Layout& layout);
+  static std::string stamped(const SourceStamp& stamp, std::string_view records);
 
   // Reads compact text; nullopt when it is not in this format.
   static std::optional<RecallIndex> parse(std::string text);
@@ -90,9 +96,9 @@ private:
 
   std::unique_ptr<std::string> m_text; // owns what the views below point into
   SourceStamp m_source;
-  std::vector<std::string_view> m_entry_lines;       // each E line, by entry number
+  std::vector<std::string_view> m_entry_lines;         // each E line, by entry number
   mutable std::vector<std::optional<Entry>> m_entries; // parsed on first use
-  std::vector<std::string_view> m_word_lines;        // each W line, sorted by keyword
+  std::vector<std::string_view> m_word_lines;          // each W line, sorted by keyword
 };
 
 // Where a store keeps its recall index.
@@ -106,5 +112,18 @@ std::optional<RecallIndex> load(const std::filesystem::path& root, const store::
 // Rebuilds and saves the recall index when it is missing or stale; true when
 // it did. Throws engram::Error when `.index.json` cannot be read.
 bool refresh(const std::filesystem::path& root, const store::Layout& layout);
+
+// `.index.json` bytes and their records (RecallIndex::records), made before
+// the file was written: a consolidation makes them from its plan while it
+// applies and commits it.
+struct Prepared {
+  std::string_view index_json; // the bytes the records were made from
+  std::string records;
+};
+
+// refresh(), using `prepared` when `.index.json` holds exactly its bytes
+// (else as refresh() does).
+bool refresh(const std::filesystem::path& root, const store::Layout& layout,
+             const Prepared& prepared);
 
 } // namespace engram::recall

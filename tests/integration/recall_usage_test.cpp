@@ -5,6 +5,7 @@
 // twice when a run is killed between its commit and releasing the log, and
 // nothing lost when agents write to the log while a consolidation runs.
 #include "lib/history.hpp"
+#include "recall/recall_index.hpp"
 
 #include <catch2/catch.hpp>
 #include <csignal>
@@ -21,8 +22,8 @@ constexpr const char* k_today = "2026-11-22";
 
 // A memory file with every field recall reads.
 std::string memory(const std::string& type, const std::string& tags, const std::string& trigger,
-                   const std::string& related, const std::string& status,
-                   const std::string& body, const std::string& salience = "medium") {
+                   const std::string& related, const std::string& status, const std::string& body,
+                   const std::string& salience = "medium") {
   return "---\ntype: " + type + "\ntags: " + tags + "\nsalience: " + salience +
          "\nconfidence: high\nsource: observed\nstatus: " + status + "\ntrigger: " + trigger +
          "\nrelated: " + related + "\ncreated: 2026-10-01\nlast-accessed: 2026-10-01\n---\n" + body;
@@ -39,8 +40,8 @@ fs::path recall_store(const Sandbox& sandbox) {
              memory("semantic", "[billing, invoices]", "[]", "[]", "superseded",
                     "- Billing goes through the v1 invoices endpoint.\n"));
   write_file(store / "semantic/billing-v2.md",
-             memory("semantic", "[billing, invoices]", "[]", "[semantic/tax-rules.md]",
-                    "confirmed", "- Billing goes through the v2 invoices endpoint.\n"));
+             memory("semantic", "[billing, invoices]", "[]", "[semantic/tax-rules.md]", "confirmed",
+                    "- Billing goes through the v2 invoices endpoint.\n"));
   write_file(store / "semantic/tax-rules.md",
              memory("semantic", "[tax, vat]", "[]", "[]", "confirmed",
                     "- VAT is added at 20 percent for every order in the EU.\n"));
@@ -120,6 +121,18 @@ void use_pip_memory(const Sandbox& sandbox, const fs::path& store) {
 
 } // namespace
 
+TEST_CASE("a consolidation leaves the recall index of the .index.json it wrote") {
+  // Made from the planned bytes while the commit was made: it must be what
+  // building it from the written file gives, stamped with that file.
+  const Sandbox sandbox;
+  const auto store = recall_store(sandbox);
+  const engram::store::Layout layout;
+  const auto stamp = engram::recall::stamp_of(store / ".index.json");
+  REQUIRE(stamp);
+  CHECK(read_file(engram::recall::index_path(store, layout)) ==
+        engram::recall::RecallIndex::build(read_file(store / ".index.json"), *stamp, layout));
+}
+
 TEST_CASE("a memory matched only by its trigger words is recalled") {
   Sandbox sandbox;
   const auto store = recall_store(sandbox);
@@ -135,7 +148,8 @@ TEST_CASE("a memory matched only by its trigger words is recalled") {
 TEST_CASE("a superseded memory is never recalled, and a related one follows its match") {
   Sandbox sandbox;
   const auto store = recall_store(sandbox);
-  const auto paths = paths_of(recall_json(sandbox, store, {"--budget", "100000", "billing invoices"}));
+  const auto paths =
+      paths_of(recall_json(sandbox, store, {"--budget", "100000", "billing invoices"}));
   CHECK(std::find(paths.begin(), paths.end(), "semantic/billing-v1.md") == paths.end());
   REQUIRE(std::find(paths.begin(), paths.end(), "semantic/billing-v2.md") != paths.end());
   // tax-rules shares no word with the query: billing-v2's `related` brings it, ranked after.
@@ -217,9 +231,9 @@ TEST_CASE("a run killed after its commit and before releasing the log does not c
   Sandbox sandbox;
   const auto store = recall_store(sandbox);
   use_pip_memory(sandbox, store);
-  const auto killed =
-      engram_with(sandbox, {"consolidate", "--store", store.string(), "--lightweight", "--now", k_today},
-                  {{"ENGRAM_TEST_CRASH_AT", point}});
+  const auto killed = engram_with(
+      sandbox, {"consolidate", "--store", store.string(), "--lightweight", "--now", k_today},
+      {{"ENGRAM_TEST_CRASH_AT", point}});
   INFO(point << ": " << killed.err);
   REQUIRE(killed.exit_code == 128 + SIGKILL);
   const auto file = store / "semantic/pip-scripts.md";
@@ -234,13 +248,14 @@ TEST_CASE("a run killed after its commit and before releasing the log does not c
 }
 
 TEST_CASE("a run killed before its commit leaves the log to be folded once by the next") {
-  const auto point = GENERATE(as<std::string>{}, "after-usage-take", "after-pending", "before-commit");
+  const auto point =
+      GENERATE(as<std::string>{}, "after-usage-take", "after-pending", "before-commit");
   Sandbox sandbox;
   const auto store = recall_store(sandbox);
   use_pip_memory(sandbox, store);
-  const auto killed =
-      engram_with(sandbox, {"consolidate", "--store", store.string(), "--lightweight", "--now", k_today},
-                  {{"ENGRAM_TEST_CRASH_AT", point}});
+  const auto killed = engram_with(
+      sandbox, {"consolidate", "--store", store.string(), "--lightweight", "--now", k_today},
+      {{"ENGRAM_TEST_CRASH_AT", point}});
   INFO(point << ": " << killed.err);
   REQUIRE(killed.exit_code == 128 + SIGKILL);
 
@@ -260,9 +275,9 @@ TEST_CASE("lines appended to the log while a consolidation runs are kept for the
   TempDir capture;
   Environment changes = sandbox.engram_environment();
   changes["ENGRAM_TEST_PAUSE_AT"] = "before-commit";
-  const pid_t pid = spawn({ENGRAM_BINARY, "consolidate", "--store", store.string(), "--lightweight",
-                           "--now", k_today},
-                          changes, capture / "out", capture / "err");
+  const pid_t pid = spawn(
+      {ENGRAM_BINARY, "consolidate", "--store", store.string(), "--lightweight", "--now", k_today},
+      changes, capture / "out", capture / "err");
   int status = 0;
   while (::waitpid(pid, &status, WUNTRACED) < 0 && errno == EINTR) {
   }
@@ -288,16 +303,18 @@ TEST_CASE("lines appended to the log while a consolidation runs are kept for the
   CHECK(usage_logs(store).empty());
 }
 
-TEST_CASE("usage of a memory that is gone is dropped with a note, and bad log lines are diagnosed") {
+TEST_CASE(
+    "usage of a memory that is gone is dropped with a note, and bad log lines are diagnosed") {
   Sandbox sandbox;
   const auto store = recall_store(sandbox);
   use_pip_memory(sandbox, store);
   std::string log = read_file(store / ".engram/usage.jsonl");
   log += "this is not json\n";
-  log += R"({"event":"recall","date":"2026-11-22","files":["semantic/deleted.md"],"query":"x"})" "\n";
+  log += R"({"event":"recall","date":"2026-11-22","files":["semantic/deleted.md"],"query":"x"})"
+         "\n";
   write_file(store / ".engram/usage.jsonl", log);
-  const auto result = sandbox.engram(
-      {"consolidate", "--store", store.string(), "--lightweight", "--now", k_today});
+  const auto result =
+      sandbox.engram({"consolidate", "--store", store.string(), "--lightweight", "--now", k_today});
   INFO(result.out << result.err);
   CHECK(result.exit_code == 0);
   CHECK(result.err.find(".jsonl:3: not a JSON object") != std::string::npos);
@@ -313,10 +330,12 @@ TEST_CASE("feedback names a memory of the store, and only one verdict") {
   const auto store = recall_store(sandbox);
   CHECK(sandbox.engram({"feedback", "--store", store.string(), "semantic/none.md", "--helpful"})
             .exit_code == 1);
-  CHECK(sandbox.engram({"feedback", "--store", store.string(), "MEMORY.md", "--helpful"})
-            .exit_code == 1);
-  CHECK(sandbox.engram({"feedback", "--store", store.string(), "semantic/tax-rules.md",
-                        "--helpful", "--unhelpful"})
+  CHECK(
+      sandbox.engram({"feedback", "--store", store.string(), "MEMORY.md", "--helpful"}).exit_code ==
+      1);
+  CHECK(sandbox
+            .engram({"feedback", "--store", store.string(), "semantic/tax-rules.md", "--helpful",
+                     "--unhelpful"})
             .exit_code == 2);
   CHECK(sandbox
             .engram({"feedback", "--store", store.string(),

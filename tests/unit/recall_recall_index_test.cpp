@@ -39,7 +39,8 @@ TEST_CASE("keywords are canonical words without stopwords") {
 
 TEST_CASE("the recall index keeps what ranking needs and leaves out what recall never returns") {
   const std::string json = index_of(
-      {entry("semantic/pip.md", {"python"}, {"command-not-found"}, "Scripts go to the user folder."),
+      {entry("semantic/pip.md", {"python"}, {"command-not-found"},
+             "Scripts go to the user folder."),
        entry("semantic/old.md", {"python"}, {}, "Old.", "superseded"),
        entry("WORKING.md", {}, {}, "Now."),
        entry("semantic/tax.md", {"vat"}, {}, "VAT is 20 percent.", "confirmed", {"pip"}),
@@ -99,4 +100,45 @@ TEST_CASE("the store's recall index is rebuilt when .index.json changes, and onl
 
   test::write_file(dir / ".index.json", "{ not json");
   CHECK_THROWS(recall::load(dir.path(), layout));
+}
+
+TEST_CASE("records made before .index.json was written are used only when it holds their bytes") {
+  test::TempDir dir;
+  const store::Layout layout;
+  const auto planned = index_of({entry("semantic/a.md", {"alpha"}, {}, "A.")});
+  // Records of another index stand in for the prepared ones, so that the
+  // saved index shows which were used.
+  const auto other = index_of({entry("semantic/b.md", {"beta"}, {}, "B.")});
+  const recall::Prepared prepared{planned, recall::RecallIndex::records(other, layout)};
+  const auto saved = [&] { return test::read_file(recall::index_path(dir.path(), layout)); };
+
+  test::write_file(dir / ".index.json", planned);
+  CHECK(recall::refresh(dir.path(), layout, prepared));
+  const auto stamp = recall::stamp_of(dir / ".index.json");
+  REQUIRE(stamp);
+  CHECK(saved() == recall::RecallIndex::stamped(*stamp, prepared.records));
+  CHECK(!recall::refresh(dir.path(), layout, prepared)); // up to date: nothing made
+
+  // Changed after it was planned: built from what the file holds.
+  const auto changed = index_of({entry("semantic/c.md", {"gamma"}, {}, "C.")});
+  test::write_file(dir / ".index.json.new", changed);
+  fs::rename(dir / ".index.json.new", dir / ".index.json");
+  CHECK(recall::refresh(dir.path(), layout, prepared));
+  const auto now = recall::stamp_of(dir / ".index.json");
+  REQUIRE(now);
+  CHECK(saved() == recall::RecallIndex::build(changed, *now, layout));
+  const auto index = recall::load(dir.path(), layout);
+  REQUIRE(index);
+  CHECK(index->postings("gamma").size() == 1);
+  CHECK(index->postings("beta").empty());
+}
+
+TEST_CASE("build is the stamp's header followed by the records") {
+  const store::Layout layout;
+  const auto json = index_of({entry("semantic/a.md", {"alpha"}, {"first-run"}, "A summary.")});
+  const recall::SourceStamp stamp{10, 20, 30};
+  const auto records = recall::RecallIndex::records(json, layout);
+  CHECK(records.starts_with("E\tsemantic/a.md\t"));
+  CHECK(recall::RecallIndex::build(json, stamp, layout) ==
+        "engram-recall\t1\t10\t20\t30\n" + records);
 }
