@@ -46,6 +46,9 @@ public:
   // What fstat said of the open file.
   const struct stat& info() const { return m_info; }
 
+  // The open descriptor (closed with the RegularFile).
+  int fd() const { return m_fd; }
+
   // Reads to the end, stopping once more than `limit` bytes have come (the
   // result is then longer than `limit`: the file grew). nullopt when a read
   // fails, with errno preserved.

@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <unordered_map>
@@ -303,52 +304,78 @@ std::string_view postings_of(std::string_view line) {
 std::optional<RecallIndex> RecallIndex::parse(std::string text) {
   RecallIndex index;
   index.m_text = std::make_unique<std::string>(std::move(text));
-  const std::string_view all(*index.m_text);
+  if (!index.read_lines(*index.m_text)) {
+    return std::nullopt;
+  }
+  return index;
+}
+
+std::optional<RecallIndex> RecallIndex::parse(MappedFile file) {
+  RecallIndex index;
+  index.m_mapped = std::move(file);
+  if (!index.read_lines(index.m_mapped.bytes())) {
+    return std::nullopt;
+  }
+  return index;
+}
+
+bool RecallIndex::read_lines(std::string_view all) {
   if (!all.starts_with(k_magic) || !all.ends_with('\n')) {
-    return std::nullopt; // another format, or a torn file
+    return false; // another format, or a torn file
   }
   const auto header_end = all.find('\n');
   const auto header = fields_of(all.substr(0, header_end));
   if (header.size() != 5) {
-    return std::nullopt;
+    return false;
   }
   const auto size = number_of<std::uintmax_t>(header[2]);
   const auto mtime = number_of<std::int64_t>(header[3]);
   const auto inode = number_of<std::uint64_t>(header[4]);
   if (!size || !mtime || !inode) {
-    return std::nullopt;
+    return false;
   }
-  index.m_source = SourceStamp{*size, *mtime, *inode};
+  m_source = SourceStamp{*size, *mtime, *inode};
   // Only the lines are found here (memchr is all it costs); an entry is
   // parsed when a recall reaches it, a keyword's postings when it is asked for.
   const char* at = all.data() + header_end + 1;
   const char* const stop = all.data() + all.size();
+  // Room for every line, made once: a list grown by doubling copies itself
+  // into fresh memory each time. Room never written to costs no page.
+  const auto lines = static_cast<std::size_t>(std::count(at, stop, '\n'));
+  m_entry_lines.reserve(lines);
   while (at < stop) {
     const auto* newline =
         static_cast<const char*>(std::memchr(at, '\n', static_cast<std::size_t>(stop - at)));
     const std::string_view line(at, static_cast<std::size_t>(newline - at));
     at = newline + 1;
     if (line.starts_with("E\t")) {
-      if (!index.m_word_lines.empty()) {
-        return std::nullopt; // entries come first
+      if (!m_word_lines.empty()) {
+        return false; // entries come first
       }
-      index.m_entry_lines.push_back(line);
+      m_entry_lines.push_back(line);
     } else if (line.starts_with("W\t")) {
-      if (!index.m_word_lines.empty() && !(word_of(index.m_word_lines.back()) < word_of(line))) {
-        return std::nullopt; // keywords are sorted, each once
+      if (m_word_lines.empty()) {
+        m_word_lines.reserve(lines - m_entry_lines.size());
+      } else if (!(word_of(m_word_lines.back()) < word_of(line))) {
+        return false; // keywords are sorted, each once
       }
-      index.m_word_lines.push_back(line);
+      m_word_lines.push_back(line);
     } else {
-      return std::nullopt;
+      return false;
     }
   }
-  index.m_entries.resize(index.m_entry_lines.size());
-  return index;
+  return true;
 }
 
 const Entry& RecallIndex::entry(std::uint32_t number) const {
-  auto& slot = m_entries.at(number);
-  if (!slot) {
+  if (number >= m_entry_lines.size()) {
+    throw std::out_of_range("recall index: no entry " + std::to_string(number));
+  }
+  if (m_parsed_at.empty()) {
+    m_parsed_at.resize(m_entry_lines.size());
+  }
+  auto& at = m_parsed_at[number];
+  if (at == 0) {
     // Split without allocating: a recall may reach thousands of entries.
     std::array<std::string_view, 6> fields;
     std::string_view rest = m_entry_lines[number];
@@ -369,9 +396,10 @@ const Entry& RecallIndex::entry(std::uint32_t number) const {
       entry.created = fields[4] == "-" ? std::nullopt : Date::parse(fields[4]);
       entry.related = fields[5] == "-" ? std::string_view() : fields[5];
     }
-    slot = entry;
+    m_parsed.push_back(entry);
+    at = static_cast<std::uint32_t>(m_parsed.size());
   }
-  return *slot;
+  return m_parsed[at - 1];
 }
 
 std::vector<std::pair<std::uint32_t, unsigned>>
@@ -426,9 +454,13 @@ std::optional<RecallIndex> load(const fs::path& root, const store::Layout& layou
     return std::nullopt;
   }
   const fs::path path = index_path(root, layout);
-  if (auto bytes = read_capped(path)) {
-    if (auto index = RecallIndex::parse(std::move(*bytes)); index && index->source() == *stamp) {
-      return index;
+  // Mapped, not read: engram alone writes it, and only by a rename.
+  RegularFile::Failure failure{};
+  if (const auto file = RegularFile::open(path, failure)) {
+    if (auto mapped = MappedFile::map(*file, k_max_bytes)) {
+      if (auto index = RecallIndex::parse(std::move(*mapped)); index && index->source() == *stamp) {
+        return index;
+      }
     }
   }
   auto text = build_from(root, layout, *stamp);

@@ -13,10 +13,12 @@
 // Entries are numbered from 0 in the order of their E lines.
 #pragma once
 
+#include "base/mapped_file.hpp"
 #include "engram/date.hpp"
 #include "store/layout.hpp"
 
 #include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -75,6 +77,9 @@ public:
   // Reads compact text; nullopt when it is not in this format.
   static std::optional<RecallIndex> parse(std::string text);
 
+  // parse(), of a mapped recall index file (kept mapped while the index lives).
+  static std::optional<RecallIndex> parse(MappedFile file);
+
   // The stamp of the `.index.json` it was made from.
   const SourceStamp& source() const { return m_source; }
 
@@ -94,11 +99,21 @@ public:
 private:
   RecallIndex() = default;
 
-  std::unique_ptr<std::string> m_text; // owns what the views below point into
+  // Finds the header and the lines of `all`, the text now owned; false when
+  // it is not in this format.
+  bool read_lines(std::string_view all);
+
+  // Own what the views below point into: the built text, or the mapped file.
+  std::unique_ptr<std::string> m_text;
+  MappedFile m_mapped;
   SourceStamp m_source;
-  std::vector<std::string_view> m_entry_lines;         // each E line, by entry number
-  mutable std::vector<std::optional<Entry>> m_entries; // parsed on first use
-  std::vector<std::string_view> m_word_lines;          // each W line, sorted by keyword
+  std::vector<std::string_view> m_entry_lines; // each E line, by entry number
+  std::vector<std::string_view> m_word_lines;  // each W line, sorted by keyword
+  // The entries parsed so far, and where each is in it by number (0: not yet,
+  // else its place + 1): a recall reaches a part of them, and a whole Entry
+  // for each would be fresh memory (page faults) for all of them.
+  mutable std::deque<Entry> m_parsed;
+  mutable std::vector<std::uint32_t> m_parsed_at;
 };
 
 // Where a store keeps its recall index.

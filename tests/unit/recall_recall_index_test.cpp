@@ -1,9 +1,12 @@
+#include "base/mapped_file.hpp"
+#include "base/regular_file.hpp"
 #include "lib/temp_dir.hpp"
 #include "recall/keywords.hpp"
 #include "recall/recall_index.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 using namespace engram;
 namespace fs = std::filesystem;
@@ -141,4 +144,41 @@ TEST_CASE("build is the stamp's header followed by the records") {
   CHECK(records.starts_with("E\tsemantic/a.md\t"));
   CHECK(recall::RecallIndex::build(json, stamp, layout) ==
         "engram-recall\t1\t10\t20\t30\n" + records);
+}
+
+TEST_CASE("a recall index read from its mapped file is the one its text gives") {
+  test::TempDir dir;
+  const store::Layout layout;
+  const auto json =
+      index_of({entry("semantic/a.md", {"alpha"}, {}, "A."),
+                entry("semantic/b.md", {"beta"}, {"alpha-run"}, "B.", "confirmed", {"a"})});
+  const auto text = recall::RecallIndex::build(json, {4, 5, 6}, layout);
+  test::write_file(dir / "recall.idx", text);
+  RegularFile::Failure failure{};
+  const auto file = RegularFile::open(dir / "recall.idx", failure);
+  REQUIRE(file);
+  auto mapped = MappedFile::map(*file, text.size());
+  REQUIRE(mapped);
+  const auto from_file = recall::RecallIndex::parse(std::move(*mapped));
+  const auto from_text = recall::RecallIndex::parse(text);
+  REQUIRE(from_file);
+  REQUIRE(from_text);
+  CHECK(from_file->source() == from_text->source());
+  REQUIRE(from_file->size() == 2);
+  for (std::uint32_t i = 0; i < 2; ++i) {
+    CHECK(from_file->entry(i).path == from_text->entry(i).path);
+    CHECK(from_file->entry(i).related == from_text->entry(i).related);
+  }
+  CHECK(from_file->entry(1).related == "0");
+  CHECK(from_file->postings("alpha") == from_text->postings("alpha"));
+  CHECK(from_file->postings("alpha").size() == 2);
+  CHECK_THROWS_AS(from_file->entry(2), std::out_of_range);
+
+  // A torn file (no final newline) is refused, mapped as read.
+  test::write_file(dir / "torn.idx", text.substr(0, text.size() - 1));
+  const auto torn = RegularFile::open(dir / "torn.idx", failure);
+  REQUIRE(torn);
+  auto torn_mapped = MappedFile::map(*torn, text.size());
+  REQUIRE(torn_mapped);
+  CHECK(!recall::RecallIndex::parse(std::move(*torn_mapped)));
 }
