@@ -26,6 +26,7 @@ Standard library only.
 """
 
 import argparse
+import concurrent.futures
 import datetime
 import json
 import os
@@ -976,6 +977,24 @@ def report(bench, started, elapsed):
     return "\n".join(lines)
 
 
+def remove_tree(path):
+    """Removes the bench's folder, one `rm -rf` per store or copy in it, as
+    many at once as there are cores. Unlinking is the kernel's work, and it
+    is most of a run's end: on this machine's ext4, one `rm -rf` of a
+    100,000-file copy took 45 s, and two of them side by side 49 s; with one
+    remover the bench spent 190 s of its 580 s here. Nothing is timed by
+    then."""
+    entries = []
+    for top in sorted(os.listdir(path)):
+        full = os.path.join(path, top)
+        if os.path.isdir(full) and not os.path.islink(full):
+            entries.extend(os.path.join(full, name) for name in sorted(os.listdir(full)))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        for entry in entries:
+            pool.submit(subprocess.run, ["rm", "-rf", "--", entry], check=False)
+    shutil.rmtree(path, ignore_errors=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engram", default=os.path.join(REPO, "build/release/bin/engram"))
@@ -1031,7 +1050,7 @@ def main():
                 timed("4 and 5", scenario_idle_and_startup, bench, args.idle, args.runs)
     finally:
         if not args.keep:
-            shutil.rmtree(bench.work, ignore_errors=True)
+            remove_tree(bench.work)
     bench.notes.append("Time per scenario, generating its stores included: " +
                        ", ".join(f"{name} {secs:.0f} s" for name, secs in spent) + ".")
     text = report(bench, started, time.perf_counter() - begin)
