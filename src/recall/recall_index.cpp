@@ -468,19 +468,11 @@ std::optional<RecallIndex> load(const fs::path& root, const store::Layout& layou
   return RecallIndex::parse(std::move(text));
 }
 
-bool refresh(const fs::path& root, const store::Layout& layout) {
-  const auto stamp = stamp_of(root / layout.index_json);
-  if (!stamp) {
-    return false;
-  }
-  const fs::path path = index_path(root, layout);
-  if (stored_stamp(path) == stamp) {
-    return false;
-  }
-  return save(path, build_from(root, layout, *stamp));
-}
+namespace {
 
-bool refresh(const fs::path& root, const store::Layout& layout, const Prepared& prepared) {
+// refresh(), with the records made before `.index.json` was written when
+// there are some.
+bool refresh_from(const fs::path& root, const store::Layout& layout, const Prepared* prepared) {
   const auto stamp = stamp_of(root / layout.index_json);
   if (!stamp) {
     return false;
@@ -489,17 +481,27 @@ bool refresh(const fs::path& root, const store::Layout& layout, const Prepared& 
   if (stored_stamp(path) == stamp) {
     return false;
   }
-  // Read after the stamp, as build_from does: what the records describe is
-  // what the file held once it had that stamp.
+  // Read after the stamp: what the index describes is what the file held
+  // once it had that stamp.
   const fs::path source = root / layout.index_json;
   const auto bytes = read_capped(source);
   if (!bytes) {
     throw Error("{}: cannot read: {}", source.string(), std::strerror(errno));
   }
-  if (*bytes != prepared.index_json) {
-    return save(path, RecallIndex::build(*bytes, *stamp, layout)); // changed since it was planned
+  if (prepared != nullptr && *bytes == prepared->index_json) {
+    return save(path, RecallIndex::stamped(*stamp, prepared->records));
   }
-  return save(path, RecallIndex::stamped(*stamp, prepared.records));
+  return save(path, RecallIndex::build(*bytes, *stamp, layout)); // none, or changed since
+}
+
+} // namespace
+
+bool refresh(const fs::path& root, const store::Layout& layout) {
+  return refresh_from(root, layout, nullptr);
+}
+
+bool refresh(const fs::path& root, const store::Layout& layout, const Prepared& prepared) {
+  return refresh_from(root, layout, &prepared);
 }
 
 } // namespace engram::recall
