@@ -119,8 +119,7 @@ Outcome dry_run(const std::filesystem::path& root, const config::Settings& setti
 void refresh_recall_index(const std::filesystem::path& root, const store::Layout& layout,
                           const recall::Prepared* prepared = nullptr) {
   try {
-    if (prepared != nullptr ? recall::refresh(root, layout, *prepared)
-                            : recall::refresh(root, layout)) {
+    if (recall::refresh(root, layout, prepared)) {
       spdlog::debug("{}: recall index rebuilt", root.string());
     }
   } catch (const std::exception& error) {

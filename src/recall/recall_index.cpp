@@ -468,11 +468,7 @@ std::optional<RecallIndex> load(const fs::path& root, const store::Layout& layou
   return RecallIndex::parse(std::move(text));
 }
 
-namespace {
-
-// refresh(), with the records made before `.index.json` was written when
-// there are some.
-bool refresh_from(const fs::path& root, const store::Layout& layout, const Prepared* prepared) {
+bool refresh(const fs::path& root, const store::Layout& layout, const Prepared* prepared) {
   const auto stamp = stamp_of(root / layout.index_json);
   if (!stamp) {
     return false;
@@ -492,16 +488,6 @@ bool refresh_from(const fs::path& root, const store::Layout& layout, const Prepa
     return save(path, RecallIndex::stamped(*stamp, prepared->records));
   }
   return save(path, RecallIndex::build(*bytes, *stamp, layout)); // none, or changed since
-}
-
-} // namespace
-
-bool refresh(const fs::path& root, const store::Layout& layout) {
-  return refresh_from(root, layout, nullptr);
-}
-
-bool refresh(const fs::path& root, const store::Layout& layout, const Prepared& prepared) {
-  return refresh_from(root, layout, &prepared);
 }
 
 } // namespace engram::recall

@@ -124,10 +124,6 @@ std::filesystem::path index_path(const std::filesystem::path& root, const store:
 // has no `.index.json` yet. Throws engram::Error when `.index.json` cannot be read.
 std::optional<RecallIndex> load(const std::filesystem::path& root, const store::Layout& layout);
 
-// Rebuilds and saves the recall index when it is missing or stale; true when
-// it did. Throws engram::Error when `.index.json` cannot be read.
-bool refresh(const std::filesystem::path& root, const store::Layout& layout);
-
 // `.index.json` bytes and their records (RecallIndex::records), made before
 // the file was written: a consolidation makes them from its plan while it
 // applies and commits it.
@@ -136,9 +132,11 @@ struct Prepared {
   std::string records;
 };
 
-// refresh(), using `prepared` when `.index.json` holds exactly its bytes
-// (else as refresh() does).
+// Rebuilds and saves the recall index when it is missing or stale; true when
+// it did. With `prepared`, its records are used when `.index.json` holds
+// exactly its bytes; otherwise the index is built from the file. Throws
+// engram::Error when `.index.json` cannot be read.
 bool refresh(const std::filesystem::path& root, const store::Layout& layout,
-             const Prepared& prepared);
+             const Prepared* prepared = nullptr);
 
 } // namespace engram::recall

@@ -116,17 +116,17 @@ TEST_CASE("records made before .index.json was written are used only when it hol
   const auto saved = [&] { return test::read_file(recall::index_path(dir.path(), layout)); };
 
   test::write_file(dir / ".index.json", planned);
-  CHECK(recall::refresh(dir.path(), layout, prepared));
+  CHECK(recall::refresh(dir.path(), layout, &prepared));
   const auto stamp = recall::stamp_of(dir / ".index.json");
   REQUIRE(stamp);
   CHECK(saved() == recall::RecallIndex::stamped(*stamp, prepared.records));
-  CHECK(!recall::refresh(dir.path(), layout, prepared)); // up to date: nothing made
+  CHECK(!recall::refresh(dir.path(), layout, &prepared)); // up to date: nothing made
 
   // Changed after it was planned: built from what the file holds.
   const auto changed = index_of({entry("semantic/c.md", {"gamma"}, {}, "C.")});
   test::write_file(dir / ".index.json.new", changed);
   fs::rename(dir / ".index.json.new", dir / ".index.json");
-  CHECK(recall::refresh(dir.path(), layout, prepared));
+  CHECK(recall::refresh(dir.path(), layout, &prepared));
   const auto now = recall::stamp_of(dir / ".index.json");
   REQUIRE(now);
   CHECK(saved() == recall::RecallIndex::build(changed, *now, layout));
