@@ -52,7 +52,8 @@ install: setup build
 # BENCH_ARGS passes options to bench/run.py (e.g. --runs 3 --scenarios 1,3).
 BENCH_ARGS ?=
 bench: setup
-	@umask 022 && cmake --preset release >/dev/null && cmake --build --preset release -j $(JOBS)
+	@umask 022 && cmake --preset release >/dev/null && \
+	  cmake --build --preset release -j $(JOBS) --target engram-product
 	@python3 bench/run.py --engram build/release/bin/engram $(BENCH_ARGS)
 
 # The disk-full sweep (tests/sweep/disk_full.py): consolidate, rollback and
