@@ -12,12 +12,12 @@ namespace engram::cli {
 namespace {
 
 // What `engram config show` was asked to do.
-struct ShowOptions {
+struct ConfigShowOptions {
   std::optional<std::filesystem::path> store; // --store: show what applies to this store
 };
 
 // Runs `engram config show`.
-int run_show(const Globals& globals, const ShowOptions& options) {
+int run_config_show(const Globals& globals, const ConfigShowOptions& options) {
   auto config = load_config(globals);
   if (!config) {
     return k_exit_usage;
@@ -47,13 +47,13 @@ void add_config_command(CLI::App& app, std::vector<Command>& commands) {
   CLI::App* config = app.add_subcommand("config", "Show the configuration or list its keys");
   config->require_subcommand(1);
 
-  auto options = std::make_shared<ShowOptions>();
+  auto options = std::make_shared<ConfigShowOptions>();
   CLI::App* show = config->add_subcommand(
       "show", "Print the effective configuration as TOML (defaults included); the output is a "
               "valid --config file");
   add_store_option(*show, options->store);
   commands.push_back(
-      {show, [options](const Globals& globals) { return run_show(globals, *options); }});
+      {show, [options](const Globals& globals) { return run_config_show(globals, *options); }});
 
   CLI::App* keys = config->add_subcommand(
       "keys", "List every configuration key with its type, default and meaning");

@@ -6,6 +6,7 @@
 #include "base/regular_file.hpp"
 #include "base/sha1.hpp"
 #include "base/write_all.hpp"
+#include "git/big_endian.hpp"
 #include "git/object_id.hpp"
 #include "git/retired_files.hpp"
 #include "git/unfiltered.hpp"
@@ -40,12 +41,6 @@ constexpr std::uint32_t k_version = 4;
 int fail(int code, const std::string& message) {
   git_error_set_str(GIT_ERROR_OS, message.c_str());
   return code;
-}
-
-void put_be32(std::string& out, std::uint32_t value) {
-  const std::array<char, 4> bytes{static_cast<char>(value >> 24), static_cast<char>(value >> 16),
-                                  static_cast<char>(value >> 8), static_cast<char>(value)};
-  out.append(bytes.data(), bytes.size());
 }
 
 // Stores `value` big-endian at `at`.

@@ -6,6 +6,7 @@
 
 #include "base/parallel.hpp"
 #include "base/sha1.hpp"
+#include "git/big_endian.hpp"
 #include "git/deflate.hpp"
 #include "git/libgit2.hpp"
 
@@ -23,12 +24,6 @@ namespace fs = std::filesystem;
 
 // The pack object type of a blob (OBJ_BLOB).
 constexpr unsigned k_blob_type = 3;
-
-void put_be32(std::string& out, std::uint32_t value) {
-  for (int shift = 24; shift >= 0; shift -= 8) {
-    out += static_cast<char>((value >> shift) & 0xffU);
-  }
-}
 
 // An object's header: its type and inflated size, seven bits a byte after
 // the first four, the high bit saying another byte follows.

@@ -4,7 +4,6 @@
 #include "claims/classify.hpp"
 
 #include "claims/normalise.hpp"
-
 #include "claims/words.hpp"
 
 #include <algorithm>
@@ -89,7 +88,7 @@ template <const auto& List> bool is_one_of(std::string_view word) {
 }
 
 // `token` without the brackets, quotes, backticks and punctuation around it.
-std::string_view trim_token(std::string_view token) {
+std::string_view without_marks(std::string_view token) {
   constexpr std::string_view k_around = "()[]{}<>\"'`*_,;:!?";
   while (!token.empty() && k_around.find(token.front()) != std::string_view::npos) {
     token.remove_prefix(1);
@@ -146,7 +145,7 @@ bool is_url(std::string_view token) {
   if (!holds_any<k_url_bytes>(token)) {
     return false; // most words: no trimming, no search
   }
-  token = trim_token(token);
+  token = without_marks(token);
   const auto scheme = token.find("://");
   if (scheme != std::string_view::npos && scheme > 0) {
     return true;
@@ -163,7 +162,7 @@ bool is_place(std::string_view raw) {
   if (is_url(raw) || raw.find("](") != std::string_view::npos) {
     return true;
   }
-  const auto token = trim_token(raw);
+  const auto token = without_marks(raw);
   if (token.size() < 2) {
     return false;
   }
