@@ -49,6 +49,9 @@ install: setup build
 	@umask 022 && cmake --install $(BUILD_DIR) --prefix "$(PREFIX)"
 
 # The benchmark, on a release build: one table, also written to bench/RESULTS.md.
+# The release preset is a unity build (16 files a unit, to build in minutes):
+# two files of one unit may not give one name to two things in their
+# anonymous namespaces; dev and ci, one file a unit, do not catch that.
 # BENCH_ARGS passes options to bench/run.py (e.g. --runs 3 --scenarios 1,3).
 BENCH_ARGS ?=
 bench: setup
