@@ -409,11 +409,11 @@ def scenario_scaling(bench, runs, sizes, full_sizes, trials):
         # One copy serves the three, in turn (copying 100,000 files is slow
         # here): the baseline, a one-line change committed with `git add -A &&
         # git commit`; the command's cycle; then the daemon's.
-        # Copied even when nothing else uses the store (copying 100,000 files
-        # takes 20 s here): in two whole runs of the bench, the generated
-        # store itself gave one-file cycles twice as long at 100,000 files
-        # (15.8 and 17.1 ms, against 7.5 ms on its copy the run before), though
-        # not with scenario 3 run alone; why was not found.
+        # Copied even when nothing else uses the store (20 s at 100,000
+        # files): every timed store is a copy in a block group of its own (see
+        # drop). The generated store itself was tried: 15.8 and 17.1 ms
+        # cycles at 100,000 files in two whole runs, then 14.8 ms on the copy
+        # in the next; the machine moved them, not the copy.
         copy = bench.fresh_copy(pristine, "cycle")
         target = one_semantic_file(copy)
         commit = ["sh", "-c", "git add -A && git commit -q -m 'baseline: one file'"]
@@ -981,7 +981,8 @@ def report(bench, started, elapsed):
     lines += ["## Commands", "", "Baselines and engram run on fresh copies (`cp -a`) of the same "
               "generated store; copying (and a `sync` after it) is not timed. Nothing is removed "
               "while anything is timed (the stores are removed during scenario 4's idle minute, "
-              "which counts only the daemon's CPU and wakeups, and at the end), and each copy sits in a folder of its own block group"
+              "which counts only the daemon's CPU and wakeups, and at the end), and each copy "
+              "sits in a folder of its own block group"
               + ("" if bench.spread else " (not here: `chattr +T` failed)")
               + ": on ext4 without a journal, making a file scans the inodes freed in the last "
               "minutes, so what the bench had removed would be timed too.", "", "```"]
