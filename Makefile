@@ -8,7 +8,7 @@ STORE ?= $(XDG_DATA_HOME)/engram/memory
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
 
-.PHONY: all setup configure build test test-asan test-tsan run install format clean fuzz bench sweep
+.PHONY: all setup configure build test test-asan test-tsan run install format clean fuzz release bench sweep
 
 all: build
 
@@ -48,15 +48,19 @@ run: setup build
 install: setup build
 	@umask 022 && cmake --install $(BUILD_DIR) --prefix "$(PREFIX)"
 
-# The benchmark, on a release build: one table, also written to bench/RESULTS.md.
+# The release build of what runs (the executable and its rules, no tests).
 # The release preset is a unity build (16 files a unit, to build in minutes):
 # two files of one unit may not give one name to two things in their
-# anonymous namespaces; dev and ci, one file a unit, do not catch that.
-# BENCH_ARGS passes options to bench/run.py (e.g. --runs 3 --scenarios 1,3).
-BENCH_ARGS ?=
-bench: setup
+# anonymous namespaces; dev and ci, one file a unit, do not catch that, so
+# .ci/run builds this too.
+release: setup
 	@umask 022 && cmake --preset release >/dev/null && \
 	  cmake --build --preset release -j $(JOBS) --target engram-product
+
+# The benchmark, on the release build: one table, also written to bench/RESULTS.md.
+# BENCH_ARGS passes options to bench/run.py (e.g. --runs 3 --scenarios 1,3).
+BENCH_ARGS ?=
+bench: release
 	@python3 bench/run.py --engram build/release/bin/engram $(BENCH_ARGS)
 
 # The disk-full sweep (tests/sweep/disk_full.py): consolidate, rollback and

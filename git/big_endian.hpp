@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 namespace engram::git::detail {
@@ -11,6 +12,12 @@ inline void put_be32(std::string& out, std::uint32_t value) {
   const char bytes[4] = {static_cast<char>(value >> 24), static_cast<char>(value >> 16),
                          static_cast<char>(value >> 8), static_cast<char>(value)};
   out.append(bytes, sizeof bytes);
+}
+
+// Stores `value` at `at` as four bytes, most significant first.
+inline void store_be32(char* at, std::uint32_t value) {
+  const std::uint32_t big = __builtin_bswap32(value);
+  std::memcpy(at, &big, sizeof big);
 }
 
 } // namespace engram::git::detail

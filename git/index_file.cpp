@@ -43,12 +43,6 @@ int fail(int code, const std::string& message) {
   return code;
 }
 
-// Stores `value` big-endian at `at`.
-void store_be32(char* at, std::uint32_t value) {
-  const std::uint32_t big = __builtin_bswap32(value);
-  std::memcpy(at, &big, sizeof big);
-}
-
 // git's offset varint (varint.c): seven bits a byte, most significant first,
 // each byte but the last with its high bit set and one taken off what follows.
 void put_varint(std::string& out, std::size_t value) {
