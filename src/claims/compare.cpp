@@ -1,6 +1,8 @@
 // Claim comparison. The order of the tests matters: polarity and values are
 // checked before containment, because "returns 100 items" and "returns 250
-// items" share every word and must still not be duplicates.
+// items" share every word and must still not be duplicates; and subjects are
+// checked before any update, because "web-1 has 16 GB" and "web-2 has 32 GB"
+// share a shape and must still both stay.
 #include "claims/compare.hpp"
 
 #include "claims/normalise.hpp"
@@ -10,25 +12,14 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <iterator>
+#include <optional>
 #include <vector>
 
 namespace engram::claims {
 namespace {
 
-// Fewest shared significant words for two claims to be about one subject.
-constexpr std::size_t k_min_subject_words = 3;
-// Least Jaccard overlap of significant words for one subject.
-constexpr double k_min_subject_overlap = 0.8;
 // Below this many tokens, containment is too coarse: only equal token sets are duplicates.
 constexpr std::size_t k_min_containment_tokens = 3;
-
-// The elements two sorted lists share.
-std::vector<std::string> shared(const std::vector<std::string>& a,
-                                const std::vector<std::string>& b) {
-  std::vector<std::string> out;
-  std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
-  return out;
-}
 
 // The elements of sorted `a` that sorted `b` lacks.
 std::vector<std::string> missing(const std::vector<std::string>& a,
@@ -44,64 +35,6 @@ std::vector<std::string> joined(const std::vector<std::string>& a,
   std::vector<std::string> out;
   std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
   return out;
-}
-
-// Jaccard overlap of two sorted lists (1 when both are empty).
-double jaccard(const std::vector<std::string>& a, const std::vector<std::string>& b) {
-  const auto all = joined(a, b).size();
-  return all == 0 ? 1.0 : static_cast<double>(shared(a, b).size()) / static_cast<double>(all);
-}
-
-// How many elements two sorted, unique lists share.
-std::size_t shared_count(const std::vector<std::string>& a, const std::vector<std::string>& b) {
-  std::size_t shared = 0;
-  auto i = a.begin();
-  auto j = b.begin();
-  while (i != a.end() && j != b.end()) {
-    const int order = i->compare(*j);
-    if (order < 0) {
-      ++i;
-    } else if (order > 0) {
-      ++j;
-    } else {
-      ++shared;
-      ++i;
-      ++j;
-    }
-  }
-  return shared;
-}
-
-// Whether sorted, unique `a` has an element sorted, unique `b` lacks.
-bool has_missing(const std::vector<std::string>& a, const std::vector<std::string>& b) {
-  return shared_count(a, b) < a.size();
-}
-
-// The elements of the sorted union of two sorted, unique lists, counted.
-std::size_t joined_count(const std::vector<std::string>& a, const std::vector<std::string>& b) {
-  return a.size() + b.size() - shared_count(a, b);
-}
-
-// How many elements `w1 ∪ values` and `w2 ∪ values` share; every list sorted and unique.
-std::size_t shared_with_values(const std::vector<std::string>& w1,
-                               const std::vector<std::string>& w2,
-                               const std::vector<std::string>& values) {
-  std::size_t shared = values.size();
-  auto i = w1.begin();
-  auto j = w2.begin();
-  while (i != w1.end() && j != w2.end()) {
-    const int order = i->compare(*j);
-    if (order < 0) {
-      ++i;
-    } else if (order > 0) {
-      ++j;
-    } else {
-      shared += std::binary_search(values.begin(), values.end(), *i) ? 0 : 1;
-      ++i;
-      ++j;
-    }
-  }
-  return shared;
 }
 
 } // namespace
@@ -155,61 +88,253 @@ Comparison compare_claims(std::string_view incoming, std::string_view existing,
   return compare_claims(prepare(incoming), prepare(existing), near_threshold);
 }
 
-Comparison compare_claims(const PreparedClaim& incoming, const PreparedClaim& existing,
-                          double near_threshold) {
-  near_threshold = std::clamp(near_threshold, 0.0, 1.0);
-  if (incoming.normal == existing.normal) {
-    return {Relation::duplicate, 1.0, "equal after normalising"};
+namespace {
+
+// Fewest content words two claims must share, in their subject and their
+// predicate together, to be on one subject ("Port is 8080" is too little).
+constexpr std::size_t k_min_context_words = 2;
+// Most words a copula's complement may change by and still be a changed
+// value ("is master" → "is main"); more is a different statement.
+constexpr std::size_t k_max_complement_words = 2;
+
+// What a verdict rests on, for the record's reason.
+enum class Why : unsigned char {
+  equal,         // equal after normalising
+  same_words,    // too short for containment, and the same tokens
+  too_few,       // too short for containment, and not the same tokens
+  contained,     // the incoming claim's tokens are in the existing one's
+  other_subject, // the claims are about different things
+  other_scope,   // each holds a scope or name the other lacks
+  too_little,    // too little shared to be one subject
+  polarity,      // the same statement, negated on one side
+  value,         // a value replaced (with words maybe added)
+  qualifier,     // the existing claim, with something added
+  complement,    // a copula's complement replaced
+  different,     // the same subject, saying something else
+};
+
+// The evidence for a verdict.
+struct Judgment {
+  Relation relation = Relation::distinct;
+  Why why = Why::different;
+  double score = 0.0;
+};
+
+// Whether `value` is a token of `values`, both sorted.
+bool holds(const std::vector<std::string>& values, const std::string& value) {
+  return std::binary_search(values.begin(), values.end(), value);
+}
+
+// The counts that decide an update: what the predicates of two claims on one
+// subject share, add and drop, split into words and values.
+struct PredicateChange {
+  std::size_t shared_words = 0;   // content words both predicates hold
+  std::size_t shared = 0;         // tokens both predicates hold
+  std::size_t words_added = 0;    // words only the incoming predicate holds
+  std::size_t words_dropped = 0;  // words only the existing predicate holds
+  std::size_t values_added = 0;   // values only the incoming claim holds
+  std::size_t values_dropped = 0; // values only the existing claim holds
+};
+
+// The change from `ex`'s predicate to `in`'s, their subjects being equal.
+PredicateChange predicate_change(const ClaimTokens& in, const ClaimTokens& ex) {
+  PredicateChange change;
+  const auto& a = in.predicate;
+  const auto& b = ex.predicate;
+  auto i = a.begin();
+  auto j = b.begin();
+  while (i != a.end() || j != b.end()) {
+    if (j == b.end() || (i != a.end() && *i < *j)) {
+      ++(holds(in.values, *i) ? change.values_added : change.words_added);
+      ++i;
+    } else if (i == a.end() || *j < *i) {
+      ++(holds(ex.values, *j) ? change.values_dropped : change.words_dropped);
+      ++j;
+    } else {
+      ++change.shared;
+      change.shared_words += holds(in.values, *i) ? 0 : 1;
+      ++i;
+      ++j;
+    }
   }
+  return change;
+}
+
+// How many tokens of the sorted, unique `a` (words and values) the sorted,
+// unique `b` lacks, and whether one of them is in `subject`.
+std::pair<std::size_t, bool> missing_from(const ClaimTokens& a, const ClaimTokens& b) {
+  std::size_t missing = 0;
+  bool in_subject = false;
+  const auto walk = [&](const std::vector<std::string>& x, const std::vector<std::string>& y) {
+    for (const auto& token : x) {
+      if (!std::binary_search(y.begin(), y.end(), token)) {
+        ++missing;
+        in_subject = in_subject || holds(a.subject, token);
+      }
+    }
+  };
+  walk(a.words, b.words);
+  walk(a.values, b.values);
+  return {missing, in_subject};
+}
+
+// Whether `in` restates `ex`: the same values and polarity, and (almost) every
+// token of `in` in `ex`, none of the missing ones naming what `in` is about.
+std::optional<Judgment> duplicate_of(const PreparedClaim& incoming, const PreparedClaim& existing,
+                                     double near_threshold) {
   const auto& in = incoming.tokens;
   const auto& ex = existing.tokens;
-  const auto subject = jaccard(in.words, ex.words);
-  const bool same_subject =
-      shared(in.words, ex.words).size() >= k_min_subject_words && subject >= k_min_subject_overlap;
+  if (in.negated != ex.negated || in.values != ex.values) {
+    return std::nullopt;
+  }
+  const auto n = in.words.size() + in.values.size();
+  const auto [missing, names_subject] = missing_from(in, ex);
+  if (n < k_min_containment_tokens) {
+    const bool same = n != 0 && missing == 0 && ex.words.size() + ex.values.size() == n;
+    return same ? Judgment{Relation::duplicate, Why::same_words, 1.0}
+                : Judgment{Relation::distinct, Why::too_few, 0.0};
+  }
+  const auto containment = static_cast<double>(n - missing) / static_cast<double>(n);
+  if (containment >= near_threshold && !names_subject) {
+    return Judgment{Relation::duplicate, Why::contained, containment};
+  }
+  return std::nullopt;
+}
 
+// Whether each claim holds a scope or name the other lacks: "enabled in
+// staging" and "enabled in production", "drain ci-01" and "drain ci-02" are
+// two facts, however alike the rest.
+bool replaces_scope(const ClaimTokens& in, const ClaimTokens& ex) {
+  const auto lacks = [](const std::vector<std::string>& a, const std::vector<std::string>& b) {
+    return std::any_of(a.begin(), a.end(),
+                       [&](const std::string& s) { return !std::binary_search(b.begin(), b.end(), s); });
+  };
+  return lacks(in.scopes, ex.scopes) && lacks(ex.scopes, in.scopes);
+}
+
+// The verdict on two claims, with what it rests on. The subject model: two
+// claims update each other only when they are about the same thing (equal
+// subjects) and their predicates differ as a changed value does — a value
+// replaced, a polarity flipped, a qualifier added, or a copula's complement
+// replaced; any other difference is a different statement, kept beside.
+Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
+               double near_threshold) {
+  near_threshold = std::clamp(near_threshold, 0.0, 1.0);
+  if (incoming.normal == existing.normal) {
+    return {Relation::duplicate, Why::equal, 1.0};
+  }
+  if (replaces_scope(incoming.tokens, existing.tokens)) {
+    return {Relation::distinct, Why::other_scope, 0.0};
+  }
+  if (auto duplicate = duplicate_of(incoming, existing, near_threshold)) {
+    if (duplicate->relation == Relation::duplicate || duplicate->why == Why::too_few) {
+      return *duplicate;
+    }
+  }
+  const auto& in = incoming.tokens;
+  // An instruction negating a statement of the same words ("Do not
+  // auto-merge X" against "Auto-merge X") is read as the statement is.
+  std::optional<ClaimTokens> as_instruction;
+  if (in.subject != existing.tokens.subject) {
+    if (!in.subject.empty() || in.negated == existing.tokens.negated) {
+      return {Relation::distinct, Why::other_subject, 0.0};
+    }
+    as_instruction = existing.tokens;
+    as_instruction->subject.clear();
+    as_instruction->predicate = joined(as_instruction->words, as_instruction->values);
+  }
+  const auto& ex = as_instruction ? *as_instruction : existing.tokens;
+  const auto change = predicate_change(in, ex);
+  std::size_t subject_words = 0;
+  for (const auto& token : in.subject) {
+    subject_words += std::binary_search(in.words.begin(), in.words.end(), token) ? 1 : 0;
+  }
+  const auto in_all = in.words.size() + in.values.size();
+  const double score =
+      in_all == 0 ? 0.0
+                  : static_cast<double>(change.shared + in.subject.size()) /
+                        static_cast<double>(in_all);
+  // Without a subject, the claims must share half the incoming claim to be
+  // one instruction; the claim index relies on this bound.
+  // A copula's subject can be one word ("Grafana is on v9.5").
+  const auto context_words = in.copular && ex.copular ? 1 : k_min_context_words;
+  const bool enough = subject_words + change.shared_words >= context_words &&
+                      (!in.subject.empty() || 2 * change.shared >= in_all);
+  if (!enough) {
+    return {Relation::distinct, Why::too_little, score};
+  }
+  const auto dropped = change.words_dropped + change.values_dropped;
+  const auto added = change.words_added + change.values_added;
   if (in.negated != ex.negated) {
-    if (same_subject) {
-      return {Relation::update, subject,
-              fmt::format("same subject, polarity flipped ({} → {})",
-                          ex.negated ? "negative" : "positive",
-                          in.negated ? "negative" : "positive")};
-    }
-    return {Relation::distinct, subject, "opposite polarity, different subject"};
+    return dropped <= 1 && added <= k_max_complement_words
+               ? Judgment{Relation::update, Why::polarity, score}
+               : Judgment{Relation::distinct, Why::different, score};
   }
-  if (in.values != ex.values) {
-    const auto dropped = missing(ex.values, in.values);
-    const auto added = missing(in.values, ex.values);
-    // A value replaced is an update; a value only added or only dropped is
-    // different knowledge, and keeping both loses nothing.
-    if (same_subject && !dropped.empty() && !added.empty()) {
-      return {Relation::update, subject,
-              fmt::format("same subject, value changed ({} → {})", fmt::join(dropped, ", "),
-                          fmt::join(added, ", "))};
-    }
-    return {Relation::distinct, subject,
-            same_subject ? "same subject, a value only added or dropped" : "different values"};
+  if (change.values_dropped > 0 && change.values_added > 0 && change.words_dropped == 0) {
+    return {Relation::update, Why::value, score};
   }
+  if (dropped == 0 && added > 0) {
+    return {Relation::update, Why::qualifier, score};
+  }
+  if (in.copular && ex.copular && dropped > 0 && added > 0 &&
+      dropped <= k_max_complement_words && added <= k_max_complement_words) {
+    return {Relation::update, Why::complement, score};
+  }
+  return {Relation::distinct, Why::different, score};
+}
 
-  // Same values and polarity: a duplicate when the incoming claim adds (almost) nothing.
+// The tokens of sorted `a` that sorted `b` lacks, as words.
+std::string listed_missing(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  const auto out = missing(a, b);
+  return out.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(out, ", "));
+}
+
+// The record's reason for a judgment.
+std::string reason_for(const Judgment& j, const ClaimTokens& in, const ClaimTokens& ex) {
   const auto in_all = joined(in.words, in.values);
   const auto ex_all = joined(ex.words, ex.values);
-  if (in_all.size() < k_min_containment_tokens) {
-    if (!in_all.empty() && in_all == ex_all) {
-      return {Relation::duplicate, 1.0, "same significant words"};
-    }
-    return {Relation::distinct, 0.0, "too few significant words to call near-equal"};
+  switch (j.why) {
+  case Why::equal:
+    return "equal after normalising";
+  case Why::same_words:
+    return "same significant words";
+  case Why::too_few:
+    return "too few significant words to call near-equal";
+  case Why::contained:
+    return fmt::format("{:.0f}% of its significant words are in the existing claim",
+                       j.score * 100);
+  case Why::other_subject:
+    return fmt::format("about another subject ({} → {})", listed_missing(ex.subject, in.subject),
+                       listed_missing(in.subject, ex.subject));
+  case Why::other_scope:
+    return fmt::format("in another scope ({} → {})", listed_missing(ex.scopes, in.scopes),
+                       listed_missing(in.scopes, ex.scopes));
+  case Why::too_little:
+    return "too little shared to be one subject";
+  case Why::polarity:
+    return fmt::format("same subject, polarity flipped ({} → {})",
+                       ex.negated ? "negative" : "positive", in.negated ? "negative" : "positive");
+  case Why::value:
+    return fmt::format("same subject, value changed ({} → {})", listed_missing(ex.values, in.values),
+                       listed_missing(in.values, ex.values));
+  case Why::qualifier:
+    return fmt::format("same subject, qualified (adds {})", listed_missing(in_all, ex_all));
+  case Why::complement:
+    return fmt::format("same subject, its value changed ({} → {})", listed_missing(ex_all, in_all),
+                       listed_missing(in_all, ex_all));
+  case Why::different:
+    break;
   }
-  const auto containment =
-      static_cast<double>(shared(in_all, ex_all).size()) / static_cast<double>(in_all.size());
-  if (containment >= near_threshold) {
-    return {Relation::duplicate, containment,
-            fmt::format("{:.0f}% of its significant words are in the existing claim",
-                        containment * 100)};
-  }
-  const auto added = missing(in.words, ex.words);
-  return {Relation::distinct, containment,
-          fmt::format("adds {}", added.empty() ? std::string("words")
-                                               : fmt::format("{}", fmt::join(added, ", ")))};
+  return fmt::format("same subject, says something else (adds {})",
+                     listed_missing(in_all, ex_all));
+}
+
+} // namespace
+
+Comparison compare_claims(const PreparedClaim& incoming, const PreparedClaim& existing,
+                          double near_threshold) {
+  const auto j = judge(incoming, existing, near_threshold);
+  return {j.relation, j.score, reason_for(j, incoming.tokens, existing.tokens)};
 }
 
 Relation compare(std::string_view incoming, std::string_view existing, double near_threshold) {
@@ -218,37 +343,7 @@ Relation compare(std::string_view incoming, std::string_view existing, double ne
 
 Relation relation(const PreparedClaim& incoming, const PreparedClaim& existing,
                   double near_threshold) {
-  // Mirrors compare_claims step for step; a unit test holds the two to the same verdicts.
-  near_threshold = std::clamp(near_threshold, 0.0, 1.0);
-  if (incoming.normal == existing.normal) {
-    return Relation::duplicate;
-  }
-  const auto& in = incoming.tokens;
-  const auto& ex = existing.tokens;
-  const auto same_subject = [&] {
-    const auto both = shared_count(in.words, ex.words);
-    const auto all = in.words.size() + ex.words.size() - both;
-    const double subject = all == 0 ? 1.0 : static_cast<double>(both) / static_cast<double>(all);
-    return both >= k_min_subject_words && subject >= k_min_subject_overlap;
-  };
-  if (in.negated != ex.negated) {
-    return same_subject() ? Relation::update : Relation::distinct;
-  }
-  if (in.values != ex.values) {
-    return same_subject() && has_missing(ex.values, in.values) && has_missing(in.values, ex.values)
-               ? Relation::update
-               : Relation::distinct;
-  }
-  // Here both have the same values: the unions share those and the common words.
-  const auto in_all = joined_count(in.words, in.values);
-  const auto shared_all = shared_with_values(in.words, ex.words, in.values);
-  if (in_all < k_min_containment_tokens) {
-    return in_all != 0 && in_all == joined_count(ex.words, ex.values) && shared_all == in_all
-               ? Relation::duplicate
-               : Relation::distinct;
-  }
-  const auto containment = static_cast<double>(shared_all) / static_cast<double>(in_all);
-  return containment >= near_threshold ? Relation::duplicate : Relation::distinct;
+  return judge(incoming, existing, near_threshold).relation;
 }
 
 } // namespace engram::claims

@@ -5,19 +5,21 @@
 #include "claims/tokens.hpp"
 
 #include "claims/normalise.hpp"
+#include "claims/subject.hpp"
 #include "claims/words.hpp"
 #include "store/tags.hpp"
 
 #include <algorithm>
 #include <array>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace engram::claims {
 namespace {
 
 // Words too common to say what a claim is about. Prepositions and adverbs
 // that change meaning (before/after, more/less, only) are deliberately absent.
-constexpr std::array<std::string_view, 74> k_stopwords = {
+constexpr std::array<std::string_view, 81> k_stopwords = {
     "a",     "an",     "the",    "is",    "are",       "was",   "were",   "be",     "been",
     "being", "am",     "have",   "has",   "had",       "do",    "does",   "did",    "will",
     "would", "could",  "should", "may",   "might",     "must",  "can",    "shall",  "to",
@@ -26,7 +28,7 @@ constexpr std::array<std::string_view, 74> k_stopwords = {
     "than",  "this",   "that",   "these", "those",     "it",    "its",    "there",  "here",
     "we",    "you",    "i",      "they",  "he",        "she",   "our",    "your",   "their",
     "my",    "also",   "just",   "now",   "currently", "still", "always", "really", "actually",
-    "very",  "please",
+    "very",  "please", "all",    "every", "each",      "any",   "both",   "ever",   "some",
 };
 
 // Words that negate what the claim says.
@@ -115,6 +117,24 @@ std::string canonical_value(std::string_view token) {
     }
     value += c;
   }
+  // An ordinal is its number ("March 5th" is "5 March"); a percentage
+  // compares without trailing zeros ("99.90%" is "99.9%").
+  for (const std::string_view suffix : {"st", "nd", "rd", "th"}) {
+    if (value.size() > suffix.size() && value.ends_with(suffix) &&
+        value.find_first_not_of("0123456789") == value.size() - suffix.size()) {
+      value.resize(value.size() - suffix.size());
+    }
+  }
+  if (value.ends_with('%') && value.find('.') != std::string::npos) {
+    value.pop_back();
+    while (value.ends_with('0')) {
+      value.pop_back();
+    }
+    if (value.ends_with('.')) {
+      value.pop_back();
+    }
+    value += '%';
+  }
   return value;
 }
 
@@ -143,16 +163,170 @@ void sort_unique(std::vector<std::string>& list) {
   list.erase(std::unique(list.begin(), list.end()), list.end());
 }
 
+// Words that say how often: the values of a schedule.
+constexpr std::array<std::string_view, 10> k_frequencies = {
+    "hourly",  "daily",     "nightly", "weekly",   "fortnightly",
+    "monthly", "quarterly", "yearly",  "annually", "biweekly",
+};
+
+// Words after which "on" is a switch's position, not a preposition.
+constexpr std::array<std::string_view, 12> k_switch_words = {
+    "mode", "flag", "switch", "turned", "turn", "left", "leave", "kept", "keep", "is", "are", "set",
+};
+
+// Number words, as digits: "twelve characters" says what "12 characters" does.
+constexpr std::array<std::string_view, 28> k_number_words = {
+    "zero",    "one",     "two",       "three",    "four",    "five",    "six",
+    "seven",   "eight",   "nine",      "ten",      "eleven",  "twelve",  "thirteen",
+    "fourteen", "fifteen", "sixteen",  "seventeen", "eighteen", "nineteen", "twenty",
+    "thirty",  "forty",   "fifty",     "sixty",    "seventy", "eighty",  "ninety",
+};
+
+// Whether `list` holds `word`.
+template <std::size_t N>
+bool listed(const std::array<std::string_view, N>& list, std::string_view word) {
+  return std::find(list.begin(), list.end(), word) != list.end();
+}
+
+// The number a number word, or two joined by a hyphen ("thirty-five"), stands
+// for, or "". "one" stays a word: it is a pronoun as often as a number.
+std::string number_of(std::string_view token) {
+  const auto value = [](std::string_view word) -> int {
+    const auto it = std::find(k_number_words.begin(), k_number_words.end(), word);
+    if (it == k_number_words.end()) {
+      return -1;
+    }
+    const auto i = static_cast<int>(it - k_number_words.begin());
+    return i <= 20 ? i : 20 + (i - 20) * 10;
+  };
+  const auto hyphen = token.find('-');
+  if (hyphen != std::string_view::npos) {
+    const auto tens = value(token.substr(0, hyphen));
+    const auto ones = value(token.substr(hyphen + 1));
+    return tens >= 20 && tens % 10 == 0 && ones > 0 && ones < 10 ? std::to_string(tens + ones)
+                                                                  : std::string();
+  }
+  const auto n = value(token);
+  return n < 0 || token == "one" ? std::string() : std::to_string(n);
+}
+
+// A number token split from its unit: "16gb" is 16 and gb, "100ms" 100 and
+// ms. Ordinals (1st, 3rd) and anything else stay whole.
+std::pair<std::string_view, std::string_view> split_unit(std::string_view token) {
+  if (token.empty() || token.front() < '0' || token.front() > '9') {
+    return {token, {}};
+  }
+  auto letters = token.size();
+  while (letters > 0 && token[letters - 1] >= 'a' && token[letters - 1] <= 'z') {
+    --letters;
+  }
+  const auto unit = token.substr(letters);
+  const auto number = token.substr(0, letters);
+  const bool numeric = !number.empty() && number.find_first_not_of("0123456789.,") ==
+                                              std::string_view::npos;
+  const bool ordinal = unit == "st" || unit == "nd" || unit == "rd" || unit == "th";
+  if (!numeric || unit.empty() || unit.size() > 4 || ordinal) {
+    return {token, {}};
+  }
+  return {number, unit};
+}
+
+// The value a word stands for, or "": a date word, true or false, a switch's
+// position (off; "on" is one only where it follows a switch), a schedule.
+std::string value_word(const std::string& word, Role role) {
+  const auto singular = word.ends_with("days") ? word.substr(0, word.size() - 1) : word;
+  const auto singular_role = singular.size() == word.size() ? role : role_of(singular);
+  if (singular_role == Role::date || word == "true" || word == "false") {
+    return singular; // "on Fridays" and "on Friday" name the same day
+  }
+  // A switch has two values, whatever the verb's form: "enable retries" and
+  // "retries are enabled" say the same, "disable retries" the opposite.
+  if (role == Role::enabling) {
+    return "enabled";
+  }
+  if (role == Role::disabling) {
+    return "disabled";
+  }
+  if (word == "off" || listed(k_frequencies, word)) {
+    return word;
+  }
+  return {};
+}
+
+// `text` with each Markdown link `[words](target)` as its words: the link is
+// markup, and a claim with and without it says the same.
+std::string without_link_targets(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == ']' && i + 1 < text.size() && text[i + 1] == '(') {
+      const auto close = text.find(')', i + 2);
+      if (close != std::string_view::npos && out.find('[') != std::string::npos) {
+        out.erase(out.rfind('['), 1);
+        i = close;
+        continue;
+      }
+    }
+    out += text[i];
+  }
+  return out;
+}
+
+// The words written capitalised past a claim's first word, lower-cased:
+// names, which a word's shape alone would take for verbs ("Memcached").
+std::unordered_set<std::string> proper_words(std::string_view text) {
+  std::unordered_set<std::string> out;
+  bool first = true;
+  std::string word;
+  bool capital = false;
+  const auto flush = [&] {
+    if (!word.empty() && capital && !first) {
+      out.insert(word);
+    }
+    first = first && word.empty();
+    word.clear();
+  };
+  for (const char c : text) {
+    const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    if (!letter) {
+      flush();
+      continue;
+    }
+    capital = word.empty() ? (c >= 'A' && c <= 'Z') : capital;
+    word += c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  flush();
+  return out;
+}
+
+// A word's stem as claims compare it: the Snowball stem tags use, without a
+// plural "s" the stemmer keeps ("shas"), so "SHA" and "SHAs" agree.
+std::string comparable_stem(const std::string& word) {
+  auto stem = store::canonical_tag(word);
+  if (stem.size() > 3 && stem.ends_with('s') && !stem.ends_with("ss") && !stem.ends_with("us") &&
+      !stem.ends_with("is")) {
+    stem.pop_back();
+  }
+  return stem;
+}
+
 } // namespace
 
 bool is_stopword(std::string_view word) {
   return role_of(word) == Role::stopword;
 }
 
-ClaimTokens tokens_of(std::string_view text) {
-  const std::string folded = fold(text, KeepBackticks::yes);
-  ClaimTokens tokens;
-  std::vector<std::string> plain; // words in order, for "no longer"
+bool is_negation(std::string_view word) {
+  return role_of(word) == Role::negation;
+}
+
+namespace {
+
+// The tokens of folded text in order: quoted values whole, a number with its
+// unit split ("16gb" is the value 16 and the word gb, as "16 GB" is), every
+// other token split into words.
+std::vector<Token> ordered_tokens(const std::string& folded) {
+  std::vector<Token> out;
   std::size_t i = 0;
   while (i < folded.size()) {
     const char c = folded[i];
@@ -163,7 +337,8 @@ ClaimTokens tokens_of(std::string_view text) {
     if (c == '`' || c == '"' || c == '\'') {
       const auto close = quote_end(folded, i, c);
       if (close != std::string::npos) {
-        tokens.values.push_back(folded.substr(i, close - i + 1));
+        // Quotes and backticks are markup: `/etc/x.conf` is the path /etc/x.conf.
+        out.push_back({canonical_value(folded.substr(i + 1, close - i - 1)), true, false});
         i = close + 1;
         continue;
       }
@@ -172,59 +347,109 @@ ClaimTokens tokens_of(std::string_view text) {
     while (end < folded.size() && folded[end] != ' ' && folded[end] != '`' && folded[end] != '"') {
       ++end;
     }
-    const auto token = trim_token(std::string_view(folded).substr(i, end - i));
+    const auto raw = std::string_view(folded).substr(i, end - i);
+    const auto token = trim_token(raw);
     i = end;
+    if (raw == "=" || raw == "->" || raw == "\xE2\x86\x92") {
+      if (!out.empty()) {
+        out.back().boundary = true;
+      }
+      continue;
+    }
     if (token.empty()) {
       continue;
     }
+    const bool colon = raw.ends_with(':') && !token.ends_with(':');
+    const auto before = out.size();
     if (is_value(token)) {
-      tokens.values.push_back(canonical_value(token));
-      continue;
+      const auto split = split_unit(token);
+      out.push_back({canonical_value(split.first), true, false});
+      if (!split.second.empty()) {
+        out.push_back({std::string(split.second), false, false});
+      }
+    } else if (auto number = number_of(token); !number.empty()) {
+      out.push_back({std::move(number), true, false});
+    } else {
+      for (auto& word : words_of(token)) {
+        auto digits = number_of(word);
+        out.push_back(digits.empty() ? Token{std::move(word), false, false}
+                                     : Token{std::move(digits), true, false});
+      }
     }
-    for (auto& word : words_of(token)) {
-      plain.push_back(std::move(word));
+    if (out.size() > before) {
+      out.back().boundary = out.back().boundary || colon;
     }
   }
-  for (std::size_t w = 0; w < plain.size(); ++w) {
-    auto word = plain[w];
+  if (!out.empty() && !out[0].value && opens_instruction(out[0].text)) {
+    out[0].opener = true;
+  }
+  // Words that stand for values are values from here on: where a predicate
+  // opens depends on them, as comparing does.
+  for (std::size_t w = 0; w < out.size(); ++w) {
+    if (!out[w].value) {
+      auto value = value_word(out[w].text, role_of(out[w].text));
+      const bool switched_on = out[w].text == "on" &&
+                               (w + 1 == out.size() ||
+                                (w > 0 && !out[w - 1].value && listed(k_switch_words, out[w - 1].text)));
+      if (switched_on) {
+        value = "on";
+      }
+      if (!value.empty()) {
+        out[w] = {std::move(value), true, out[w].boundary, out[w].opener};
+      }
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+ClaimTokens tokens_of(std::string_view text) {
+  const auto plain = without_link_targets(text);
+  auto ordered = ordered_tokens(fold(plain, KeepBackticks::yes));
+  const auto predicate = predicate_of(ordered, proper_words(plain));
+  ClaimTokens tokens;
+  tokens.copular = predicate.copular;
+  for (std::size_t w = 0; w < ordered.size(); ++w) {
+    const bool in_subject = w < predicate.at;
+    if (ordered[w].value) {
+      if (is_identifier(ordered[w].text)) {
+        tokens.scopes.push_back(ordered[w].text);
+      }
+      (in_subject ? tokens.subject : tokens.predicate).push_back(ordered[w].text);
+      tokens.values.push_back(std::move(ordered[w].text));
+      continue;
+    }
+    auto word = std::move(ordered[w].text);
     if (word.ends_with("'s")) {
       word.resize(word.size() - 2);
     }
     const auto role = role_of(word);
     if (role == Role::negation || word.ends_with("n't")) {
       tokens.negated = true;
-      if (word == "no" && w + 1 < plain.size() && plain[w + 1] == "longer") {
+      if (word == "no" && w + 1 < ordered.size() && ordered[w + 1].text == "longer") {
         ++w;
       }
       continue;
     }
-    const auto singular = word.ends_with("days") ? word.substr(0, word.size() - 1) : word;
-    const auto singular_role = singular.size() == word.size() ? role : role_of(singular);
-    if (singular_role == Role::date || word == "true" || word == "false") {
-      tokens.values.push_back(singular); // "on Fridays" and "on Friday" name the same day
-      continue;
-    }
-    // A switch has two values, whatever the verb's form: "enable retries" and
-    // "retries are enabled" say the same, "disable retries" the opposite.
-    if (role == Role::enabling) {
-      tokens.values.emplace_back("enabled");
-      continue;
-    }
-    if (role == Role::disabling) {
-      tokens.values.emplace_back("disabled");
-      continue;
+    if (is_scope_word(word)) {
+      tokens.scopes.push_back(word);
     }
     if (role == Role::stopword) {
       continue;
     }
     std::erase(word, '\'');
-    auto stem = store::canonical_tag(word);
+    auto stem = comparable_stem(word);
     if (!stem.empty()) {
+      (in_subject ? tokens.subject : tokens.predicate).push_back(stem);
       tokens.words.push_back(std::move(stem));
     }
   }
   sort_unique(tokens.words);
   sort_unique(tokens.values);
+  sort_unique(tokens.subject);
+  sort_unique(tokens.predicate);
+  sort_unique(tokens.scopes);
   return tokens;
 }
 

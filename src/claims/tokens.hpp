@@ -1,5 +1,5 @@
 // What a claim says, reduced to the parts comparison weighs: its significant
-// words, its values and its polarity.
+// words, its values, its polarity, and which of them say what it is about.
 #pragma once
 
 #include <string>
@@ -17,10 +17,28 @@ struct ClaimTokens {
   std::vector<std::string> values;
   // Whether it holds a negation (not, never, no longer, don't, without, avoid, ...).
   bool negated = false;
+  // What the claim is about: its words and values before its predicate
+  // opens (at the first verb, copula or colon; an instruction has none),
+  // sorted, unique. "Server web-1 has 16 GB" is about server and web-1.
+  std::vector<std::string> subject;
+  // What it says of its subject: its words and values from where its
+  // predicate opens, sorted, unique (a word can be in both: "The module
+  // leaks modules").
+  std::vector<std::string> predicate;
+  // Whether the predicate opens with a copula or a colon ("is master",
+  // "Owner: Priya"): it states the subject's one value, so a changed
+  // complement is an update where "uses Slack" → "uses Jira" is not.
+  bool copular = false;
+  // The scopes and names it holds that a fact is true in or of: environments
+  // (staging, production), platforms, identifiers (web-1); sorted, unique.
+  std::vector<std::string> scopes;
 };
 
 // Whether `word` (lower-case) is too common to say what a text is about.
 [[nodiscard]] bool is_stopword(std::string_view word);
+
+// Whether `word` (lower-case) negates what a claim says (not, never, without, ...).
+[[nodiscard]] bool is_negation(std::string_view word);
 
 // The tokens of a claim's text (normalised first, so markup does not count).
 [[nodiscard]] ClaimTokens tokens_of(std::string_view text);

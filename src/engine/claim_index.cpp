@@ -16,10 +16,10 @@
 namespace engram::engine {
 namespace {
 
-// Least Jaccard overlap of significant words for an update (claims::relation).
-constexpr double k_subject_overlap = 0.8;
-// Fewest shared significant words for an update (claims::relation).
-constexpr std::size_t k_subject_words = 3;
+// Fewest tokens an update of an instruction shares (claims::relation).
+constexpr std::size_t k_update_tokens = 2;
+// Most predicate words an update can drop: a copula's complement replaced (claims::relation).
+constexpr std::size_t k_update_dropped_words = 2;
 // Below this many tokens a duplicate needs equal token sets (claims::relation).
 constexpr std::size_t k_containment_tokens = 3;
 // Tokens probed past the least prefix, each raising the count a candidate needs by one.
@@ -52,6 +52,20 @@ std::size_t shared_count(const std::vector<std::uint32_t>& a, const std::vector<
     }
   }
   return shared;
+}
+
+// How many elements of sorted `a` sorted `b` lacks, counting no further than `most + 1`.
+std::size_t missing_count(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b,
+                          std::size_t most) {
+  std::size_t missing = 0;
+  auto j = b.begin();
+  for (auto i = a.begin(); i != a.end() && missing <= most; ++i) {
+    while (j != b.end() && *j < *i) {
+      ++j;
+    }
+    missing += (j == b.end() || *j != *i) ? 1 : 0;
+  }
+  return missing;
 }
 
 } // namespace
@@ -126,6 +140,17 @@ std::uint32_t ClaimTable::add(std::string_view text, claims::PreparedClaim prepa
   }
   std::sort(shape.all.begin(), shape.all.end());
   shape.all.erase(std::unique(shape.all.begin(), shape.all.end()), shape.all.end());
+  for (const auto& token : shape.prepared.tokens.subject) {
+    shape.subject.push_back(number(m_tokens, token));
+  }
+  std::sort(shape.subject.begin(), shape.subject.end());
+  for (const auto& token : shape.prepared.tokens.predicate) {
+    if (std::binary_search(shape.prepared.tokens.words.begin(),
+                           shape.prepared.tokens.words.end(), token)) {
+      shape.predicate_words.push_back(number(m_tokens, token));
+    }
+  }
+  std::sort(shape.predicate_words.begin(), shape.predicate_words.end());
   m_shapes.push_back(std::move(shape));
   return push(text, static_cast<std::uint32_t>(m_shapes.size() - 1));
 }
@@ -259,6 +284,32 @@ std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimT
   return related(incoming, table, near_threshold, wanted, memo, m_scratch);
 }
 
+std::vector<std::uint32_t> ClaimIndex::same_subject(const ClaimTable::Shape& in,
+                                                    const ClaimTable& table) const {
+  const std::vector<std::uint32_t>* rarest = nullptr;
+  for (const auto token : in.subject) {
+    if (token >= m_postings.size()) {
+      return {}; // no indexed text holds it
+    }
+    if (rarest == nullptr || m_postings[token].size() < rarest->size()) {
+      rarest = &m_postings[token];
+    }
+  }
+  std::vector<std::uint32_t> out;
+  if (rarest == nullptr) {
+    return out;
+  }
+  for (const auto id : *rarest) {
+    const auto& shape = table.shape(id);
+    if (shape.subject == in.subject &&
+        missing_count(shape.predicate_words, in.predicate_words, k_update_dropped_words) <=
+            k_update_dropped_words) {
+      out.push_back(id);
+    }
+  }
+  return out;
+}
+
 std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimTable& table,
                                             double near_threshold, Wanted wanted,
                                             claims::KindMemo* memo, Scratch& scratch) const {
@@ -295,8 +346,9 @@ std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimT
   }
   // How many of the incoming tokens a match holds, at least. A duplicate by
   // containment misses at most `most_missing` of them (with fewer than three,
-  // none); an update (when wanted) shares at least three words and 80% of the
-  // incoming ones, and words are tokens too.
+  // none). An update of a claim about something (a subject) holds that whole
+  // subject, and is looked for below; an update of an instruction (no
+  // subject) shares at least two words and half the incoming tokens.
   constexpr auto k_never = std::numeric_limits<std::size_t>::max();
   const auto n = in.all.size();
   bool everything = false;
@@ -305,11 +357,9 @@ std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimT
     const auto missing = n < k_containment_tokens ? 0 : most_missing(n, near_threshold);
     everything = missing + 1 > n; // a threshold of 0: any claim could be one
     holds_at_least = n - missing;
-  }
-  const auto w = in.words.size();
-  if (wanted == Wanted::related && w >= k_subject_words) {
-    const auto missing = std::min(w - k_subject_words, most_missing(w, k_subject_overlap));
-    holds_at_least = std::min(holds_at_least, w - missing);
+    if (wanted == Wanted::related && in.subject.empty()) {
+      holds_at_least = std::min(holds_at_least, std::max<std::size_t>(k_update_tokens, (n + 1) / 2));
+    }
   }
   if (everything) {
     for (std::uint32_t id = 0; id < m_posted.size(); ++id) {
@@ -342,6 +392,17 @@ std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimT
       return table.normal(id) != in.normal &&
              (count[id] < bound || shared_count(in.all, table.shape(id).all) < holds_at_least);
     });
+  }
+
+  if (wanted == Wanted::related && !in.subject.empty()) {
+    // Kept whatever the counts above said: an update need not share many tokens.
+    std::sort(candidates.begin(), candidates.end());
+    const auto counted = candidates.size();
+    for (const auto id : same_subject(in, table)) {
+      if (!std::binary_search(candidates.begin(), candidates.begin() + counted, id)) {
+        candidates.push_back(id);
+      }
+    }
   }
 
   std::vector<ClaimMatch> out;

@@ -29,6 +29,8 @@ public:
     std::uint32_t normal = 0;         // the number of its normal form
     std::vector<std::uint32_t> words; // its significant words, numbered, sorted
     std::vector<std::uint32_t> all;   // its words and values, numbered, each once
+    std::vector<std::uint32_t> subject;         // what it is about, numbered, sorted
+    std::vector<std::uint32_t> predicate_words; // its words outside the subject, numbered, sorted
   };
 
   // The number of `text`, preparing it the first time.
@@ -145,6 +147,11 @@ private:
     bool present = false;           // false once removed
   };
   using Held = std::pair<const std::string, File>; // a file of m_files, by path
+
+  // The texts of the layer that could update one about `in`'s subject: an
+  // equal subject, and a predicate dropping at most a complement's words.
+  std::vector<std::uint32_t> same_subject(const ClaimTable::Shape& in,
+                                          const ClaimTable& table) const;
 
   // Adds a text's tokens to the postings, the first time the layer holds it.
   void post(std::uint32_t id, const ClaimTable& table);

@@ -1,0 +1,216 @@
+// The subject model. A predicate opens at the first copula, auxiliary or
+// negation of the claim's first clause, else at the first verb-shaped word
+// that follows a content word ("The module leaks …", "Stripe retries …").
+// The parse is shallow and can be wrong; what matters is that it is the
+// same for two claims of the same shape, and that every way it can be wrong
+// makes two claims look less alike, never more.
+#include "claims/subject.hpp"
+
+#include "claims/tokens.hpp"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+
+namespace engram::claims {
+namespace {
+
+// How far into a claim its first clause's copula or auxiliary is looked for.
+constexpr std::size_t k_clause_reach = 8;
+
+// Copulas: a predicate opening with one says what the subject is, so a
+// changed complement ("is master" → "is main") is a changed value.
+constexpr std::array<std::string_view, 13> k_copulas = {
+    "is",     "are",     "was",   "were",    "be",     "been",  "am",
+    "equals", "remains", "stays", "becomes", "became", "means",
+};
+
+// Auxiliaries: where a predicate opens, though they say nothing of its value.
+constexpr std::array<std::string_view, 15> k_auxiliaries = {
+    "has",   "have", "had",    "do",   "does", "did",   "will",  "would",
+    "can",   "could", "should", "must", "may",  "might", "cannot",
+};
+
+// Verbs in their base form, which the shape of a word does not show: a
+// plural subject's predicate opens with one ("Backups run nightly").
+constexpr std::array<std::string_view, 48> k_base_verbs = {
+    "run",    "use",     "need",    "take",   "support", "require", "return", "expire",
+    "happen", "work",    "contain", "include", "allow",  "accept",  "send",   "point",
+    "cost",   "fail",    "reset",   "go",     "get",     "live",    "belong", "depend",
+    "rely",   "own",     "hold",    "keep",   "show",    "ship",    "handle", "prefer",
+    "like",   "want",    "know",    "speak",  "serve",   "expose",  "listen", "reach",
+    "last",   "cover",   "block",   "retry",  "trigger", "break",   "land",   "sit",
+};
+
+// Words that open an instruction: its predicate is the whole claim.
+constexpr std::array<std::string_view, 64> k_openers = {
+    "always",   "never",    "dont",     "don't",    "do",      "please",  "avoid",   "prefer",
+    "make",     "use",      "run",      "remember", "check",   "verify",  "add",     "install",
+    "ask",      "ensure",   "keep",     "try",      "restart", "remove",  "delete",  "create",
+    "put",      "include",  "confirm",  "validate", "skip",    "follow",  "set",     "pin",
+    "bump",     "revert",   "enable",   "disable",  "turn",    "stop",    "start",   "send",
+    "write",    "tell",     "reply",    "let",      "escalate", "freeze", "offer",   "rotate",
+    "roll",     "wait",     "drain",    "reboot",   "leave",   "format",  "notify",  "email",
+    "remind",   "schedule", "book",     "cancel",   "archive", "approve", "review",  "rerun",
+};
+
+// Determiners: after a first word, they show it is a verb ("Offer a refund").
+constexpr std::array<std::string_view, 14> k_determiners = {
+    "a",   "an",    "the",  "all",  "every", "each", "any",
+    "your", "our",  "this", "that", "these", "those", "both",
+};
+
+// Prepositions: a verb followed by one names where or what the subject is
+// ("runs on Travis", "lives in Porto", "is bundled with webpack").
+constexpr std::array<std::string_view, 12> k_prepositions = {
+    "on", "in", "with", "by", "from", "at", "to", "via", "through", "under", "onto", "into",
+};
+
+// Words between a verb and what it says that do not change it.
+constexpr std::array<std::string_view, 9> k_adverbs = {
+    "not", "now", "still", "currently", "always", "also", "no", "longer", "never",
+};
+
+// Pronouns: a predicate may follow one ("We use pnpm").
+constexpr std::array<std::string_view, 7> k_pronouns = {"we", "i", "you", "they", "he", "she", "it"};
+
+// Scopes a fact holds in: environments, platforms, regions, plans.
+constexpr std::array<std::string_view, 36> k_scopes = {
+    "staging",  "stage",    "production", "prod",    "dev",     "development", "sandbox",
+    "qa",       "uat",      "local",      "preview", "canary",  "beta",        "alpha",
+    "ios",      "android",  "web",        "desktop", "mobile",  "windows",     "macos",
+    "linux",    "internal", "external",   "eu",      "us",      "emea",        "apac",
+    "europe",   "asia",     "weekday",    "weekend", "weekdays", "weekends",   "test",
+    "testing",
+};
+
+template <std::size_t N>
+bool listed(const std::array<std::string_view, N>& list, std::string_view word) {
+  return std::find(list.begin(), list.end(), word) != list.end();
+}
+
+// Whether a word has the shape of a verb in a predicate: a third-person
+// "leaks", a past "expired", or a base verb the shape does not show.
+bool is_verb_like(std::string_view word) {
+  if (word.size() >= 4 && word.ends_with('s') && !word.ends_with("ss") && !word.ends_with("us") &&
+      !word.ends_with("is")) {
+    return true;
+  }
+  return (word.size() >= 5 && word.ends_with("ed")) || listed(k_base_verbs, word);
+}
+
+// Whether `word` has the shape of a participle ("invalidated", "running",
+// "written"), and is not a name written capitalised ("Memcached").
+bool is_participle(std::string_view word, const std::unordered_set<std::string>& proper) {
+  const bool shaped = (word.size() >= 4 && word.ends_with("ed")) ||
+                      (word.size() >= 5 && word.ends_with("ing")) ||
+                      (word.size() >= 5 && word.ends_with("en"));
+  return shaped && !proper.contains(std::string(word));
+}
+
+// The first token after `at` that is not an adverb, or tokens.size().
+std::size_t next_content(const std::vector<Token>& tokens, std::size_t at) {
+  auto i = at + 1;
+  while (i < tokens.size() && !tokens[i].value && listed(k_adverbs, tokens[i].text)) {
+    ++i;
+  }
+  return i;
+}
+
+// Whether the token at `at` is a preposition (a switch position is not).
+bool is_preposition(const std::vector<Token>& tokens, std::size_t at) {
+  return at < tokens.size() && !tokens[at].value && listed(k_prepositions, tokens[at].text);
+}
+
+// Whether the copula at `at` states a value: a complement follows it
+// ("is Redis", "is on v10"), or a participle with a preposition ("is bundled
+// with"); a participle alone is an action ("is invalidated on deploy").
+bool copula_states_value(const std::vector<Token>& tokens, std::size_t at,
+                         const std::unordered_set<std::string>& proper) {
+  const auto next = next_content(tokens, at);
+  if (next == tokens.size() || tokens[next].value || !is_participle(tokens[next].text, proper)) {
+    return true;
+  }
+  return is_preposition(tokens, next_content(tokens, next));
+}
+
+// Whether a token's word is content: a value, a word that is no stopword, or a pronoun.
+bool is_content(const Token& token) {
+  return token.value || !is_stopword(token.text) || listed(k_pronouns, token.text);
+}
+
+// The copula, auxiliary or negation before a verb ("not", "never") that
+// opens the first clause's predicate; "without" and "no" sit inside one.
+std::optional<Predicate> clause_predicate(const std::vector<Token>& tokens,
+                                          const std::unordered_set<std::string>& proper) {
+  const auto reach = std::min(tokens.size(), k_clause_reach);
+  for (std::size_t i = 0; i < reach; ++i) {
+    if (tokens[i].boundary) {
+      return Predicate{i + 1, true};
+    }
+    if (i == 0 || tokens[i].value) {
+      continue;
+    }
+    const auto& word = tokens[i].text;
+    const auto bare = word.ends_with("n't") ? std::string_view(word).substr(0, word.size() - 3)
+                                            : std::string_view(word);
+    if (listed(k_copulas, bare)) {
+      return Predicate{i, copula_states_value(tokens, i, proper)};
+    }
+    if (listed(k_auxiliaries, bare) || word == "not" || word == "never" || word.ends_with("n't")) {
+      return Predicate{i, false};
+    }
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+bool opens_instruction(std::string_view word) {
+  return listed(k_openers, word);
+}
+
+bool is_identifier(std::string_view value) {
+  return !value.empty() && value.front() >= 'a' && value.front() <= 'z' &&
+         std::any_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+bool is_scope_word(std::string_view word) {
+  return listed(k_scopes, word);
+}
+
+Predicate predicate_of(const std::vector<Token>& tokens,
+                       const std::unordered_set<std::string>& proper) {
+  if (tokens.empty() || tokens[0].opener) {
+    return {0, false};
+  }
+  if (const auto clause = clause_predicate(tokens, proper)) {
+    return *clause;
+  }
+  for (std::size_t i = 1; i < tokens.size(); ++i) {
+    if (tokens[i].value || !is_content(tokens[i - 1]) || !is_verb_like(tokens[i].text)) {
+      continue;
+    }
+    // A plural noun before a base verb ("Integration tests need …") is the subject's.
+    const bool plural_before_verb = i + 1 < tokens.size() && !tokens[i + 1].value &&
+                                    listed(k_base_verbs, tokens[i + 1].text) &&
+                                    !listed(k_base_verbs, tokens[i].text);
+    if (!plural_before_verb) {
+      return {i, is_preposition(tokens, next_content(tokens, i))};
+    }
+  }
+  // An instruction whose verb no list names: a first word, then a determiner.
+  if (tokens.size() >= 2 && !tokens[0].value && !tokens[1].value &&
+      listed(k_determiners, tokens[1].text)) {
+    return {0, false};
+  }
+  // No verb: the claim is about what comes before its first measured value.
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].value && !is_identifier(tokens[i].text)) {
+      return {i, false};
+    }
+  }
+  return {tokens.size(), false};
+}
+
+} // namespace engram::claims

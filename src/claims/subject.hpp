@@ -1,0 +1,46 @@
+// The subject model: a claim read as what it is about (its subject) and what
+// it says of it (its predicate). Two claims can update each other only when
+// they are about the same thing; "Server web-1 has 16 GB" and "Server web-2
+// has 32 GB" share a shape, not a subject. Read from word shapes and a few
+// word lists, deterministically, so a user can see why two claims paired.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+namespace engram::claims {
+
+// One token of a claim, in the order written.
+struct Token {
+  std::string text;      // lower-case; a value in its canonical form
+  bool value = false;    // a number, version, date, quoted value, URL, path or switch position
+  bool boundary = false; // followed by a colon or an equals sign: "Owner: Priya"
+  bool opener = false;   // the first word, opening an instruction ("Always", "Disable")
+};
+
+// Where a claim's predicate opens, and how.
+struct Predicate {
+  std::size_t at = 0;   // the first token of the predicate: those before are the subject
+  bool copular = false; // it states the subject's one value: "is main", "runs on Vite", "Owner: X"
+};
+
+// Whether `word` (lower-case, the first of a claim) opens an instruction.
+[[nodiscard]] bool opens_instruction(std::string_view word);
+
+// The predicate of `tokens`. `proper` holds the words written capitalised
+// past the claim's first (names: "is Memcached" is a value, not a verb).
+[[nodiscard]] Predicate predicate_of(const std::vector<Token>& tokens,
+                                     const std::unordered_set<std::string>& proper);
+
+// Whether a value names a thing rather than measures it: letters, then a
+// digit (web-1, db01, us-east-1), as a host or a region is named.
+[[nodiscard]] bool is_identifier(std::string_view value);
+
+// Whether a word (stemmed) names a scope a fact holds in: an environment
+// (staging, production), a platform (iOS, Android). Replacing one scope by
+// another states a second fact, never an update of the first.
+[[nodiscard]] bool is_scope_word(std::string_view stem);
+
+} // namespace engram::claims
