@@ -1,0 +1,453 @@
+#!/usr/bin/env python3
+"""The judgments runner: drives engram's real rules, through the built binary,
+on one tiny store per labelled case, and prints how often they were right.
+
+Three corpora (bench/judgments/*.jsonl, described in README.md):
+  pairs           an existing claim and a newer one: duplicate, update, distinct, unrelated
+  placement       which section of the matching file a new claim is filed under
+  classification  which layer a line of an episode goes to (or none: tasks, session metadata)
+
+Each case is a store of its own (engram init adopts the files, then one full
+consolidation on a fixed date), read back from the files and the record. The
+peer's documented rule (a 40-character lower-cased prefix of the incoming
+claim contained in the target is a duplicate; nothing is ever an update) is
+scored on the same pairs as the baseline. With --check the exit status is 1
+when a target of issue 39 is missed.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections import Counter, defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+TODAY = "2026-12-01"
+LABELS = ["duplicate", "update", "distinct", "unrelated"]
+VERDICTS = ["duplicate", "update", "distinct"]
+
+# The targets of issue 39, checked with --check.
+TARGETS = {
+    "false_supersession_max": 0.005,
+    "update_recall_min": 0.90,
+    "duplicate_precision_min": 0.99,
+    "duplicate_recall_min": 0.95,
+    "placement_min": 0.95,
+}
+
+SEMANTIC_FRONT = """---
+type: semantic
+tags: [{tags}]
+salience: medium
+confidence: medium
+source: observed
+status: confirmed
+created: 2026-01-05
+last-accessed: 2026-01-05
+---
+"""
+
+PROCEDURAL_FRONT = """---
+type: procedural
+tags: [feedback]
+salience: medium
+confidence: medium
+source: instructed
+status: confirmed
+created: 2026-01-05
+last-accessed: 2026-01-05
+---
+"""
+
+EPISODE_FRONT = """---
+type: episodic
+tags: [{tags}]
+salience: medium
+confidence: medium
+source: observed
+status: open
+created: 2026-03-01
+last-accessed: 2026-03-01
+decay-after: 2026-04-01
+---
+"""
+
+
+def load(name, limit=None):
+    cases = []
+    with open(HERE / name, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                cases.append(json.loads(line))
+            except json.JSONDecodeError as error:
+                sys.exit(f"{HERE / name}:{number}: {error}")
+    return cases[:limit] if limit else cases
+
+
+def as_block(claim):
+    """A claim as its own block of a body: an item stays an item."""
+    return claim.strip("\n") + "\n"
+
+
+def without_comments(text):
+    return re.sub(r"<!--.*?-->", " ", text, flags=re.S)
+
+
+def normal(text):
+    """Whitespace, list markers and case folded, for finding a claim in a body."""
+    text = re.sub(r"(?m)^\s*[-*+]\s+", "", text)
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def blocks(body):
+    """The claims of a body as the tiny stores hold them: each list item (with
+    its continuation lines) and each paragraph; headings and frontmatter left out."""
+    out, current = [], []
+    lines = body.split("\n")
+    if lines and lines[0] == "---":
+        end = lines.index("---", 1) if "---" in lines[1:] else 0
+        lines = lines[end + 1:]
+    for line in lines:
+        starts_item = re.match(r"^\s*[-*+]\s+", line) is not None
+        if not line.strip() or line.startswith("#") or starts_item:
+            if current:
+                out.append("\n".join(current))
+            current = [] if not line.strip() or line.startswith("#") else [line]
+        else:
+            current.append(line)
+    if current:
+        out.append("\n".join(current))
+    return out
+
+
+def same_claim(a, b):
+    return normal(a).rstrip(".") == normal(b).rstrip(".")
+
+
+def contains(body, claim):
+    """Whether `claim` is one whole claim of `body` (not merely inside a longer one)."""
+    return any(same_claim(block, claim) for block in blocks(body))
+
+
+class Store:
+    """A temporary store: files written, adopted by engram init, consolidated once."""
+
+    def __init__(self, engram, files):
+        self.engram = engram
+        self.dir = tempfile.TemporaryDirectory(prefix="engram-judgment-")
+        self.root = Path(self.dir.name) / "store"
+        for path, text in files.items():
+            p = self.root / path
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(text, encoding="utf-8")
+        env = dict(os.environ)
+        env["XDG_CONFIG_HOME"] = str(Path(self.dir.name) / "config")
+        env["XDG_RUNTIME_DIR"] = str(Path(self.dir.name) / "run")
+        env["XDG_DATA_HOME"] = str(Path(self.dir.name) / "data")
+        (Path(self.dir.name) / "run").mkdir(mode=0o700)
+        self.env = env
+        self.run("init", str(self.root))
+        out = self.run("consolidate", "--store", str(self.root), "--now", TODAY, "--json")
+        self.record = json.loads(out)
+
+    def run(self, *args):
+        done = subprocess.run([self.engram, *args], capture_output=True, text=True,
+                              env=self.env, stdin=subprocess.DEVNULL, timeout=120)
+        if done.returncode != 0:
+            raise RuntimeError(f"engram {' '.join(args)}: {done.returncode}\n{done.stderr}")
+        return done.stdout
+
+    def read(self, path):
+        p = self.root / path
+        return p.read_text(encoding="utf-8") if p.exists() else None
+
+    def memory_files(self):
+        for p in sorted(self.root.rglob("*.md")):
+            rel = p.relative_to(self.root).as_posix()
+            if not rel.startswith((".git/", ".engram/")):
+                yield rel, p.read_text(encoding="utf-8")
+
+    def actions(self, verb):
+        return [a for a in self.record.get("actions", []) if a.get("action") == verb]
+
+    def close(self):
+        self.dir.cleanup()
+
+
+def pair_files(case):
+    episode = EPISODE_FRONT.format(tags="judgments, corpus") + "# Note\n\n" + as_block(case["incoming"])
+    if case.get("layer") == "procedural":
+        target = "procedural/feedback.md"
+        existing = PROCEDURAL_FRONT + "## Note\n\n" + as_block(case["existing"])
+        episode = EPISODE_FRONT.format(tags="judgments, corpus") + "# Note\n\n" + as_block(
+            case["incoming"])
+    else:
+        target = "semantic/topic.md"
+        existing = SEMANTIC_FRONT.format(tags="judgments, corpus") + "# Topic\n\n" + as_block(
+            case["existing"])
+    return target, {target: existing, "episodic/2026-03-01-note.md": episode}
+
+
+def judge_pair(engram, case):
+    """engram's verdict on one pair, read from the store and the record."""
+    target, files = pair_files(case)
+    store = Store(engram, files)
+    try:
+        body = store.read(target) or ""
+        live = without_comments(body)
+        existing_live = contains(live, case["existing"])
+        incoming_live = any(contains(without_comments(text), case["incoming"])
+                            for path, text in store.memory_files()
+                            if not path.startswith("episodic/"))
+        verbs = {a.get("action") for a in store.record.get("actions", [])
+                 if a.get("source", "").startswith("episodic/") or a.get("action") == "superseded"}
+        flagged = bool(store.actions("flagged"))
+        # The record says what engram decided; the files must agree with it.
+        if "superseded" in verbs:
+            verdict = "update" if incoming_live and not existing_live else "lost"
+        elif "duplicate" in verbs:
+            verdict = "duplicate" if existing_live else "lost"
+        elif "absorbed" in verbs:
+            verdict = "distinct" if existing_live and incoming_live else "lost"
+        else:
+            verdict = "lost"
+        empty_entry = case.get("layer") == "procedural" and re.search(
+            r"(?m)^## [^\n]*\n\s*(?=^## |\Z)", without_comments(body)) is not None
+        return {"id": case["id"], "label": case["label"], "kind": case.get("kind", ""),
+                "verdict": verdict, "flagged": flagged, "empty_entry": empty_entry}
+    finally:
+        store.close()
+
+
+def peer_verdict(case):
+    """The peer's documented rule: a 40-character lower-cased prefix contained in the target."""
+    prefix = case["incoming"].strip().lower()[:40]
+    return "duplicate" if prefix in case["existing"].lower() else "distinct"
+
+
+def section_of(body, claim):
+    """The `## ` heading a claim sits under in a body, or None when it is not there."""
+    heading = None
+    want = normal(claim).rstrip(".")
+    for block in re.split(r"(?m)^(?=## )", without_comments(body)):
+        first = block.split("\n", 1)[0]
+        if first.startswith("## "):
+            heading = first[3:].strip()
+        else:
+            heading = None
+        if want in normal(block):
+            return heading or ""
+    return None
+
+
+def judge_placement(engram, case):
+    tags = ", ".join(case["tags"])
+    target = "semantic/topic.md"
+    files = {
+        target: SEMANTIC_FRONT.format(tags=tags) + case["target"].rstrip("\n") + "\n",
+        "episodic/2026-03-01-note.md": EPISODE_FRONT.format(tags=tags) + "# " +
+        case["episode_title"] + "\n\n" + as_block(case["incoming"]),
+    }
+    store = Store(engram, files)
+    try:
+        found = section_of(store.read(target) or "", case["incoming"])
+        return {"id": case["id"], "right": found is not None and
+                found.lower() == case["section"].lower(), "found": found,
+                "want": case["section"]}
+    finally:
+        store.close()
+
+
+def layer_of_path(path):
+    if path in ("CORE.md",):
+        return "core"
+    return path.split("/", 1)[0] if "/" in path else path
+
+
+def judge_classification(engram, case):
+    files = {"episodic/2026-03-01-note.md": EPISODE_FRONT.format(tags="judgments, corpus") +
+             "# Session notes\n\n" + as_block(case["text"])}
+    store = Store(engram, files)
+    try:
+        layers = set()
+        for path, text in store.memory_files():
+            if path in ("MEMORY.md", "WORKING.md"):
+                continue
+            if contains(without_comments(text), case["text"]):
+                layers.add(layer_of_path(path))
+        return {"id": case["id"], "class": case["class"], "layers": sorted(layers)}
+    finally:
+        store.close()
+
+
+def run_all(function, engram, cases, jobs):
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(lambda case: function(engram, case), cases))
+
+
+def ratio(a, b):
+    return a / b if b else 1.0
+
+
+def report_pairs(results, cases, out):
+    confusion = defaultdict(Counter)
+    for r in results:
+        confusion[r["label"]][r["verdict"]] += 1
+    columns = VERDICTS + ["lost"]
+    out.append("pairs: engram's verdicts (rows: label, columns: verdict)")
+    out.append(f"  {'':10}" + "".join(f"{c:>11}" for c in columns) + f"{'total':>8}")
+    for label in LABELS:
+        row = confusion[label]
+        out.append(f"  {label:10}" + "".join(f"{row[c]:>11}" for c in columns) +
+                   f"{sum(row.values()):>8}")
+    figures = score(confusion)
+    peer = defaultdict(Counter)
+    for case in cases:
+        peer[case["label"]][peer_verdict(case)] += 1
+    peer_figures = score(peer)
+    out.append("")
+    out.append(f"  {'figure':34}{'engram':>10}{'peer':>10}")
+    for key in ["duplicate_precision", "duplicate_recall", "update_precision", "update_recall",
+                "distinct_precision", "distinct_recall", "false_supersession",
+                "false_duplicate", "lost"]:
+        out.append(f"  {key:34}{figures[key]:>10.2%}{peer_figures[key]:>10.2%}")
+    flagged = sum(1 for r in results if r["flagged"])
+    empty = sum(1 for r in results if r["empty_entry"])
+    out.append(f"  pairs flagged for a person: {flagged}; procedural entries left empty: {empty}")
+    misses = [r for r in results if expected(r["label"]) != r["verdict"]]
+    by_kind = Counter((r["label"], r["kind"], r["verdict"]) for r in misses)
+    if by_kind:
+        out.append("  misses by label/kind → verdict:")
+        for (label, kind, verdict), n in sorted(by_kind.items()):
+            out.append(f"    {label}/{kind} → {verdict}: {n}")
+    figures["empty_entries"] = empty
+    return figures, misses
+
+
+def expected(label):
+    return "distinct" if label == "unrelated" else label
+
+
+def score(confusion):
+    def count(label, verdict):
+        return confusion[label][verdict]
+
+    total = {label: sum(confusion[label].values()) for label in LABELS}
+    keep_both = total["distinct"] + total["unrelated"]
+    predicted = {v: sum(confusion[label][v] for label in LABELS) for v in VERDICTS}
+    figures = {
+        "duplicate_precision": ratio(count("duplicate", "duplicate"), predicted["duplicate"]),
+        "duplicate_recall": ratio(count("duplicate", "duplicate"), total["duplicate"]),
+        "update_precision": ratio(count("update", "update"), predicted["update"]),
+        "update_recall": ratio(count("update", "update"), total["update"]),
+        "distinct_precision": ratio(count("distinct", "distinct") + count("unrelated", "distinct"),
+                                    predicted["distinct"]),
+        "distinct_recall": ratio(count("distinct", "distinct") + count("unrelated", "distinct"),
+                                 keep_both),
+        # A true claim hidden: a distinct or unrelated pair judged an update.
+        "false_supersession": ratio(count("distinct", "update") + count("unrelated", "update"),
+                                    keep_both),
+        # A claim never filed: a distinct, unrelated or update pair judged a duplicate.
+        "false_duplicate": ratio(count("distinct", "duplicate") + count("unrelated", "duplicate") +
+                                 count("update", "duplicate"),
+                                 keep_both + total["update"]),
+        "lost": ratio(sum(confusion[label]["lost"] for label in LABELS), sum(total.values())),
+    }
+    return figures
+
+
+def report_classification(results, out):
+    want_layer = {"fact": "semantic", "rule": "procedural", "reference": "reference"}
+    right = Counter()
+    totals = Counter()
+    transient_filed = []
+    for r in results:
+        totals[r["class"]] += 1
+        layers = set(r["layers"])
+        if r["class"] in want_layer:
+            if want_layer[r["class"]] in layers:
+                right[r["class"]] += 1
+        elif not layers & {"semantic", "procedural", "reference", "core"}:
+            right[r["class"]] += 1
+        else:
+            transient_filed.append(r)
+    out.append("classification: lines filed where their class belongs")
+    for cls in ["fact", "rule", "reference", "task", "session-metadata"]:
+        out.append(f"  {cls:18}{right[cls]:>5} of {totals[cls]:<5}{ratio(right[cls], totals[cls]):>8.2%}")
+    return transient_filed
+
+
+def check(figures, placement, transient_filed):
+    failures = []
+    if figures["false_supersession"] > TARGETS["false_supersession_max"]:
+        failures.append(f"false supersession {figures['false_supersession']:.2%} > 0.5%")
+    if figures["update_recall"] < TARGETS["update_recall_min"]:
+        failures.append(f"update recall {figures['update_recall']:.2%} < 90%")
+    if figures["duplicate_precision"] < TARGETS["duplicate_precision_min"]:
+        failures.append(f"duplicate precision {figures['duplicate_precision']:.2%} < 99%")
+    if figures["duplicate_recall"] < TARGETS["duplicate_recall_min"]:
+        failures.append(f"duplicate recall {figures['duplicate_recall']:.2%} < 95%")
+    if figures["lost"] > 0:
+        failures.append(f"{figures['lost']:.2%} of pairs lost a claim")
+    if figures["empty_entries"]:
+        failures.append(f"{figures['empty_entries']} procedural entries left empty")
+    if placement < TARGETS["placement_min"]:
+        failures.append(f"placement {placement:.2%} < 95%")
+    if transient_filed:
+        failures.append(f"{len(transient_filed)} tasks or session metadata filed as knowledge")
+    return failures
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--engram", required=True, help="the engram executable")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--limit", type=int, help="only the first N cases of each corpus")
+    parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument("--misses", action="store_true", help="print every pair judged wrong")
+    args = parser.parse_args()
+    engram = str(Path(args.engram).resolve())
+
+    pairs = load("pairs.jsonl", args.limit)
+    placements = load("placement.jsonl", args.limit)
+    classes = load("classification.jsonl", args.limit)
+    out = []
+    results = run_all(judge_pair, engram, pairs, args.jobs)
+    figures, misses = report_pairs(results, pairs, out)
+    placed = run_all(judge_placement, engram, placements, args.jobs)
+    placement = ratio(sum(1 for p in placed if p["right"]), len(placed))
+    out.append("")
+    out.append(f"placement into the matching section: {sum(p['right'] for p in placed)} of "
+               f"{len(placed)} ({placement:.2%})")
+    out.append("")
+    classified = run_all(judge_classification, engram, classes, args.jobs)
+    transient_filed = report_classification(classified, out)
+    print("\n".join(out))
+    if args.misses:
+        by_id = {c["id"]: c for c in pairs}
+        for r in misses:
+            c = by_id[r["id"]]
+            print(f"{r['id']} {r['label']}/{r['kind']} → {r['verdict']}\n  - {c['existing']}\n"
+                  f"  + {c['incoming']}")
+        for p in placed:
+            if not p["right"]:
+                print(f"{p['id']} placed under {p['found']!r}, wanted {p['want']!r}")
+        for r in transient_filed:
+            print(f"{r['id']} {r['class']} filed in {r['layers']}")
+    failures = check(figures, placement, transient_filed)
+    if failures:
+        print("\ntargets missed:\n  " + "\n  ".join(failures))
+    else:
+        print("\nevery target met")
+    return 1 if args.check and failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
