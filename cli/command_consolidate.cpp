@@ -281,7 +281,8 @@ int run_consolidate(const Globals& globals, const ConsolidateOptions& options) {
   try {
     // This process reads the whole store once, then exits.
     outcome = in_large_pages([&] {
-      return engine::consolidate(selected.root, selected.settings, *rules, today, kind, dry);
+      return engine::consolidate(selected.root, selected.settings, *rules, today, kind, dry,
+                                 nullptr, nullptr, subset);
     });
   } catch (const Error& error) {
     fmt::print(stderr, "engram: consolidate: {}\n", error.what());

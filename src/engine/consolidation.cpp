@@ -179,10 +179,12 @@ void keep(Session& session, Outcome& outcome, Workspace& model, Kept* kept) {
 
 Outcome consolidate(const std::filesystem::path& root, const config::Settings& settings,
                     const std::vector<RuleSlot>& rules, Date today, RunKind kind, DryRun dry,
-                    Kept* kept, const std::vector<std::string>* changed) {
+                    Kept* kept, const std::vector<std::string>* changed, bool subset) {
   store::ScanCache* cache = kept != nullptr ? &kept->scan : nullptr;
   if (dry == DryRun::yes) {
-    return dry_run(root, settings, rules, today, kind);
+    auto outcome = dry_run(root, settings, rules, today, kind);
+    outcome.plan.subset = subset;
+    return outcome;
   }
   Outcome outcome;
   StepTimer timer;
@@ -215,6 +217,7 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
   std::shared_ptr<Workspace> model;
   outcome.plan = plan_for(root, settings, rules, today, kind, cache, changed, logs,
                           kept != nullptr ? &kept->model : nullptr, model, &preread);
+  outcome.plan.subset = subset;
   preread = {};
   outcome.model = model;
   timer.step("plan");

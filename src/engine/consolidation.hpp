@@ -65,8 +65,11 @@ struct Outcome {
 // the snapshot and the scan then look at those paths only (see store::scan
 // and git::Repository::changes), so a one-file change costs one file, and
 // the model is the last run's, updated along those paths.
+// `subset`: the rules are a subset the command chose, and the commit says so
+// (`consolidate(dedupe,contradictions)`, `Engram-Run: subset`).
 Outcome consolidate(const std::filesystem::path& root, const config::Settings& settings,
                     const std::vector<RuleSlot>& rules, Date today, RunKind kind, DryRun dry,
-                    Kept* kept = nullptr, const std::vector<std::string>* changed = nullptr);
+                    Kept* kept = nullptr, const std::vector<std::string>* changed = nullptr,
+                    bool subset = false);
 
 } // namespace engram::engine

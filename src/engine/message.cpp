@@ -11,8 +11,21 @@ namespace engram::engine {
 namespace {
 
 // The run kind as the summary line and the Engram-Run trailer name it.
-std::string_view run_name(RunKind kind) {
-  return kind == RunKind::full ? "full" : "lightweight";
+// What the trailer and the record call a run.
+std::string_view run_name(const Plan& plan) {
+  return plan.subset ? "subset" : plan.kind == RunKind::full ? "full" : "lightweight";
+}
+
+// What a summary line calls a run: a subset by its rules ("dedupe,contradictions").
+std::string run_title(const Plan& plan) {
+  if (!plan.subset) {
+    return std::string(run_name(plan));
+  }
+  std::string rules;
+  for (const auto& rule : plan.rules) {
+    rules += (rules.empty() ? "" : ",") + rule;
+  }
+  return rules.empty() ? std::string("subset") : rules;
 }
 
 // How a count of a verb reads in a summary line.
@@ -123,7 +136,7 @@ std::string summary_line(const Plan& plan, Recovered recovered) {
     }
   }
   std::string summary = fmt::format(
-      "consolidate({}): ", recovered == Recovered::yes ? "recovered" : run_name(plan.kind));
+      "consolidate({}): ", recovered == Recovered::yes ? "recovered" : run_title(plan));
   if (counts.empty()) {
     return summary + fmt::format("{} file{} updated", plan.changes.size(),
                                  plan.changes.size() == 1 ? "" : "s");
@@ -155,7 +168,7 @@ std::string commit_message(const Plan& plan, const ApplyResult& applied, Recover
     rules += (rules.empty() ? "" : ", ") + rule;
   }
   message +=
-      fmt::format("\nEngram-Run: {}\nEngram-Rules: {}\nEngram-Date: {}\n", run_name(plan.kind),
+      fmt::format("\nEngram-Run: {}\nEngram-Rules: {}\nEngram-Date: {}\n", run_name(plan),
                   rules.empty() ? "none" : rules, plan.today.to_string());
   for (const auto& log : plan.usage_logs) {
     message += fmt::format("Engram-Usage: {}\n", log);
@@ -168,7 +181,9 @@ std::string commit_message(const Plan& plan, const ApplyResult& applied, Recover
 
 Plan plan_from_record(const nlohmann::json& record) {
   Plan plan;
-  plan.kind = record.at("run").get<std::string>() == "full" ? RunKind::full : RunKind::lightweight;
+  const auto run = record.at("run").get<std::string>();
+  plan.kind = run == "lightweight" ? RunKind::lightweight : RunKind::full;
+  plan.subset = run == "subset";
   if (const auto today = Date::parse(record.at("date").get<std::string>())) {
     plan.today = *today;
   }
@@ -213,7 +228,7 @@ std::vector<JsonMember> record_members(const Plan& plan, const ApplyResult* appl
     return [value = std::move(value)](JsonWriter& writer) { writer.string(value); };
   };
   std::vector<JsonMember> members{
-      {"run", text(std::string(run_name(plan.kind)))},
+      {"run", text(std::string(run_name(plan)))},
       {"date", text(plan.today.to_string())},
       {"summary", text(summary_line(plan))},
       {"rules", strings(plan.rules)},

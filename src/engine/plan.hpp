@@ -24,6 +24,7 @@ struct FileChange {
 // The outcome of running the rules over a snapshot.
 struct Plan {
   RunKind kind = RunKind::full;
+  bool subset = false; // the command chose its rules (--only, --skip): recorded as a subset run
   Date today{1970, 1, 1};
   std::vector<std::string> rules;            // the rules that ran, in order
   std::vector<std::string> failed_rules;     // rules whose changes were discarded

@@ -585,4 +585,10 @@ TEST_CASE("consolidate --only and --skip run a subset of the rules and refuse un
 
   ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now, "--only", "dedupe"});
   CHECK_FALSE(fs::exists(store / "semantic" / "shopify-pagination.md"));
+  // A subset is recorded as one: its title names its rules, its trailer says subset.
+  const auto message = sandbox.git(store, {"log", "-1", "--format=%B"}).out;
+  CHECK(message.starts_with("consolidate(dedupe): "));
+  CHECK_THAT(message, Catch::Contains("\nEngram-Run: subset\n"));
+  CHECK(only["run"] == "subset");
+  CHECK(only["summary"].get<std::string>().starts_with("consolidate(dedupe,contradictions)"));
 }
