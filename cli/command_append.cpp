@@ -96,15 +96,17 @@ std::optional<std::string> hash_of(const std::optional<std::string>& bytes) {
 
 // Adds `item` to today's episodic overflow file, creating it when missing;
 // false, with nothing written, when another writer changed the file meanwhile.
+// The item carries a diverted marker naming its section: the next run makes
+// room in WORKING.md and puts it there (rules/working-memory).
 bool write_overflow(const SelectedStore& selected, const fs::path& relative, const Date& today,
-                    const std::string& item_text) {
+                    const std::string& item_text, const std::string& section) {
   const fs::path path = selected.root / relative;
   const auto existing = read_if_present(path);
   if (!existing) {
     return engine::write_atomically_over(
         path,
         overflow_header(today, selected.settings.get_int("decay.retention_days")) +
-            dated_item(today, item_text, "\n"),
+            diverted_item(today, item_text, section, "\n"),
         std::nullopt, engine::Unchanged::required);
   }
   auto parsed = store::MemoryFile::parse(path.string(), *existing);
@@ -114,7 +116,8 @@ bool write_overflow(const SelectedStore& selected, const fs::path& relative, con
                 path.string(), parsed.error().to_string());
   }
   auto file = std::move(parsed).value();
-  file.set_body(append_at_end(file.body(), dated_item(today, item_text, file.eol()), file.eol()));
+  file.set_body(append_at_end(file.body(), diverted_item(today, item_text, section, file.eol()),
+                              file.eol()));
   return engine::write_atomically_over(path, file.render(), hash_of(existing),
                                        engine::Unchanged::required);
 }
@@ -166,7 +169,7 @@ std::optional<Placement> place_once(const SelectedStore& selected, const AppendO
     }
     why = fmt::format("WORKING.md would be {} chars, over its guard of {}", size, guard);
   }
-  if (!write_overflow(selected, overflow, today, item_text)) {
+  if (!write_overflow(selected, overflow, today, item_text, options.section)) {
     return std::nullopt;
   }
   return Placement{overflow, true, why};

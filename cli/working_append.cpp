@@ -64,6 +64,17 @@ std::string dated_item(const Date& date, std::string_view item_text, std::string
   return item;
 }
 
+std::string diverted_item(const Date& date, std::string_view text, std::string_view section,
+                          std::string_view eol) {
+  // A section naming "-->" would close the comment early: its dashes are spaced out.
+  std::string name(section);
+  for (auto at = name.find("--"); at != std::string::npos; at = name.find("--", at)) {
+    name.replace(at, 2, "- -");
+  }
+  return dated_item(date, text, eol) + "  <!-- diverted from WORKING.md: ## " + name + " -->" +
+         std::string(eol);
+}
+
 std::string insert_under_section(std::string_view body, std::string_view section,
                                  std::string_view item, std::string_view eol) {
   auto lines = text::split_lines(body);

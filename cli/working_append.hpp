@@ -14,6 +14,11 @@ namespace engram::cli {
 // text stays one list item; trailing line breaks dropped. Ends in `eol`.
 std::string dated_item(const Date& date, std::string_view text, std::string_view eol);
 
+// dated_item for the overflow file, with a last continuation line
+// `  <!-- diverted from WORKING.md: ## SECTION -->` saying where it belongs.
+std::string diverted_item(const Date& date, std::string_view text, std::string_view section,
+                          std::string_view eol);
+
 // `body` with `item` added after the last non-blank line of its `## section`
 // (matched without regard to case), or with `## section` and the item added at
 // the end when it has no such section. Every other byte is kept.

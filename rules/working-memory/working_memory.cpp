@@ -1,6 +1,7 @@
 // The working-memory rule: keeps WORKING.md under its guard by moving
 // completed items, then the oldest, into today's episodic file. Nothing is
 // dropped: every moved item is written to episodic/ and recorded.
+#include "../shared/knowledge.hpp"
 #include "engram/plugin.hpp"
 #include "engram/text.hpp"
 
@@ -71,6 +72,52 @@ std::string episodic_header(const StoreView& store, const std::string& today) {
          today + "\n\n";
 }
 
+// The marker `engram append` puts on an item it diverted to the overflow
+// file, followed by the `## ` section the item was meant for.
+constexpr std::string_view k_diverted = "<!-- diverted from WORKING.md: ## ";
+
+// An item an append diverted: where it waits, and where it belongs.
+struct Diverted {
+  std::string path;    // the overflow file
+  std::string text;    // the item, its marker line left out
+  std::string marker;  // the marker line, as written
+  std::string section; // the WORKING.md section it was meant for
+};
+
+// The items appends diverted into the episodic overflow files, oldest file first.
+std::vector<Diverted> diverted_items(const StoreView& store) {
+  std::vector<Diverted> out;
+  for (const auto& path : store.files(engram::Layer::episodic)) {
+    if (!path.ends_with("-working-memory.md")) {
+      continue;
+    }
+    const auto& body = store.body(path);
+    if (body.find(k_diverted) == std::string::npos) {
+      continue;
+    }
+    const auto lines = engram::text::split_lines(body);
+    for (const auto& item : find_items(lines)) {
+      Diverted d{path, "", "", ""};
+      for (std::size_t i = item.first; i < item.last; ++i) {
+        const auto line = engram::text::without_eol(lines[i]);
+        const auto at = line.find(k_diverted);
+        if (at == std::string_view::npos) {
+          d.text += lines[i];
+          continue;
+        }
+        d.marker = lines[i];
+        auto section = line.substr(at + k_diverted.size());
+        section = section.substr(0, section.rfind(" -->"));
+        d.section = std::string(section);
+      }
+      if (!d.marker.empty()) {
+        out.push_back(std::move(d));
+      }
+    }
+  }
+  return out;
+}
+
 class WorkingMemoryRule final : public engram::Rule {
 public:
   void run(StoreView& store) override {
@@ -80,11 +127,21 @@ public:
     }
     const auto guard = int_setting(store, "guard.working_chars", 3000);
     const auto target = int_setting(store, "guard.working_target_chars", 2000);
-    const auto whole = store.read(working);
-    const auto size = static_cast<std::int64_t>(engram::text::count_chars(whole));
-    if (size <= guard) {
-      return;
+    auto size = static_cast<std::int64_t>(engram::text::count_chars(store.read(working)));
+    const auto diverted = diverted_items(store);
+    // An append diverted an item: WORKING.md is made room in (pruned to its
+    // target) even under its guard, or every later append would be diverted too.
+    if (size > guard || (!diverted.empty() && size > target)) {
+      size = prune(store, working, size, guard, target);
     }
+    restore(store, working, diverted, size, guard);
+  }
+
+private:
+  // Moves completed, then the oldest, items of WORKING.md into today's
+  // episodic file until it is under `target`; its size after.
+  static std::int64_t prune(StoreView& store, const std::string& working, std::int64_t size,
+                            std::int64_t guard, std::int64_t target) {
     const auto body = store.body(working);
     const auto lines = engram::text::split_lines(body);
     auto items = find_items(lines);
@@ -98,11 +155,10 @@ public:
       }
       return !a.date.empty() && b.date.empty();
     });
-
     const auto today = store.today().to_string();
-    const auto destination = store.layer_path(engram::Layer::episodic) + "/" + today + "-working-memory.md";
+    const auto destination =
+        store.layer_path(engram::Layer::episodic) + "/" + today + "-working-memory.md";
     std::vector<bool> moved(lines.size(), false);
-    std::string moved_text;
     std::vector<std::string> moved_items; // each item's lines, as moved
     std::int64_t remaining = size;
     for (const auto& item : items) {
@@ -118,41 +174,21 @@ public:
         text += '\n';
       }
       remaining -= static_cast<std::int64_t>(engram::text::count_chars(text));
-      moved_text += text;
       moved_items.push_back(text);
-      store.record(Action{"", "moved", std::string(engram::text::without_eol(text)), working, destination,
+      store.record(Action{"", "moved", std::string(engram::text::without_eol(text)), working,
+                          destination,
                           std::string(item.completed ? "completed item" : "oldest item") +
-                              "; WORKING.md was " + std::to_string(size) + " chars, over its guard of " +
-                              std::to_string(guard)});
+                              "; WORKING.md was " + std::to_string(size) + " chars" +
+                              (size > guard ? ", over its guard of " + std::to_string(guard)
+                                            : ", and an append was diverted")});
     }
-    if (moved_text.empty()) {
+    if (moved_items.empty()) {
       store.record(Action{"", "over-guard", "", working, "",
-                          "WORKING.md is " + std::to_string(size) + " chars, over its guard of " +
-                              std::to_string(guard) + ", and has no list items to move"});
-      return;
+                          "WORKING.md is " + std::to_string(size) + " chars (guard " +
+                              std::to_string(guard) + ") and has no list items to move"});
+      return size;
     }
-    // Write the items first; only then take them out of WORKING.md.
-    if (store.exists(destination)) {
-      auto existing = store.body(destination);
-      if (!existing.empty() && existing.back() != '\n') {
-        existing += '\n';
-      }
-      // An item the destination holds already is not added again: an earlier
-      // run wrote it there, and its removal from WORKING.md was deferred (the
-      // agent wrote WORKING.md meanwhile). Moving it now only takes it out.
-      std::string added;
-      for (const auto& text : moved_items) {
-        if (existing.starts_with(text) || existing.find("\n" + text) != std::string::npos) {
-          continue;
-        }
-        added += text;
-      }
-      if (!added.empty()) {
-        store.set_body(destination, existing + added);
-      }
-    } else {
-      store.write(destination, episodic_header(store, today) + moved_text);
-    }
+    write_moved(store, destination, moved_items, today);
     std::string kept;
     for (std::size_t i = 0; i < lines.size(); ++i) {
       if (!moved[i]) {
@@ -160,6 +196,72 @@ public:
       }
     }
     store.set_body(working, kept);
+    return static_cast<std::int64_t>(engram::text::count_chars(store.read(working)));
+  }
+
+  // Writes the moved items into `destination` first; only then are they
+  // taken out of WORKING.md.
+  static void write_moved(StoreView& store, const std::string& destination,
+                          const std::vector<std::string>& moved_items, const std::string& today) {
+    if (!store.exists(destination)) {
+      std::string moved_text;
+      for (const auto& text : moved_items) {
+        moved_text += text;
+      }
+      store.write(destination, episodic_header(store, today) + moved_text);
+      return;
+    }
+    auto existing = store.body(destination);
+    if (!existing.empty() && existing.back() != '\n') {
+      existing += '\n';
+    }
+    // An item the destination holds already is not added again: an earlier
+    // run wrote it there, and its removal from WORKING.md was deferred (the
+    // agent wrote WORKING.md meanwhile). Moving it now only takes it out.
+    std::string added;
+    for (const auto& text : moved_items) {
+      if (existing.starts_with(text) || existing.find("\n" + text) != std::string::npos) {
+        continue;
+      }
+      added += text;
+    }
+    if (!added.empty()) {
+      store.set_body(destination, existing + added);
+    }
+  }
+
+  // Puts diverted items where their appends meant them, under their
+  // sections of WORKING.md, while they fit under the guard; each leaves its
+  // overflow file (a file left with no item goes).
+  static void restore(StoreView& store, const std::string& working,
+                      const std::vector<Diverted>& diverted, std::int64_t size,
+                      std::int64_t guard) {
+    for (const auto& d : diverted) {
+      const auto chars = static_cast<std::int64_t>(engram::text::count_chars(d.text));
+      if (size + chars > guard) {
+        break; // the rest waits for the next run, still marked
+      }
+      auto body = store.body(working);
+      const auto section = engram::knowledge::find_section(body, d.section);
+      body = section ? engram::knowledge::insert_in_section(body, *section, d.text)
+                     : engram::knowledge::appended(body, "## " + d.section + "\n\n" + d.text, true);
+      store.set_body(working, body);
+      size += chars;
+      auto overflow = store.body(d.path);
+      const auto at = overflow.find(d.text + d.marker);
+      if (at != std::string::npos) {
+        overflow.erase(at, d.text.size() + d.marker.size());
+      }
+      store.set_body(d.path, overflow);
+      store.record(Action{"", "restored", std::string(engram::text::without_eol(d.text)), d.path,
+                          working, "diverted by an append; WORKING.md has room again"});
+    }
+    for (const auto& d : diverted) {
+      if (store.exists(d.path) &&
+          find_items(engram::text::split_lines(store.body(d.path))).empty()) {
+        store.remove(d.path);
+      }
+    }
   }
 };
 

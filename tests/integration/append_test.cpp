@@ -93,7 +93,8 @@ TEST_CASE(
   CHECK_THAT(overflow, Catch::Contains("\ncreated: 2026-11-22\n"));
   CHECK_THAT(overflow, Catch::Contains("\nretention: temporary\n"));
   CHECK_THAT(overflow, Catch::Contains("\ndecay-after: 2027-02-20\n"));
-  CHECK(overflow.ends_with("- 2026-11-22: " + text + "\n"));
+  CHECK(overflow.ends_with("- 2026-11-22: " + text +
+                           "\n  <!-- diverted from WORKING.md: ## Now -->\n"));
   CHECK(fs::exists(store / ".engram" / "consolidate-requested"));
   // engram's own state is never part of the store's history.
   CHECK_THAT(sandbox.git(store, {"status", "--porcelain"}).out, !Catch::Contains(".engram"));
@@ -165,4 +166,45 @@ TEST_CASE("an unreadable WORKING.md is left alone and the text still kept") {
   CHECK(read_file(store / "WORKING.md") == broken);
   CHECK_THAT(read_file(overflow_file(store)), Catch::Contains("- 2026-11-22: keep me\n"));
   CHECK_THAT(result.out, Catch::Contains("episodic/2026-11-22-working-memory.md"));
+}
+
+TEST_CASE("working memory never freezes: a diverted item is in WORKING.md after the next run") {
+  // Just under the guard, every append is diverted; the run each one asks
+  // for prunes WORKING.md to its target (though it is under its guard) and
+  // puts the diverted item where it was meant, so none waits longer.
+  const Sandbox sandbox;
+  const auto [store, config] = small_store(sandbox, 600);
+  const auto engram = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"--config", config.string()});
+    return sandbox.engram(args);
+  };
+  int diverted = 0;
+  for (int i = 0; i < 200; ++i) {
+    const auto text = fmt::format("step {:03}: checked the import batch {}", i, 4000 + i);
+    const auto appended = engram({"append", "--store", store.string(), "--now", k_now, text});
+    REQUIRE(appended.exit_code == 0);
+    if (appended.out.find("instead of") == std::string::npos) {
+      REQUIRE_THAT(read_file(store / "WORKING.md"), Catch::Contains(text));
+      continue;
+    }
+    ++diverted;
+    const auto run = engram({"consolidate", "--store", store.string(), "--now", k_now});
+    INFO("append " << i << ": " << run.err);
+    REQUIRE(run.exit_code == 0);
+    const auto working = read_file(store / "WORKING.md");
+    REQUIRE_THAT(working, Catch::Contains(text));
+    REQUIRE(engram::text::count_chars(working) <= 600);
+    for (const auto& entry : fs::directory_iterator(store / "episodic")) {
+      REQUIRE_THAT(read_file(entry.path()), !Catch::Contains("diverted from WORKING.md"));
+    }
+  }
+  CHECK(diverted > 10); // the guard was reached again and again
+  // Every item is somewhere: WORKING.md or an episodic file.
+  std::string everything = read_file(store / "WORKING.md");
+  for (const auto& entry : fs::directory_iterator(store / "episodic")) {
+    everything += read_file(entry.path());
+  }
+  for (int i = 0; i < 200; ++i) {
+    CHECK_THAT(everything, Catch::Contains(fmt::format("step {:03}:", i)));
+  }
 }
