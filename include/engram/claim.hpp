@@ -13,6 +13,8 @@ enum class ClaimKind {
   behavioural, // an instruction (always, never, prefer, ...): goes to procedural/feedback.md
   reference,   // a pointer to an external place: goes to reference/
   solution,    // a whole `## Solution: <slug>` section: goes to procedural/feedback.md whole
+  task,        // a to-do or open item ("TODO: …", "- [ ] …", "Follow up with …"): not lasting knowledge
+  metadata,    // about the session itself ("**Session ID**: …", "Source: telegram"): not knowledge
 };
 
 // How much of its claims a rule asks for: classifying a claim (its kind) is
@@ -36,6 +38,8 @@ enum class Relation {
   distinct,  // different knowledge: both are kept
   duplicate, // the same knowledge (equal after normalising, or near-equal by token containment)
   update,    // the same subject with a changed value or flipped polarity: the incoming one wins
+  uncertain, // the same subject, one word of what it says replaced ("uses Slack", "uses
+             // Jira"): both are kept, and the pair is flagged for a person to judge
 };
 
 } // namespace engram

@@ -4,9 +4,11 @@
 #include "claims/classify.hpp"
 
 #include "claims/normalise.hpp"
+#include "claims/tokens.hpp"
 #include "claims/words.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <array>
 #include <string>
 #include <vector>
@@ -15,18 +17,36 @@ namespace engram::claims {
 namespace {
 
 // Phrases that make any claim a pointer.
-constexpr std::array<std::string_view, 21> k_pointer_phrases = {
+constexpr std::array<std::string_view, 17> k_pointer_phrases = {
     "can be found",     "could be found",   "is found at",    "are found at",   "is found in",
     "are found in",     "is located at",    "is located in",  "are located at", "are located in",
-    "is documented at", "is documented in", "are documented", "lives in",       "lives at",
-    "lives on",         "live in",          "refer to",       "docs at",        "documentation at",
-    "documented at",
+    "is documented at", "is documented in", "are documented", "refer to",       "docs at",
+    "documentation at", "documented at",
 };
 
-// Phrases that make a claim a pointer when a path, link or #channel follows somewhere.
-constexpr std::array<std::string_view, 9> k_weak_pointer_phrases = {
+// Phrases that make a claim a pointer when a path, link or #channel follows
+// somewhere ("The config lives in /etc/x", not "Aunt Rosa lives in Porto").
+constexpr std::array<std::string_view, 13> k_weak_pointer_phrases = {
     "is at",      "are at",      "see",          "docs are",      "documentation is",
-    "is kept at", "are kept at", "is stored at", "are stored at",
+    "is kept at", "are kept at", "is stored at", "are stored at", "lives in",
+    "lives at",   "lives on",    "live in",
+};
+
+// Phrases that say where something is kept: a pointer when a path or a
+// place things are kept in ("the Vanta workspace", "Drive") is named.
+constexpr std::array<std::string_view, 20> k_storage_phrases = {
+    "is in",          "are in",          "is kept in",    "are kept in",    "is stored in",
+    "are stored in",  "is saved in",     "are saved in",  "is scanned into", "are scanned into",
+    "is filed in",    "are filed in",    "is filed under", "are filed under", "is under",
+    "are under",      "lives in",        "live in",       "is kept under",  "are kept under",
+};
+
+// Places things are kept in, named by their kind or their product.
+constexpr std::array<std::string_view, 24> k_storage_nouns = {
+    "folder",    "drive",    "dropbox",   "repository", "repo",      "workspace",
+    "app",       "bucket",   "directory", "vault",      "pagerduty", "figma",
+    "docusign",  "vanta",    "sharepoint", "onedrive",  "icloud",    "notion",
+    "confluence", "wiki",    "project",   "board",      "spreadsheet", "sheet",
 };
 
 // Names of places that, with a path, link or #channel, make a claim a pointer.
@@ -44,14 +64,15 @@ constexpr std::array<std::string_view, 19> k_instruction_phrases = {
 };
 
 // Verbs that start an instruction whatever follows them.
-constexpr std::array<std::string_view, 50> k_imperative_verbs = {
-    "run",     "use",     "check",   "verify",  "add",      "install", "ask",       "avoid",
-    "prefer",  "ensure",  "keep",    "try",     "restart",  "rerun",   "remove",    "delete",
-    "create",  "put",     "include", "confirm", "validate", "rebuild", "mention",   "consider",
-    "retry",   "wait",    "skip",    "follow",  "treat",    "tell",    "reply",     "respond",
-    "prepend", "append",  "rename",  "inspect", "compare",  "grep",    "rebase",    "squash",
-    "bump",    "revert",  "reboot",  "unset",   "enable",   "disable", "configure", "upgrade",
-    "edit",    "replace",
+constexpr std::array<std::string_view, 64> k_imperative_verbs = {
+    "run",     "use",     "check",   "verify",   "add",      "install",  "ask",       "avoid",
+    "prefer",  "ensure",  "keep",    "try",      "restart",  "rerun",    "remove",    "delete",
+    "create",  "put",     "include", "confirm",  "validate", "rebuild",  "mention",   "consider",
+    "retry",   "wait",    "skip",    "follow",   "treat",    "tell",     "reply",     "respond",
+    "prepend", "append",  "rename",  "inspect",  "compare",  "grep",     "rebase",    "squash",
+    "bump",    "revert",  "reboot",  "unset",    "enable",   "disable",  "configure", "upgrade",
+    "edit",    "replace", "escalate", "lead",    "double",   "triple",   "offer",     "send",
+    "notify",  "cc",      "loop",    "escape",   "quote",    "wrap",     "prefix",    "drain",
 };
 
 // Verbs that are also nouns ("Build takes 5 minutes"): an instruction only
@@ -71,9 +92,63 @@ constexpr std::array<std::string_view, 31> k_object_words = {
     "only", "again", "before", "after", "with", "to",   "from", "into",  "in",
 };
 
+// How many words of a clause a copula is looked for in, to tell a
+// statement ("Miso the cat is four") from an instruction ("Offer a refund").
+constexpr std::size_t k_statement_reach = 5;
+
+// Determiners: after a first word, they show it is a verb.
+constexpr std::array<std::string_view, 9> k_determiners = {
+    "a", "an", "the", "your", "every", "each", "any", "all", "this",
+};
+
 // Words that open a leading clause: "When X fails, rerun it" instructs.
-constexpr std::array<std::string_view, 8> k_clause_openers = {
-    "when", "if", "before", "after", "once", "whenever", "to", "while",
+constexpr std::array<std::string_view, 16> k_clause_openers = {
+    "when", "if",  "before", "after", "once", "whenever", "to",   "while",
+    "in",   "for", "on",     "during", "with", "unless",  "until", "from",
+};
+
+// Labels that open a to-do or an open item ("TODO: …", "Next step: …").
+constexpr std::array<std::string_view, 24> k_task_labels = {
+    "todo",     "to do",      "to-do",     "fixme",     "tbd",          "xxx",
+    "next",     "next step",  "next steps", "next session", "action",   "action item",
+    "follow up", "follow-up", "followup",  "later",     "pending",      "blocked",
+    "open question", "question", "reminder", "waiting on", "waiting for", "task",
+};
+
+// Phrases that open a sentence stating an intention, not a fact.
+constexpr std::array<std::string_view, 14> k_task_openers = {
+    "need to",    "needs to",  "still need to", "should look into", "look into",
+    "follow up",  "i'll",      "i will",        "we'll",            "we need to",
+    "waiting on", "waiting for", "todo",        "remember to ask",
+};
+
+// Words that put an instruction in the near future: "Investigate it
+// tomorrow" is a to-do, "Investigate flaky tests first" a rule.
+constexpr std::array<std::string_view, 14> k_soon = {
+    "tomorrow", "tonight",  "next week", "next month", "next quarter", "next year", "next sprint",
+    "this week", "this afternoon", "this evening", "later today", "after lunch", "next time",
+    "next session",
+};
+
+// Verbs of errands, which an instruction for the near future opens with.
+constexpr std::array<std::string_view, 14> k_errands = {
+    "remind", "investigate", "call", "book", "buy", "order", "email",
+    "finish", "draft", "renew", "schedule", "benchmark", "pick", "fix",
+};
+
+// Words that name something about a session rather than the world.
+constexpr std::array<std::string_view, 34> k_session_labels = {
+    "session",  "session id", "source",    "channel",  "client",    "model",     "duration",
+    "trigger",  "language",   "started",   "ended",    "resumed",   "user",      "participants",
+    "date",     "time",       "time zone", "tokens",   "tokens used", "cost",    "host",
+    "working directory", "platform", "agent", "messages", "transcript", "compacted",
+    "context window", "tools", "tools used", "conversation", "thread", "device", "session type",
+};
+
+// Phrases that open a line describing the session itself.
+constexpr std::array<std::string_view, 9> k_session_openers = {
+    "conversation with", "session with", "chat with",    "call with",   "resumed from",
+    "continued from",    "this session", "in this session", "session type",
 };
 
 // Whether `word` is one of the table `List`: by bisection of a sorted copy,
@@ -213,10 +288,15 @@ bool is_reference(const Reading& prose, const Reading& outside_code) {
     return true;
   }
   if (!std::any_of(prose.tokens.begin(), prose.tokens.end(), is_place)) {
-    return false;
+    static const PhraseSet k_storage_places(k_storage_phrases);
+    return k_storage_places.found_in(words) &&
+           std::any_of(words.begin(), words.end(), [](const std::string& word) {
+             return is_one_of<k_storage_nouns>(word);
+           });
   }
   static const PhraseSet k_weak_pointers(k_weak_pointer_phrases);
-  if (k_weak_pointers.found_in(words)) {
+  static const PhraseSet k_storage(k_storage_phrases);
+  if (k_weak_pointers.found_in(words) || k_storage.found_in(words)) {
     return true;
   }
   return std::any_of(words.begin(), words.end(),
@@ -251,8 +331,28 @@ bool starts_imperative(std::string_view clause) {
   if (is_one_of<k_imperative_verbs>(words[0])) {
     return true;
   }
-  return words.size() >= 2 && is_one_of<k_ambiguous_verbs>(words[0]) &&
-         is_one_of<k_object_words>(words[1]);
+  if (words.size() >= 2 && is_one_of<k_ambiguous_verbs>(words[0]) &&
+      is_one_of<k_object_words>(words[1])) {
+    return true;
+  }
+  // A verb no list names, shown by the determiner after it ("Offer a
+  // refund"); not a label ("Note: the VPN …"), a third-person verb ("Runs
+  // the job"), or a name in apposition ("Miso the cat is four").
+  if (words.size() < 2 || !is_one_of<k_determiners>(words[1]) || words[0].ends_with('s') ||
+      is_one_of<k_object_words>(words[0]) || is_stopword(words[0])) {
+    return false;
+  }
+  const auto text = strip_line_markup(clause);
+  const auto after_first = text.find_first_of(" :*_", 0);
+  if (after_first != std::string_view::npos && text.substr(after_first).find_first_not_of("*_") !=
+                                                    std::string_view::npos &&
+      text[text.find_first_not_of("*_", after_first)] == ':') {
+    return false;
+  }
+  const auto opening = words_of(text, k_statement_reach);
+  return std::none_of(opening.begin(), opening.end(), [](const std::string& w) {
+    return w == "is" || w == "are" || w == "was" || w == "were";
+  });
 }
 
 // Whether the claim is an instruction; `words` are words_of(prose).
@@ -283,9 +383,110 @@ bool is_instruction(std::string_view prose, const std::vector<std::string>& word
   return false;
 }
 
+// Most words after a label for a place to make it a pointer ("Design
+// files: Figma project Checkout v3"); more is a sentence about the place.
+constexpr std::size_t k_label_place_words = 6;
+
+// Most words of a label ("Time zone of the session: …").
+constexpr std::size_t k_label_words = 6;
+
+// A line's label and the rest: "**Label**: value", "Label: value" or
+// "Label — value" with a label of at most six words; nullopt otherwise.
+std::optional<std::pair<std::string, std::string_view>> label_of(std::string_view line) {
+  const auto stripped = strip_line_markup(line);
+  auto colon = stripped.find(':');
+  auto dash = stripped.find(" \xE2\x80\x94 "); // an em dash between spaces
+  if (colon == std::string_view::npos && dash == std::string_view::npos) {
+    return std::nullopt;
+  }
+  const auto end = std::min(colon, dash);
+  const auto label_words = words_of(stripped.substr(0, end));
+  if (label_words.empty() || label_words.size() > k_label_words) {
+    return std::nullopt;
+  }
+  std::string label;
+  for (const auto& word : label_words) {
+    label += (label.empty() ? "" : " ") + word;
+  }
+  return std::pair{label, stripped.substr(end + 1)};
+}
+
+// Whether a phrase of `Phrases` opens `words`.
+template <const auto& Phrases> bool opened_by(const std::vector<std::string>& words) {
+  return std::any_of(Phrases.begin(), Phrases.end(), [&](std::string_view phrase) {
+    std::size_t i = 0;
+    for (const auto& part : words_of(phrase)) {
+      if (i >= words.size() || words[i] != part) {
+        return false;
+      }
+      ++i;
+    }
+    return true;
+  });
+}
+
+// Whether the claim is a to-do or an open item: a task box, a task label
+// ("TODO:", "Next step:"), or a sentence opening with an intention ("Need to …").
+bool is_task(std::string_view text) {
+  const auto line = strip_line_start(text.substr(0, text.find('\n')));
+  const auto words = words_of(strip_line_markup(line));
+  // A checklist step that recurs ("- [ ] Check the logs after each release")
+  // is a rule; any other task box is a to-do.
+  const bool recurring = std::any_of(words.begin(), words.end(), [](const std::string& w) {
+    return w == "each" || w == "every" || w == "always" || w == "whenever";
+  });
+  const auto start = text.find_first_not_of(" \t-*+>");
+  const auto raw = start == std::string_view::npos ? std::string_view() : text.substr(start);
+  if (raw.starts_with("[ ]") || raw.starts_with("[x]") || raw.starts_with("[X]")) {
+    return !recurring;
+  }
+  if (!words.empty() && (words[0] == "todo" || words[0] == "fixme")) {
+    return true;
+  }
+  if (const auto label = label_of(line); label && is_one_of<k_task_labels>(label->first)) {
+    return true;
+  }
+  if (opened_by<k_task_openers>(words)) {
+    return true;
+  }
+  // A question to put to someone, or an instruction for the near future.
+  const bool question = !words.empty() && words[0] == "ask" &&
+                        (std::find(words.begin(), words.end(), "whether") != words.end() ||
+                         std::find(words.begin(), words.end(), "about") != words.end());
+  static const PhraseSet k_soon_phrases(k_soon);
+  const bool errand = !words.empty() && (starts_imperative(line) || is_one_of<k_errands>(words[0]));
+  return question || (errand && !recurring && k_soon_phrases.found_in(words));
+}
+
+// Whether the claim is about the session itself: a session label
+// ("**Session ID**: …", "Model: …") or a line naming the conversation.
+bool is_session_metadata(std::string_view text) {
+  const auto line = strip_line_start(text.substr(0, text.find('\n')));
+  if (const auto label = label_of(line)) {
+    const auto& name = label->first;
+    // A label that is a session word, or opens with a phrase of two ("Context window at end").
+    const bool prefixed = std::any_of(k_session_labels.begin(), k_session_labels.end(),
+                                      [&](std::string_view phrase) {
+                                        return phrase.find(' ') != std::string_view::npos &&
+                                               name.starts_with(std::string(phrase) + " ");
+                                      });
+    if (is_one_of<k_session_labels>(name) || prefixed || name.starts_with("session ") ||
+        name.ends_with(" of the session")) {
+      return true;
+    }
+  }
+  return opened_by<k_session_openers>(words_of(strip_line_markup(line)));
+}
+
 } // namespace
 
 ClaimKind classify(std::string_view text) {
+  if (is_session_metadata(text)) {
+    return ClaimKind::metadata;
+  }
+  if (is_task(text)) {
+    return ClaimKind::task;
+  }
   // Code blocks show how, not what: their words neither point nor instruct.
   const auto prose = without_code_blocks(text);
   const auto prose_only = without_code(prose);
@@ -297,6 +498,21 @@ ClaimKind classify(std::string_view text) {
     return ClaimKind::reference;
   }
   if (is_instruction(prose_only, outside_code.words)) {
+    return ClaimKind::behavioural;
+  }
+  // "Benchmarks: bench/RESULTS.md", "Design files: Figma project …": a label, then a place.
+  if (const auto label = label_of(prose_only)) {
+    const auto value = read(label->second);
+    const bool place = std::any_of(value.tokens.begin(), value.tokens.end(), is_place) ||
+                       std::any_of(value.words.begin(), value.words.end(), [](const auto& w) {
+                         return is_one_of<k_storage_nouns>(w);
+                       });
+    if (place && value.words.size() <= k_label_place_words) {
+      return ClaimKind::reference;
+    }
+  }
+  // "**Feedback:** stop adding a summary": the instruction follows its label.
+  if (const auto label = label_of(prose_only); label && starts_imperative(label->second)) {
     return ClaimKind::behavioural;
   }
   return ClaimKind::factual;

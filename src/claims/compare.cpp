@@ -110,6 +110,7 @@ enum class Why : unsigned char {
   value,         // a value replaced (with words maybe added)
   qualifier,     // the existing claim, with something added
   complement,    // a copula's complement replaced
+  substituted,   // one word of the predicate replaced, outside a copula: either may hold
   different,     // the same subject, saying something else
 };
 
@@ -184,9 +185,13 @@ std::optional<Judgment> duplicate_of(const PreparedClaim& incoming, const Prepar
                                      double near_threshold) {
   const auto& in = incoming.tokens;
   const auto& ex = existing.tokens;
-  if (in.negated != ex.negated || in.values != ex.values) {
+  // The incoming claim may say less than the existing one (drop a value it
+  // holds), never something else (a value it lacks).
+  if (in.negated != ex.negated ||
+      !std::includes(ex.values.begin(), ex.values.end(), in.values.begin(), in.values.end())) {
     return std::nullopt;
   }
+  const bool fewer_values = in.values.size() < ex.values.size();
   const auto n = in.words.size() + in.values.size();
   const auto [missing, names_subject] = missing_from(in, ex);
   if (n < k_min_containment_tokens) {
@@ -195,6 +200,11 @@ std::optional<Judgment> duplicate_of(const PreparedClaim& incoming, const Prepar
                 : Judgment{Relation::distinct, Why::too_few, 0.0};
   }
   const auto containment = static_cast<double>(n - missing) / static_cast<double>(n);
+  if (fewer_values) {
+    // Without the values it drops, only a claim wholly within the existing one restates it.
+    return missing == 0 ? std::optional(Judgment{Relation::duplicate, Why::contained, 1.0})
+                        : std::nullopt;
+  }
   if (containment >= near_threshold && !names_subject) {
     return Judgment{Relation::duplicate, Why::contained, containment};
   }
@@ -276,9 +286,15 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
   if (dropped == 0 && added > 0) {
     return {Relation::update, Why::qualifier, score};
   }
-  if (in.copular && ex.copular && dropped > 0 && added > 0 &&
-      dropped <= k_max_complement_words && added <= k_max_complement_words) {
+  // A copula's complement replaced, maybe with a qualifier after it ("is
+  // Dr. Lindqvist since he switched practices"); scopes were checked above.
+  if (in.copular && ex.copular && dropped > 0 && added > 0 && dropped <= k_max_complement_words) {
     return {Relation::update, Why::complement, score};
+  }
+  // One word for another, the rest alike: a tool switched ("uses Slack" →
+  // "uses Jira") or a second one added. Not certain enough to hide either.
+  if (dropped == 1 && added == 1 && change.words_dropped == 1 && change.shared_words >= 1) {
+    return {Relation::uncertain, Why::substituted, score};
   }
   return {Relation::distinct, Why::different, score};
 }
@@ -322,6 +338,10 @@ std::string reason_for(const Judgment& j, const ClaimTokens& in, const ClaimToke
   case Why::complement:
     return fmt::format("same subject, its value changed ({} → {})", listed_missing(ex_all, in_all),
                        listed_missing(in_all, ex_all));
+  case Why::substituted:
+    return fmt::format("same subject, one word replaced ({} → {}): both kept, for a person to judge",
+                       listed_missing(ex.predicate, in.predicate),
+                       listed_missing(in.predicate, ex.predicate));
   case Why::different:
     break;
   }

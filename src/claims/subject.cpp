@@ -16,7 +16,9 @@ namespace engram::claims {
 namespace {
 
 // How far into a claim its first clause's copula or auxiliary is looked for.
-constexpr std::size_t k_clause_reach = 8;
+constexpr std::size_t k_clause_reach = 12;
+// Most words of a label before its colon ("Learning rate: 3e-4").
+constexpr std::size_t k_label_words = 4;
 
 // Copulas: a predicate opening with one says what the subject is, so a
 // changed complement ("is master" → "is main") is a changed value.
@@ -69,6 +71,14 @@ constexpr std::array<std::string_view, 12> k_prepositions = {
 // Words between a verb and what it says that do not change it.
 constexpr std::array<std::string_view, 9> k_adverbs = {
     "not", "now", "still", "currently", "always", "also", "no", "longer", "never",
+};
+
+// Names of what comes in numbered versions: "C++17", "ES2022", "python3"
+// name a version, where "web-1" and "db01" name a host.
+constexpr std::array<std::string_view, 24> k_version_families = {
+    "c++",  "c",     "es",   "ecmascript", "python", "py",     "node",  "java",
+    "jdk",  "ios",   "android", "api",     "php",    "ruby",   "go",    "gcc",
+    "clang", "llvm", "tls",  "http",       "ubuntu", "debian", "macos", "windows",
 };
 
 // Pronouns: a predicate may follow one ("We use pnpm").
@@ -128,10 +138,16 @@ bool is_preposition(const std::vector<Token>& tokens, std::size_t at) {
 bool copula_states_value(const std::vector<Token>& tokens, std::size_t at,
                          const std::unordered_set<std::string>& proper) {
   const auto next = next_content(tokens, at);
-  if (next == tokens.size() || tokens[next].value || !is_participle(tokens[next].text, proper)) {
+  if (next == tokens.size() || tokens[next].value) {
     return true;
   }
-  return is_preposition(tokens, next_content(tokens, next));
+  const bool preposition_after = is_preposition(tokens, next_content(tokens, next));
+  if (is_participle(tokens[next].text, proper)) {
+    return preposition_after; // "is bundled with webpack"
+  }
+  // An adjective and a preposition relate the subject to things, of which
+  // it can have many ("is allergic to cats", "is fluent in Portuguese").
+  return !preposition_after || is_preposition(tokens, next);
 }
 
 // Whether a token's word is content: a value, a word that is no stopword, or a pronoun.
@@ -146,7 +162,9 @@ std::optional<Predicate> clause_predicate(const std::vector<Token>& tokens,
   const auto reach = std::min(tokens.size(), k_clause_reach);
   for (std::size_t i = 0; i < reach; ++i) {
     if (tokens[i].boundary) {
-      return Predicate{i + 1, true};
+      // A label's colon or dash ("Owner: Priya") states a value; one deep in
+      // a sentence opens an aside.
+      return Predicate{i + 1, i < k_label_words};
     }
     if (i == 0 || tokens[i].value) {
       continue;
@@ -175,6 +193,20 @@ bool is_identifier(std::string_view value) {
          std::any_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+bool is_version_name(std::string_view value) {
+  const auto digit = value.find_first_of("0123456789");
+  if (digit == std::string_view::npos) {
+    return false;
+  }
+  auto family = value.substr(0, digit);
+  while (!family.empty() && (family.back() == '-' || family.back() == '.' || family.back() == ' ')) {
+    family.remove_suffix(1);
+  }
+  const auto number = value.substr(digit);
+  const bool year = number.size() == 4 && (number.starts_with("19") || number.starts_with("20"));
+  return year || listed(k_version_families, family);
+}
+
 bool is_scope_word(std::string_view word) {
   return listed(k_scopes, word);
 }
@@ -188,7 +220,12 @@ Predicate predicate_of(const std::vector<Token>& tokens,
     return *clause;
   }
   for (std::size_t i = 1; i < tokens.size(); ++i) {
-    if (tokens[i].value || !is_content(tokens[i - 1]) || !is_verb_like(tokens[i].text)) {
+    // The word before, past adverbs ("Aunt Rosa now lives in Braga").
+    auto before = i - 1;
+    while (before > 0 && !tokens[before].value && listed(k_adverbs, tokens[before].text)) {
+      --before;
+    }
+    if (tokens[i].value || !is_content(tokens[before]) || !is_verb_like(tokens[i].text)) {
       continue;
     }
     // A plural noun before a base verb ("Integration tests need …") is the subject's.
@@ -204,13 +241,14 @@ Predicate predicate_of(const std::vector<Token>& tokens,
       listed(k_determiners, tokens[1].text)) {
     return {0, false};
   }
-  // No verb: the claim is about what comes before its first measured value.
+  // No verb: the claim is about what comes before its first measured value,
+  // or, with no value, about its first word ("Alerts page the on-call …").
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     if (tokens[i].value && !is_identifier(tokens[i].text)) {
       return {i, false};
     }
   }
-  return {tokens.size(), false};
+  return {std::min<std::size_t>(tokens.size(), 1), false};
 }
 
 } // namespace engram::claims

@@ -38,6 +38,10 @@ struct Predicate {
 // digit (web-1, db01, us-east-1), as a host or a region is named.
 [[nodiscard]] bool is_identifier(std::string_view value);
 
+// Whether an identifier names a version ("c++17", "es2022", "python3"):
+// a version family's name, or a year, before its number.
+[[nodiscard]] bool is_version_name(std::string_view value);
+
 // Whether a word (stemmed) names a scope a fact holds in: an environment
 // (staging, production), a platform (iOS, Android). Replacing one scope by
 // another states a second fact, never an update of the first.

@@ -10,6 +10,7 @@
 #include "store/tags.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <array>
 #include <unordered_map>
 #include <unordered_set>
@@ -99,7 +100,35 @@ bool is_value(std::string_view token) {
   if (token.find('/') != std::string_view::npos && token.find('.') != std::string_view::npos) {
     return true;
   }
+  // An address or a handle: billing@acme.io, @dana.
+  const auto at = token.find('@');
+  if (at != std::string_view::npos && (at == 0 || token.find('.', at) != std::string_view::npos)) {
+    return token.size() > 1;
+  }
+  // A date format: DD/MM/YYYY, YYYY-MM-DD, HH:MM.
+  if (token.size() >= 5 && token.find_first_of("/-.:") != std::string_view::npos &&
+      token.find_first_not_of("dmyhs/-.:") == std::string_view::npos) {
+    return true;
+  }
   return std::any_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Whether `text` is a plain decimal number.
+bool is_plain_number(std::string_view text) {
+  return !text.empty() && text.find_first_not_of("0123456789.") == std::string_view::npos &&
+         text.front() != '.' && std::count(text.begin(), text.end(), '.') <= 1;
+}
+
+// `n` as digits, without a fractional part when it has none.
+std::string number_text(double n) {
+  auto text = fmt::format("{:.6f}", n);
+  while (text.ends_with('0')) {
+    text.pop_back();
+  }
+  if (text.ends_with('.')) {
+    text.pop_back();
+  }
+  return text;
 }
 
 // A value in the form values compare in: "v1.4" as "1.4", "1,000" as "1000".
@@ -116,6 +145,17 @@ std::string canonical_value(std::string_view token) {
       continue;
     }
     value += c;
+  }
+  // Thousands written with k, after a currency or not: "€500k" is "€500,000".
+  if (value.size() > 1 && value.back() == 'k') {
+    const auto digits = value.find_first_of("0123456789");
+    const auto prefix = value.substr(0, digits == std::string::npos ? 0 : digits);
+    const auto number = value.substr(prefix.size(), value.size() - prefix.size() - 1);
+    const bool currency = prefix.empty() || prefix == "$" || prefix == "\xE2\x82\xAC" ||
+                          prefix == "\xC2\xA3";
+    if (currency && is_plain_number(number)) {
+      value = prefix + number_text(std::stod(number) * 1000);
+    }
   }
   // An ordinal is its number ("March 5th" is "5 March"); a percentage
   // compares without trailing zeros ("99.90%" is "99.9%").
@@ -182,11 +222,76 @@ constexpr std::array<std::string_view, 28> k_number_words = {
     "thirty",  "forty",   "fifty",     "sixty",    "seventy", "eighty",  "ninety",
 };
 
+// Irregular past forms, as their verbs: "took" says what "takes" does.
+const std::unordered_map<std::string_view, std::string_view>& irregular_verbs() {
+  static const std::unordered_map<std::string_view, std::string_view> k_verbs = {
+      {"took", "take"},     {"taken", "take"},   {"ran", "run"},       {"went", "go"},
+      {"gone", "go"},       {"made", "make"},    {"built", "build"},   {"sent", "send"},
+      {"kept", "keep"},     {"held", "hold"},    {"got", "get"},       {"gotten", "get"},
+      {"gave", "give"},     {"given", "give"},   {"wrote", "write"},   {"written", "write"},
+      {"broke", "break"},   {"broken", "break"}, {"began", "begin"},   {"begun", "begin"},
+      {"found", "find"},    {"left", "leave"},   {"paid", "pay"},      {"said", "say"},
+      {"told", "tell"},     {"brought", "bring"}, {"bought", "buy"},   {"chose", "choose"},
+      {"chosen", "choose"}, {"drove", "drive"},  {"driven", "drive"},  {"fell", "fall"},
+      {"felt", "feel"},     {"led", "lead"},     {"lost", "lose"},     {"meant", "mean"},
+      {"met", "meet"},      {"saw", "see"},      {"seen", "see"},      {"sold", "sell"},
+      {"shown", "show"},    {"spent", "spend"},  {"stood", "stand"},   {"won", "win"},
+      {"ate", "eat"},       {"grew", "grow"},    {"knew", "know"},     {"known", "know"},
+      {"shot", "shoot"},    {"hid", "hide"},     {"hidden", "hide"},   {"froze", "freeze"},
+      {"frozen", "freeze"}, {"rode", "ride"},    {"spoke", "speak"},   {"spoken", "speak"},
+      {"stole", "steal"},   {"threw", "throw"},  {"thrown", "throw"},  {"woke", "wake"},
+      {"caught", "catch"},  {"taught", "teach"}, {"thought", "think"}, {"fought", "fight"},
+      {"sought", "seek"},   {"understood", "understand"}, {"slept", "sleep"},
+      {"swept", "sweep"},   {"lent", "lend"},    {"bent", "bend"},     {"dealt", "deal"},
+      {"hung", "hang"},     {"struck", "strike"}, {"stuck", "stick"},  {"forgot", "forget"},
+      {"forgotten", "forget"}, {"became", "become"}, {"rang", "ring"}, {"sang", "sing"},
+  };
+  return k_verbs;
+}
+
 // Whether `list` holds `word`.
 template <std::size_t N>
 bool listed(const std::array<std::string_view, N>& list, std::string_view word) {
   return std::find(list.begin(), list.end(), word) != list.end();
 }
+
+// Nouns that, before a number, name one of many: "shard 3" is a thing, as
+// web-1 is, where "page 100" measures.
+constexpr std::array<std::string_view, 36> k_designators = {
+    "shard", "node",   "server", "host",    "rule",   "step",   "phase",    "room",  "floor",
+    "partition", "replica", "worker", "slot", "rack",  "item",   "issue",    "ticket", "pr",
+    "cluster", "building", "gate", "lane",   "terminal", "desk", "chapter", "section", "part",
+    "task",  "bug",    "case",   "bay",     "pod",    "instance", "number",
+};
+
+// Words that scale the number before them.
+constexpr std::array<std::pair<std::string_view, double>, 5> k_magnitudes = {{
+    {"thousand", 1e3}, {"million", 1e6}, {"billion", 1e9}, {"trillion", 1e12}, {"k", 1e3},
+}};
+
+// Numbers joined with the words around them that say what they are:
+// "2.5 million" is 2500000 (as "2,500,000" is), "shard 3" the thing shard-3.
+void join_numbers(std::vector<Token>& tokens) {
+  for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
+    auto& a = tokens[i];
+    auto& b = tokens[i + 1];
+    if (a.value && is_plain_number(a.text) && !b.value) {
+      const auto scale = std::find_if(k_magnitudes.begin(), k_magnitudes.end(),
+                                      [&](const auto& m) { return m.first == b.text; });
+      if (scale != k_magnitudes.end()) {
+        a.text = number_text(std::stod(a.text) * scale->second);
+        a.boundary = b.boundary;
+        tokens.erase(tokens.begin() + static_cast<long>(i) + 1);
+        continue;
+      }
+    }
+    if (!a.value && b.value && is_plain_number(b.text) && listed(k_designators, a.text)) {
+      a = {a.text + "-" + b.text, true, b.boundary, a.opener};
+      tokens.erase(tokens.begin() + static_cast<long>(i) + 1);
+    }
+  }
+}
+
 
 // The number a number word, or two joined by a hyphen ("thirty-five"), stands
 // for, or "". "one" stays a word: it is a pronoun as often as a number.
@@ -302,7 +407,10 @@ std::unordered_set<std::string> proper_words(std::string_view text) {
 // A word's stem as claims compare it: the Snowball stem tags use, without a
 // plural "s" the stemmer keeps ("shas"), so "SHA" and "SHAs" agree.
 std::string comparable_stem(const std::string& word) {
-  auto stem = store::canonical_tag(word);
+  const auto irregular = irregular_verbs().find(word);
+  auto stem = store::canonical_tag(irregular == irregular_verbs().end()
+                                       ? word
+                                       : std::string(irregular->second));
   if (stem.size() > 3 && stem.ends_with('s') && !stem.ends_with("ss") && !stem.ends_with("us") &&
       !stem.ends_with("is")) {
     stem.pop_back();
@@ -337,8 +445,12 @@ std::vector<Token> ordered_tokens(const std::string& folded) {
     if (c == '`' || c == '"' || c == '\'') {
       const auto close = quote_end(folded, i, c);
       if (close != std::string::npos) {
-        // Quotes and backticks are markup: `/etc/x.conf` is the path /etc/x.conf.
-        out.push_back({canonical_value(folded.substr(i + 1, close - i - 1)), true, false});
+        // Quotes and backticks are markup: `/etc/x.conf` is the path /etc/x.conf,
+        // and a word in quotes the word ("dark" is dark); code stays a value.
+        auto inner = folded.substr(i + 1, close - i - 1);
+        const bool word = c != '`' && inner.find_first_not_of("abcdefghijklmnopqrstuvwxyz") ==
+                                          std::string::npos;
+        out.push_back({word ? std::move(inner) : canonical_value(inner), !word, false});
         i = close + 1;
         continue;
       }
@@ -350,7 +462,9 @@ std::vector<Token> ordered_tokens(const std::string& folded) {
     const auto raw = std::string_view(folded).substr(i, end - i);
     const auto token = trim_token(raw);
     i = end;
-    if (raw == "=" || raw == "->" || raw == "\xE2\x86\x92") {
+    // "=", arrows and dashes between words separate a label from its value.
+    if (raw == "=" || raw == "->" || raw == "\xE2\x86\x92" || raw == "\xE2\x80\x94" ||
+        raw == "\xE2\x80\x93" || raw == "-") {
       if (!out.empty()) {
         out.back().boundary = true;
       }
@@ -380,6 +494,7 @@ std::vector<Token> ordered_tokens(const std::string& folded) {
       out.back().boundary = out.back().boundary || colon;
     }
   }
+  join_numbers(out);
   if (!out.empty() && !out[0].value && opens_instruction(out[0].text)) {
     out[0].opener = true;
   }
@@ -413,8 +528,11 @@ ClaimTokens tokens_of(std::string_view text) {
   for (std::size_t w = 0; w < ordered.size(); ++w) {
     const bool in_subject = w < predicate.at;
     if (ordered[w].value) {
-      if (is_identifier(ordered[w].text)) {
-        tokens.scopes.push_back(ordered[w].text);
+      // A name (web-1, shard-3) is a scope; a version (c++17) is not, nor
+      // the value a copula states ("The region is us-east-1").
+      const auto& value = ordered[w].text;
+      if (is_identifier(value) && !is_version_name(value) && (in_subject || !tokens.copular)) {
+        tokens.scopes.push_back(value);
       }
       (in_subject ? tokens.subject : tokens.predicate).push_back(ordered[w].text);
       tokens.values.push_back(std::move(ordered[w].text));

@@ -153,3 +153,37 @@ TEST_CASE("claims: without_code drops code spans and fenced blocks, and keeps th
   CHECK(without_code("``two` unmatched") == "``two` unmatched\n");
   CHECK(without_code("Before\n```\ncode\n```\nafter") == "Before\nafter\n");
 }
+
+TEST_CASE("claims: to-dos and open items are tasks, not knowledge") {
+  for (const char* text :
+       {"TODO: check the quota next week", "- [ ] rotate the API key", "FIXME: the retry loop never stops",
+        "Need to ask Dana about the invoice.", "Next step: benchmark the new index.",
+        "Follow up with legal on Monday.", "Investigate the flaky test tomorrow.",
+        "Ask Sven whether his admin role can be removed."}) {
+    INFO(text);
+    CHECK(classify(text) == ClaimKind::task);
+  }
+  // A recurring checklist step is a rule; a sentence about tomorrow is not a task.
+  CHECK(classify("- [ ] Check the logs after each release") == ClaimKind::behavioural);
+  CHECK(classify("See you tomorrow.") == ClaimKind::factual);
+}
+
+TEST_CASE("claims: lines about the session itself are metadata") {
+  for (const char* text :
+       {"**Session ID**: 7f3a-22c1", "**Source**: telegram", "Model: claude-sonnet-4",
+        "Started: 2026-03-04 09:12", "Context window at end: 61%",
+        "Time zone of the session: Europe/Lisbon", "Conversation with Dana via Slack"}) {
+    INFO(text);
+    CHECK(classify(text) == ClaimKind::metadata);
+  }
+  CHECK(classify("The owner of the billing service is Priya.") == ClaimKind::factual);
+}
+
+TEST_CASE("claims: where things are kept is a reference when a place is named") {
+  CHECK(classify("The Terraform modules are in the infra-modules repository.") ==
+        ClaimKind::reference);
+  CHECK(classify("Contract PDFs are in DocuSign under the Vendors folder.") == ClaimKind::reference);
+  CHECK(classify("- Benchmarks: bench/RESULTS.md") == ClaimKind::reference);
+  CHECK(classify("Aunt Rosa lives in Porto.") == ClaimKind::factual);
+  CHECK(classify("The bug is in the parser.") == ClaimKind::factual);
+}

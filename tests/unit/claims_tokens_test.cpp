@@ -2,6 +2,7 @@
 // and what negates.
 #include "claims/tokens.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 using engram::claims::tokens_of;
@@ -30,7 +31,7 @@ TEST_CASE("claims: numbers, versions, dates, paths, URLs and quoted values are v
   CHECK(has(tokens.values, "/etc/x.conf"));
   CHECK(has(tokens.values, "https://x.org"));
   CHECK(has(tokens.values, "make")); // quotes are markup: `make` is the value make
-  CHECK(has(tokens.values, "fast"));
+  CHECK(has(tokens.words, "fast")); // a word in quotes is the word
   CHECK(tokens_of("Edit `/etc/x.conf`").values == tokens_of("Edit /etc/x.conf").values);
   CHECK(tokens_of("Pin 1.4.2").values == tokens_of("Pin v1.4.2").values);
 }
@@ -52,7 +53,8 @@ TEST_CASE("claims: negations set the polarity and are not words") {
 
 TEST_CASE("claims: an apostrophe inside a word is not a quote") {
   const auto tokens = tokens_of("Don't use the user's 'legacy' flag");
-  CHECK(tokens.values == std::vector<std::string>{"legacy"});
+  CHECK(tokens.values.empty()); // 'legacy' is the word legacy, quoted
+  CHECK(std::find(tokens.words.begin(), tokens.words.end(), "legaci") != tokens.words.end());
 }
 
 TEST_CASE("claims: a claim's subject is what comes before its predicate") {
@@ -83,4 +85,13 @@ TEST_CASE("claims: scopes and identifiers are what a fact holds in") {
   using V = std::vector<std::string>;
   CHECK(tokens_of("The flow is enabled in staging").scopes == V{"staging"});
   CHECK(tokens_of("Drain runner ci-01 first").scopes == V{"ci-01"});
+}
+
+TEST_CASE("claims: a number with its magnitude, or after a designator, is one value") {
+  CHECK(tokens_of("about 2.5 million rows").values == tokens_of("about 2,500,000 rows").values);
+  CHECK(tokens_of("a cap of \u20ac500k").values == tokens_of("a cap of \u20ac500,000").values);
+  using V = std::vector<std::string>;
+  CHECK(tokens_of("Run ANALYZE on shard 3").scopes == V{"shard-3"});
+  CHECK(tokens_of("The project targets C++17.").scopes.empty()); // a version, not a name
+  CHECK(tokens_of("The primary AWS region is us-east-1.").scopes.empty()); // the value stated
 }
