@@ -133,7 +133,8 @@ Json gather(const SelectedStore& selected, const Date& today, const engine::Plan
   report["contradictions"] = {
       {"checked", ran("contradictions")},
       {"would_supersede", actions_of(plan, "contradictions", {"superseded"})},
-      {"not_changed", actions_of(plan, "contradictions", {"flagged"})}};
+      {"not_changed", actions_of(plan, "contradictions", {"flagged"})},
+      {"uncertain", actions_of(plan, "contradictions", {"uncertain"})}};
   const auto project_root = settings.get_string("rules.stale-refs.project_root");
   Json partly = Json::array();
   Json fully_kept = Json::array();
@@ -258,6 +259,10 @@ Json gather(const SelectedStore& selected, const Date& today, const engine::Plan
   if (!report["duplicates"]["not_merged"].empty()) {
     advice.push_back("Review the likely duplicates that are not merged automatically.");
   }
+  if (!report["contradictions"]["uncertain"].empty()) {
+    advice.push_back("Review the pairs engram could not judge: both claims are kept, and one may "
+                     "have replaced the other.");
+  }
   if (!report["contradictions"]["not_changed"].empty()) {
     advice.push_back("Review the contradicted memories that are protected from automatic edits.");
   }
@@ -348,9 +353,12 @@ std::string to_markdown(const Json& r) {
                      status(n(r["duplicates"]["would_merge"]) + n(r["duplicates"]["not_merged"]) == 0),
                      n(r["duplicates"]["would_merge"]), n(r["duplicates"]["not_merged"]));
   out += fmt::format(
-      "| Contradictions | {} | {} would be superseded, {} protected |\n",
-      status(n(r["contradictions"]["would_supersede"]) + n(r["contradictions"]["not_changed"]) == 0),
-      n(r["contradictions"]["would_supersede"]), n(r["contradictions"]["not_changed"]));
+      "| Contradictions | {} | {} would be superseded, {} protected, {} uncertain (both kept) |\n",
+      status(n(r["contradictions"]["would_supersede"]) + n(r["contradictions"]["not_changed"]) +
+                 n(r["contradictions"]["uncertain"]) ==
+             0),
+      n(r["contradictions"]["would_supersede"]), n(r["contradictions"]["not_changed"]),
+      n(r["contradictions"]["uncertain"]));
   const auto& stale = r["stale_references"];
   out += stale["project_root"].is_null()
              ? std::string("| Stale references | — | not checked: rules.stale-refs.project_root is not set |\n")
@@ -390,6 +398,8 @@ std::string to_markdown(const Json& r) {
                         r["contradictions"]["would_supersede"], "None.");
   out += action_section("Contradictions (protected, not changed)",
                         r["contradictions"]["not_changed"], "None.");
+  out += action_section("Uncertain pairs (both kept, for a person to judge)",
+                        r["contradictions"]["uncertain"], "None.");
   if (!stale["project_root"].is_null()) {
     out += action_section("Stale references (would archive)", stale["would_archive"], "None.");
     out += action_section("Partly stale references (kept, flagged)", stale["partly_stale"], "None.");

@@ -74,18 +74,24 @@ private:
     // For each older claim, the newest claim that updates it.
     std::map<Place, Place> superseded_by;
     std::set<std::pair<Place, Place>> flagged;
+    std::set<std::pair<Place, Place>> uncertain; // both kept; a person judges
     std::size_t next = 0; // the next claim's place in `relatives`
     for (const auto& path : paths) {
       const auto& texts = claims[path];
       for (std::size_t i = 0; i < texts.size(); ++i) {
         const Place here{path, i, texts[i]};
         for (const auto& match : relatives[next++]) {
-          if (match.relation != Relation::update || (match.path == path && match.index == i)) {
+          if (match.relation == Relation::distinct || match.relation == Relation::duplicate ||
+              (match.path == path && match.index == i)) {
             continue;
           }
           const Place there{match.path, match.index, match.text};
           if (match.path != path && !related(store, facts, path, match.path)) {
             continue; // the same words on unrelated subjects are not a contradiction
+          }
+          if (match.relation == Relation::uncertain) {
+            uncertain.emplace(std::min(here, there), std::max(here, there));
+            continue;
           }
           const bool here_newer = is_newer(store, facts, here, there);
           const Place& older = here_newer ? there : here;
@@ -106,6 +112,12 @@ private:
                           "contradicted by the newer \"" +
                               knowledge::one_line(knowledge::split_markers(newer.text).own) +
                               "\"; not changed: " + facts.at(older.path).guard});
+    }
+    for (const auto& [a, b] : uncertain) {
+      store.record(Action{"", "uncertain", a.text, a.path, b.path,
+                          "the same subject as \"" +
+                              knowledge::one_line(knowledge::split_markers(b.text).own) +
+                              "\", one word replaced: both kept, for a person to judge"});
     }
     std::set<std::string> edited;
     for (const auto& [older, newer] : superseded_by) {

@@ -26,6 +26,7 @@ using engram::episodic_decay::find_section;
 using engram::episodic_decay::Headings;
 using engram::episodic_decay::section_insertion;
 using engram::knowledge::appendix;
+namespace knowledge = engram::knowledge;
 using engram::knowledge::as_entry;
 using engram::knowledge::is_item;
 using engram::knowledge::one_line;
@@ -104,6 +105,11 @@ private:
       case ClaimKind::factual:
         target = tagged_target(store, Layer::semantic, tags, canon, path);
         break;
+      case ClaimKind::task:
+      case ClaimKind::metadata:
+        keep_in_archive(store, claim, path);
+        ++accounted;
+        continue;
       }
       absorb(store, claim, path, target, tags);
       ++accounted;
@@ -260,7 +266,12 @@ private:
     return out;
   }
 
-  void create(StoreView& store, const std::string& target, const std::vector<std::string>& tags) {
+  // A new target's frontmatter says what its source said: the episode's
+  // salience, confidence and source; confirmed only when the episode was,
+  // else provisional (a medium, open note is not a confirmed fact). The file
+  // itself is new: created today, so dedupe leaves it alone for its first days.
+  void create(StoreView& store, const std::string& target, const std::vector<std::string>& tags,
+              const std::string& source) {
     const auto today = store.today().to_string();
     const bool procedural = target.starts_with(store.layer_path(Layer::procedural) + "/");
     const bool reference = target.starts_with(store.layer_path(Layer::reference) + "/");
@@ -268,15 +279,25 @@ private:
     for (const auto& tag : procedural ? std::vector<std::string>{"feedback"} : tags) {
       tag_list += (tag_list.empty() ? "" : ", ") + tag;
     }
+    const auto field = [&](std::string_view key, std::string fallback) {
+      auto value = store.field(source, std::string(key));
+      const bool plain = value && !value->empty() &&
+                         value->find_first_of(":#\n[]{}\"'") == std::string::npos;
+      return plain ? *value : fallback;
+    };
     const std::string type = procedural ? "procedural" : reference ? "reference" : "semantic";
     const std::string title = procedural ? "Feedback" : reference ? "References" : "Knowledge";
-    store.write(target, "---\ntype: " + type + "\ntags: [" + tag_list +
-                            "]\nsalience: medium\nconfidence: high\n" + "source: " +
-                            (procedural  ? "instructed"
-                             : reference ? "referenced"
-                                         : "observed") +
-                            "\nstatus: confirmed\ntrigger: []\nrelated: []\ncreated: " + today +
-                            "\nlast-accessed: " + today + "\n---\n# " + title + "\n");
+    const auto status = knowledge::lower(field("status", "")) == "confirmed" ? "confirmed"
+                                                                             : "provisional";
+    store.write(target, "---\ntype: " + type + "\ntags: [" + tag_list + "]\nsalience: " +
+                            field("salience", "medium") + "\nconfidence: " +
+                            field("confidence", "medium") + "\nsource: " +
+                            field("source", procedural  ? "instructed"
+                                            : reference ? "referenced"
+                                                        : "observed") +
+                            "\nstatus: " + status + "\ntrigger: []\nrelated: []\ncreated: " +
+                            today + "\nlast-accessed: " + today +
+                            "\n---\n# " + title + "\n");
     for (auto& [layer, files] : m_layers) {
       if (target.starts_with(store.layer_path(layer) + "/")) {
         add_file(store, files, target);
@@ -287,6 +308,7 @@ private:
 
   void absorb(StoreView& store, const Claim& claim, const std::string& source,
               const std::string& target, const std::vector<std::string>& tags) {
+    std::optional<std::string> uncertain; // a claim of the target this one may update
     if (claim.kind == ClaimKind::solution) {
       // A solution is a duplicate of a claim of the target that it
       // duplicates as text; against another solution only titles count,
@@ -313,6 +335,9 @@ private:
         if (match.path != target) {
           continue;
         }
+        if (match.relation == Relation::uncertain && !uncertain) {
+          uncertain = match.text;
+        }
         if (match.relation == Relation::duplicate) {
           store.record(Action{"", "duplicate", claim.text, source, target,
                               "already there as \"" + one_line(match.text) + "\""});
@@ -335,7 +360,7 @@ private:
       }
     }
     if (!store.exists(target)) {
-      create(store, target, tags);
+      create(store, target, tags, source);
     }
     // Read in place, and edited in place: the target can be long.
     const std::string& body = store.body(target);
@@ -347,24 +372,14 @@ private:
                                ? find_section(body, heading)
                                : std::nullopt;
       if (section) {
-        // Amend in place: add the lines the old section does not have yet.
-        const auto old_section =
-            std::string_view(body).substr(section->heading, section->end - section->heading);
-        std::string missing;
-        const auto lines = engram::text::split_lines(claim.text);
-        for (std::size_t i = 1; i < lines.size(); ++i) {
-          const auto line = std::string(engram::text::without_eol(lines[i]));
-          if (!engram::text::is_blank(line) && old_section.find(line) == std::string_view::npos) {
-            missing += line + "\n";
-          }
-        }
-        if (missing.empty()) {
+        const auto amended = amend_solution(store, claim, source, target, body, *section);
+        if (!amended) {
           store.record(Action{"", "duplicate", claim.text, source, target,
                               "solution '" + claim.title + "' already holds every line"});
           return;
         }
-        edit = section_insertion(body, *section, missing);
-        added = missing;
+        edit = {section->heading, section->end - section->heading, *amended};
+        added = *amended;
       } else {
         added = claim.text;
         edit = {body.size(), 0, appendix(body, added, true)};
@@ -378,12 +393,99 @@ private:
       edit = section ? section_insertion(body, *section, added)
                      : engram::knowledge::Splice{body.size(), 0, appendix(body, added, true)};
     } else {
+      // Filed in the section its episode's heading names ("# Rate limits"
+      // into "## Rate limits"), else at the end.
       added = as_entry(claim.text);
-      edit = {body.size(), 0, appendix(body, added, claim.text.find('\n') != std::string::npos)};
+      const auto section = engram::episodic_decay::matching_section(store, body, claim.context);
+      edit = section ? section_insertion(body, *section, added)
+                     : engram::knowledge::Splice{
+                           body.size(), 0,
+                           appendix(body, added, claim.text.find('\n') != std::string::npos)};
+    }
+    if (uncertain) {
+      store.record(Action{"", "flagged", claim.text, source, target,
+                          "kept beside \"" + one_line(*uncertain) +
+                              "\": the same subject, one word replaced; both kept, for a person "
+                              "to judge which holds"});
     }
     store.replace_in_body(target, edit.at, edit.count, edit.text);
     m_headings.wrote(store, target, added);
     store.record(Action{"", "absorbed", claim.text, source, target, kind_name(claim.kind)});
+  }
+
+  // The `**Label:**` a line of a solution opens with ("**Solution:**"), or "".
+  static std::string_view solution_label(std::string_view line) {
+    if (!line.starts_with("**")) {
+      return {};
+    }
+    const auto end = line.find(":**", 2);
+    return end == std::string_view::npos ? std::string_view() : line.substr(0, end + 3);
+  }
+
+  // The section of an existing `## Solution:` amended by a newer one: a
+  // labelled line it states anew ("**Solution:** …") replaces the old one,
+  // which is kept in a superseded marker below it; lines it lacks are added
+  // at its end. nullopt when the section already holds every line.
+  static std::optional<std::string> amend_solution(StoreView& store, const Claim& claim,
+                                                   const std::string& source,
+                                                   const std::string& target,
+                                                   const std::string& body,
+                                                   const engram::knowledge::Section& section) {
+    std::string text = body.substr(section.heading, section.end - section.heading);
+    std::string missing;
+    const auto lines = engram::text::split_lines(claim.text);
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+      const auto line = std::string(engram::text::without_eol(lines[i]));
+      if (engram::text::is_blank(line) || text.find(line) != std::string::npos) {
+        continue;
+      }
+      const auto label = solution_label(line);
+      const auto at = label.empty() ? std::string::npos : text.find("\n" + std::string(label));
+      if (at == std::string::npos) {
+        missing += line + "\n";
+        continue;
+      }
+      const auto start = at + 1;
+      const auto end = std::min(text.find('\n', start), text.size());
+      const auto old_line = text.substr(start, end - start);
+      text.replace(start, end - start,
+                   line + "\n" + engram::knowledge::superseded_marker(store.today(), old_line));
+      store.record(Action{"", "superseded", line, source, target,
+                          "updates \"" + one_line(old_line) + "\" of solution '" + claim.title +
+                              "', kept in a superseded marker"});
+    }
+    if (!missing.empty()) {
+      const bool spaced = text.ends_with("\n\n"); // a blank line before the next heading stays
+      const auto splice = section_insertion(text, {0, text.size()}, missing);
+      text.replace(splice.at, splice.count, splice.text);
+      if (spaced && !text.ends_with("\n\n")) {
+        text += '\n';
+      }
+    }
+    if (text == body.substr(section.heading, section.end - section.heading)) {
+      return std::nullopt;
+    }
+    return text;
+  }
+
+  // A task or a line about the session is no lasting knowledge: it is kept
+  // with its episode in archive/ (never in semantic/ or CORE.md), where
+  // git and a person can still find it.
+  static void keep_in_archive(StoreView& store, const Claim& claim, const std::string& source) {
+    const auto target = store.layer_path(Layer::archive) + "/" + source;
+    if (!store.exists(target)) {
+      const auto created = store.date(source, "created");
+      store.write(target, "---\ntype: episodic\nstatus: archived\ncreated: " +
+                              (created ? created->to_string() : store.today().to_string()) +
+                              "\narchived: " + store.today().to_string() + "\n---\n# Kept from " +
+                              source + "\n");
+    }
+    const std::string& body = store.body(target);
+    store.replace_in_body(target, body.size(), 0, appendix(body, as_entry(claim.text), false));
+    store.record(Action{"", "archived", claim.text, source, target,
+                        claim.kind == ClaimKind::task
+                            ? "a task, not lasting knowledge; kept with its episode"
+                            : "about the session, not knowledge; kept with its episode"});
   }
 
   void supersede(StoreView& store, const Claim& claim, const std::string& old_text,
@@ -441,6 +543,10 @@ private:
       return "reference";
     case ClaimKind::solution:
       return "solution";
+    case ClaimKind::task:
+      return "task";
+    case ClaimKind::metadata:
+      return "metadata";
     }
     return "factual";
   }

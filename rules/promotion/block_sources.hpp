@@ -83,13 +83,16 @@ struct ClaimLine {
   ClaimKind kind;   // as the engine classifies it
 };
 
-// The one-line claims of a memory, in order, solutions left out (too long to summarise).
+// The one-line claims of a memory, in order, solutions left out (too long to
+// summarise), and tasks and session metadata (no knowledge to promote).
 inline std::vector<ClaimLine> claim_lines(ClaimCache& cache, const std::string& path) {
   std::vector<ClaimLine> out;
   const auto& claims = cache.of(path);
   const auto& lines = cache.lines(path);
   for (std::size_t i = 0; i < claims.size(); ++i) {
-    if (claims[i].kind != ClaimKind::solution && !lines[i].empty()) {
+    const auto kind = claims[i].kind;
+    if (kind != ClaimKind::solution && kind != ClaimKind::task && kind != ClaimKind::metadata &&
+        !lines[i].empty()) {
       out.push_back(ClaimLine{lines[i], claims[i].kind});
     }
   }
