@@ -8,7 +8,7 @@ STORE ?= $(XDG_DATA_HOME)/engram/memory
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
 
-.PHONY: all setup configure build test test-asan test-tsan run install format clean fuzz release bench sweep
+.PHONY: all setup configure build test test-asan test-tsan run install format clean fuzz release bench sweep judgments
 
 all: build
 
@@ -62,6 +62,14 @@ release: setup
 BENCH_ARGS ?=
 bench: release
 	@python3 bench/run.py --engram build/release/bin/engram $(BENCH_ARGS)
+
+# The judgments corpus (bench/judgments/): engram's verdicts on labelled claim
+# pairs, placements and classified lines, each case a tiny store run through
+# the built engram, with per-label precision and recall and the peer's rule
+# as the baseline. JUDGMENTS_ARGS passes options (e.g. --misses).
+JUDGMENTS_ARGS ?=
+judgments: build
+	@python3 bench/judgments/run.py --engram $(ENGRAM) $(JUDGMENTS_ARGS)
 
 # The disk-full sweep (tests/sweep/disk_full.py): consolidate, rollback and
 # restore on a tmpfs filled to leave 0, SWEEP_STEP, 2*SWEEP_STEP, ... bytes up

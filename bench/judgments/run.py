@@ -51,18 +51,6 @@ last-accessed: 2026-01-05
 ---
 """
 
-PROCEDURAL_FRONT = """---
-type: procedural
-tags: [feedback]
-salience: medium
-confidence: medium
-source: instructed
-status: confirmed
-created: 2026-01-05
-last-accessed: 2026-01-05
----
-"""
-
 EPISODE_FRONT = """---
 type: episodic
 tags: [{tags}]
@@ -137,16 +125,13 @@ def contains(body, claim):
 
 
 class Store:
-    """A temporary store: files written, adopted by engram init, consolidated once."""
+    """A temporary store: files written, adopted by engram init, then consolidated."""
 
     def __init__(self, engram, files):
         self.engram = engram
         self.dir = tempfile.TemporaryDirectory(prefix="engram-judgment-")
         self.root = Path(self.dir.name) / "store"
-        for path, text in files.items():
-            p = self.root / path
-            p.parent.mkdir(parents=True, exist_ok=True)
-            p.write_text(text, encoding="utf-8")
+        self.write(files)
         env = dict(os.environ)
         env["XDG_CONFIG_HOME"] = str(Path(self.dir.name) / "config")
         env["XDG_RUNTIME_DIR"] = str(Path(self.dir.name) / "run")
@@ -154,12 +139,22 @@ class Store:
         (Path(self.dir.name) / "run").mkdir(mode=0o700)
         self.env = env
         self.run("init", str(self.root))
+        self.record = {}
+        self.consolidate()
+
+    def write(self, files):
+        for path, text in files.items():
+            p = self.root / path
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(text, encoding="utf-8")
+
+    def consolidate(self):
         out = self.run("consolidate", "--store", str(self.root), "--now", TODAY, "--json")
         self.record = json.loads(out)
 
     def run(self, *args):
         done = subprocess.run([self.engram, *args], capture_output=True, text=True,
-                              env=self.env, stdin=subprocess.DEVNULL, timeout=120)
+                              env=self.env, stdin=subprocess.DEVNULL, timeout=300)
         if done.returncode != 0:
             raise RuntimeError(f"engram {' '.join(args)}: {done.returncode}\n{done.stderr}")
         return done.stdout
@@ -174,6 +169,12 @@ class Store:
             if not rel.startswith((".git/", ".engram/")):
                 yield rel, p.read_text(encoding="utf-8")
 
+    def live_in(self, claim):
+        """The files outside episodic/ and archive/ holding `claim` live (not in a marker)."""
+        return [path for path, text in self.memory_files()
+                if not path.startswith(("episodic/", "archive/"))
+                and contains(without_comments(text), claim)]
+
     def actions(self, verb):
         return [a for a in self.record.get("actions", []) if a.get("action") == verb]
 
@@ -181,36 +182,30 @@ class Store:
         self.dir.cleanup()
 
 
-def pair_files(case):
-    episode = EPISODE_FRONT.format(tags="judgments, corpus") + "# Note\n\n" + as_block(case["incoming"])
-    if case.get("layer") == "procedural":
-        target = "procedural/feedback.md"
-        existing = PROCEDURAL_FRONT + "## Note\n\n" + as_block(case["existing"])
-        episode = EPISODE_FRONT.format(tags="judgments, corpus") + "# Note\n\n" + as_block(
-            case["incoming"])
-    else:
-        target = "semantic/topic.md"
-        existing = SEMANTIC_FRONT.format(tags="judgments, corpus") + "# Topic\n\n" + as_block(
-            case["existing"])
-    return target, {target: existing, "episodic/2026-03-01-note.md": episode}
+def episode(day, claim, title="Note"):
+    """An expired episode of `day` holding one claim under `# title`."""
+    front = EPISODE_FRONT.replace("2026-03-01", day).replace("decay-after: 2026-04-01",
+                                                             "decay-after: 2026-06-01")
+    return front.format(tags="judgments, corpus") + f"# {title}\n\n" + as_block(claim)
 
 
 def judge_pair(engram, case):
-    """engram's verdict on one pair, read from the store and the record."""
-    target, files = pair_files(case)
-    store = Store(engram, files)
+    """engram's verdict on one pair: the existing claim is filed by a first
+    consolidation of an older episode, wherever engram files it; the newer
+    episode is then consolidated, and the record and the files read back."""
+    store = Store(engram, {"episodic/2026-02-01-first.md": episode("2026-02-01", case["existing"])})
     try:
-        body = store.read(target) or ""
-        live = without_comments(body)
-        existing_live = contains(live, case["existing"])
-        incoming_live = any(contains(without_comments(text), case["incoming"])
-                            for path, text in store.memory_files()
-                            if not path.startswith("episodic/"))
-        verbs = {a.get("action") for a in store.record.get("actions", [])
-                 if a.get("source", "").startswith("episodic/") or a.get("action") == "superseded"}
-        flagged = bool(store.actions("flagged"))
+        homes = store.live_in(case["existing"])
+        store.write({"episodic/2026-03-01-second.md": episode("2026-03-01", case["incoming"])})
+        store.consolidate()
+        existing_live = any(path in homes for path in store.live_in(case["existing"]))
+        incoming_live = bool(store.live_in(case["incoming"]))
+        verbs = {a.get("action") for a in store.record.get("actions", [])}
+        flagged = "flagged" in verbs or "uncertain" in verbs
         # The record says what engram decided; the files must agree with it.
-        if "superseded" in verbs:
+        if not homes:
+            verdict = "lost"  # the first claim was never filed: not a judgment of the pair
+        elif "superseded" in verbs:
             verdict = "update" if incoming_live and not existing_live else "lost"
         elif "duplicate" in verbs:
             verdict = "duplicate" if existing_live else "lost"
@@ -218,8 +213,9 @@ def judge_pair(engram, case):
             verdict = "distinct" if existing_live and incoming_live else "lost"
         else:
             verdict = "lost"
-        empty_entry = case.get("layer") == "procedural" and re.search(
-            r"(?m)^## [^\n]*\n\s*(?=^## |\Z)", without_comments(body)) is not None
+        body = "".join(store.read(path) or "" for path in homes)
+        empty_entry = re.search(r"(?m)^## [^\n]*\n\s*(?=^## |\Z)",
+                                without_comments(body)) is not None
         return {"id": case["id"], "label": case["label"], "kind": case.get("kind", ""),
                 "verdict": verdict, "flagged": flagged, "empty_entry": empty_entry}
     finally:
@@ -374,9 +370,12 @@ def report_classification(results, out):
         if r["class"] in want_layer:
             if want_layer[r["class"]] in layers:
                 right[r["class"]] += 1
+            else:
+                r["wrong"] = True
         elif not layers & {"semantic", "procedural", "reference", "core"}:
             right[r["class"]] += 1
         else:
+            r["wrong"] = True
             transient_filed.append(r)
     out.append("classification: lines filed where their class belongs")
     for cls in ["fact", "rule", "reference", "task", "session-metadata"]:
@@ -411,24 +410,30 @@ def main():
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--limit", type=int, help="only the first N cases of each corpus")
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
-    parser.add_argument("--misses", action="store_true", help="print every pair judged wrong")
+    parser.add_argument("--misses", action="store_true", help="print every case judged wrong")
+    parser.add_argument("--only", choices=["pairs", "placement", "classification"],
+                        help="run one corpus (no targets are checked)")
     args = parser.parse_args()
     engram = str(Path(args.engram).resolve())
 
-    pairs = load("pairs.jsonl", args.limit)
-    placements = load("placement.jsonl", args.limit)
-    classes = load("classification.jsonl", args.limit)
+    wanted = lambda name: args.only in (None, name)
+    pairs = load("pairs.jsonl", args.limit) if wanted("pairs") else []
+    placements = load("placement.jsonl", args.limit) if wanted("placement") else []
+    classes = load("classification.jsonl", args.limit) if wanted("classification") else []
     out = []
     results = run_all(judge_pair, engram, pairs, args.jobs)
-    figures, misses = report_pairs(results, pairs, out)
+    figures, misses = report_pairs(results, pairs, out) if pairs else ({}, [])
     placed = run_all(judge_placement, engram, placements, args.jobs)
     placement = ratio(sum(1 for p in placed if p["right"]), len(placed))
-    out.append("")
-    out.append(f"placement into the matching section: {sum(p['right'] for p in placed)} of "
-               f"{len(placed)} ({placement:.2%})")
-    out.append("")
+    if placed:
+        out.append("")
+        out.append(f"placement into the matching section: {sum(p['right'] for p in placed)} of "
+                   f"{len(placed)} ({placement:.2%})")
     classified = run_all(judge_classification, engram, classes, args.jobs)
-    transient_filed = report_classification(classified, out)
+    transient_filed = []
+    if classified:
+        out.append("")
+        transient_filed = report_classification(classified, out)
     print("\n".join(out))
     if args.misses:
         by_id = {c["id"]: c for c in pairs}
@@ -439,8 +444,12 @@ def main():
         for p in placed:
             if not p["right"]:
                 print(f"{p['id']} placed under {p['found']!r}, wanted {p['want']!r}")
-        for r in transient_filed:
-            print(f"{r['id']} {r['class']} filed in {r['layers']}")
+        texts = {c["id"]: c["text"] for c in classes}
+        for r in classified:
+            if r.get("wrong"):
+                print(f"{r['id']} {r['class']} filed in {r['layers']}: {texts[r['id']]}")
+    if args.only:
+        return 0
     failures = check(figures, placement, transient_filed)
     if failures:
         print("\ntargets missed:\n  " + "\n  ".join(failures))

@@ -238,6 +238,7 @@ TEST_CASE("consolidate --json prints the record with the commit ids") {
     decayed = decayed || action["action"] == "decayed";
   }
   CHECK(decayed);
+  INFO(record["removed"].dump());
   CHECK(record["removed"].size() == 2);
 }
 
