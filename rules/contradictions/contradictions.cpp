@@ -96,6 +96,12 @@ private:
           const bool here_newer = is_newer(store, facts, here, there);
           const Place& older = here_newer ? there : here;
           const Place& newer = here_newer ? here : there;
+          // The newer claim must update the older, read that way round: "sockets
+          // after worker 58" does not update "sockets after table 5", though the
+          // older, read as the newer, would look like it qualified the other.
+          if (!here_newer && store.compare(newer.text, older.text) != Relation::update) {
+            continue;
+          }
           if (!facts_of(store, facts, older.path).guard.empty()) {
             flagged.emplace(older, newer);
             continue;

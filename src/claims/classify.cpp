@@ -97,7 +97,7 @@ constexpr std::array<std::string_view, 31> k_object_words = {
 constexpr std::size_t k_statement_reach = 5;
 
 // Determiners: after a first word, they show it is a verb.
-constexpr std::array<std::string_view, 9> k_determiners = {
+constexpr std::array<std::string_view, 9> k_instruction_determiners = {
     "a", "an", "the", "your", "every", "each", "any", "all", "this",
 };
 
@@ -338,7 +338,7 @@ bool starts_imperative(std::string_view clause) {
   // A verb no list names, shown by the determiner after it ("Offer a
   // refund"); not a label ("Note: the VPN …"), a third-person verb ("Runs
   // the job"), or a name in apposition ("Miso the cat is four").
-  if (words.size() < 2 || !is_one_of<k_determiners>(words[1]) || words[0].ends_with('s') ||
+  if (words.size() < 2 || !is_one_of<k_instruction_determiners>(words[1]) || words[0].ends_with('s') ||
       is_one_of<k_object_words>(words[0]) || is_stopword(words[0])) {
     return false;
   }

@@ -121,6 +121,19 @@ struct Judgment {
   double score = 0.0;
 };
 
+// Whether every element of `part` occurs in `whole` in the same order.
+bool is_subsequence(const std::vector<std::string>& part, const std::vector<std::string>& whole) {
+  auto at = whole.begin();
+  for (const auto& element : part) {
+    at = std::find(at, whole.end(), element);
+    if (at == whole.end()) {
+      return false;
+    }
+    ++at;
+  }
+  return true;
+}
+
 // Whether `value` is a token of `values`, both sorted.
 bool holds(const std::vector<std::string>& values, const std::string& value) {
   return std::binary_search(values.begin(), values.end(), value);
@@ -252,6 +265,7 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
     as_instruction = existing.tokens;
     as_instruction->subject.clear();
     as_instruction->predicate = joined(as_instruction->words, as_instruction->values);
+    as_instruction->sequence.clear(); // its subject's words are the instruction's object
   }
   const auto& ex = as_instruction ? *as_instruction : existing.tokens;
   const auto change = predicate_change(in, ex);
@@ -280,10 +294,16 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
                ? Judgment{Relation::update, Why::polarity, score}
                : Judgment{Relation::distinct, Why::different, score};
   }
-  if (change.values_dropped > 0 && change.values_added > 0 && change.words_dropped == 0) {
+  // A value replaced, or a qualifier added, keeps the older predicate's
+  // words, in their order.
+  const bool kept_in_order = is_subsequence(ex.sequence, in.sequence);
+  // A name replaced ("after worker 31" → "after parser 75") is another thing, not a new value.
+  const bool names_changed = in.scopes != ex.scopes && !(in.copular && ex.copular);
+  if (change.values_dropped > 0 && change.values_added > 0 && change.words_dropped == 0 &&
+      kept_in_order && !names_changed) {
     return {Relation::update, Why::value, score};
   }
-  if (dropped == 0 && added > 0) {
+  if (dropped == 0 && added > 0 && kept_in_order) {
     return {Relation::update, Why::qualifier, score};
   }
   // A copula's complement replaced, maybe with a qualifier after it ("is

@@ -18,7 +18,7 @@ namespace {
 // How far into a claim its first clause's copula or auxiliary is looked for.
 constexpr std::size_t k_clause_reach = 12;
 // Most words of a label before its colon ("Learning rate: 3e-4").
-constexpr std::size_t k_label_words = 4;
+constexpr std::size_t k_label_reach = 4;
 
 // Copulas: a predicate opening with one says what the subject is, so a
 // changed complement ("is master" → "is main") is a changed value.
@@ -164,7 +164,7 @@ std::optional<Predicate> clause_predicate(const std::vector<Token>& tokens,
     if (tokens[i].boundary) {
       // A label's colon or dash ("Owner: Priya") states a value; one deep in
       // a sentence opens an aside.
-      return Predicate{i + 1, i < k_label_words};
+      return Predicate{i + 1, i < k_label_reach};
     }
     if (i == 0 || tokens[i].value) {
       continue;

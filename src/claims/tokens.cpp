@@ -251,7 +251,7 @@ const std::unordered_map<std::string_view, std::string_view>& irregular_verbs() 
 
 // Whether `list` holds `word`.
 template <std::size_t N>
-bool listed(const std::array<std::string_view, N>& list, std::string_view word) {
+bool is_listed(const std::array<std::string_view, N>& list, std::string_view word) {
   return std::find(list.begin(), list.end(), word) != list.end();
 }
 
@@ -285,7 +285,7 @@ void join_numbers(std::vector<Token>& tokens) {
         continue;
       }
     }
-    if (!a.value && b.value && is_plain_number(b.text) && listed(k_designators, a.text)) {
+    if (!a.value && b.value && is_plain_number(b.text) && is_listed(k_designators, a.text)) {
       a = {a.text + "-" + b.text, true, b.boundary, a.opener};
       tokens.erase(tokens.begin() + static_cast<long>(i) + 1);
     }
@@ -352,7 +352,7 @@ std::string value_word(const std::string& word, Role role) {
   if (role == Role::disabling) {
     return "disabled";
   }
-  if (word == "off" || listed(k_frequencies, word)) {
+  if (word == "off" || is_listed(k_frequencies, word)) {
     return word;
   }
   return {};
@@ -505,7 +505,7 @@ std::vector<Token> ordered_tokens(const std::string& folded) {
       auto value = value_word(out[w].text, role_of(out[w].text));
       const bool switched_on = out[w].text == "on" &&
                                (w + 1 == out.size() ||
-                                (w > 0 && !out[w - 1].value && listed(k_switch_words, out[w - 1].text)));
+                                (w > 0 && !out[w - 1].value && is_listed(k_switch_words, out[w - 1].text)));
       if (switched_on) {
         value = "on";
       }
@@ -560,6 +560,9 @@ ClaimTokens tokens_of(std::string_view text) {
     auto stem = comparable_stem(word);
     if (!stem.empty()) {
       (in_subject ? tokens.subject : tokens.predicate).push_back(stem);
+      if (!in_subject) {
+        tokens.sequence.push_back(stem);
+      }
       tokens.words.push_back(std::move(stem));
     }
   }

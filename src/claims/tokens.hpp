@@ -25,6 +25,10 @@ struct ClaimTokens {
   // predicate opens, sorted, unique (a word can be in both: "The module
   // leaks modules").
   std::vector<std::string> predicate;
+  // The predicate's words in the order written, values left out: an update
+  // keeps the older claim's words in order ("sockets after table 5" is not
+  // updated by "tables after socket 49", though the word sets are equal).
+  std::vector<std::string> sequence;
   // Whether the predicate opens with a copula or a colon ("is master",
   // "Owner: Priya"): it states the subject's one value, so a changed
   // complement is an update where "uses Slack" → "uses Jira" is not.

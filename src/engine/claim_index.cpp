@@ -299,11 +299,18 @@ std::vector<std::uint32_t> ClaimIndex::same_subject(const ClaimTable::Shape& in,
   if (rarest == nullptr) {
     return out;
   }
+  // Only a copula's complement can drop two words; any other update drops
+  // at most one (claims::relation).
+  const bool copular = in.prepared.tokens.copular;
   for (const auto id : *rarest) {
     const auto& shape = table.shape(id);
-    if (shape.subject == in.subject &&
-        missing_count(shape.predicate_words, in.predicate_words, k_update_dropped_words) <=
-            k_update_dropped_words) {
+    if (shape.subject != in.subject) {
+      continue;
+    }
+    const auto dropped =
+        missing_count(shape.predicate_words, in.predicate_words, k_update_dropped_words);
+    if (dropped < k_update_dropped_words ||
+        (dropped == k_update_dropped_words && copular && shape.prepared.tokens.copular)) {
       out.push_back(id);
     }
   }
