@@ -60,6 +60,11 @@ CAUSES = ["a stale lock", "an expired token", "a full disk", "a slow replica",
           "a missing index", "a DNS hiccup", "a schema drift", "a clock skew"]
 
 
+# What setting_fact writes: a setting that recurs with another value is an
+# update the generator planted, which a consolidation rightly supersedes.
+SETTING_PATTERN = re.compile(r"^(- )?The .+ is \d+\.?$")
+
+
 def slug(text):
     return text.replace(" ", "-")
 
@@ -125,6 +130,7 @@ class Generator:
     @staticmethod
     def setting_fact(system, attribute, value):
         return f"The {system} {attribute} is {value}."
+
 
     def fresh_claim(self, subject, parts, words):
         """Something a session learned about a subject: a setting, an

@@ -75,7 +75,7 @@ private:
     std::map<Place, Place> superseded_by;
     std::set<std::pair<Place, Place>> flagged;
     std::set<std::pair<Place, Place>> uncertain; // both kept; a person judges
-    std::size_t next = 0; // the next claim's place in `relatives`
+    std::size_t next = 0;                        // the next claim's place in `relatives`
     for (const auto& path : paths) {
       const auto& texts = claims[path];
       for (std::size_t i = 0; i < texts.size(); ++i) {

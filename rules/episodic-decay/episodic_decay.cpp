@@ -281,23 +281,22 @@ private:
     }
     const auto field = [&](std::string_view key, std::string fallback) {
       auto value = store.field(source, std::string(key));
-      const bool plain = value && !value->empty() &&
-                         value->find_first_of(":#\n[]{}\"'") == std::string::npos;
+      const bool plain =
+          value && !value->empty() && value->find_first_of(":#\n[]{}\"'") == std::string::npos;
       return plain ? *value : fallback;
     };
     const std::string type = procedural ? "procedural" : reference ? "reference" : "semantic";
     const std::string title = procedural ? "Feedback" : reference ? "References" : "Knowledge";
-    const auto status = knowledge::lower(field("status", "")) == "confirmed" ? "confirmed"
-                                                                             : "provisional";
-    store.write(target, "---\ntype: " + type + "\ntags: [" + tag_list + "]\nsalience: " +
-                            field("salience", "medium") + "\nconfidence: " +
-                            field("confidence", "medium") + "\nsource: " +
+    const auto status =
+        knowledge::lower(field("status", "")) == "confirmed" ? "confirmed" : "provisional";
+    store.write(target, "---\ntype: " + type + "\ntags: [" + tag_list +
+                            "]\nsalience: " + field("salience", "medium") +
+                            "\nconfidence: " + field("confidence", "medium") + "\nsource: " +
                             field("source", procedural  ? "instructed"
                                             : reference ? "referenced"
                                                         : "observed") +
                             "\nstatus: " + status + "\ntrigger: []\nrelated: []\ncreated: " +
-                            today + "\nlast-accessed: " + today +
-                            "\n---\n# " + title + "\n");
+                            today + "\nlast-accessed: " + today + "\n---\n# " + title + "\n");
     for (auto& [layer, files] : m_layers) {
       if (target.starts_with(store.layer_path(layer) + "/")) {
         add_file(store, files, target);

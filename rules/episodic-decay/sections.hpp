@@ -46,10 +46,9 @@ inline std::vector<std::string> title_words(const StoreView& store, std::string_
   std::vector<std::string> out;
   std::vector<std::string> parts; // the current hyphenated run
   const auto flush = [&] {
-    const bool short_parts = parts.size() > 1 && std::any_of(parts.begin(), parts.end(),
-                                                             [](const std::string& p) {
-                                                               return p.size() < 3;
-                                                             });
+    const bool short_parts =
+        parts.size() > 1 &&
+        std::any_of(parts.begin(), parts.end(), [](const std::string& p) { return p.size() < 3; });
     if (short_parts) {
       std::string joined;
       for (const auto& part : parts) {
@@ -66,8 +65,8 @@ inline std::vector<std::string> title_words(const StoreView& store, std::string_
   };
   std::string word;
   for (const char c : knowledge::lower(title)) {
-    const bool letter = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-                        static_cast<unsigned char>(c) >= 0x80;
+    const bool letter =
+        (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || static_cast<unsigned char>(c) >= 0x80;
     if (letter) {
       word += c;
       continue;

@@ -48,7 +48,8 @@ std::vector<Item> find_items(const std::vector<std::string>& lines) {
       ++i;
       continue;
     }
-    Item item{i, i + 1, line.size() > 4 && (line.substr(1, 4) == " [x]" || line.substr(1, 4) == " [X]"),
+    Item item{i, i + 1,
+              line.size() > 4 && (line.substr(1, 4) == " [x]" || line.substr(1, 4) == " [X]"),
               item_date(line)};
     // Continuation lines are indented; a blank line, heading or new item ends the item.
     while (item.last < lines.size()) {
@@ -65,11 +66,12 @@ std::vector<Item> find_items(const std::vector<std::string>& lines) {
 }
 
 std::string episodic_header(const StoreView& store, const std::string& today) {
-  const auto decay = store.today().plus_days(int_setting(store, "decay.retention_days", 90)).to_string();
+  const auto decay =
+      store.today().plus_days(int_setting(store, "decay.retention_days", 90)).to_string();
   return "---\ntype: episodic\ntags: [working-memory]\nsalience: low\nconfidence: medium\n"
-         "source: observed\nstatus: open\ncreated: " + today + "\nlast-accessed: " + today +
-         "\nretention: temporary\ndecay-after: " + decay + "\n---\n# Moved out of working memory on " +
-         today + "\n\n";
+         "source: observed\nstatus: open\ncreated: " +
+         today + "\nlast-accessed: " + today + "\nretention: temporary\ndecay-after: " + decay +
+         "\n---\n# Moved out of working memory on " + today + "\n\n";
 }
 
 // The marker `engram append` puts on an item it diverted to the overflow
@@ -267,6 +269,7 @@ private:
 
 } // namespace
 
-ENGRAM_RULE_PLUGIN(WorkingMemoryRule, "working-memory", engram::Phase::guard,
-                   "moves completed, then oldest, WORKING.md items to episodic/ when over the guard",
-                   "0.1.0", true)
+ENGRAM_RULE_PLUGIN(
+    WorkingMemoryRule, "working-memory", engram::Phase::guard,
+    "moves completed, then oldest, WORKING.md items to episodic/ when over the guard", "0.1.0",
+    true)

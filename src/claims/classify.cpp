@@ -8,8 +8,8 @@
 #include "claims/words.hpp"
 
 #include <algorithm>
-#include <optional>
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,18 +35,18 @@ constexpr std::array<std::string_view, 13> k_weak_pointer_phrases = {
 // Phrases that say where something is kept: a pointer when a path or a
 // place things are kept in ("the Vanta workspace", "Drive") is named.
 constexpr std::array<std::string_view, 20> k_storage_phrases = {
-    "is in",          "are in",          "is kept in",    "are kept in",    "is stored in",
-    "are stored in",  "is saved in",     "are saved in",  "is scanned into", "are scanned into",
-    "is filed in",    "are filed in",    "is filed under", "are filed under", "is under",
-    "are under",      "lives in",        "live in",       "is kept under",  "are kept under",
+    "is in",         "are in",       "is kept in",     "are kept in",     "is stored in",
+    "are stored in", "is saved in",  "are saved in",   "is scanned into", "are scanned into",
+    "is filed in",   "are filed in", "is filed under", "are filed under", "is under",
+    "are under",     "lives in",     "live in",        "is kept under",   "are kept under",
 };
 
 // Places things are kept in, named by their kind or their product.
 constexpr std::array<std::string_view, 24> k_storage_nouns = {
-    "folder",    "drive",    "dropbox",   "repository", "repo",      "workspace",
-    "app",       "bucket",   "directory", "vault",      "pagerduty", "figma",
-    "docusign",  "vanta",    "sharepoint", "onedrive",  "icloud",    "notion",
-    "confluence", "wiki",    "project",   "board",      "spreadsheet", "sheet",
+    "folder",     "drive",  "dropbox",    "repository", "repo",        "workspace",
+    "app",        "bucket", "directory",  "vault",      "pagerduty",   "figma",
+    "docusign",   "vanta",  "sharepoint", "onedrive",   "icloud",      "notion",
+    "confluence", "wiki",   "project",    "board",      "spreadsheet", "sheet",
 };
 
 // Names of places that, with a path, link or #channel, make a claim a pointer.
@@ -65,14 +65,14 @@ constexpr std::array<std::string_view, 19> k_instruction_phrases = {
 
 // Verbs that start an instruction whatever follows them.
 constexpr std::array<std::string_view, 64> k_imperative_verbs = {
-    "run",     "use",     "check",   "verify",   "add",      "install",  "ask",       "avoid",
-    "prefer",  "ensure",  "keep",    "try",      "restart",  "rerun",    "remove",    "delete",
-    "create",  "put",     "include", "confirm",  "validate", "rebuild",  "mention",   "consider",
-    "retry",   "wait",    "skip",    "follow",   "treat",    "tell",     "reply",     "respond",
-    "prepend", "append",  "rename",  "inspect",  "compare",  "grep",     "rebase",    "squash",
-    "bump",    "revert",  "reboot",  "unset",    "enable",   "disable",  "configure", "upgrade",
-    "edit",    "replace", "escalate", "lead",    "double",   "triple",   "offer",     "send",
-    "notify",  "cc",      "loop",    "escape",   "quote",    "wrap",     "prefix",    "drain",
+    "run",     "use",     "check",    "verify",  "add",      "install", "ask",       "avoid",
+    "prefer",  "ensure",  "keep",     "try",     "restart",  "rerun",   "remove",    "delete",
+    "create",  "put",     "include",  "confirm", "validate", "rebuild", "mention",   "consider",
+    "retry",   "wait",    "skip",     "follow",  "treat",    "tell",    "reply",     "respond",
+    "prepend", "append",  "rename",   "inspect", "compare",  "grep",    "rebase",    "squash",
+    "bump",    "revert",  "reboot",   "unset",   "enable",   "disable", "configure", "upgrade",
+    "edit",    "replace", "escalate", "lead",    "double",   "triple",  "offer",     "send",
+    "notify",  "cc",      "loop",     "escape",  "quote",    "wrap",    "prefix",    "drain",
 };
 
 // Verbs that are also nouns ("Build takes 5 minutes"): an instruction only
@@ -103,51 +103,63 @@ constexpr std::array<std::string_view, 9> k_instruction_determiners = {
 
 // Words that open a leading clause: "When X fails, rerun it" instructs.
 constexpr std::array<std::string_view, 16> k_clause_openers = {
-    "when", "if",  "before", "after", "once", "whenever", "to",   "while",
-    "in",   "for", "on",     "during", "with", "unless",  "until", "from",
+    "when", "if",  "before", "after",  "once", "whenever", "to",    "while",
+    "in",   "for", "on",     "during", "with", "unless",   "until", "from",
 };
 
 // Labels that open a to-do or an open item ("TODO: …", "Next step: …").
 constexpr std::array<std::string_view, 24> k_task_labels = {
-    "todo",     "to do",      "to-do",     "fixme",     "tbd",          "xxx",
-    "next",     "next step",  "next steps", "next session", "action",   "action item",
-    "follow up", "follow-up", "followup",  "later",     "pending",      "blocked",
-    "open question", "question", "reminder", "waiting on", "waiting for", "task",
+    "todo",          "to do",     "to-do",      "fixme",        "tbd",         "xxx",
+    "next",          "next step", "next steps", "next session", "action",      "action item",
+    "follow up",     "follow-up", "followup",   "later",        "pending",     "blocked",
+    "open question", "question",  "reminder",   "waiting on",   "waiting for", "task",
 };
 
 // Phrases that open a sentence stating an intention, not a fact.
 constexpr std::array<std::string_view, 14> k_task_openers = {
-    "need to",    "needs to",  "still need to", "should look into", "look into",
-    "follow up",  "i'll",      "i will",        "we'll",            "we need to",
-    "waiting on", "waiting for", "todo",        "remember to ask",
+    "need to", "needs to",        "still need to", "should look into", "look into",  "follow up",
+    "i'll",    "i will",          "we'll",         "we need to",       "waiting on", "waiting for",
+    "todo",    "remember to ask",
 };
 
 // Words that put an instruction in the near future: "Investigate it
 // tomorrow" is a to-do, "Investigate flaky tests first" a rule.
 constexpr std::array<std::string_view, 14> k_soon = {
-    "tomorrow", "tonight",  "next week", "next month", "next quarter", "next year", "next sprint",
-    "this week", "this afternoon", "this evening", "later today", "after lunch", "next time",
-    "next session",
+    "tomorrow",    "tonight",     "next week", "next month",     "next quarter",
+    "next year",   "next sprint", "this week", "this afternoon", "this evening",
+    "later today", "after lunch", "next time", "next session",
 };
 
 // Verbs of errands, which an instruction for the near future opens with.
 constexpr std::array<std::string_view, 14> k_errands = {
-    "remind", "investigate", "call", "book", "buy", "order", "email",
-    "finish", "draft", "renew", "schedule", "benchmark", "pick", "fix",
+    "remind", "investigate", "call",  "book",     "buy",       "order", "email",
+    "finish", "draft",       "renew", "schedule", "benchmark", "pick",  "fix",
 };
 
 // Words that name something about a session rather than the world.
 constexpr std::array<std::string_view, 34> k_session_labels = {
-    "session",  "session id", "source",    "channel",  "client",    "model",     "duration",
-    "trigger",  "language",   "started",   "ended",    "resumed",   "user",      "participants",
-    "date",     "time",       "time zone", "tokens",   "tokens used", "cost",    "host",
-    "working directory", "platform", "agent", "messages", "transcript", "compacted",
-    "context window", "tools", "tools used", "conversation", "thread", "device", "session type",
+    "session",      "session id",
+    "source",       "channel",
+    "client",       "model",
+    "duration",     "trigger",
+    "language",     "started",
+    "ended",        "resumed",
+    "user",         "participants",
+    "date",         "time",
+    "time zone",    "tokens",
+    "tokens used",  "cost",
+    "host",         "working directory",
+    "platform",     "agent",
+    "messages",     "transcript",
+    "compacted",    "context window",
+    "tools",        "tools used",
+    "conversation", "thread",
+    "device",       "session type",
 };
 
 // Phrases that open a line describing the session itself.
 constexpr std::array<std::string_view, 9> k_session_openers = {
-    "conversation with", "session with", "chat with",    "call with",   "resumed from",
+    "conversation with", "session with", "chat with",       "call with",    "resumed from",
     "continued from",    "this session", "in this session", "session type",
 };
 
@@ -290,9 +302,8 @@ bool is_reference(const Reading& prose, const Reading& outside_code) {
   if (!std::any_of(prose.tokens.begin(), prose.tokens.end(), is_place)) {
     static const PhraseSet k_storage_places(k_storage_phrases);
     return k_storage_places.found_in(words) &&
-           std::any_of(words.begin(), words.end(), [](const std::string& word) {
-             return is_one_of<k_storage_nouns>(word);
-           });
+           std::any_of(words.begin(), words.end(),
+                       [](const std::string& word) { return is_one_of<k_storage_nouns>(word); });
   }
   static const PhraseSet k_weak_pointers(k_weak_pointer_phrases);
   static const PhraseSet k_storage(k_storage_phrases);
@@ -338,14 +349,15 @@ bool starts_imperative(std::string_view clause) {
   // A verb no list names, shown by the determiner after it ("Offer a
   // refund"); not a label ("Note: the VPN …"), a third-person verb ("Runs
   // the job"), or a name in apposition ("Miso the cat is four").
-  if (words.size() < 2 || !is_one_of<k_instruction_determiners>(words[1]) || words[0].ends_with('s') ||
-      is_one_of<k_object_words>(words[0]) || is_stopword(words[0])) {
+  if (words.size() < 2 || !is_one_of<k_instruction_determiners>(words[1]) ||
+      words[0].ends_with('s') || words[0].ends_with("ing") ||
+      words[0].ends_with("ed") || is_one_of<k_object_words>(words[0]) || is_stopword(words[0])) {
     return false;
   }
   const auto text = strip_line_markup(clause);
   const auto after_first = text.find_first_of(" :*_", 0);
-  if (after_first != std::string_view::npos && text.substr(after_first).find_first_not_of("*_") !=
-                                                    std::string_view::npos &&
+  if (after_first != std::string_view::npos &&
+      text.substr(after_first).find_first_not_of("*_") != std::string_view::npos &&
       text[text.find_first_not_of("*_", after_first)] == ':') {
     return false;
   }
@@ -465,11 +477,11 @@ bool is_session_metadata(std::string_view text) {
   if (const auto label = label_of(line)) {
     const auto& name = label->first;
     // A label that is a session word, or opens with a phrase of two ("Context window at end").
-    const bool prefixed = std::any_of(k_session_labels.begin(), k_session_labels.end(),
-                                      [&](std::string_view phrase) {
-                                        return phrase.find(' ') != std::string_view::npos &&
-                                               name.starts_with(std::string(phrase) + " ");
-                                      });
+    const bool prefixed =
+        std::any_of(k_session_labels.begin(), k_session_labels.end(), [&](std::string_view phrase) {
+          return phrase.find(' ') != std::string_view::npos &&
+                 name.starts_with(std::string(phrase) + " ");
+        });
     if (is_one_of<k_session_labels>(name) || prefixed || name.starts_with("session ") ||
         name.ends_with(" of the session")) {
       return true;
@@ -504,9 +516,8 @@ ClaimKind classify(std::string_view text) {
   if (const auto label = label_of(prose_only)) {
     const auto value = read(label->second);
     const bool place = std::any_of(value.tokens.begin(), value.tokens.end(), is_place) ||
-                       std::any_of(value.words.begin(), value.words.end(), [](const auto& w) {
-                         return is_one_of<k_storage_nouns>(w);
-                       });
+                       std::any_of(value.words.begin(), value.words.end(),
+                                   [](const auto& w) { return is_one_of<k_storage_nouns>(w); });
     if (place && value.words.size() <= k_label_place_words) {
       return ClaimKind::reference;
     }

@@ -229,8 +229,9 @@ std::optional<Judgment> duplicate_of(const PreparedClaim& incoming, const Prepar
 // two facts, however alike the rest.
 bool replaces_scope(const ClaimTokens& in, const ClaimTokens& ex) {
   const auto lacks = [](const std::vector<std::string>& a, const std::vector<std::string>& b) {
-    return std::any_of(a.begin(), a.end(),
-                       [&](const std::string& s) { return !std::binary_search(b.begin(), b.end(), s); });
+    return std::any_of(a.begin(), a.end(), [&](const std::string& s) {
+      return !std::binary_search(b.begin(), b.end(), s);
+    });
   };
   return lacks(in.scopes, ex.scopes) && lacks(ex.scopes, in.scopes);
 }
@@ -274,10 +275,9 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
     subject_words += std::binary_search(in.words.begin(), in.words.end(), token) ? 1 : 0;
   }
   const auto in_all = in.words.size() + in.values.size();
-  const double score =
-      in_all == 0 ? 0.0
-                  : static_cast<double>(change.shared + in.subject.size()) /
-                        static_cast<double>(in_all);
+  const double score = in_all == 0 ? 0.0
+                                   : static_cast<double>(change.shared + in.subject.size()) /
+                                         static_cast<double>(in_all);
   // Without a subject, the claims must share half the incoming claim to be
   // one instruction; the claim index relies on this bound.
   // A copula's subject can be one word ("Grafana is on v9.5").
@@ -337,8 +337,7 @@ std::string reason_for(const Judgment& j, const ClaimTokens& in, const ClaimToke
   case Why::too_few:
     return "too few significant words to call near-equal";
   case Why::contained:
-    return fmt::format("{:.0f}% of its significant words are in the existing claim",
-                       j.score * 100);
+    return fmt::format("{:.0f}% of its significant words are in the existing claim", j.score * 100);
   case Why::other_subject:
     return fmt::format("about another subject ({} → {})", listed_missing(ex.subject, in.subject),
                        listed_missing(in.subject, ex.subject));
@@ -351,22 +350,21 @@ std::string reason_for(const Judgment& j, const ClaimTokens& in, const ClaimToke
     return fmt::format("same subject, polarity flipped ({} → {})",
                        ex.negated ? "negative" : "positive", in.negated ? "negative" : "positive");
   case Why::value:
-    return fmt::format("same subject, value changed ({} → {})", listed_missing(ex.values, in.values),
-                       listed_missing(in.values, ex.values));
+    return fmt::format("same subject, value changed ({} → {})",
+                       listed_missing(ex.values, in.values), listed_missing(in.values, ex.values));
   case Why::qualifier:
     return fmt::format("same subject, qualified (adds {})", listed_missing(in_all, ex_all));
   case Why::complement:
     return fmt::format("same subject, its value changed ({} → {})", listed_missing(ex_all, in_all),
                        listed_missing(in_all, ex_all));
   case Why::substituted:
-    return fmt::format("same subject, one word replaced ({} → {}): both kept, for a person to judge",
-                       listed_missing(ex.predicate, in.predicate),
-                       listed_missing(in.predicate, ex.predicate));
+    return fmt::format(
+        "same subject, one word replaced ({} → {}): both kept, for a person to judge",
+        listed_missing(ex.predicate, in.predicate), listed_missing(in.predicate, ex.predicate));
   case Why::different:
     break;
   }
-  return fmt::format("same subject, says something else (adds {})",
-                     listed_missing(in_all, ex_all));
+  return fmt::format("same subject, says something else (adds {})", listed_missing(in_all, ex_all));
 }
 
 } // namespace

@@ -29,37 +29,37 @@ constexpr std::array<std::string_view, 13> k_copulas = {
 
 // Auxiliaries: where a predicate opens, though they say nothing of its value.
 constexpr std::array<std::string_view, 15> k_auxiliaries = {
-    "has",   "have", "had",    "do",   "does", "did",   "will",  "would",
-    "can",   "could", "should", "must", "may",  "might", "cannot",
+    "has", "have",  "had",    "do",   "does", "did",   "will",   "would",
+    "can", "could", "should", "must", "may",  "might", "cannot",
 };
 
 // Verbs in their base form, which the shape of a word does not show: a
 // plural subject's predicate opens with one ("Backups run nightly").
 constexpr std::array<std::string_view, 48> k_base_verbs = {
-    "run",    "use",     "need",    "take",   "support", "require", "return", "expire",
-    "happen", "work",    "contain", "include", "allow",  "accept",  "send",   "point",
-    "cost",   "fail",    "reset",   "go",     "get",     "live",    "belong", "depend",
-    "rely",   "own",     "hold",    "keep",   "show",    "ship",    "handle", "prefer",
-    "like",   "want",    "know",    "speak",  "serve",   "expose",  "listen", "reach",
-    "last",   "cover",   "block",   "retry",  "trigger", "break",   "land",   "sit",
+    "run",    "use",   "need",    "take",    "support", "require", "return", "expire",
+    "happen", "work",  "contain", "include", "allow",   "accept",  "send",   "point",
+    "cost",   "fail",  "reset",   "go",      "get",     "live",    "belong", "depend",
+    "rely",   "own",   "hold",    "keep",    "show",    "ship",    "handle", "prefer",
+    "like",   "want",  "know",    "speak",   "serve",   "expose",  "listen", "reach",
+    "last",   "cover", "block",   "retry",   "trigger", "break",   "land",   "sit",
 };
 
 // Words that open an instruction: its predicate is the whole claim.
 constexpr std::array<std::string_view, 64> k_openers = {
-    "always",   "never",    "dont",     "don't",    "do",      "please",  "avoid",   "prefer",
-    "make",     "use",      "run",      "remember", "check",   "verify",  "add",     "install",
-    "ask",      "ensure",   "keep",     "try",      "restart", "remove",  "delete",  "create",
-    "put",      "include",  "confirm",  "validate", "skip",    "follow",  "set",     "pin",
-    "bump",     "revert",   "enable",   "disable",  "turn",    "stop",    "start",   "send",
-    "write",    "tell",     "reply",    "let",      "escalate", "freeze", "offer",   "rotate",
-    "roll",     "wait",     "drain",    "reboot",   "leave",   "format",  "notify",  "email",
-    "remind",   "schedule", "book",     "cancel",   "archive", "approve", "review",  "rerun",
+    "always", "never",    "dont",    "don't",    "do",       "please",  "avoid",  "prefer",
+    "make",   "use",      "run",     "remember", "check",    "verify",  "add",    "install",
+    "ask",    "ensure",   "keep",    "try",      "restart",  "remove",  "delete", "create",
+    "put",    "include",  "confirm", "validate", "skip",     "follow",  "set",    "pin",
+    "bump",   "revert",   "enable",  "disable",  "turn",     "stop",    "start",  "send",
+    "write",  "tell",     "reply",   "let",      "escalate", "freeze",  "offer",  "rotate",
+    "roll",   "wait",     "drain",   "reboot",   "leave",    "format",  "notify", "email",
+    "remind", "schedule", "book",    "cancel",   "archive",  "approve", "review", "rerun",
 };
 
 // Determiners: after a first word, they show it is a verb ("Offer a refund").
 constexpr std::array<std::string_view, 14> k_determiners = {
-    "a",   "an",    "the",  "all",  "every", "each", "any",
-    "your", "our",  "this", "that", "these", "those", "both",
+    "a",    "an",  "the",  "all",  "every", "each",  "any",
+    "your", "our", "this", "that", "these", "those", "both",
 };
 
 // Prepositions: a verb followed by one names where or what the subject is
@@ -76,22 +76,23 @@ constexpr std::array<std::string_view, 9> k_adverbs = {
 // Names of what comes in numbered versions: "C++17", "ES2022", "python3"
 // name a version, where "web-1" and "db01" name a host.
 constexpr std::array<std::string_view, 24> k_version_families = {
-    "c++",  "c",     "es",   "ecmascript", "python", "py",     "node",  "java",
-    "jdk",  "ios",   "android", "api",     "php",    "ruby",   "go",    "gcc",
-    "clang", "llvm", "tls",  "http",       "ubuntu", "debian", "macos", "windows",
+    "c++",   "c",    "es",      "ecmascript", "python", "py",     "node",  "java",
+    "jdk",   "ios",  "android", "api",        "php",    "ruby",   "go",    "gcc",
+    "clang", "llvm", "tls",     "http",       "ubuntu", "debian", "macos", "windows",
 };
 
 // Pronouns: a predicate may follow one ("We use pnpm").
-constexpr std::array<std::string_view, 7> k_pronouns = {"we", "i", "you", "they", "he", "she", "it"};
+constexpr std::array<std::string_view, 7> k_pronouns = {"we", "i",   "you", "they",
+                                                        "he", "she", "it"};
 
 // Scopes a fact holds in: environments, platforms, regions, plans.
 constexpr std::array<std::string_view, 36> k_scopes = {
-    "staging",  "stage",    "production", "prod",    "dev",     "development", "sandbox",
-    "qa",       "uat",      "local",      "preview", "canary",  "beta",        "alpha",
-    "ios",      "android",  "web",        "desktop", "mobile",  "windows",     "macos",
-    "linux",    "internal", "external",   "eu",      "us",      "emea",        "apac",
-    "europe",   "asia",     "weekday",    "weekend", "weekdays", "weekends",   "test",
-    "testing",
+    "staging", "stage",   "production", "prod",     "dev",      "development",
+    "sandbox", "qa",      "uat",        "local",    "preview",  "canary",
+    "beta",    "alpha",   "ios",        "android",  "web",      "desktop",
+    "mobile",  "windows", "macos",      "linux",    "internal", "external",
+    "eu",      "us",      "emea",       "apac",     "europe",   "asia",
+    "weekday", "weekend", "weekdays",   "weekends", "test",     "testing",
 };
 
 template <std::size_t N>
@@ -199,7 +200,8 @@ bool is_version_name(std::string_view value) {
     return false;
   }
   auto family = value.substr(0, digit);
-  while (!family.empty() && (family.back() == '-' || family.back() == '.' || family.back() == ' ')) {
+  while (!family.empty() &&
+         (family.back() == '-' || family.back() == '.' || family.back() == ' ')) {
     family.remove_suffix(1);
   }
   const auto number = value.substr(digit);

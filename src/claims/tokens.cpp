@@ -10,8 +10,8 @@
 #include "store/tags.hpp"
 
 #include <algorithm>
-#include <fmt/format.h>
 #include <array>
+#include <fmt/format.h>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -151,8 +151,8 @@ std::string canonical_value(std::string_view token) {
     const auto digits = value.find_first_of("0123456789");
     const auto prefix = value.substr(0, digits == std::string::npos ? 0 : digits);
     const auto number = value.substr(prefix.size(), value.size() - prefix.size() - 1);
-    const bool currency = prefix.empty() || prefix == "$" || prefix == "\xE2\x82\xAC" ||
-                          prefix == "\xC2\xA3";
+    const bool currency =
+        prefix.empty() || prefix == "$" || prefix == "\xE2\x82\xAC" || prefix == "\xC2\xA3";
     if (currency && is_plain_number(number)) {
       value = prefix + number_text(std::stod(number) * 1000);
     }
@@ -216,35 +216,42 @@ constexpr std::array<std::string_view, 12> k_switch_words = {
 
 // Number words, as digits: "twelve characters" says what "12 characters" does.
 constexpr std::array<std::string_view, 28> k_number_words = {
-    "zero",    "one",     "two",       "three",    "four",    "five",    "six",
-    "seven",   "eight",   "nine",      "ten",      "eleven",  "twelve",  "thirteen",
-    "fourteen", "fifteen", "sixteen",  "seventeen", "eighteen", "nineteen", "twenty",
-    "thirty",  "forty",   "fifty",     "sixty",    "seventy", "eighty",  "ninety",
+    "zero",     "one",     "two",     "three",     "four",     "five",     "six",
+    "seven",    "eight",   "nine",    "ten",       "eleven",   "twelve",   "thirteen",
+    "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+    "thirty",   "forty",   "fifty",   "sixty",     "seventy",  "eighty",   "ninety",
 };
 
 // Irregular past forms, as their verbs: "took" says what "takes" does.
 const std::unordered_map<std::string_view, std::string_view>& irregular_verbs() {
   static const std::unordered_map<std::string_view, std::string_view> k_verbs = {
-      {"took", "take"},     {"taken", "take"},   {"ran", "run"},       {"went", "go"},
-      {"gone", "go"},       {"made", "make"},    {"built", "build"},   {"sent", "send"},
-      {"kept", "keep"},     {"held", "hold"},    {"got", "get"},       {"gotten", "get"},
-      {"gave", "give"},     {"given", "give"},   {"wrote", "write"},   {"written", "write"},
-      {"broke", "break"},   {"broken", "break"}, {"began", "begin"},   {"begun", "begin"},
-      {"found", "find"},    {"left", "leave"},   {"paid", "pay"},      {"said", "say"},
-      {"told", "tell"},     {"brought", "bring"}, {"bought", "buy"},   {"chose", "choose"},
-      {"chosen", "choose"}, {"drove", "drive"},  {"driven", "drive"},  {"fell", "fall"},
-      {"felt", "feel"},     {"led", "lead"},     {"lost", "lose"},     {"meant", "mean"},
-      {"met", "meet"},      {"saw", "see"},      {"seen", "see"},      {"sold", "sell"},
-      {"shown", "show"},    {"spent", "spend"},  {"stood", "stand"},   {"won", "win"},
-      {"ate", "eat"},       {"grew", "grow"},    {"knew", "know"},     {"known", "know"},
-      {"shot", "shoot"},    {"hid", "hide"},     {"hidden", "hide"},   {"froze", "freeze"},
-      {"frozen", "freeze"}, {"rode", "ride"},    {"spoke", "speak"},   {"spoken", "speak"},
-      {"stole", "steal"},   {"threw", "throw"},  {"thrown", "throw"},  {"woke", "wake"},
-      {"caught", "catch"},  {"taught", "teach"}, {"thought", "think"}, {"fought", "fight"},
-      {"sought", "seek"},   {"understood", "understand"}, {"slept", "sleep"},
-      {"swept", "sweep"},   {"lent", "lend"},    {"bent", "bend"},     {"dealt", "deal"},
-      {"hung", "hang"},     {"struck", "strike"}, {"stuck", "stick"},  {"forgot", "forget"},
-      {"forgotten", "forget"}, {"became", "become"}, {"rang", "ring"}, {"sang", "sing"},
+      {"took", "take"},        {"taken", "take"},    {"ran", "run"},
+      {"went", "go"},          {"gone", "go"},       {"made", "make"},
+      {"built", "build"},      {"sent", "send"},     {"kept", "keep"},
+      {"held", "hold"},        {"got", "get"},       {"gotten", "get"},
+      {"gave", "give"},        {"given", "give"},    {"wrote", "write"},
+      {"written", "write"},    {"broke", "break"},   {"broken", "break"},
+      {"began", "begin"},      {"begun", "begin"},   {"found", "find"},
+      {"left", "leave"},       {"paid", "pay"},      {"said", "say"},
+      {"told", "tell"},        {"brought", "bring"}, {"bought", "buy"},
+      {"chose", "choose"},     {"chosen", "choose"}, {"drove", "drive"},
+      {"driven", "drive"},     {"fell", "fall"},     {"felt", "feel"},
+      {"led", "lead"},         {"lost", "lose"},     {"meant", "mean"},
+      {"met", "meet"},         {"saw", "see"},       {"seen", "see"},
+      {"sold", "sell"},        {"shown", "show"},    {"spent", "spend"},
+      {"stood", "stand"},      {"won", "win"},       {"ate", "eat"},
+      {"grew", "grow"},        {"knew", "know"},     {"known", "know"},
+      {"shot", "shoot"},       {"hid", "hide"},      {"hidden", "hide"},
+      {"froze", "freeze"},     {"frozen", "freeze"}, {"rode", "ride"},
+      {"spoke", "speak"},      {"spoken", "speak"},  {"stole", "steal"},
+      {"threw", "throw"},      {"thrown", "throw"},  {"woke", "wake"},
+      {"caught", "catch"},     {"taught", "teach"},  {"thought", "think"},
+      {"fought", "fight"},     {"sought", "seek"},   {"understood", "understand"},
+      {"slept", "sleep"},      {"swept", "sweep"},   {"lent", "lend"},
+      {"bent", "bend"},        {"dealt", "deal"},    {"hung", "hang"},
+      {"struck", "strike"},    {"stuck", "stick"},   {"forgot", "forget"},
+      {"forgotten", "forget"}, {"became", "become"}, {"rang", "ring"},
+      {"sang", "sing"},
   };
   return k_verbs;
 }
@@ -258,15 +265,20 @@ bool is_listed(const std::array<std::string_view, N>& list, std::string_view wor
 // Nouns that, before a number, name one of many: "shard 3" is a thing, as
 // web-1 is, where "page 100" measures.
 constexpr std::array<std::string_view, 36> k_designators = {
-    "shard", "node",   "server", "host",    "rule",   "step",   "phase",    "room",  "floor",
-    "partition", "replica", "worker", "slot", "rack",  "item",   "issue",    "ticket", "pr",
-    "cluster", "building", "gate", "lane",   "terminal", "desk", "chapter", "section", "part",
-    "task",  "bug",    "case",   "bay",     "pod",    "instance", "number",
+    "shard", "node",     "server",    "host",    "rule",     "step",     "phase",
+    "room",  "floor",    "partition", "replica", "worker",   "slot",     "rack",
+    "item",  "issue",    "ticket",    "pr",      "cluster",  "building", "gate",
+    "lane",  "terminal", "desk",      "chapter", "section",  "part",     "task",
+    "bug",   "case",     "bay",       "pod",     "instance", "number",
 };
 
 // Words that scale the number before them.
 constexpr std::array<std::pair<std::string_view, double>, 5> k_magnitudes = {{
-    {"thousand", 1e3}, {"million", 1e6}, {"billion", 1e9}, {"trillion", 1e12}, {"k", 1e3},
+    {"thousand", 1e3},
+    {"million", 1e6},
+    {"billion", 1e9},
+    {"trillion", 1e12},
+    {"k", 1e3},
 }};
 
 // Numbers joined with the words around them that say what they are:
@@ -292,7 +304,6 @@ void join_numbers(std::vector<Token>& tokens) {
   }
 }
 
-
 // The number a number word, or two joined by a hyphen ("thirty-five"), stands
 // for, or "". "one" stays a word: it is a pronoun as often as a number.
 std::string number_of(std::string_view token) {
@@ -309,7 +320,7 @@ std::string number_of(std::string_view token) {
     const auto tens = value(token.substr(0, hyphen));
     const auto ones = value(token.substr(hyphen + 1));
     return tens >= 20 && tens % 10 == 0 && ones > 0 && ones < 10 ? std::to_string(tens + ones)
-                                                                  : std::string();
+                                                                 : std::string();
   }
   const auto n = value(token);
   return n < 0 || token == "one" ? std::string() : std::to_string(n);
@@ -327,8 +338,8 @@ std::pair<std::string_view, std::string_view> split_unit(std::string_view token)
   }
   const auto unit = token.substr(letters);
   const auto number = token.substr(0, letters);
-  const bool numeric = !number.empty() && number.find_first_not_of("0123456789.,") ==
-                                              std::string_view::npos;
+  const bool numeric =
+      !number.empty() && number.find_first_not_of("0123456789.,") == std::string_view::npos;
   const bool ordinal = unit == "st" || unit == "nd" || unit == "rd" || unit == "th";
   if (!numeric || unit.empty() || unit.size() > 4 || ordinal) {
     return {token, {}};
@@ -408,9 +419,8 @@ std::unordered_set<std::string> proper_words(std::string_view text) {
 // plural "s" the stemmer keeps ("shas"), so "SHA" and "SHAs" agree.
 std::string comparable_stem(const std::string& word) {
   const auto irregular = irregular_verbs().find(word);
-  auto stem = store::canonical_tag(irregular == irregular_verbs().end()
-                                       ? word
-                                       : std::string(irregular->second));
+  auto stem = store::canonical_tag(
+      irregular == irregular_verbs().end() ? word : std::string(irregular->second));
   if (stem.size() > 3 && stem.ends_with('s') && !stem.ends_with("ss") && !stem.ends_with("us") &&
       !stem.ends_with("is")) {
     stem.pop_back();
@@ -448,8 +458,8 @@ std::vector<Token> ordered_tokens(const std::string& folded) {
         // Quotes and backticks are markup: `/etc/x.conf` is the path /etc/x.conf,
         // and a word in quotes the word ("dark" is dark); code stays a value.
         auto inner = folded.substr(i + 1, close - i - 1);
-        const bool word = c != '`' && inner.find_first_not_of("abcdefghijklmnopqrstuvwxyz") ==
-                                          std::string::npos;
+        const bool word =
+            c != '`' && inner.find_first_not_of("abcdefghijklmnopqrstuvwxyz") == std::string::npos;
         out.push_back({word ? std::move(inner) : canonical_value(inner), !word, false});
         i = close + 1;
         continue;
@@ -503,9 +513,10 @@ std::vector<Token> ordered_tokens(const std::string& folded) {
   for (std::size_t w = 0; w < out.size(); ++w) {
     if (!out[w].value) {
       auto value = value_word(out[w].text, role_of(out[w].text));
-      const bool switched_on = out[w].text == "on" &&
-                               (w + 1 == out.size() ||
-                                (w > 0 && !out[w - 1].value && is_listed(k_switch_words, out[w - 1].text)));
+      const bool switched_on =
+          out[w].text == "on" &&
+          (w + 1 == out.size() ||
+           (w > 0 && !out[w - 1].value && is_listed(k_switch_words, out[w - 1].text)));
       if (switched_on) {
         value = "on";
       }

@@ -145,8 +145,8 @@ std::uint32_t ClaimTable::add(std::string_view text, claims::PreparedClaim prepa
   }
   std::sort(shape.subject.begin(), shape.subject.end());
   for (const auto& token : shape.prepared.tokens.predicate) {
-    if (std::binary_search(shape.prepared.tokens.words.begin(),
-                           shape.prepared.tokens.words.end(), token)) {
+    if (std::binary_search(shape.prepared.tokens.words.begin(), shape.prepared.tokens.words.end(),
+                           token)) {
       shape.predicate_words.push_back(number(m_tokens, token));
     }
   }
@@ -365,7 +365,8 @@ std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimT
     everything = missing + 1 > n; // a threshold of 0: any claim could be one
     holds_at_least = n - missing;
     if (wanted == Wanted::related && in.subject.empty()) {
-      holds_at_least = std::min(holds_at_least, std::max<std::size_t>(k_update_tokens, (n + 1) / 2));
+      holds_at_least =
+          std::min(holds_at_least, std::max<std::size_t>(k_update_tokens, (n + 1) / 2));
     }
   }
   if (everything) {

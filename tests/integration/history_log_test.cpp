@@ -43,7 +43,8 @@ TEST_CASE("engram log lists the commits git log lists, newest first, with summar
     INFO(i);
     CHECK(log[i]["commit"] == ids[i]);
     CHECK(log[i]["summary"] == subjects[i]);
-    const auto files = git_lines(sandbox, store, {"show", "--format=", "--name-only", ids[i]});
+    const auto files =
+        git_lines(sandbox, store, {"show", "--no-renames", "--format=", "--name-only", ids[i]});
     CHECK(log[i]["files_changed"] == files.size());
   }
   CHECK(log[0]["run"] == "full");
@@ -52,7 +53,8 @@ TEST_CASE("engram log lists the commits git log lists, newest first, with summar
   CHECK(log[1]["committer"]["name"] == "engram");
   CHECK(log[2]["run"] == "init");
   // Insertions and deletions as git counts them.
-  const auto numstat = git_lines(sandbox, store, {"show", "--format=", "--numstat", ids[0]});
+  const auto numstat =
+      git_lines(sandbox, store, {"show", "--no-renames", "--format=", "--numstat", ids[0]});
   std::size_t added = 0;
   std::size_t removed = 0;
   for (const auto& line : numstat) {
@@ -94,7 +96,8 @@ TEST_CASE("engram show renders a consolidation's record from its commit, with it
     files.push_back(std::string(1, static_cast<char>(std::toupper(change[0]))) + "\t" +
                     file["path"].get<std::string>());
   }
-  CHECK(files == git_lines(sandbox, store, {"show", "--format=", "--name-status", "HEAD"}));
+  CHECK(files ==
+        git_lines(sandbox, store, {"show", "--no-renames", "--format=", "--name-status", "HEAD"}));
 
   const auto text = sandbox.engram({"show", "--store", store.string(), "HEAD~1"});
   REQUIRE(text.exit_code == 0);

@@ -156,9 +156,10 @@ TEST_CASE("claims: without_code drops code spans and fenced blocks, and keeps th
 
 TEST_CASE("claims: to-dos and open items are tasks, not knowledge") {
   for (const char* text :
-       {"TODO: check the quota next week", "- [ ] rotate the API key", "FIXME: the retry loop never stops",
-        "Need to ask Dana about the invoice.", "Next step: benchmark the new index.",
-        "Follow up with legal on Monday.", "Investigate the flaky test tomorrow.",
+       {"TODO: check the quota next week", "- [ ] rotate the API key",
+        "FIXME: the retry loop never stops", "Need to ask Dana about the invoice.",
+        "Next step: benchmark the new index.", "Follow up with legal on Monday.",
+        "Investigate the flaky test tomorrow.",
         "Ask Sven whether his admin role can be removed."}) {
     INFO(text);
     CHECK(classify(text) == ClaimKind::task);
@@ -182,8 +183,18 @@ TEST_CASE("claims: lines about the session itself are metadata") {
 TEST_CASE("claims: where things are kept is a reference when a place is named") {
   CHECK(classify("The Terraform modules are in the infra-modules repository.") ==
         ClaimKind::reference);
-  CHECK(classify("Contract PDFs are in DocuSign under the Vendors folder.") == ClaimKind::reference);
+  CHECK(classify("Contract PDFs are in DocuSign under the Vendors folder.") ==
+        ClaimKind::reference);
   CHECK(classify("- Benchmarks: bench/RESULTS.md") == ClaimKind::reference);
   CHECK(classify("Aunt Rosa lives in Porto.") == ClaimKind::factual);
   CHECK(classify("The bug is in the parser.") == ClaimKind::factual);
+}
+
+TEST_CASE("claims: a verb no list names opens an instruction when a determiner follows it") {
+  CHECK(classify("Offer a refund for outages longer than four hours.") == ClaimKind::behavioural);
+  // A gerund or a past form is a fact's subject or verb, a label a label, a name a name.
+  CHECK(classify("Raising the page size brought the run down to 6 minutes.") ==
+        ClaimKind::factual);
+  CHECK(classify("Note: the VPN drops connections when the laptop sleeps.") == ClaimKind::factual);
+  CHECK(classify("Miso the cat is four years old.") == ClaimKind::factual);
 }

@@ -296,8 +296,7 @@ TEST_CASE("claims: a changed value, a copula's complement or a qualifier is an u
 }
 
 TEST_CASE("claims: an adjective's object is one of many, a copula's complement is one") {
-  CHECK(compare("Lena is allergic to shellfish.", "Lena is allergic to cats.") !=
-        Relation::update);
+  CHECK(compare("Lena is allergic to shellfish.", "Lena is allergic to cats.") != Relation::update);
   CHECK(compare("The primary AWS region is eu-west-1.", "The primary AWS region is us-east-1.") ==
         Relation::update);
   CHECK(compare("Run ANALYZE on shard 4 after the nightly load.",

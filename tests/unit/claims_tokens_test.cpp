@@ -31,7 +31,7 @@ TEST_CASE("claims: numbers, versions, dates, paths, URLs and quoted values are v
   CHECK(has(tokens.values, "/etc/x.conf"));
   CHECK(has(tokens.values, "https://x.org"));
   CHECK(has(tokens.values, "make")); // quotes are markup: `make` is the value make
-  CHECK(has(tokens.words, "fast")); // a word in quotes is the word
+  CHECK(has(tokens.words, "fast"));  // a word in quotes is the word
   CHECK(tokens_of("Edit `/etc/x.conf`").values == tokens_of("Edit /etc/x.conf").values);
   CHECK(tokens_of("Pin 1.4.2").values == tokens_of("Pin v1.4.2").values);
 }
@@ -65,7 +65,7 @@ TEST_CASE("claims: a claim's subject is what comes before its predicate") {
   CHECK(tokens_of("The module leaks file handles after a reload.").subject == V{"modul"});
   CHECK(tokens_of("Integration tests need network access").subject ==
         tokens_of("Integration tests do not need network access").subject);
-  CHECK(tokens_of("Always pin versions").subject.empty()); // an instruction is all predicate
+  CHECK(tokens_of("Always pin versions").subject.empty());     // an instruction is all predicate
   CHECK(tokens_of("The session store is Memcached.").copular); // a name, not a participle
   CHECK_FALSE(tokens_of("The cache is invalidated nightly").copular);
   CHECK(tokens_of("CI runs on Travis.").copular); // a verb and a preposition name a value
@@ -73,7 +73,8 @@ TEST_CASE("claims: a claim's subject is what comes before its predicate") {
 }
 
 TEST_CASE("claims: numbers compare as numbers however they are written") {
-  CHECK(tokens_of("at least twelve characters").values == tokens_of("at least 12 characters").values);
+  CHECK(tokens_of("at least twelve characters").values ==
+        tokens_of("at least 12 characters").values);
   CHECK(tokens_of("thirty-five people").values == tokens_of("35 people").values);
   CHECK(tokens_of("March 5th").values == tokens_of("5 March").values);
   CHECK(tokens_of("99.90% availability").values == tokens_of("99.9% availability").values);
@@ -92,6 +93,6 @@ TEST_CASE("claims: a number with its magnitude, or after a designator, is one va
   CHECK(tokens_of("a cap of \u20ac500k").values == tokens_of("a cap of \u20ac500,000").values);
   using V = std::vector<std::string>;
   CHECK(tokens_of("Run ANALYZE on shard 3").scopes == V{"shard-3"});
-  CHECK(tokens_of("The project targets C++17.").scopes.empty()); // a version, not a name
+  CHECK(tokens_of("The project targets C++17.").scopes.empty());           // a version, not a name
   CHECK(tokens_of("The primary AWS region is us-east-1.").scopes.empty()); // the value stated
 }

@@ -1,0 +1,108 @@
+// Where episodic-decay files what it absorbs: into the section its episode's
+// heading names, a solution's changed line through a superseded marker, new
+// files with frontmatter taken from their source, and tasks and session
+// metadata kept with their episode in archive/, never filed as knowledge.
+#include "lib/process.hpp"
+#include "lib/stores.hpp"
+
+#include <catch2/catch.hpp>
+#include <string>
+
+namespace fs = std::filesystem;
+using engram::test::episodic_memory;
+using engram::test::read_file;
+using engram::test::Sandbox;
+using engram::test::semantic_memory;
+using engram::test::write_file;
+
+namespace {
+
+constexpr const char* k_now = "2026-11-22";
+
+// A store made by `engram init`, consolidated once after `fill` wrote its files.
+template <typename Fill> fs::path consolidated(const Sandbox& sandbox, Fill fill) {
+  const fs::path store = sandbox.work("store");
+  REQUIRE(sandbox.engram({"init", store.string()}).exit_code == 0);
+  fill(store);
+  const auto run = sandbox.engram({"consolidate", "--store", store.string(), "--now", k_now});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  return store;
+}
+
+} // namespace
+
+TEST_CASE("a claim is filed in the section its episode's heading names, not at the end") {
+  const Sandbox sandbox;
+  const auto store = consolidated(sandbox, [](const fs::path& s) {
+    write_file(s / "semantic" / "shopify.md",
+               semantic_memory({"shopify", "api"}, "2026-01-05",
+                               "# Shopify\n\n## Rate limits\n\n- The bucket holds 40 requests.\n\n"
+                               "## Webhooks\n\n- Webhooks retry for 48 hours.\n"));
+    write_file(s / "episodic" / "2026-05-01-limits.md",
+               episodic_memory({"shopify", "api"}, "2026-05-01", "2026-06-01",
+                               "# Rate limits\n\nThe bucket leaks 2 requests per second.\n"));
+  });
+  const auto body = read_file(store / "semantic" / "shopify.md");
+  const auto claim = body.find("The bucket leaks 2 requests per second.");
+  REQUIRE(claim != std::string::npos);
+  CHECK(claim < body.find("## Webhooks"));
+  CHECK(claim > body.find("## Rate limits"));
+}
+
+TEST_CASE("a solution stated anew keeps its old line in a superseded marker") {
+  const Sandbox sandbox;
+  const auto store = consolidated(sandbox, [](const fs::path& s) {
+    write_file(s / "procedural" / "feedback.md",
+               "---\ntype: procedural\ntags: [feedback]\ncreated: 2026-01-05\n---\n"
+               "## Solution: db-locked\n\n**Symptom:** database is locked\n"
+               "**Solution:** retry the write\n");
+    write_file(s / "episodic" / "2026-05-01-locks.md",
+               episodic_memory({"sqlite"}, "2026-05-01", "2026-06-01",
+                               "## Solution: db-locked\n\n**Symptom:** database is locked\n"
+                               "**Solution:** enable WAL mode and a busy timeout\n"));
+  });
+  const auto body = read_file(store / "procedural" / "feedback.md");
+  CHECK_THAT(body, Catch::Contains("**Solution:** enable WAL mode and a busy timeout\n"
+                                   "<!-- superseded 2026-11-22: previously \"**Solution:** retry "
+                                   "the write\" -->"));
+  // One live Solution line, not two conflicting ones.
+  std::size_t live = 0;
+  for (auto at = body.find("\n**Solution:**"); at != std::string::npos;
+       at = body.find("\n**Solution:**", at + 1)) {
+    ++live;
+  }
+  CHECK(live == 1);
+}
+
+TEST_CASE("a new file's frontmatter comes from its episode, not a confirmed default") {
+  const Sandbox sandbox;
+  const auto store = consolidated(sandbox, [](const fs::path& s) {
+    write_file(s / "episodic" / "2026-05-01-printer.md",
+               episodic_memory({"office", "printer"}, "2026-05-01", "2026-06-01",
+                               "# Printer\n\nThe office printer takes A4 paper only.\n"));
+  });
+  const auto created = read_file(store / "semantic" / "office-printer.md");
+  CHECK_THAT(created, Catch::Contains("\nconfidence: medium\n"));
+  CHECK_THAT(created, Catch::Contains("\nstatus: provisional\n"));
+  CHECK_THAT(created, !Catch::Contains("status: confirmed"));
+}
+
+TEST_CASE("tasks and session metadata stay with their episode in archive/, never filed") {
+  const Sandbox sandbox;
+  const auto store = consolidated(sandbox, [](const fs::path& s) {
+    write_file(s / "episodic" / "2026-05-01-session.md",
+               episodic_memory({"quota", "api"}, "2026-05-01", "2026-06-01",
+                               "# Session\n\n**Session ID**: 7f3a-22c1\n\n**Source**: telegram\n\n"
+                               "TODO: check the quota next week\n\n"
+                               "The API quota is 10,000 calls a day.\n"));
+  });
+  const auto archived = read_file(store / "archive" / "episodic" / "2026-05-01-session.md");
+  CHECK_THAT(archived, Catch::Contains("TODO: check the quota next week"));
+  CHECK_THAT(archived, Catch::Contains("**Session ID**: 7f3a-22c1"));
+  const auto semantic = read_file(store / "semantic" / "api-quota.md");
+  CHECK_THAT(semantic, Catch::Contains("The API quota is 10,000 calls a day."));
+  CHECK_THAT(semantic, !Catch::Contains("TODO"));
+  CHECK_THAT(semantic, !Catch::Contains("Session ID"));
+  CHECK_FALSE(fs::exists(store / "episodic" / "2026-05-01-session.md"));
+}
