@@ -13,8 +13,8 @@ enum class ClaimKind {
   behavioural, // an instruction (always, never, prefer, ...): goes to procedural/feedback.md
   reference,   // a pointer to an external place: goes to reference/
   solution,    // a whole `## Solution: <slug>` section: goes to procedural/feedback.md whole
-  task,        // a to-do or open item ("TODO: …", "- [ ] …", "Follow up with …"): not lasting knowledge
-  metadata,    // about the session itself ("**Session ID**: …", "Source: telegram"): not knowledge
+  task, // a to-do or open item ("TODO: …", "- [ ] …", "Follow up with …"): not lasting knowledge
+  metadata, // about the session itself ("**Session ID**: …", "Source: telegram"): not knowledge
 };
 
 // How much of its claims a rule asks for: classifying a claim (its kind) is
@@ -30,7 +30,7 @@ struct Claim {
   std::string context; // the headings above it, outermost first, joined by " > "
   std::string title;   // for a solution: the slug after `## Solution:`; else empty
   ClaimKind kind = ClaimKind::factual;
-  int line = 1;        // 1-based line of the body (offset by the caller to a file line)
+  int line = 1; // 1-based line of the body (offset by the caller to a file line)
 };
 
 // How an incoming claim relates to an existing one.
