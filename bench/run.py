@@ -254,7 +254,10 @@ class Bench:
         self.dropped.append(path)
 
     def consolidate(self, store, *extra):
-        argv = [self.engram, "consolidate", "--store", store, "--now", NOW, *extra]
+        # The bench's stores decay thousands of episodes in one run: past the
+        # removal cap that stops such a run unasked.
+        argv = [self.engram, "consolidate", "--store", store, "--now", NOW, "--allow-removals",
+                *extra]
         sample, out = measure(argv, env=self.env)
         sample.freed = wait_for_freeing()
         return sample, out
@@ -364,7 +367,8 @@ def scenario_full(bench, runs):
         for i in range(runs):
             copy = bench.fresh_copy(pristine, f"engram-{i}")
             if i == 0:
-                note_command([bench.engram, "consolidate", "--store", "<copy>", "--now", NOW, "--json"])
+                note_command([bench.engram, "consolidate", "--store", "<copy>", "--now", NOW,
+                              "--allow-removals", "--json"])
             sample, out = bench.consolidate(copy, "--json")
             s = "1. full, 2,000 episodic (" + label + ") + 500 semantic"
             if i == 0:

@@ -35,6 +35,7 @@ struct ConsolidateOptions {
   bool json = false;                          // --json
   std::vector<std::string> only;              // --only RULE,...: run these rules and no other
   std::vector<std::string> skip;              // --skip RULE: run every rule but these
+  bool allow_removals = false;                // --allow-removals: no removal cap this run
 };
 
 // The outcome as JSON text on stdout: the record, what was applied, and the
@@ -257,8 +258,9 @@ int run_consolidate(const Globals& globals, const ConsolidateOptions& options) {
   // A subset of the rules is this command's own choice, which the daemon's
   // request does not carry: it runs here, and the run lock keeps it from
   // racing the daemon's runs.
+  // So is --allow-removals: it lifts the cap for this run only.
   const bool subset = !options.only.empty() || !options.skip.empty();
-  if (!subset) {
+  if (!subset && !options.allow_removals) {
     if (const auto through_daemon = consolidate_through_daemon(selected, options)) {
       return *through_daemon;
     }
@@ -275,14 +277,18 @@ int run_consolidate(const Globals& globals, const ConsolidateOptions& options) {
   }
   const auto dry = options.dry_run ? engine::DryRun::yes : engine::DryRun::no;
   const auto kind = options.lightweight ? RunKind::lightweight : RunKind::full;
+  config::Settings settings = selected.settings;
+  if (options.allow_removals) {
+    settings.set("guard.max_removals_per_run", std::int64_t{0});
+  }
   engine::Outcome outcome;
   // The command exits after the run: freeing the replaced files is left to a child.
   engine::set_freeing(engine::Freeing::detached);
   try {
     // This process reads the whole store once, then exits.
     outcome = in_large_pages([&] {
-      return engine::consolidate(selected.root, selected.settings, *rules, today, kind, dry,
-                                 nullptr, nullptr, subset);
+      return engine::consolidate(selected.root, settings, *rules, today, kind, dry, nullptr,
+                                 nullptr, subset);
     });
   } catch (const Error& error) {
     fmt::print(stderr, "engram: consolidate: {}\n", error.what());
@@ -330,6 +336,9 @@ void add_consolidate_command(CLI::App& app, std::vector<Command>& commands) {
       ->type_name("RULE")
       ->delimiter(',')
       ->excludes(only);
+  command->add_flag("--allow-removals", options->allow_removals,
+                    "Let this run remove more memory files than guard.max_removals_per_run and "
+                    "guard.max_removals_share allow (a first run over a large backlog)");
   commands.push_back(
       {command, [options](const Globals& globals) { return run_consolidate(globals, *options); }});
 }

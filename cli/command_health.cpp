@@ -12,6 +12,7 @@
 #include "cli/store_selection.hpp"
 #include "engine/consolidation.hpp"
 #include "engine/guards.hpp"
+#include "engine/holds.hpp"
 #include "git/history.hpp"
 #include "git/repository.hpp"
 #include "store/tags.hpp"
@@ -70,6 +71,32 @@ std::optional<double> number_field(const store::MemoryFile& file, std::string_vi
   } catch (const std::exception&) {
     return std::nullopt;
   }
+}
+
+// The holds in force, for the report.
+Json holds_json(const std::vector<engine::Hold>& holds) {
+  Json out = Json::array();
+  for (const auto& hold : holds) {
+    out.push_back({{"undo", hold.undo}, {"summary", hold.summary}, {"paths", hold.paths}});
+  }
+  return out;
+}
+
+// The Holds section of the Markdown report; nothing when there are none.
+std::string holds_section(const Json& holds) {
+  if (holds.empty()) {
+    return {};
+  }
+  std::string out = "### Holds (left alone until one of their files changes)\n\n";
+  for (const auto& hold : holds) {
+    out += fmt::format("- `{}` {}:", hold["undo"].get<std::string>().substr(0, 12),
+                       hold["summary"].get<std::string>());
+    for (const auto& path : hold["paths"]) {
+      out += fmt::format(" `{}`", path.get<std::string>());
+    }
+    out += "\n";
+  }
+  return out + "\n";
 }
 
 // Gathers the report as JSON; the Markdown is rendered from it.
@@ -241,6 +268,7 @@ Json gather(const SelectedStore& selected, const Date& today, const engine::Plan
       }
     }
   }
+  report["holds"] = holds_json(engine::holds_at(selected.root));
   report["rules"] = rules;
   report["dry_run_changes"] = plan.changes.size();
 
@@ -262,6 +290,10 @@ Json gather(const SelectedStore& selected, const Date& today, const engine::Plan
   if (!report["contradictions"]["uncertain"].empty()) {
     advice.push_back("Review the pairs engram could not judge: both claims are kept, and one may "
                      "have replaced the other.");
+  }
+  if (!report["holds"].empty()) {
+    advice.push_back("Undos hold files (listed under Holds): the rules leave them as they are "
+                     "until one of them changes.");
   }
   if (!report["contradictions"]["not_changed"].empty()) {
     advice.push_back("Review the contradicted memories that are protected from automatic edits.");
@@ -388,8 +420,11 @@ std::string to_markdown(const Json& r) {
                        g["limit"].get<std::int64_t>(), g["unit"].get<std::string>(),
                        g["headroom"].get<std::int64_t>());
   }
+  out += fmt::format("| Holds | {} | {} undos hold files the rules leave alone |\n",
+                     r["holds"].empty() ? "OK" : "HELD", n(r["holds"]));
   out += fmt::format("| Diagnostics | {} | {} files engram cannot read |\n\n",
                      status(r["diagnostics"].empty()), n(r["diagnostics"]));
+  out += holds_section(r["holds"]);
 
   out += action_section("Likely duplicates (would merge)", r["duplicates"]["would_merge"], "None.");
   out += action_section("Likely duplicates (not merged automatically)",

@@ -6,6 +6,8 @@
 #include "cli/store_selection.hpp"
 #include "daemon/control_socket.hpp"
 #include "engine/guards.hpp"
+#include "engine/holds.hpp"
+#include "store/profile.hpp"
 #include "store/expiry.hpp"
 
 #include <CLI/CLI.hpp>
@@ -42,10 +44,30 @@ struct StatusReport {
   std::vector<LayerCount> layers;
   std::vector<engine::GuardReading> guards;
   std::vector<std::string> expired; // store-relative paths of expired episodic files
+  std::vector<engine::Hold> holds;  // undos whose files the rules leave alone
+  const store::Profile* profile = nullptr; // configured, else detected
+  bool profile_configured = false;
+  std::string profile_evidence; // what detection saw; empty when configured
+  std::vector<store::LoaderReading> loader; // the profile's loader limits, measured
   std::int64_t retention_days = 0;
   std::size_t errors = 0;
   std::size_t warnings = 0;
 };
+
+// The store's profile: as its `[[store]]` section says, else detected.
+void read_profile(const config::Config& config, const SelectedStore& selected,
+                  StatusReport& report) {
+  const auto* section = config.store_for(selected.root);
+  if (section != nullptr && !section->profile.empty()) {
+    report.profile = store::profile_named(section->profile);
+    report.profile_configured = true;
+  } else {
+    const auto detected = store::detect_profile(selected.root);
+    report.profile = detected.profile;
+    report.profile_evidence = detected.evidence;
+  }
+  report.loader = store::read_loader_limits(selected.root, *report.profile);
+}
 
 // Reads the store and gathers the report.
 StatusReport gather(const SelectedStore& selected, const Date& today) {
@@ -77,6 +99,7 @@ StatusReport gather(const SelectedStore& selected, const Date& today) {
       report.expired.push_back(entry->relative.generic_string());
     }
   }
+  report.holds = engine::holds_at(selected.root);
   report.errors = snapshot.error_count();
   report.warnings = snapshot.diagnostics.size() - report.errors;
   return report;
@@ -87,6 +110,23 @@ nlohmann::ordered_json to_json(const StatusReport& report) {
   nlohmann::ordered_json json;
   json["store"] = report.store.string();
   json["today"] = report.today.to_string();
+  auto loader = nlohmann::ordered_json::array();
+  for (const auto& reading : report.loader) {
+    loader.push_back({{"path", reading.limit.path},
+                      {"present", reading.present},
+                      {"lines", reading.lines},
+                      {"bytes", reading.bytes},
+                      {"chars", reading.chars},
+                      {"max_lines", reading.limit.max_lines},
+                      {"max_bytes", reading.limit.max_bytes},
+                      {"max_chars", reading.limit.max_chars},
+                      {"over", reading.over()}});
+  }
+  json["profile"] = {{"name", report.profile->name},
+                     {"agent", report.profile->agent},
+                     {"configured", report.profile_configured},
+                     {"evidence", report.profile_evidence},
+                     {"loader_limits", loader}};
   std::size_t files = 0;
   std::uintmax_t bytes = 0;
   auto& layers = json["layers"] = nlohmann::ordered_json::object();
@@ -105,16 +145,41 @@ nlohmann::ordered_json to_json(const StatusReport& report) {
   json["expired"] = {{"count", report.expired.size()},
                      {"retention_days", report.retention_days},
                      {"files", report.expired}};
+  auto& holds = json["holds"] = nlohmann::ordered_json::array();
+  for (const engine::Hold& hold : report.holds) {
+    holds.push_back({{"undo", hold.undo}, {"summary", hold.summary}, {"paths", hold.paths}});
+  }
   json["diagnostics"] = {{"count", report.errors + report.warnings},
                          {"errors", report.errors},
                          {"warnings", report.warnings}};
   return json;
 }
 
+// The holds as lines for people; nothing when there are none.
+std::string holds_text(const std::vector<engine::Hold>& holds) {
+  if (holds.empty()) {
+    return {};
+  }
+  std::string out = fmt::format("\nheld by undos (the rules leave these files until one of them "
+                                "changes): {}\n",
+                                holds.size());
+  for (const engine::Hold& hold : holds) {
+    out += fmt::format("  {} {}\n", hold.undo.substr(0, 12), hold.summary);
+    for (const auto& path : hold.paths) {
+      out += fmt::format("    {}\n", path);
+    }
+  }
+  return out;
+}
+
 // The report as a table for people.
 std::string to_text(const StatusReport& report) {
   std::string out =
-      fmt::format("store  {}\ntoday  {}\n\n", report.store.string(), report.today.to_string());
+      fmt::format("store    {}\nprofile  {} ({}{})\ntoday    {}\n\n", report.store.string(),
+                  report.profile->name, report.profile->agent,
+                  report.profile_configured ? ", configured"
+                                            : "; detected: " + report.profile_evidence,
+                  report.today.to_string());
   out += fmt::format("{:<12} {:>7} {:>10}\n", "layer", "files", "bytes");
   std::size_t files = 0;
   std::uintmax_t bytes = 0;
@@ -134,10 +199,25 @@ std::string to_text(const StatusReport& report) {
                        guard.over() ? "OVER" : "ok");
   }
 
-  out += fmt::format("\nexpired episodic files waiting to decay: {}\n", report.expired.size());
-  for (const std::string& path : report.expired) {
-    out += fmt::format("  {}\n", path);
+  for (const auto& reading : report.loader) {
+    if (reading.present) {
+      out += fmt::format("{:<16} {:>12} {:>8}  {}{}\n", reading.limit.path,
+                         reading.limit.max_chars != 0 ? fmt::format("{} chars", reading.chars)
+                                                      : fmt::format("{} lines", reading.lines),
+                         reading.limit.max_chars != 0 ? reading.limit.max_chars
+                                                      : reading.limit.max_lines,
+                         reading.over() ? "OVER: " : "ok (the agent's loader)",
+                         reading.over() ? std::string(reading.limit.what) : "");
+    }
   }
+
+  out += fmt::format("\nexpired episodic files waiting to decay: {}\n", report.expired.size());
+  const auto held = engine::held_paths(report.holds);
+  for (const std::string& path : report.expired) {
+    const bool is_held = std::binary_search(held.begin(), held.end(), path);
+    out += fmt::format("  {}{}\n", path, is_held ? "  (held by an undo)" : "");
+  }
+  out += holds_text(report.holds);
   out += fmt::format("diagnostics: {} ({} errors, {} warnings){}\n",
                      report.errors + report.warnings, report.errors, report.warnings,
                      report.errors + report.warnings > 0 ? "; `engram check` lists them" : "");
@@ -219,7 +299,8 @@ int run_status(const Globals& globals, const StatusOptions& options) {
                selected.root.string());
     return k_exit_problems;
   }
-  const StatusReport report = gather(selected, today);
+  StatusReport report = gather(selected, today);
+  read_profile(*config, selected, report);
   const auto daemon = daemon_view(selected.root);
   if (options.json) {
     auto json = to_json(report);

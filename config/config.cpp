@@ -151,6 +151,18 @@ Settings Config::settings_for(const std::filesystem::path& store) const {
   return global;
 }
 
+const StoreConfig* Config::store_for(const std::filesystem::path& store) const {
+  std::error_code error;
+  const auto here = std::filesystem::current_path(error);
+  const auto wanted = normalise_path(store.string(), error ? "/" : here);
+  for (const auto& candidate : stores) {
+    if (same_folder(candidate.path, wanted)) {
+      return &candidate;
+    }
+  }
+  return nullptr;
+}
+
 std::filesystem::path expand_home(std::string_view path) {
   if (!path.starts_with('~')) {
     return std::filesystem::path(path);

@@ -65,6 +65,7 @@ struct StoreConfig {
   Settings settings;                   // global settings with this store's overrides
   std::vector<std::string> overridden; // keys this store sets itself
   std::string name;                    // its optional `name`; empty when unnamed
+  std::string profile;                 // its optional `profile`; empty: detected from its files
 };
 
 // A loaded configuration.
@@ -76,6 +77,9 @@ struct Config {
   // The effective settings for a store path: its `[[store]]` section when it
   // has one (paths compared after normalising), else the global settings.
   Settings settings_for(const std::filesystem::path& store) const;
+
+  // The `[[store]]` section of a store path, or nullptr when it has none.
+  const StoreConfig* store_for(const std::filesystem::path& store) const;
 };
 
 // `path` with a leading `~` or `~user` replaced by that home folder.

@@ -207,6 +207,13 @@ const std::vector<Key> k_config_key_table = {
     integer("guard.core_block_chars", 500, 1, k_chars_max,
             "The longest one core block may be, in characters; at most core_chars."),
     integer("guard.deep_truths", 10, 0, k_count_max, "The most Deep Truths CORE.md may list."),
+    integer("guard.max_removals_per_run", 100, 0, k_count_max,
+            "A consolidation that would remove more memory files than this, and more than "
+            "guard.max_removals_share of them, commits nothing and says what it would remove; "
+            "`engram consolidate --allow-removals` lets one such run through. 0 means no cap."),
+    real("guard.max_removals_share", 0.25, 0, 1,
+         "The share of a store's memory files one consolidation may remove beyond "
+         "guard.max_removals_per_run (see there)."),
 
     integer("scan.max_file_bytes", 1'048'576, 1, 1'073'741'824,
             "Larger files are reported and skipped, never parsed."),

@@ -2,6 +2,7 @@
 // the key table, and collect every problem as `file:line: message`.
 #include "config/config.hpp"
 #include "config/key_table.hpp"
+#include "store/profile.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -170,7 +171,8 @@ void Loader::read_table(const toml::table& table, const std::string& prefix, Lay
   for (const auto& [leaf, node] : table) {
     const std::string name =
         prefix.empty() ? std::string(leaf.str()) : prefix + "." + std::string(leaf.str());
-    if (prefix.empty() && (layer.is_store ? (name == "path" || name == "name") : name == "store")) {
+    if (prefix.empty() && (layer.is_store ? (name == "path" || name == "name" || name == "profile")
+                                          : name == "store")) {
       continue; // read by read_stores
     }
     if (const Key* key = find_key(name); key != nullptr) {
@@ -197,7 +199,7 @@ void Loader::read_table(const toml::table& table, const std::string& prefix, Lay
       std::string message =
           fmt::format("unknown key '{}'{}", name, layer.is_store ? " in [[store]]" : "");
       const std::vector<std::string_view> extra =
-          layer.is_store ? std::vector<std::string_view>{"path", "name"}
+          layer.is_store ? std::vector<std::string_view>{"path", "name", "profile"}
                          : std::vector<std::string_view>{"store"};
       if (const auto suggestion = nearest_name(name, extra)) {
         message += fmt::format("; did you mean '{}'?", *suggestion);
@@ -345,7 +347,8 @@ void Loader::read_stores(const toml::node& node) {
   for (const toml::node& item : *array) {
     const toml::table& table = *item.as_table();
     const std::uint32_t line = line_of(item);
-    StoreConfig store{.path = {}, .settings = m_config.global, .overridden = {}, .name = {}};
+    StoreConfig store{
+        .path = {}, .settings = m_config.global, .overridden = {}, .name = {}, .profile = {}};
     Layer layer{store.settings, {}, true};
     read_table(table, "", layer);
     check_across(layer);
@@ -364,6 +367,18 @@ void Loader::read_stores(const toml::node& node) {
         report(line_of(*name), "a store's 'name' must be a non-empty string");
       } else {
         store.name = *name->value<std::string>();
+      }
+    }
+    if (const toml::node* profile = table.get("profile"); profile != nullptr) {
+      const auto value = profile->value<std::string>();
+      if (!profile->is_string() || store::profile_named(*value) == nullptr) {
+        std::string names;
+        for (const auto& known : store::profiles()) {
+          names += fmt::format("{}\"{}\"", names.empty() ? "" : ", ", known.name);
+        }
+        report(line_of(*profile), fmt::format("a store's 'profile' must be one of {}", names));
+      } else {
+        store.profile = *value;
       }
     }
     const toml::node* path = table.get("path");

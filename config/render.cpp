@@ -166,6 +166,9 @@ std::string render_toml(const Config& config) {
     if (!store.name.empty()) {
       out += fmt::format("name = {}\n", toml_string(store.name));
     }
+    if (!store.profile.empty()) {
+      out += fmt::format("profile = {}\n", toml_string(store.profile));
+    }
     for (const auto& key : store.overridden) {
       out += fmt::format("{} = {}\n", key, toml_value(store.settings.get(key)));
     }
@@ -196,9 +199,12 @@ std::string render_key_reference() {
   out += "\n[[store]]\n";
   out += wrap("One section per store. `path` is required: the store's folder (`~` is expanded; "
               "a relative path is relative to the configuration file's folder); no two stores "
-              "may share one. `name` is an optional label. Any other key above, written by its "
-              "full name (`guard.working_chars = 4000`) or in a sub-table (`[store.guard]` "
-              "after the `[[store]]` line), overrides the top-level value for that store only.",
+              "may share one. `name` is an optional label. `profile` says what kind of memory "
+              "folder it is — `four-layer` (engram's own), `claude-code`, `openclaw` or "
+              "`unknown` — and is detected from its files when left out (`engram status` shows "
+              "it). Any other key above, written by its full name (`guard.working_chars = "
+              "4000`) or in a sub-table (`[store.guard]` after the `[[store]]` line), overrides "
+              "the top-level value for that store only.",
               "");
   out += "\n[rules.<plugin rule>]\n";
   out += wrap("A table for a rule engram does not ship belongs to a plugin loaded from "

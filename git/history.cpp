@@ -142,11 +142,10 @@ std::vector<LogEntry> log(const Repository& repository, std::size_t limit) {
   return entries;
 }
 
-std::vector<std::string> recent_trailers(const Repository& repository, std::string_view key,
-                                         std::size_t limit) {
-  std::vector<std::string> values;
+void walk_trailers(const Repository& repository,
+                   const std::function<bool(const TrailedCommit&)>& visit) {
   if (!repository.head()) {
-    return values;
+    return;
   }
   Revwalk walk;
   if (git_revwalk_new(&walk.pointer, repository.handle()) != 0 ||
@@ -155,17 +154,38 @@ std::vector<std::string> recent_trailers(const Repository& repository, std::stri
     throw Error(last_error("cannot walk the history"));
   }
   git_oid oid;
-  for (std::size_t seen = 0; seen < limit && git_revwalk_next(&oid, walk.pointer) == 0; ++seen) {
+  while (git_revwalk_next(&oid, walk.pointer) == 0) {
     Commit commit;
     if (git_commit_lookup(&commit.pointer, repository.handle(), &oid) != 0) {
       throw Error(last_error("cannot read a commit"));
     }
-    for (auto& [name, value] : trailers_of(git_commit_message(commit.pointer))) {
-      if (name == key) {
-        values.push_back(std::move(value));
-      }
+    TrailedCommit seen;
+    seen.id = to_hex(oid);
+    const char* summary = git_commit_summary(commit.pointer);
+    seen.summary = summary != nullptr ? summary : "";
+    seen.time = git_commit_time(commit.pointer);
+    seen.trailers = trailers_of(git_commit_message(commit.pointer));
+    if (!visit(seen)) {
+      return;
     }
   }
+}
+
+std::vector<std::string> recent_trailers(const Repository& repository, std::string_view key,
+                                         std::size_t limit) {
+  std::vector<std::string> values;
+  if (limit == 0) {
+    return values;
+  }
+  std::size_t seen = 0;
+  walk_trailers(repository, [&](const TrailedCommit& commit) {
+    for (const auto& [name, value] : commit.trailers) {
+      if (name == key) {
+        values.push_back(value);
+      }
+    }
+    return ++seen < limit;
+  });
   return values;
 }
 
@@ -261,7 +281,7 @@ Expected<Revert, std::string> revert_onto_head(const Repository& repository,
   }
   for (std::size_t i = 0; i < git_diff_num_deltas(diff.pointer); ++i) {
     const git_diff_delta* delta = git_diff_get_delta(diff.pointer, i);
-    TreeChange change;
+    git::TreeChange change; // not detail::TreeChange (folders.hpp), in a unity build
     change.path = delta->new_file.path != nullptr ? delta->new_file.path : delta->old_file.path;
     if (delta->status != GIT_DELTA_ADDED) {
       change.before = to_hex(delta->old_file.id);
@@ -272,7 +292,7 @@ Expected<Revert, std::string> revert_onto_head(const Repository& repository,
     revert.changes.push_back(std::move(change));
   }
   std::sort(revert.changes.begin(), revert.changes.end(),
-            [](const TreeChange& a, const TreeChange& b) { return a.path < b.path; });
+            [](const git::TreeChange& a, const git::TreeChange& b) { return a.path < b.path; });
   return revert;
 }
 

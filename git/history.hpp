@@ -9,6 +9,7 @@
 #include "git/repository.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -67,6 +68,20 @@ std::vector<LogEntry> log(const Repository& repository, std::size_t limit);
 // unborn. Throws engram::Error when the history cannot be read.
 std::vector<std::string> recent_trailers(const Repository& repository, std::string_view key,
                                          std::size_t limit);
+
+// One commit of HEAD's first-parent line as walk_trailers gives it.
+struct TrailedCommit {
+  std::string id;        // 40 hex digits
+  std::string summary;   // the message's first line
+  std::int64_t time = 0; // commit time, seconds since the epoch
+  std::vector<std::pair<std::string, std::string>> trailers; // key, value; in order
+};
+
+// Calls `visit` with each commit of HEAD's first-parent line, newest first,
+// until it returns false or the line ends; nothing when HEAD is unborn.
+// Throws engram::Error when the history cannot be read.
+void walk_trailers(const Repository& repository,
+                   const std::function<bool(const TrailedCommit&)>& visit);
 
 // The id of the commit `rev` names: a full or abbreviated id, HEAD, HEAD~2, a
 // branch or tag. Says why when it names none.

@@ -19,7 +19,7 @@
 namespace engram {
 
 // The ABI of the rule interface; a plugin built against another is refused.
-inline constexpr int k_abi_version = 12;
+inline constexpr int k_abi_version = 13;
 
 // The SDK version a plugin was built against (major.minor must match the host's).
 inline constexpr const char* k_sdk_version = "0.1";
@@ -85,6 +85,14 @@ public:
 
   // True when the file exists in the model.
   virtual bool exists(std::string_view path) const = 0;
+
+  // True when an undo holds the file (`engram rollback` or `restore` brought
+  // it back, and nothing changed it since): a rule must neither change it
+  // nor move, merge or retire what it holds, or the next run would redo
+  // what was undone. Held files are still listed by files() and readable;
+  // related_claims and duplicate_claims leave them out. A rule that changes
+  // one anyway fails, and its changes are discarded.
+  virtual bool held(std::string_view path) const = 0;
 
   // A file's whole bytes; empty when it does not exist.
   virtual std::string read(std::string_view path) const = 0;

@@ -55,7 +55,10 @@ public:
 
 private:
   void resolve(StoreView& store, Layer layer) {
-    const auto paths = store.files(layer);
+    // A file an undo holds neither supersedes nor is superseded (its
+    // claims are not in related_claims' answers either).
+    auto paths = store.files(layer);
+    std::erase_if(paths, [&](const std::string& path) { return store.held(path); });
     std::map<std::string, FileFacts> facts;
     std::map<std::string, std::vector<std::string>> claims; // path → its claims' texts
     for (const auto& path : paths) {

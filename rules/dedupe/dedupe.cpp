@@ -108,6 +108,7 @@ private:
       std::vector<Pair> mergeable;
       for (const auto& pair : pairs) {
         if (docs[pair.a].guard.empty() && docs[pair.b].guard.empty() &&
+            !held(store, docs[pair.a].path) && !held(store, docs[pair.b].path) &&
             !too_large(store, docs[pair.a], docs[pair.b], pair.score)) {
           mergeable.push_back(pair);
         }
@@ -495,6 +496,22 @@ private:
     if (old_salience && salience_rank(old_salience) > salience_rank(new_salience)) {
       store.set_field(into, "salience", *old_salience);
     }
+  }
+
+  // True when a merge of `path` would change a file an undo holds: the file
+  // itself, or one whose `related` links name it (they would be redirected).
+  bool held(const StoreView& store, const std::string& path) const {
+    if (store.held(path)) {
+      return true;
+    }
+    return std::any_of(m_linking.begin(), m_linking.end(), [&](const std::string& linking) {
+      if (!store.held(linking)) {
+        return false;
+      }
+      const auto related = store.list(linking, "related");
+      return std::any_of(related.begin(), related.end(),
+                         [&](const std::string& link) { return names(path, link); });
+    });
   }
 
   // True when a `related` link names `path`: the path, its file name, or its stem.

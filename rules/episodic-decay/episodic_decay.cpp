@@ -8,6 +8,7 @@
 #include "sections.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 #include <string>
@@ -36,11 +37,45 @@ int salience_rank(const std::optional<std::string>& salience) {
   return salience == "high" ? 3 : salience == "low" ? 1 : 2;
 }
 
+// `heading` without a leading time of day ("09:12 - Backups" → "Backups"):
+// daily notes head their entries with the time they were written, which
+// names no subject.
+std::string without_time(std::string heading) {
+  std::size_t at = 0;
+  const auto number = [&](std::size_t most) { // up to `most` digits at `at`; how many
+    std::size_t n = 0;
+    while (n < most && at < heading.size() && std::isdigit(static_cast<unsigned char>(heading[at]))) {
+      ++at;
+      ++n;
+    }
+    return n;
+  };
+  const auto colon_and_two = [&] {
+    if (at < heading.size() && heading[at] == ':') {
+      ++at;
+      return number(2) == 2;
+    }
+    return false;
+  };
+  if (number(2) == 0 || !colon_and_two()) {
+    return heading;
+  }
+  const std::size_t minutes_end = at;
+  if (!colon_and_two()) {
+    at = minutes_end; // no seconds
+  }
+  const auto rest = heading.find_first_not_of(" -\t|:", at);
+  if (rest == at || rest == std::string::npos) {
+    return heading; // "09:12" alone, or "09:120": not a time before a title
+  }
+  return heading.substr(rest);
+}
+
 // The `## Title` a behavioural claim is filed under: its nearest heading, else its first words.
 std::string title_for(const Claim& claim) {
   if (!claim.context.empty()) {
     const auto sep = claim.context.rfind(" > ");
-    return sep == std::string::npos ? claim.context : claim.context.substr(sep + 3);
+    return without_time(sep == std::string::npos ? claim.context : claim.context.substr(sep + 3));
   }
   std::string text = one_line(claim.text);
   if (is_item(text)) {
@@ -78,8 +113,9 @@ public:
     m_headings.clear();
     for (const auto& path : store.files(Layer::episodic)) {
       const auto when = store.decay_date(path);
-      if (!when || !(*when < store.today())) {
-        continue; // not yet, or never: a date engram cannot read never removes a file
+      if (!when || !(*when < store.today()) || store.held(path)) {
+        continue; // not yet, or never (a date engram cannot read never removes a
+                  // file), or an undo brought it back
       }
       decay(store, path, *when);
     }
@@ -91,37 +127,42 @@ private:
     const auto tags = store.list(path, "tags");
     const auto canon = canonical_tags(store, tags);
     const auto claims = store.claims_of(path);
-    std::size_t accounted = 0;
+    // Every target first: an episode whose claims would go into a file an
+    // undo holds waits, whole, until the hold ends.
+    std::vector<std::string> targets;
     for (const auto& claim : claims) {
-      std::string target;
-      switch (claim.kind) {
-      case ClaimKind::reference:
-        target = tagged_target(store, Layer::reference, tags, canon, path);
-        break;
-      case ClaimKind::behavioural:
-      case ClaimKind::solution:
-        target = store.layer_path(Layer::procedural) + "/feedback.md";
-        break;
-      case ClaimKind::factual:
-        target = tagged_target(store, Layer::semantic, tags, canon, path);
-        break;
-      case ClaimKind::task:
-      case ClaimKind::metadata:
-        keep_in_archive(store, claim, path);
-        ++accounted;
-        continue;
+      targets.push_back(target_of(store, claim, path, tags, canon));
+      if (store.held(targets.back())) {
+        return;
       }
-      absorb(store, claim, path, target, tags);
-      ++accounted;
     }
-    if (accounted != claims.size()) {
-      return; // unreachable by construction; never remove a file with unaccounted claims
+    for (std::size_t i = 0; i < claims.size(); ++i) {
+      if (claims[i].kind == ClaimKind::task || claims[i].kind == ClaimKind::metadata) {
+        keep_in_archive(store, claims[i], path);
+      } else {
+        absorb(store, claims[i], path, targets[i], tags);
+      }
     }
     store.remove(path);
     store.record(Action{"", "decayed", "", path, "",
                         "decay date " + when.to_string() + " is before " +
                             store.today().to_string() + "; " + std::to_string(claims.size()) +
                             " claims accounted for"});
+  }
+
+  // The file a claim of episode `source` goes to, by its kind.
+  std::string target_of(const StoreView& store, const Claim& claim, const std::string& source,
+                        const std::vector<std::string>& tags,
+                        const std::vector<std::string>& canon) {
+    switch (claim.kind) {
+    case ClaimKind::reference: return tagged_target(store, Layer::reference, tags, canon, source);
+    case ClaimKind::behavioural:
+    case ClaimKind::solution: return store.layer_path(Layer::procedural) + "/feedback.md";
+    case ClaimKind::factual: return tagged_target(store, Layer::semantic, tags, canon, source);
+    case ClaimKind::task:
+    case ClaimKind::metadata: return archive_path(store, source);
+    }
+    return archive_path(store, source);
   }
 
   // The file with the most shared canonical tags (at least 2); ties: salience,
@@ -467,11 +508,16 @@ private:
     return text;
   }
 
+  // Where the tasks and session lines of episode `source` are kept.
+  static std::string archive_path(const StoreView& store, const std::string& source) {
+    return store.layer_path(Layer::archive) + "/" + source;
+  }
+
   // A task or a line about the session is no lasting knowledge: it is kept
   // with its episode in archive/ (never in semantic/ or CORE.md), where
   // git and a person can still find it.
   static void keep_in_archive(StoreView& store, const Claim& claim, const std::string& source) {
-    const auto target = store.layer_path(Layer::archive) + "/" + source;
+    const auto target = archive_path(store, source);
     if (!store.exists(target)) {
       const auto created = store.date(source, "created");
       store.write(target, "---\ntype: episodic\nstatus: archived\ncreated: " +

@@ -62,8 +62,9 @@ public:
     std::vector<forgetting::Json> listed;
     for (const Layer layer : {Layer::semantic, Layer::procedural, Layer::reference}) {
       for (const auto& path : store.files(layer)) {
-        if (path == feedback) {
-          continue; // every behavioural rule in one file: its use says nothing about one entry
+        if (path == feedback || store.held(path)) {
+          continue; // every behavioural rule in one file: its use says nothing about one
+                    // entry; and a file an undo brought back stays
         }
         const auto used = usage::usage_of(store, path);
         if (!used.problem.empty()) {
@@ -121,7 +122,7 @@ private:
   static std::string free_name(const StoreView& store, const std::string& base) {
     std::string target = base;
     const auto stem = base.substr(0, base.size() - 3); // without ".md"
-    for (int n = 2; store.exists(target); ++n) {
+    for (int n = 2; store.exists(target) || store.held(target); ++n) {
       target = stem + "-" + std::to_string(n) + ".md";
     }
     return target;

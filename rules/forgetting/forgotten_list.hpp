@@ -50,6 +50,9 @@ inline ListWrite list_write(const StoreView& store, const std::string& archive, 
   const std::string stem = archive + "/" + today.to_string() + "-forgotten";
   for (int n = 1;; ++n) {
     const std::string path = stem + (n == 1 ? "" : "-" + std::to_string(n)) + ".json";
+    if (store.held(path)) {
+      continue; // an undo brought it back (or away): the next name is free of it
+    }
     if (!store.exists(path)) {
       Json list = Json::array();
       for (const auto& entry : entries) {

@@ -348,7 +348,16 @@ public:
       }
       memory += "\n";
     }
-    write_if_changed(store, index_path, memory, "MEMORY.md index");
+    if (store.exists(index_path) && !engram::text::is_generated(store.read(index_path))) {
+      // The agent keeps its own MEMORY.md (Claude Code's index, OpenClaw's
+      // curated memory): it is left as written; .index.json lists every memory.
+      store.record(engram::Action{"", "kept", "", "", index_path,
+                                  "the agent's own file (it does not say \"" +
+                                      std::string(engram::text::k_generated_mark) +
+                                      "\"): left as written; every memory is in " + json_path});
+    } else {
+      write_if_changed(store, index_path, memory, "MEMORY.md index");
+    }
 
     // `generated` alone changing is not a change: the old index stands when
     // everything after its date is the same.

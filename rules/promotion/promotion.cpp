@@ -62,6 +62,9 @@ class PromotionRule final : public engram::Rule {
 public:
   void run(StoreView& store) override {
     const auto core = store.layer_path(Layer::core);
+    if (store.held(core)) {
+      return; // an undo brought CORE.md back as it was: it stays until it changes
+    }
     const auto settings = truth_settings(store);
     const auto previous = promotion::parse_truths(store.read(core));
     promotion::ClaimCache cache(store);

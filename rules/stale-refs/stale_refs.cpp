@@ -267,6 +267,9 @@ public:
     const auto min_age = knowledge::int_setting(store, "min_age_days", 14);
     for (const Layer layer : {Layer::semantic, Layer::reference, Layer::procedural}) {
       for (const auto& path : store.files(layer)) {
+        if (store.held(path)) {
+          continue; // an undo brought it back as it was
+        }
         const auto refs = references_of(store.body(path));
         if (refs.files.empty() && refs.symbols.empty()) {
           continue; // EVERGREEN
@@ -335,7 +338,7 @@ private:
     }
     const auto base = store.layer_path(Layer::archive) + "/" + path;
     std::string target = base;
-    for (int n = 2; store.exists(target); ++n) {
+    for (int n = 2; store.exists(target) || store.held(target); ++n) {
       target = base.substr(0, base.size() - 3) + "-" + std::to_string(n) + ".md";
     }
     store.write(target, store.read(path));

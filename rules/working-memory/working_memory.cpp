@@ -90,8 +90,8 @@ struct Diverted {
 std::vector<Diverted> diverted_items(const StoreView& store) {
   std::vector<Diverted> out;
   for (const auto& path : store.files(engram::Layer::episodic)) {
-    if (!path.ends_with("-working-memory.md")) {
-      continue;
+    if (!path.ends_with("-working-memory.md") || store.held(path)) {
+      continue; // an undo's overflow file stays as it left it
     }
     const auto& body = store.body(path);
     if (body.find(k_diverted) == std::string::npos) {
@@ -124,8 +124,8 @@ class WorkingMemoryRule final : public engram::Rule {
 public:
   void run(StoreView& store) override {
     const auto working = store.layer_path(engram::Layer::working);
-    if (!store.exists(working)) {
-      return;
+    if (!store.exists(working) || store.held(working)) {
+      return; // nothing to keep, or an undo brought it back as it was
     }
     const auto guard = int_setting(store, "guard.working_chars", 3000);
     const auto target = int_setting(store, "guard.working_target_chars", 2000);
@@ -160,6 +160,9 @@ private:
     const auto today = store.today().to_string();
     const auto destination =
         store.layer_path(engram::Layer::episodic) + "/" + today + "-working-memory.md";
+    if (store.held(destination)) {
+      return size; // an undo took these items out of it: they stay until it changes
+    }
     std::vector<bool> moved(lines.size(), false);
     std::vector<std::string> moved_items; // each item's lines, as moved
     std::int64_t remaining = size;

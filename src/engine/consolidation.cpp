@@ -14,6 +14,8 @@
 #include "engine/usage_fold.hpp"
 #include "engine/usage_run.hpp"
 #include "engine/workspace.hpp"
+#include "engine/holds.hpp"
+#include "engine/removal_cap.hpp"
 #include "git/repository.hpp"
 #include "recall/recall_index.hpp"
 #include "store/scan.hpp"
@@ -45,7 +47,7 @@ Plan plan_for(const std::filesystem::path& root, const config::Settings& setting
               const std::vector<RuleSlot>& rules, Date today, RunKind kind, store::ScanCache* cache,
               const std::vector<std::string>* changed, const std::vector<usage::TakenLog>& logs,
               std::optional<Workspace::Base>* base, std::shared_ptr<Workspace>& model,
-              const store::Preread* preread = nullptr) {
+              const std::vector<Hold>& holds, const store::Preread* preread = nullptr) {
   const auto layout = layout_from(settings);
   StepTimer timer;
   const bool by_path = base != nullptr && base->has_value() && changed != nullptr;
@@ -79,7 +81,13 @@ Plan plan_for(const std::filesystem::path& root, const config::Settings& setting
     fold_usage(workspace, layout, tallies);
   }
   timer.step("usage");
+  // After the usage counts: an agent's recall of a held file is not a redo
+  // (and holds.cpp does not count it as a change that ends the hold).
+  workspace.hold(held_paths(holds));
   Plan plan = run_rules(workspace, rules, settings, kind);
+  for (const auto& hold : holds) {
+    plan.holding.push_back(hold.undo);
+  }
   timer.step("rules");
   spdlog::debug("{}: planned: {}", root.string(), timer.line());
   for (const auto& log : logs) {
@@ -107,7 +115,8 @@ Outcome dry_run(const std::filesystem::path& root, const config::Settings& setti
   Outcome outcome;
   std::shared_ptr<Workspace> model;
   outcome.plan = plan_for(root, settings, rules, today, kind, nullptr, nullptr,
-                          peek_usage(root, layout_from(settings)), nullptr, model);
+                          peek_usage(root, layout_from(settings)), nullptr, model,
+                          active_holds(*repository));
   outcome.model = std::move(model);
   return outcome;
 }
@@ -160,16 +169,17 @@ void report_once(const std::filesystem::path& root, const std::vector<HeldBack>&
 }
 
 // At the end of a run for a caller that keeps the store: what the next run
-// must look at again (what this one wrote and removed, besides what the
-// snapshot left), the model as this run found it, and the open repository.
+// must look at again (what this one wrote and removed, what it deferred
+// because the file on disk was not the one it planned from, besides what
+// the snapshot left), the model as this run found it, and the open repository.
 void keep(Session& session, Outcome& outcome, Workspace& model, Kept* kept) {
   if (kept == nullptr) {
     return;
   }
   kept->model.emplace(model.release());
   for (const auto* list :
-       {&outcome.applied.written, &outcome.applied.removed, &outcome.recovery.finished.written,
-        &outcome.recovery.finished.removed}) {
+       {&outcome.applied.written, &outcome.applied.removed, &outcome.applied.deferred,
+        &outcome.recovery.finished.written, &outcome.recovery.finished.removed}) {
     outcome.look_again.insert(outcome.look_again.end(), list->begin(), list->end());
   }
   kept->repository.emplace(session.take_repository());
@@ -216,12 +226,14 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
   const auto logs = take_usage(root, session.layout());
   std::shared_ptr<Workspace> model;
   outcome.plan = plan_for(root, settings, rules, today, kind, cache, changed, logs,
-                          kept != nullptr ? &kept->model : nullptr, model, &preread);
+                          kept != nullptr ? &kept->model : nullptr, model,
+                          active_holds(session.repository()), &preread);
   outcome.plan.subset = subset;
   preread = {};
   outcome.model = model;
   timer.step("plan");
   report_once(root, held, outcome.plan.diagnostics);
+  check_removal_cap(root, outcome.plan, model->memory_files(), settings);
   if (outcome.plan.empty()) {
     // Nothing to commit: the logs held nothing that a memory could take
     // (empty, unreadable lines, or only files that are gone; said in the log).

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 namespace engram::engine {
@@ -33,6 +34,23 @@ bool enabled(const config::Settings& settings, const std::string& rule) {
   return on == nullptr || *on;
 }
 
+// Why a rule that would lose lines fails ("" when it loses none): the
+// first few, as `path:line: "text"`.
+std::string lost_lines_failure(const std::vector<LostLine>& lost) {
+  if (lost.empty()) {
+    return {};
+  }
+  constexpr std::size_t k_shown = 3;
+  std::string named;
+  for (std::size_t i = 0; i < lost.size() && i < k_shown; ++i) {
+    named += fmt::format("{}{}:{}: \"{}\"", i == 0 ? "" : "; ", lost[i].path, lost[i].line,
+                         lost[i].text);
+  }
+  return fmt::format("it would lose {} line{} the agent wrote ({}{}); every file is left as it was",
+                     lost.size(), lost.size() == 1 ? "" : "s", named,
+                     lost.size() > k_shown ? "; …" : "");
+}
+
 } // namespace
 
 Plan run_rules(Workspace& workspace, std::vector<RuleSlot> rules, const config::Settings& settings,
@@ -56,6 +74,9 @@ Plan run_rules(Workspace& workspace, std::vector<RuleSlot> rules, const config::
       failure = e.what();
     } catch (...) {
       failure = "an exception that is not a std::exception";
+    }
+    if (failure.empty()) {
+      failure = lost_lines_failure(workspace.lost_since_checkpoint());
     }
     // How long each rule takes, for whoever profiles a large store (--log-level debug).
     spdlog::debug("rule {} ran in {:.1f} ms", slot.name,

@@ -3,6 +3,7 @@
 #include "engine/message.hpp"
 
 #include "base/json_text.hpp"
+#include "engine/holds.hpp"
 
 #include <fmt/format.h>
 #include <git2.h>
@@ -173,6 +174,9 @@ std::string commit_message(const Plan& plan, const ApplyResult& applied, Recover
   for (const auto& log : plan.usage_logs) {
     message += fmt::format("Engram-Usage: {}\n", log);
   }
+  for (const auto& undo : plan.holding) {
+    message += fmt::format("{}: {}\n", k_holding_trailer, undo);
+  }
   if (recovered == Recovered::yes) {
     message += "Engram-Recovered: yes\n";
   }
@@ -190,6 +194,7 @@ Plan plan_from_record(const nlohmann::json& record) {
   plan.rules = record.at("rules").get<std::vector<std::string>>();
   plan.failed_rules = record.value("failed_rules", std::vector<std::string>{});
   plan.usage_logs = record.value("usage_logs", std::vector<std::string>{});
+  plan.holding = record.value("holding", std::vector<std::string>{});
   for (const auto& a : record.at("actions")) {
     plan.record.push_back(
         Action{a.at("rule").get<std::string>(), a.at("action").get<std::string>(),
@@ -234,6 +239,7 @@ std::vector<JsonMember> record_members(const Plan& plan, const ApplyResult* appl
       {"rules", strings(plan.rules)},
       {"failed_rules", strings(plan.failed_rules)},
       {"usage_logs", strings(plan.usage_logs)},
+      {"holding", strings(plan.holding)},
       {"actions",
        [&plan](JsonWriter& writer) {
          writer.begin_array();

@@ -33,6 +33,8 @@ struct Plan {
   std::vector<store::Diagnostic> diagnostics;// files skipped or fields ignored
   std::vector<std::string> usage_logs;       // the usage logs folded ("<name> <hash>"), for
                                              // the Engram-Usage trailers
+  std::vector<std::string> holding;          // the undos holding files (holds.hpp), for the
+                                             // Engram-Holding trailers
 
   // True when applying the plan would change nothing.
   bool empty() const { return changes.empty(); }

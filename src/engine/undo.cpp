@@ -3,6 +3,7 @@
 #include "engine/undo.hpp"
 
 #include "base/error.hpp"
+#include "engine/holds.hpp"
 #include "git/history.hpp"
 
 #include <fmt/format.h>
@@ -79,6 +80,25 @@ std::string files_body(const std::vector<FileChange>& changes, const ApplyResult
   }
   return body;
 }
+
+// The trailers naming the files an undo holds (holds.hpp): what it changed,
+// less what it had to leave and the generated index.
+std::string hold_trailers(const store::Layout& layout, const std::vector<FileChange>& changes,
+                          const ApplyResult& applied) {
+  std::string trailers;
+  for (const auto& change : changes) {
+    if (holdable(layout, change.path) &&
+        std::find(applied.deferred.begin(), applied.deferred.end(), change.path) ==
+            applied.deferred.end()) {
+      trailers += fmt::format("{}: {}\n", k_hold_trailer, change.path);
+    }
+  }
+  return trailers;
+}
+
+// What the body says of the hold, when there is one.
+constexpr std::string_view k_hold_note =
+    "\nThe rules leave these files as they are until one of them changes.\n";
 
 // The revert of `id` onto HEAD; throws engram::Error, naming the files, when it conflicts.
 git::Revert checked_revert(const Session& session, const git::Repository& repository,
@@ -170,10 +190,12 @@ Undone rollback(const fs::path& root, const config::Settings& settings, std::str
   pending.operation = "rollback";
   undone.committed = apply_and_commit(
       session, undone.changes, std::move(pending), [&](const ApplyResult& applied) {
-        return fmt::format("rollback: {}\n\nReverts {} ({}):\n{}\nEngram-Run: rollback\n"
-                           "Reverts: {}\n",
+        const auto holds = hold_trailers(session.layout(), undone.changes, applied);
+        return fmt::format("rollback: {}\n\nReverts {} ({}):\n{}{}\nEngram-Run: rollback\n"
+                           "Reverts: {}\n{}",
                            undone.target_summary, short_id(undone.target), undone.target_summary,
-                           files_body(undone.changes, applied, "reverted"), undone.target);
+                           files_body(undone.changes, applied, "reverted"),
+                           holds.empty() ? "" : k_hold_note, undone.target, holds);
       });
   return undone;
 }
@@ -216,11 +238,12 @@ Undone restore(const fs::path& root, const config::Settings& settings, std::stri
   const std::size_t n = undone.changes.size();
   undone.committed = apply_and_commit(
       session, undone.changes, std::move(pending), [&](const ApplyResult& applied) {
+        const auto holds = hold_trailers(session.layout(), undone.changes, applied);
         return fmt::format("restore: {} file{} as at {}\n\nBrings back, as they were at {} ({}):\n"
-                           "{}\nEngram-Run: restore\nRestores: {}\n",
+                           "{}{}\nEngram-Run: restore\nRestores: {}\n{}",
                            n, n == 1 ? "" : "s", short_id(undone.target), short_id(undone.target),
                            undone.target_summary, files_body(undone.changes, applied, "restored"),
-                           undone.target);
+                           holds.empty() ? "" : k_hold_note, undone.target, holds);
       });
   return undone;
 }

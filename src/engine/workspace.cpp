@@ -9,6 +9,7 @@
 #include "claims/normalise.hpp"
 #include "claims/slug.hpp"
 #include "claims/split.hpp"
+#include "engram/text.hpp"
 #include "store/expiry.hpp"
 #include "store/tags.hpp"
 
@@ -117,7 +118,19 @@ void Workspace::keep_base(File& file) {
   }
 }
 
+void Workspace::hold(std::vector<std::string> paths) {
+  m_held = {std::make_move_iterator(paths.begin()), std::make_move_iterator(paths.end())};
+  m_indexes.clear(); // built again without the held files
+}
+
 void Workspace::before_change(const std::string& path) {
+  if (m_held.contains(path)) {
+    // A rule that ignores held(): failing it discards all it did, so what
+    // it did elsewhere (an episode removed for a claim written here) goes too.
+    throw Error("{} is held by an undo (engram rollback or restore) until it changes; rule {} "
+                "must not change it",
+                path, m_rule);
+  }
   m_log.note(path);
   m_dirty.insert(path);
   const bool saved = m_undo.contains(path);
@@ -133,6 +146,53 @@ void Workspace::before_change(const std::string& path) {
   if (!journaled) {
     m_journal.emplace(path, state);
   }
+}
+
+std::size_t Workspace::memory_files() const {
+  return static_cast<std::size_t>(std::count_if(m_files.begin(), m_files.end(), [](const auto& entry) {
+    return entry.second.base_hash.has_value() && entry.second.layer.has_value();
+  }));
+}
+
+std::vector<LostLine> Workspace::lost_since_checkpoint() const {
+  // engram's own files: its JSON index, CORE.md (promotion keeps it within
+  // its guards), and MEMORY.md while it is the one engram generated (an
+  // agent's own MEMORY.md is checked).
+  const auto generated = [&](std::string_view path, const std::string& bytes) {
+    return path == m_layout.index_json || path == m_layout.core ||
+           (path == m_layout.memory_index && text::is_generated(bytes));
+  };
+  std::vector<std::string> rendered_before;
+  std::vector<std::string> rendered_after;
+  std::vector<std::string_view> paths;
+  for (const auto& [path, saved] : m_undo) {
+    if (path == m_layout.index_json) {
+      continue;
+    }
+    if (saved && saved->current) {
+      auto bytes = saved->current->render();
+      if (generated(path, bytes)) {
+        continue;
+      }
+      rendered_before.push_back(std::move(bytes));
+      paths.push_back(path);
+    }
+    if (const auto* now = find(path)) {
+      rendered_after.push_back(now->render());
+    }
+  }
+  if (rendered_before.empty()) {
+    return {};
+  }
+  std::vector<Before> before;
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    before.push_back(Before{paths[i], rendered_before[i]});
+  }
+  std::vector<std::string_view> after(rendered_after.begin(), rendered_after.end());
+  for (std::size_t i = m_undo_record; i < m_record.size(); ++i) {
+    after.push_back(m_record[i].claim);
+  }
+  return lost_lines(before, after);
 }
 
 void Workspace::restore() {
@@ -411,7 +471,7 @@ const ClaimIndex& Workspace::layer_index(Layer layer) const {
   if (read == 0) {
     std::vector<std::pair<const std::string*, std::string_view>> files;
     for (const auto& [path, file] : m_files) {
-      if (file.current && file.layer == layer) {
+      if (file.current && file.layer == layer && !m_held.contains(path)) {
         files.emplace_back(&path, file.current->body());
       }
     }

@@ -5,6 +5,7 @@
 #include "config/config.hpp"
 #include "engine/change_log.hpp"
 #include "engine/claim_index.hpp"
+#include "engine/conservation.hpp"
 #include "engine/plan.hpp"
 #include "engram/rule.hpp"
 #include "store/scan.hpp"
@@ -71,6 +72,10 @@ public:
   // this model empty. Throws engram::Error without keep_for_release().
   Base release();
 
+  // The files undos hold (holds.hpp): rules may read them but not change
+  // them, and the claim indexes leave them out. Set before the rules run.
+  void hold(std::vector<std::string> paths);
+
   // Sets the rule whose actions are being recorded and whose table `setting` reads.
   void begin_rule(std::string name);
 
@@ -79,6 +84,11 @@ public:
   // checkpoint), never a copy of the whole store.
   void checkpoint();
 
+  // The lines the changes since checkpoint() lose (conservation.hpp): of
+  // every file changed or removed but the generated ones (the index, its
+  // JSON, CORE.md), what is in no file written and not in the record since.
+  std::vector<LostLine> lost_since_checkpoint() const;
+
   // Undoes everything since checkpoint() (a failed rule's changes are discarded).
   void restore();
 
@@ -86,6 +96,9 @@ public:
   // moved into it (thousands of actions in a full run): made once, after
   // the rules.
   Plan plan();
+
+  // How many memory files the store held when this run found it.
+  std::size_t memory_files() const;
 
   // The file line a frontmatter key is written on (the block's first line
   // when absent; 1 when the file has no frontmatter or is not in the store).
@@ -98,6 +111,7 @@ public:
   std::string layer_path(Layer layer) const override;
   std::vector<std::string> files(Layer layer) const override;
   bool exists(std::string_view path) const override;
+  bool held(std::string_view path) const override { return m_held.contains(path); }
   std::string read(std::string_view path) const override;
   const std::string& body(std::string_view path) const override;
   std::optional<std::string> field(std::string_view path, std::string_view key) const override;
@@ -208,6 +222,7 @@ private:
   // file is as the scan or the last run's released model left it — there,
   // untouched and unchanged — and a store's model can hold 100,000 of them.
   std::set<std::string, std::less<>> m_dirty;
+  std::set<std::string, std::less<>> m_held; // hold()
   mutable std::optional<double> m_near_duplicate; // read once
 };
 

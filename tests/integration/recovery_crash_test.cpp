@@ -24,8 +24,11 @@ fs::path committed_store(const Sandbox& sandbox) {
 }
 
 // Runs `engram consolidate` on `store`, killed at `point` when it is not empty.
+// Without the removal cap: one test decays 120 episodes at once.
 Result consolidate(const Sandbox& sandbox, const fs::path& store, const std::string& point = {}) {
-  return engram_with(sandbox, {"consolidate", "--store", store.string(), "--now", k_history_now},
+  return engram_with(sandbox,
+                     {"consolidate", "--store", store.string(), "--now", k_history_now,
+                      "--allow-removals"},
                      {{"ENGRAM_TEST_CRASH_AT", point}});
 }
 

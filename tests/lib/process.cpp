@@ -2,6 +2,9 @@
 // so a chatty child can never block on a full pipe).
 #include "lib/process.hpp"
 
+#include <algorithm>
+#include <catch2/catch.hpp>
+
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -159,10 +162,42 @@ Environment Sandbox::engram_environment() const {
   return changes;
 }
 
+namespace {
+
+// True when `args` are a full consolidation that writes: the runs after
+// which the store must be at its fixed point.
+bool is_full_consolidation(const std::vector<std::string>& args) {
+  if (args.empty() || args.front() != "consolidate") {
+    return false;
+  }
+  return std::none_of(args.begin(), args.end(), [](const std::string& arg) {
+    return arg == "--dry-run" || arg == "--only" || arg == "--skip" || arg == "--lightweight" ||
+           arg.starts_with("--only=") || arg.starts_with("--skip=");
+  });
+}
+
+} // namespace
+
 Result Sandbox::engram(const std::vector<std::string>& args) const {
   std::vector<std::string> command{ENGRAM_BINARY};
   command.insert(command.end(), args.begin(), args.end());
-  return run(command, engram_environment());
+  Result result = run(command, engram_environment());
+  // Convergence, checked on every store of the suite: right after a full
+  // consolidation that finished its work, planning again finds nothing to
+  // do. A run that deferred changes, or that a daemon ran, is left alone.
+  if (result.exit_code == 0 && is_full_consolidation(args) && !m_skip_convergence &&
+      result.out.find("deferred") == std::string::npos &&
+      result.err.find("consolidated by the daemon") == std::string::npos) {
+    std::vector<std::string> again = command;
+    std::erase(again, "--json");
+    again.push_back("--dry-run");
+    const Result second = run(again, engram_environment());
+    INFO("a second consolidation right after this one:\n"
+         << result.out << result.err << "\nwould still do:\n"
+         << second.out << second.err);
+    CHECK(second.out.find("nothing to consolidate") != std::string::npos);
+  }
+  return result;
 }
 
 Result Sandbox::git(const std::filesystem::path& dir, const std::vector<std::string>& args) const {

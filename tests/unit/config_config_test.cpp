@@ -129,7 +129,8 @@ TEST_CASE("settings for a store reached through a symbolic link are that store's
   config.stores.push_back({.path = dir / "real",
                            .settings = store_settings,
                            .overridden = {"guard.working_chars"},
-                           .name = {}});
+                           .name = {},
+                           .profile = {}});
   CHECK(config.settings_for(dir / "link").get_int("guard.working_chars") == 7000);
   CHECK(config.settings_for(dir / "elsewhere").get_int("guard.working_chars") == 3000);
 }

@@ -38,6 +38,7 @@ public:
   }
   std::vector<std::string> files(engram::Layer) const override { return {}; }
   bool exists(std::string_view path) const override { return contents.contains(path); }
+  bool held(std::string_view) const override { return false; }
   std::string read(std::string_view path) const override {
     const auto it = contents.find(path);
     return it == contents.end() ? std::string() : it->second;

@@ -1,0 +1,198 @@
+// Profile: the table of known folders, and their detection from the files
+// each agent's documentation says it keeps.
+#include "store/profile.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <fstream>
+#include <regex>
+
+namespace engram::store {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Claude Code loads the first 200 lines of MEMORY.md, and at most 25 KB of it.
+// OpenClaw injects each bootstrap file up to 20,000 characters.
+constexpr std::size_t k_claude_lines = 200;
+constexpr std::size_t k_claude_bytes = 25 * 1024;
+constexpr std::size_t k_openclaw_chars = 20'000;
+
+std::vector<Profile> make_profiles() {
+  const auto openclaw_limit = [](std::string_view path) {
+    return LoaderLimit{path, 0, 0, k_openclaw_chars, "OpenClaw cuts the file at injection"};
+  };
+  return {
+      Profile{"four-layer", "engram", false, {}, {}},
+      Profile{"claude-code",
+              "Claude Code (auto memory)",
+              true,
+              {"MEMORY.md"},
+              {LoaderLimit{"MEMORY.md", k_claude_lines, k_claude_bytes, 0,
+                           "Claude Code does not load what is past it"}}},
+      Profile{"openclaw",
+              "OpenClaw",
+              true,
+              {"MEMORY.md", "AGENTS.md", "SOUL.md", "USER.md", "IDENTITY.md", "TOOLS.md",
+               "HEARTBEAT.md", "BOOTSTRAP.md"},
+              {openclaw_limit("MEMORY.md"), openclaw_limit("AGENTS.md"),
+               openclaw_limit("SOUL.md"), openclaw_limit("USER.md"),
+               openclaw_limit("IDENTITY.md"), openclaw_limit("TOOLS.md")}},
+      Profile{"unknown", "an agent engram does not know", true, {}, {}},
+  };
+}
+
+// The first `n` lines of a file (fewer when it is shorter; none when unreadable).
+std::vector<std::string> head_lines(const fs::path& path, std::size_t n) {
+  std::vector<std::string> lines;
+  std::ifstream in(path, std::ios::binary);
+  std::string line;
+  while (lines.size() < n && std::getline(in, line)) {
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+// True for a Claude Code index line: `- [Title](file.md)`, a hook after it or not.
+bool is_pointer_line(const std::string& line) {
+  static const std::regex pointer(R"(^\s*[-*]\s+\[[^\]]+\]\([^)\s]+\.md\).*)");
+  return std::regex_match(line, pointer);
+}
+
+// The `type:` of a file's frontmatter, "" when it has none.
+std::string frontmatter_type(const fs::path& path) {
+  const auto lines = head_lines(path, 30);
+  if (lines.empty() || lines.front().rfind("---", 0) != 0) {
+    return {};
+  }
+  for (std::size_t i = 1; i < lines.size() && lines[i].rfind("---", 0) != 0; ++i) {
+    if (lines[i].rfind("type:", 0) == 0) {
+      auto value = lines[i].substr(5);
+      value.erase(0, value.find_first_not_of(" \t\"'"));
+      value.erase(value.find_last_not_of(" \t\r\"'") + 1);
+      return value;
+    }
+  }
+  return {};
+}
+
+// Claude Code's signs: MEMORY.md of pointer lines, topic files typed
+// user/feedback/project/reference, or the folder Claude Code keeps them in.
+std::string claude_code_signs(const fs::path& root) {
+  std::size_t pointers = 0;
+  std::size_t lines = 0;
+  for (const auto& line : head_lines(root / "MEMORY.md", 400)) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos || line.starts_with("#")) {
+      continue;
+    }
+    ++lines;
+    pointers += is_pointer_line(line) ? 1 : 0;
+  }
+  std::size_t typed = 0;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(root, error)) {
+    if (entry.path().extension() == ".md" && entry.path().filename() != "MEMORY.md") {
+      const auto type = frontmatter_type(entry.path());
+      typed += type == "user" || type == "feedback" || type == "project" || type == "reference";
+    }
+  }
+  const auto path = fs::absolute(root).lexically_normal().generic_string();
+  const bool home = path.find("/.claude/projects/") != std::string::npos &&
+                    fs::path(path).filename() == "memory";
+  if ((pointers == 0 || pointers * 2 < lines) && typed == 0 && !home) {
+    return {};
+  }
+  return fmt::format("MEMORY.md of {} pointer line{}, {} topic file{} with a Claude Code `type`{}",
+                     pointers, pointers == 1 ? "" : "s", typed, typed == 1 ? "" : "s",
+                     home ? ", in ~/.claude/projects/<project>/memory" : "");
+}
+
+// OpenClaw's signs: its bootstrap files, and daily notes in memory/.
+std::string openclaw_signs(const fs::path& root) {
+  std::vector<std::string> found;
+  for (const char* name : {"AGENTS.md", "SOUL.md", "USER.md", "IDENTITY.md"}) {
+    if (fs::is_regular_file(root / name)) {
+      found.emplace_back(name);
+    }
+  }
+  static const std::regex daily(R"(\d{4}-\d{2}-\d{2}.*\.md)");
+  std::size_t notes = 0;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(root / "memory", error)) {
+    notes += std::regex_match(entry.path().filename().string(), daily) ? 1 : 0;
+  }
+  if (found.size() < 2 && !(found.size() == 1 && notes > 0)) {
+    return {};
+  }
+  std::string names;
+  for (const auto& name : found) {
+    names += (names.empty() ? "" : ", ") + name;
+  }
+  return fmt::format("{}; {} daily note{} in memory/", names, notes, notes == 1 ? "" : "s");
+}
+
+// engram's own signs: its layer folders, or nothing at all yet.
+bool four_layer_signs(const fs::path& root) {
+  std::error_code error;
+  if (!fs::exists(root, error) || fs::is_empty(root, error)) {
+    return true;
+  }
+  for (const char* folder : {"episodic", "semantic", "procedural", "reference"}) {
+    if (fs::is_directory(root / folder)) {
+      return true;
+    }
+  }
+  return fs::is_regular_file(root / "WORKING.md");
+}
+
+} // namespace
+
+const std::vector<Profile>& profiles() {
+  static const std::vector<Profile> known = make_profiles();
+  return known;
+}
+
+const Profile* profile_named(std::string_view name) {
+  for (const auto& profile : profiles()) {
+    if (profile.name == name) {
+      return &profile;
+    }
+  }
+  return nullptr;
+}
+
+std::vector<LoaderReading> read_loader_limits(const fs::path& root, const Profile& profile) {
+  std::vector<LoaderReading> readings;
+  for (const auto& limit : profile.limits) {
+    LoaderReading reading{limit};
+    std::ifstream in(root / limit.path, std::ios::binary);
+    if (in) {
+      reading.present = true;
+      const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      reading.bytes = bytes.size();
+      reading.lines = static_cast<std::size_t>(std::count(bytes.begin(), bytes.end(), '\n')) +
+                      (!bytes.empty() && bytes.back() != '\n' ? 1 : 0);
+      reading.chars = static_cast<std::size_t>(std::count_if(bytes.begin(), bytes.end(), [](char c) {
+        return (static_cast<unsigned char>(c) & 0xC0) != 0x80; // not a continuation byte
+      }));
+    }
+    readings.push_back(reading);
+  }
+  return readings;
+}
+
+Detection detect_profile(const fs::path& root) {
+  if (auto signs = claude_code_signs(root); !signs.empty()) {
+    return {profile_named("claude-code"), std::move(signs)};
+  }
+  if (auto signs = openclaw_signs(root); !signs.empty()) {
+    return {profile_named("openclaw"), std::move(signs)};
+  }
+  if (four_layer_signs(root)) {
+    return {profile_named("four-layer"), "engram's layer folders, or an empty folder"};
+  }
+  return {profile_named("unknown"), "files engram does not recognise as any agent's"};
+}
+
+} // namespace engram::store

@@ -1,0 +1,213 @@
+// Agents' own files are never replaced: a Claude Code memory folder's
+// MEMORY.md (pointer lines to topic files) and an OpenClaw workspace's
+// curated MEMORY.md keep every line the agent wrote through `init`,
+// `consolidate` and the daemon, including a line appended while it runs.
+// The folders are built from each agent's documented layout.
+#include "lib/daemon_process.hpp"
+#include "lib/history.hpp"
+#include "lib/runs.hpp"
+#include "lib/stores.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <algorithm>
+#include <fstream>
+
+namespace fs = std::filesystem;
+using namespace engram::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr const char* k_now = "2026-11-22";
+
+// A Claude Code auto-memory folder: MEMORY.md lists topic files, one
+// `- [Title](file.md) — hook` line each; topic files carry `name`,
+// `description` and `type` (user, feedback, project, reference).
+fs::path claude_code_folder(const Sandbox& sandbox) {
+  const fs::path root = sandbox.work("claude/projects/-home-dev-shop/memory");
+  fs::create_directories(root);
+  write_file(root / "MEMORY.md",
+             "- [User role](user_role.md) — backend developer, new to the React side\n"
+             "- [Testing rule](feedback_testing.md) — integration tests hit a real database\n"
+             "- [Merge freeze](project_freeze.md) — no merges after Thursday\n"
+             "- [Dashboards](reference_dashboards.md) — where the on-call graphs live\n");
+  write_file(root / "user_role.md",
+             "---\nname: User role\ndescription: backend developer, new to the React side\n"
+             "type: user\n---\nThe user has written Go for ten years and is new to React.\n");
+  write_file(root / "feedback_testing.md",
+             "---\nname: Testing rule\ndescription: integration tests hit a real database\n"
+             "type: feedback\n---\nIntegration tests must hit a real database, not mocks.\n"
+             "**Why:** mocked tests passed while the migration failed.\n");
+  write_file(root / "project_freeze.md",
+             "---\nname: Merge freeze\ndescription: no merges after Thursday\ntype: project\n"
+             "---\nNo non-critical merges after Thursday: the mobile release branch is cut.\n");
+  write_file(root / "reference_dashboards.md",
+             "---\nname: Dashboards\ndescription: where the on-call graphs live\n"
+             "type: reference\n---\nThe on-call dashboards are at https://grafana.example/d/oncall.\n");
+  return root;
+}
+
+// An OpenClaw workspace: a curated MEMORY.md, daily notes, and the bootstrap
+// files the agent loads every session.
+fs::path openclaw_workspace(const Sandbox& sandbox) {
+  const fs::path root = sandbox.work("openclaw/workspace");
+  fs::create_directories(root / "memory");
+  write_file(root / "MEMORY.md", "# Long-term memory\n\n## Preferences\n\n"
+                                 "- Peter prefers short answers in the morning.\n\n"
+                                 "## Infrastructure\n\n- The home server runs Debian 12.\n");
+  write_file(root / "AGENTS.md", "# Agents\n\nRead SOUL.md and USER.md first.\n");
+  write_file(root / "SOUL.md", "# Soul\n\nBe direct and kind.\n");
+  write_file(root / "USER.md", "# User\n\nPeter, in Vienna.\n");
+  write_file(root / "IDENTITY.md", "# Identity\n\nName: Molty.\n");
+  write_file(root / "memory" / "2026-08-10.md",
+             "## 09:12 - Backups\n\n- Always check the backup log before a reboot.\n"
+             "- The NAS backup runs at 02:00.\n");
+  return root;
+}
+
+// Every line of `before` (a file's bytes) is still a line of `after`.
+void check_every_line_kept(const std::string& before, const std::string& after) {
+  for (const auto& line : Result{0, before, {}}.out_lines()) {
+    INFO(line);
+    CHECK_THAT(after, Catch::Contains(line));
+  }
+}
+
+} // namespace
+
+TEST_CASE("a Claude Code memory folder keeps its MEMORY.md and topic files through init and "
+          "consolidate") {
+  const Sandbox sandbox;
+  const auto root = claude_code_folder(sandbox);
+  const auto index = read_file(root / "MEMORY.md");
+  std::map<std::string, std::string> topics;
+  for (const auto* name :
+       {"user_role.md", "feedback_testing.md", "project_freeze.md", "reference_dashboards.md"}) {
+    topics[name] = read_file(root / name);
+  }
+  const auto init = ok(sandbox, {"init", root.string()});
+  CHECK_THAT(init.out, Catch::Contains("profile claude-code: Claude Code"));
+  CHECK_THAT(init.out, Catch::Contains("4 pointer lines"));
+  CHECK(read_file(root / "MEMORY.md") == index);
+  const auto status = nlohmann::json::parse(
+      ok(sandbox, {"status", "--store", root.string(), "--json"}).out);
+  CHECK(status["profile"]["name"] == "claude-code");
+  CHECK(status["profile"]["configured"] == false);
+  REQUIRE(status["profile"]["loader_limits"].size() == 1);
+  CHECK(status["profile"]["loader_limits"][0]["path"] == "MEMORY.md");
+  CHECK(status["profile"]["loader_limits"][0]["lines"] == 4);
+  CHECK(status["profile"]["loader_limits"][0]["max_lines"] == 200);
+  CHECK(status["profile"]["loader_limits"][0]["over"] == false);
+  const auto run = ok(sandbox, {"consolidate", "--store", root.string(), "--now", k_now});
+  CHECK(read_file(root / "MEMORY.md") == index);
+  for (const auto& [name, bytes] : topics) {
+    INFO(name);
+    CHECK(read_file(root / name) == bytes);
+  }
+  // The index rule says why it left MEMORY.md alone.
+  const auto dry = ok(
+      sandbox, {"consolidate", "--store", root.string(), "--now", k_now, "--dry-run"});
+  CHECK_THAT(dry.out, Catch::Contains("the agent's own file"));
+
+  // A pointer line Claude Code appends is kept by the next run.
+  const std::string added = "- [Deploys](project_deploys.md) — deploys go out on Tuesdays\n";
+  write_file(root / "MEMORY.md", index + added);
+  ok(sandbox, {"consolidate", "--store", root.string(), "--now", k_now});
+  CHECK(read_file(root / "MEMORY.md") == index + added);
+  check_sound(sandbox, root);
+}
+
+TEST_CASE("with the daemon, a pointer line appended to an agent's MEMORY.md stays") {
+  const Sandbox sandbox;
+  const auto root = claude_code_folder(sandbox);
+  ok(sandbox, {"init", root.string()});
+  const fs::path config = sandbox.work("engram.toml");
+  write_file(config, daemon_config("", ""));
+  DaemonProcess daemon(sandbox, root, config);
+  const auto index = read_file(root / "MEMORY.md");
+  const auto before = head_of(root);
+  const std::string added = "- [Deploys](project_deploys.md) — deploys go out on Tuesdays\n";
+  {
+    std::ofstream out(root / "MEMORY.md", std::ios::app | std::ios::binary);
+    out << added;
+  }
+  // The daemon snapshots the agent's edit; its consolidation keeps it.
+  REQUIRE(wait_until(
+      [&] {
+        const auto subjects = subjects_since(sandbox, root, before);
+        return std::any_of(subjects.begin(), subjects.end(),
+                           [](const std::string& s) { return s.starts_with("snapshot:"); });
+      },
+      20s));
+  REQUIRE(daemon.wait_idle_after(0, 20s));
+  CHECK(read_file(root / "MEMORY.md") == index + added);
+  CHECK(daemon.stop() == 0);
+}
+
+TEST_CASE("an OpenClaw workspace keeps its curated MEMORY.md and bootstrap files") {
+  const Sandbox sandbox;
+  const auto root = openclaw_workspace(sandbox);
+  std::map<std::string, std::string> owned;
+  for (const auto* name : {"MEMORY.md", "AGENTS.md", "SOUL.md", "USER.md", "IDENTITY.md"}) {
+    owned[name] = read_file(root / name);
+  }
+  const fs::path config = sandbox.work("engram.toml");
+  write_file(config, "[layout]\nepisodic = \"memory\"\n");
+  const auto init = sandbox.engram({"--config", config.string(), "init", root.string()});
+  REQUIRE(init.exit_code == 0);
+  CHECK_THAT(init.out, Catch::Contains("profile openclaw: OpenClaw"));
+  const auto note = read_file(root / "memory" / "2026-08-10.md");
+  const auto run = sandbox.engram(
+      {"--config", config.string(), "consolidate", "--store", root.string(), "--now", k_now});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  for (const auto& [name, bytes] : owned) {
+    INFO(name);
+    CHECK(read_file(root / name) == bytes);
+  }
+  // The expired daily note's lines are all somewhere, and a heading taken
+  // from its time of day names no procedural entry.
+  const std::string text = all_text(root);
+  check_every_line_kept("- Always check the backup log before a reboot.\n"
+                        "- The NAS backup runs at 02:00.\n",
+                        text);
+  CHECK_THAT(text, !Catch::Contains("## 09:12"));
+  check_sound(sandbox, root);
+}
+
+TEST_CASE("a store's profile is read from its [[store]] section, and a wrong one is named at its "
+          "line") {
+  const Sandbox sandbox;
+  const auto root = openclaw_workspace(sandbox);
+  const fs::path config = sandbox.work("engram.toml");
+  write_file(config, "[[store]]\npath = \"" + root.string() + "\"\nprofile = \"openclaw\"\n");
+  REQUIRE(sandbox.engram({"--config", config.string(), "init", root.string()}).exit_code == 0);
+  const auto status = nlohmann::json::parse(
+      ok(sandbox, {"--config", config.string(), "status", "--store", root.string(),
+                          "--json"})
+          .out);
+  CHECK(status["profile"]["name"] == "openclaw");
+  CHECK(status["profile"]["configured"] == true);
+  CHECK(status["profile"]["loader_limits"].size() == 6);
+  const auto text =
+      ok(sandbox, {"--config", config.string(), "status", "--store", root.string()}).out;
+  CHECK_THAT(text, Catch::Contains("profile  openclaw (OpenClaw, configured)"));
+
+  write_file(config, "[[store]]\npath = \"" + root.string() + "\"\nprofile = \"letta\"\n");
+  const auto refused =
+      sandbox.engram({"--config", config.string(), "status", "--store", root.string()});
+  CHECK(refused.exit_code != 0);
+  CHECK_THAT(refused.err, Catch::Contains("engram.toml:3: a store's 'profile' must be one of"));
+}
+
+TEST_CASE("engram's own store and an empty folder are four-layer") {
+  const Sandbox sandbox;
+  const auto store = sandbox.work("store");
+  const auto init = ok(sandbox, {"init", store.string()});
+  CHECK_THAT(init.out, Catch::Contains("profile four-layer"));
+  const auto status = nlohmann::json::parse(
+      ok(sandbox, {"status", "--store", store.string(), "--json"}).out);
+  CHECK(status["profile"]["name"] == "four-layer");
+  CHECK(status["profile"]["loader_limits"].empty());
+}
