@@ -7,6 +7,7 @@
 #include "cli/store_selection.hpp"
 #include "engine/session.hpp"
 #include "engine/snapshot.hpp"
+#include "git/history.hpp"
 #include "git/repository.hpp"
 #include "store/profile.hpp"
 
@@ -182,6 +183,27 @@ void ensure_gitignore(const fs::path& root, const store::Layout& layout) {
   spdlog::info("added {} to .gitignore", line);
 }
 
+// True when `root/.git` is a repository with history none of which is
+// engram's (a project's, Letta's): the store's history must not go into it.
+bool foreign_repository(const fs::path& root) {
+  if (!fs::exists(root / ".git")) {
+    return false;
+  }
+  auto repository = git::Repository::open(root);
+  if (!repository || !repository->head()) {
+    return false; // empty, or half made by an init that failed: engram's to complete
+  }
+  bool engram = false;
+  std::size_t seen = 0;
+  git::walk_trailers(*repository, [&](const git::TrailedCommit& commit) {
+    for (const auto& [key, value] : commit.trailers) {
+      engram = engram || key == "Engram-Run";
+    }
+    return !engram && ++seen < 1000;
+  });
+  return !engram;
+}
+
 // What `init` recognised the folder as, and what that means for the agent's files.
 void print_profile(const store::Detection& detected) {
   const store::Profile& profile = *detected.profile;
@@ -199,7 +221,7 @@ void print_profile(const store::Detection& detected) {
 }
 
 // Creates whatever of the layout is missing under `root`.
-void create_layout(const SelectedStore& store) {
+void create_layout(const SelectedStore& store, bool history_outside) {
   const fs::path& root = store.root;
   const store::Layout& layout = store.layout;
   for (store::Layer layer : k_folder_layers) {
@@ -217,7 +239,9 @@ void create_layout(const SelectedStore& store) {
   if (write_new_file(root / layout.memory_index, k_memory_stub)) {
     spdlog::info("created {}", layout.memory_index);
   }
-  ensure_gitignore(root, layout);
+  if (!history_outside) { // else the session's info/exclude keeps the state out
+    ensure_gitignore(root, layout);
+  }
   fs::create_directories(root / layout.state);
 }
 
@@ -246,19 +270,27 @@ int run_init(const Globals& globals, const InitOptions& options) {
   // What was there before engram touched anything: an existing folder's files
   // are adopted in a snapshot commit of their own, before the layout is added.
   const bool had_files = has_files(root);
-  const bool had_repository = git::Repository::exists_at(root);
+  // A repository that is not engram's, at the folder or around it, keeps its
+  // history to itself: the store's goes outside the folder.
+  const auto outer = git::Repository::exists_at(root) ? std::nullopt
+                                                      : git::Repository::enclosing(root);
+  const bool outside = foreign_repository(root) || outer.has_value();
+  const bool had_repository = !outside && git::Repository::exists_at(root);
   // Before engram adds its layout, which would look like its own folder.
   const auto detected = store::detect_profile(root);
   fs::create_directories(root);
-  if (auto created = git::Repository::init(root); !created) {
+  fs::path gitdir;
+  if (auto created = outside ? git::Repository::init_outside(root) : git::Repository::init(root)) {
+    gitdir = created->gitdir();
+  } else {
     fmt::print(stderr, "engram: {}\n", created.error());
     return k_exit_problems;
   }
-  if (const auto outer = git::Repository::enclosing(root); outer && !had_repository) {
-    fmt::print("note: {} is inside the git repository {}; the store gets a repository of its own, "
-               "which {} sees as an untracked folder: add it to {}/.gitignore, or add it as a "
-               "submodule\n",
-               root.string(), outer->string(), outer->string(), outer->string());
+  if (outside) {
+    fmt::print("note: {} belongs to the git repository {}, which is not engram's; the store's "
+               "history is kept outside it, in {}, and nothing is committed to {}\n",
+               root.string(), outer ? outer->string() : root.string(),
+               gitdir.string(), outer ? outer->string() : root.string());
   }
   try {
     engine::Session session = engine::Session::open(root, store.settings);
@@ -276,7 +308,10 @@ int run_init(const Globals& globals, const InitOptions& options) {
       const int copied = copy_example(*options.example, root);
       spdlog::info("copied {} example files from {}", copied, options.example->string());
     }
-    create_layout(store);
+    create_layout(store, outside);
+    const auto* configured = store::profile_named(store.settings.get_string("layout.profile"));
+    store::record_profile(root, store.layout.state,
+                          configured != nullptr ? *configured : *detected.profile);
     const auto signature = engine::engram_signature(session.repository(), store.settings);
     // Everything not committed yet: the layout, the example's files, and any
     // file the snapshot held back, which stays held back here too.

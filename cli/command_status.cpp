@@ -7,6 +7,7 @@
 #include "daemon/control_socket.hpp"
 #include "engine/guards.hpp"
 #include "engine/holds.hpp"
+#include "git/repository.hpp"
 #include "store/profile.hpp"
 #include "store/expiry.hpp"
 
@@ -40,6 +41,7 @@ struct LayerCount {
 // Everything `engram status` reports.
 struct StatusReport {
   fs::path store;
+  fs::path history; // the git folder of the store's history
   Date today{1970, 1, 1};
   std::vector<LayerCount> layers;
   std::vector<engine::GuardReading> guards;
@@ -54,18 +56,13 @@ struct StatusReport {
   std::size_t warnings = 0;
 };
 
-// The store's profile: as its `[[store]]` section says, else detected.
-void read_profile(const config::Config& config, const SelectedStore& selected,
-                  StatusReport& report) {
-  const auto* section = config.store_for(selected.root);
-  if (section != nullptr && !section->profile.empty()) {
-    report.profile = store::profile_named(section->profile);
-    report.profile_configured = true;
-  } else {
-    const auto detected = store::detect_profile(selected.root);
-    report.profile = detected.profile;
-    report.profile_evidence = detected.evidence;
-  }
+// The store's profile: as its `[[store]]` section says, else as init found it, else detected.
+void read_profile(const SelectedStore& selected, StatusReport& report) {
+  const auto resolved = store::resolve_profile(
+      selected.root, selected.settings.get_string("layout.profile"), selected.layout.state);
+  report.profile = resolved.profile;
+  report.profile_configured = resolved.configured;
+  report.profile_evidence = resolved.evidence;
   report.loader = store::read_loader_limits(selected.root, *report.profile);
 }
 
@@ -76,6 +73,7 @@ StatusReport gather(const SelectedStore& selected, const Date& today) {
 
   StatusReport report;
   report.store = selected.root;
+  report.history = git::Repository::gitdir_of(selected.root);
   report.today = today;
   for (store::Layer layer : store::k_all_layers) {
     LayerCount count{layer};
@@ -109,6 +107,7 @@ StatusReport gather(const SelectedStore& selected, const Date& today) {
 nlohmann::ordered_json to_json(const StatusReport& report) {
   nlohmann::ordered_json json;
   json["store"] = report.store.string();
+  json["history"] = report.history.string();
   json["today"] = report.today.to_string();
   auto loader = nlohmann::ordered_json::array();
   for (const auto& reading : report.loader) {
@@ -175,7 +174,8 @@ std::string holds_text(const std::vector<engine::Hold>& holds) {
 // The report as a table for people.
 std::string to_text(const StatusReport& report) {
   std::string out =
-      fmt::format("store    {}\nprofile  {} ({}{})\ntoday    {}\n\n", report.store.string(),
+      fmt::format("store    {}\nhistory  {}\nprofile  {} ({}{})\ntoday    {}\n\n",
+                  report.store.string(), report.history.string(),
                   report.profile->name, report.profile->agent,
                   report.profile_configured ? ", configured"
                                             : "; detected: " + report.profile_evidence,
@@ -300,7 +300,7 @@ int run_status(const Globals& globals, const StatusOptions& options) {
     return k_exit_problems;
   }
   StatusReport report = gather(selected, today);
-  read_profile(*config, selected, report);
+  read_profile(selected, report);
   const auto daemon = daemon_view(selected.root);
   if (options.json) {
     auto json = to_json(report);

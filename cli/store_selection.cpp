@@ -28,7 +28,7 @@ SelectedStore select_store(const config::Config& config,
 
   SelectedStore selected;
   selected.settings = config.settings_for(root);
-  selected.layout = engine::layout_from(selected.settings);
+  selected.layout = engine::layout_from(selected.settings, root);
   selected.limits.max_file_bytes =
       static_cast<std::uintmax_t>(selected.settings.get_int("scan.max_file_bytes"));
   selected.root = std::move(root);

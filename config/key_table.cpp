@@ -1,6 +1,8 @@
 // The key table itself, its validators, and look-ups over it.
 #include "config/key_table.hpp"
 
+#include "store/profile.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -62,6 +64,19 @@ Key list(std::string_view name, std::string_view help, Scope scope, Form form) {
 // A string shown the way TOML writes it, for messages.
 std::string in_quotes(std::string_view text) {
   return fmt::format("\"{}\"", text);
+}
+
+// A profile engram knows, or "" for the one detected from the store's files.
+std::optional<std::string> known_profile(const Value& value) {
+  const auto& name = std::get<std::string>(value);
+  if (name.empty() || store::profile_named(name) != nullptr) {
+    return std::nullopt;
+  }
+  std::string names;
+  for (const auto& known : store::profiles()) {
+    names += fmt::format("{}{}", names.empty() ? "" : ", ", in_quotes(known.name));
+  }
+  return fmt::format("must be one of {} (or \"\" to detect it), not {}", names, in_quotes(name));
 }
 
 // A single file or folder name inside the store: layout names are joined to
@@ -191,6 +206,9 @@ const std::vector<Key> k_config_key_table = {
     text("layout.index_json", ".index.json", safe_name, "The machine-readable index (generated)."),
     text("layout.state", ".engram", safe_name,
          "engram's own state (usage log, locks); never committed."),
+    text("layout.profile", "", known_profile,
+         "What kind of memory folder the store is: \"four-layer\", \"claude-code\", "
+         "\"openclaw\" or \"unknown\"; \"\" detects it (a [[store]]'s `profile` sets it)."),
 
     integer("guard.working_chars", 3000, 1, k_chars_max,
             "WORKING.md's size guard in characters. Over it, the working-memory rule moves "

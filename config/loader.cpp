@@ -379,6 +379,7 @@ void Loader::read_stores(const toml::node& node) {
         report(line_of(*profile), fmt::format("a store's 'profile' must be one of {}", names));
       } else {
         store.profile = *value;
+        store.settings.set("layout.profile", *value); // what the engine reads
       }
     }
     const toml::node* path = table.get("path");

@@ -42,7 +42,7 @@ void Daemon::start() {
       spdlog::error("{}", refused.back());
       continue;
     }
-    const auto state = spec.root / engine::layout_from(spec.settings).state;
+    const auto state = spec.root / engine::layout_from(spec.settings, spec.root).state;
     auto lock = StoreLock::take(state);
     if (!lock) {
       refused.push_back(fmt::format("{}: {}", spec.root.string(), lock.error()));

@@ -1,6 +1,8 @@
 // Git activity, read from the marker files git leaves while it works.
 #include "daemon/git_activity.hpp"
 
+#include "git/repository.hpp"
+
 #include <array>
 
 namespace engram::daemon {
@@ -15,7 +17,7 @@ std::optional<std::string> git_operation_in_progress(const std::filesystem::path
       {"CHERRY_PICK_HEAD", "a cherry-pick is in progress"},
       {"REVERT_HEAD", "a revert is in progress"},
   }};
-  const std::filesystem::path git = root / ".git";
+  const std::filesystem::path git = git::Repository::gitdir_of(root);
   std::error_code error;
   for (const auto& [name, what] : k_markers) {
     if (std::filesystem::exists(git / name, error)) {

@@ -120,7 +120,7 @@ JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, KeptSt
     if (job.consume_marker) {
       // Removed before the store is read: an append that asks again while
       // this run works leaves a new marker, and is served by the next run.
-      const auto state = engine::layout_from(job.settings).state;
+      const auto state = engine::layout_from(job.settings, job.root).state;
       std::error_code ignored;
       std::filesystem::remove(job.root / state / k_request_marker, ignored);
     }

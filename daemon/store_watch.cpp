@@ -55,7 +55,7 @@ watch::WatchOptions watch_options(const config::Settings& settings) {
 }
 
 StoreWatch::StoreWatch(StoreSpec spec, std::time_t wall)
-    : m_spec(std::move(spec)), m_layout(engine::layout_from(m_spec.settings)),
+    : m_spec(std::move(spec)), m_layout(engine::layout_from(m_spec.settings, m_spec.root)),
       m_watch_options(watch_options(m_spec.settings)),
       m_triggers(TriggerSettings::from(m_spec.settings), wall) {}
 
@@ -196,7 +196,7 @@ void StoreWatch::check_guard(const std::string& relative) {
 
 bool StoreWatch::folder_present() const {
   std::error_code error;
-  return fs::is_directory(m_spec.root / ".git", error);
+  return fs::is_directory(git::Repository::gitdir_of(m_spec.root), error);
 }
 
 bool StoreWatch::marker_present() const {
@@ -449,7 +449,7 @@ void StoreWatch::reconfigure(const config::Settings& settings, const WatcherFact
                              Clock::time_point now, std::time_t wall) {
   const StoreLogScope scope(m_spec.name);
   m_spec.settings = settings;
-  m_layout = engine::layout_from(settings);
+  m_layout = engine::layout_from(settings, m_spec.root);
   m_triggers.reconfigure(TriggerSettings::from(settings), wall);
   m_changed.reset(); // the next run reads the store under the new settings
   const auto options = watch_options(settings);

@@ -6,6 +6,7 @@
 #include "base/durability.hpp"
 #include "base/error.hpp"
 #include "base/regular_file.hpp"
+#include "base/sha1.hpp"
 #include "git/folders.hpp"
 #include "git/index_access.hpp"
 #include "git/index_file.hpp"
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -173,9 +175,12 @@ Repository& Repository::operator=(Repository&&) noexcept = default;
 
 Expected<Repository, std::string> Repository::open(const std::filesystem::path& path) {
   ensure_library();
+  const std::filesystem::path outside = outside_gitdir(path);
+  std::error_code error;
+  const bool apart = std::filesystem::is_directory(outside, error);
   git_repository* repository = nullptr;
-  if (git_repository_open_ext(&repository, path.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) !=
-      0) {
+  if (git_repository_open_ext(&repository, (apart ? outside : path).c_str(),
+                              GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) != 0) {
     return unexpected(last_error(fmt::format("cannot open git repository {}", path.string())));
   }
   if (git_repository_is_bare(repository) != 0) {
@@ -227,9 +232,72 @@ Expected<Repository, std::string> Repository::init(const std::filesystem::path& 
   return Repository(repository, path);
 }
 
+std::filesystem::path Repository::outside_gitdir(const std::filesystem::path& root) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  fs::path absolute = fs::weakly_canonical(fs::absolute(root), error);
+  if (error) {
+    absolute = fs::absolute(root).lexically_normal();
+  }
+  if (!absolute.has_filename()) {
+    absolute = absolute.parent_path(); // drop a trailing '/'
+  }
+  unsigned char digest[k_sha1_bytes] = {};
+  const std::string text = absolute.string();
+  if (!sha1({text}, digest)) {
+    throw Error("cannot hash the path {}", text);
+  }
+  std::string hex;
+  for (std::size_t i = 0; i < 8; ++i) {
+    hex += fmt::format("{:02x}", digest[i]);
+  }
+  const char* data = std::getenv("XDG_DATA_HOME");
+  const char* home = std::getenv("HOME");
+  const fs::path base = data != nullptr && *data == '/' ? fs::path(data)
+                        : home != nullptr && *home != '\0' ? fs::path(home) / ".local/share"
+                                                            : fs::path("/tmp");
+  return base / "engram" / "history" / fmt::format("{}-{}.git", absolute.filename().string(), hex);
+}
+
+std::filesystem::path Repository::gitdir_of(const std::filesystem::path& root) {
+  std::error_code error;
+  const auto outside = outside_gitdir(root);
+  return std::filesystem::is_directory(outside, error) ? outside : root / ".git";
+}
+
 bool Repository::exists_at(const std::filesystem::path& path) {
   std::error_code error;
-  return std::filesystem::exists(path / ".git", error);
+  return std::filesystem::exists(path / ".git", error) ||
+         std::filesystem::is_directory(outside_gitdir(path), error);
+}
+
+Expected<Repository, std::string> Repository::init_outside(const std::filesystem::path& root) {
+  ensure_library();
+  const auto gitdir = outside_gitdir(root);
+  std::error_code error;
+  if (!std::filesystem::is_directory(gitdir, error)) {
+    // Made bare, then given its work tree in config: an init with a work tree
+    // elsewhere would write a `.git` link file into the folder, which is the
+    // user's repository's to have.
+    git_repository_init_options options = GIT_REPOSITORY_INIT_OPTIONS_INIT;
+    options.flags = GIT_REPOSITORY_INIT_MKPATH | GIT_REPOSITORY_INIT_BARE;
+    git_repository* made = nullptr;
+    fresh_errors();
+    if (git_repository_init_ext(&made, gitdir.c_str(), &options) != 0) {
+      return unexpected(last_error(fmt::format("cannot create git repository {}", gitdir.string())));
+    }
+    Config config;
+    const bool configured = git_repository_config(&config.pointer, made) == 0 &&
+                            git_config_set_bool(config.pointer, "core.bare", 0) == 0 &&
+                            git_config_set_string(config.pointer, "core.worktree",
+                                                  std::filesystem::absolute(root).c_str()) == 0;
+    git_repository_free(made);
+    if (!configured) {
+      std::filesystem::remove_all(gitdir, error);
+      return unexpected(last_error(fmt::format("cannot configure git repository {}", gitdir.string())));
+    }
+  }
+  return open(root);
 }
 
 std::optional<std::filesystem::path> Repository::enclosing(const std::filesystem::path& path) {

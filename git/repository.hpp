@@ -113,8 +113,9 @@ std::string_view change_kind_name(ChangeKind kind);
 // An open git repository with a working tree. Move-only; closes on destruction.
 class Repository {
 public:
-  // Opens the repository whose working tree is `path` (`path/.git`); never
-  // searches parent folders, so a store inside another repository stays its own.
+  // Opens the repository whose working tree is `path` (outside_gitdir(path)
+  // when that exists, else `path/.git`); never searches parent folders, so a
+  // store inside another repository stays its own.
   [[nodiscard]] static Expected<Repository, std::string> open(const std::filesystem::path& path);
 
   // Creates an empty repository at `path` (or opens the one already there).
@@ -123,7 +124,22 @@ public:
   // `git init` run again does; any other is reported, never touched.
   [[nodiscard]] static Expected<Repository, std::string> init(const std::filesystem::path& path);
 
-  // True when `path/.git` exists (as a folder or a gitdir file).
+  // Creates the history of the store at `root` outside it, in outside_gitdir(root),
+  // with `root` as its working tree and nothing written into `root`: for a folder
+  // that is, or lies inside, a repository that is not engram's.
+  [[nodiscard]] static Expected<Repository, std::string>
+  init_outside(const std::filesystem::path& root);
+
+  // Where the history of the store at `root` is kept when it is kept outside it:
+  // $XDG_DATA_HOME/engram/history/<folder name>-<hash of its absolute path>.git.
+  static std::filesystem::path outside_gitdir(const std::filesystem::path& root);
+
+  // The git folder holding the history of the store at `root`: the one outside
+  // it when there is one, else `root/.git`.
+  static std::filesystem::path gitdir_of(const std::filesystem::path& root);
+
+  // True when the store at `path` has a history: `path/.git` exists (as a
+  // folder or a gitdir file), or one outside it does.
   static bool exists_at(const std::filesystem::path& path);
 
   // The working tree of another repository that `path` lies inside (found

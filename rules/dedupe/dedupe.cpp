@@ -9,6 +9,7 @@
 // (rarest words first), so a store of 10,000 files is not compared pair by pair.
 #include "../shared/knowledge.hpp"
 #include "engram/plugin.hpp"
+#include "engram/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -436,6 +437,7 @@ private:
       m_linking.push_back(into);
     }
     redirect_related(store, from, into);
+    mend_index_link(store, from, into);
     store.remove(from);
     store.record(Action{"", "merged", "", from, into,
                         percent(score) + " of significant words shared; " +
@@ -547,6 +549,23 @@ private:
         }
         store.set_list(path, "related", unique);
       }
+    }
+  }
+
+  // An agent's own index (Claude Code's MEMORY.md) that links the merged
+  // file links where its claims went instead: the line is the agent's, only
+  // its link is mended. engram's generated index is rebuilt anyway.
+  static void mend_index_link(StoreView& store, const std::string& from, const std::string& into) {
+    const auto index = store.layer_path(Layer::index);
+    if (!store.exists(index) || engram::text::is_generated(store.read(index))) {
+      return;
+    }
+    const std::string link = "](" + from + ")";
+    for (auto at = store.body(index).find(link); at != std::string::npos;
+         at = store.body(index).find(link, at + 1)) {
+      store.replace_in_body(index, at + 2, from.size(), into);
+      store.record(Action{"", "mended", "", index, into,
+                          "its link to " + from + ", merged into " + into});
     }
   }
 

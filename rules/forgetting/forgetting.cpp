@@ -62,9 +62,10 @@ public:
     std::vector<forgetting::Json> listed;
     for (const Layer layer : {Layer::semantic, Layer::procedural, Layer::reference}) {
       for (const auto& path : store.files(layer)) {
-        if (path == feedback || store.held(path)) {
+        if (path == feedback || store.held(path) || path.find('/') == std::string::npos) {
           continue; // every behavioural rule in one file: its use says nothing about one
-                    // entry; and a file an undo brought back stays
+                    // entry; a file an undo brought back stays; and a topic file at the
+                    // root is the agent's own (Claude Code's), which its index links
         }
         const auto used = usage::usage_of(store, path);
         if (!used.problem.empty()) {

@@ -2,6 +2,7 @@
 // budget) and .index.json (every memory, always) from the store model.
 #include "engram/plugin.hpp"
 #include "engram/text.hpp"
+#include "pointers.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -116,6 +117,85 @@ std::string index_line(const IndexEntry& entry, std::size_t limit) {
     line += " — " + entry.summary;
   }
   return cut(line, limit);
+}
+
+// A pointer line as Claude Code writes them: `- [Title](file.md) — hook`.
+std::string pointer_line(const StoreView& store, const std::string& path, std::size_t limit) {
+  auto title = store.field(path, "name").value_or("");
+  if (title.empty()) {
+    const auto slash = path.rfind('/');
+    title = path.substr(slash == std::string::npos ? 0 : slash + 1);
+    title = title.substr(0, title.size() - (title.ends_with(".md") ? 3 : 0));
+  }
+  const std::string hook = summarise(store, path);
+  return cut("- [" + title + "](" + path + ")" + (hook.empty() ? "" : " — " + hook), limit);
+}
+
+// Claude Code's MEMORY.md: a pointer line appended for each memory it does not
+// link, within what Claude Code loads (pointers.hpp). False when it changed nothing.
+bool keep_pointers(StoreView& store, const std::string& index_path, std::size_t line_chars) {
+  namespace ix = engram_index;
+  const std::string overflow(ix::k_overflow);
+  const std::string before = store.read(index_path);
+  auto linked = ix::linked_targets(before);
+  const bool links_overflow = linked.contains(overflow);
+  if (store.exists(overflow)) {
+    linked.merge(ix::linked_targets(store.read(overflow)));
+  }
+  std::vector<std::pair<std::string, std::string>> added;
+  for (const Layer layer : {Layer::semantic, Layer::procedural, Layer::reference}) {
+    for (const auto& path : store.files(layer)) {
+      if (path != overflow && !linked.contains(path) && !store.held(path)) {
+        added.emplace_back(path, pointer_line(store, path, line_chars));
+      }
+    }
+  }
+  std::sort(added.begin(), added.end());
+  const auto lines = ix::lines_of(before);
+  const std::string overflow_line =
+      "- [More memories](" + overflow + ") — index lines past what Claude Code loads from here";
+  const auto plan = ix::fit_pointers(
+      lines, added, static_cast<std::size_t>(int_setting(store, "profile.index_lines", 0)),
+      static_cast<std::size_t>(int_setting(store, "profile.index_bytes", 0)), overflow_line,
+      links_overflow);
+  if (plan.index == lines && plan.overflow.empty()) {
+    return false;
+  }
+  if (!plan.overflow.empty()) {
+    std::string body = store.exists(overflow) ? store.body(overflow) : "# More memories\n\n";
+    for (const auto& line : plan.overflow) {
+      body += (body.empty() || body.ends_with('\n') ? "" : "\n") + line + "\n";
+    }
+    if (store.exists(overflow)) {
+      store.set_body(overflow, body);
+    } else {
+      store.write(overflow, "---\nname: More memories\ndescription: index lines past what "
+                            "Claude Code loads from MEMORY.md\ntype: index\n---\n" + body);
+    }
+  }
+  // Appended to the agent's bytes as they are when none of its lines moved.
+  std::string text = plan.moved == 0 ? before : std::string();
+  if (!text.empty() && !text.ends_with('\n')) {
+    text += '\n';
+  }
+  for (std::size_t i = plan.moved == 0 ? lines.size() : 0; i < plan.index.size(); ++i) {
+    text += plan.index[i] + "\n";
+  }
+  store.write(index_path, text);
+  for (const auto& path : plan.linked) {
+    store.record(engram::Action{"", "linked", "", path, index_path,
+                                "a pointer line for a memory the index did not link"});
+  }
+  for (const auto& path : plan.overflowed) {
+    store.record(engram::Action{"", "linked", "", path, overflow,
+                                "past what Claude Code loads from " + index_path});
+  }
+  if (plan.moved != 0) {
+    store.record(engram::Action{"", "moved", "", index_path, overflow,
+                                std::to_string(plan.moved) +
+                                    " lines past what Claude Code loads, to a file it links"});
+  }
+  return true;
 }
 
 // Appends `text` as a JSON string. Plain text is copied as it is; anything
@@ -350,11 +430,16 @@ public:
     }
     if (store.exists(index_path) && !engram::text::is_generated(store.read(index_path))) {
       // The agent keeps its own MEMORY.md (Claude Code's index, OpenClaw's
-      // curated memory): it is left as written; .index.json lists every memory.
-      store.record(engram::Action{"", "kept", "", "", index_path,
-                                  "the agent's own file (it does not say \"" +
-                                      std::string(engram::text::k_generated_mark) +
-                                      "\"): left as written; every memory is in " + json_path});
+      // curated memory): its lines stay as written; .index.json lists every memory.
+      const auto style = store.setting("profile.index");
+      const auto* name = style ? std::get_if<std::string>(&*style) : nullptr;
+      if (name == nullptr || *name != "pointers" ||
+          !keep_pointers(store, index_path, line_chars)) {
+        store.record(engram::Action{"", "kept", "", "", index_path,
+                                    "the agent's own file (it does not say \"" +
+                                        std::string(engram::text::k_generated_mark) +
+                                        "\"): left as written; every memory is in " + json_path});
+      }
     } else {
       write_if_changed(store, index_path, memory, "MEMORY.md index");
     }

@@ -320,6 +320,8 @@ private:
     std::string why_not;
     if (layer == Layer::procedural) {
       why_not = "procedural rules are never archived automatically";
+    } else if (path.find('/') == std::string::npos) {
+      why_not = "a topic file at the root is the agent's own, linked from its index";
     } else if (auto reason = knowledge::protected_reason(store, path); !reason.empty()) {
       why_not = reason;
     } else {

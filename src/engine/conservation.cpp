@@ -19,13 +19,39 @@ bool word_byte(unsigned char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
 }
 
+// The length of the link target at `text[at]` (`](file.md)`) when it names
+// a memory file of the store, else 0. Such a target is where the line points,
+// not what it says: a link mended to where a merged file went keeps the line.
+std::size_t memory_link_at(std::string_view text, std::size_t at) {
+  if (!text.substr(at).starts_with("](")) {
+    return 0;
+  }
+  const auto end = text.find(')', at + 2);
+  if (end == std::string_view::npos) {
+    return 0;
+  }
+  const auto target = text.substr(at + 2, end - at - 2);
+  const bool local = target.ends_with(".md") && target.find("://") == std::string_view::npos &&
+                     target.find_first_of(" \t") == std::string_view::npos;
+  return local ? end + 1 - at : 0;
+}
+
 // The hashes of the words of `text`, lower-cased, in order.
 std::vector<std::uint64_t> words_of(std::string_view text) {
   std::vector<std::uint64_t> words;
   std::uint64_t hash = 1469598103934665603ULL;
   bool in_word = false;
-  for (const char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (const auto skip = text[i] == ']' ? memory_link_at(text, i) : 0; skip != 0) {
+      i += skip - 1;
+      if (in_word) {
+        words.push_back(hash);
+        hash = 1469598103934665603ULL;
+        in_word = false;
+      }
+      continue;
+    }
+    const auto c = static_cast<unsigned char>(text[i]);
     if (word_byte(c)) {
       const auto lower = static_cast<unsigned char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
       hash = (hash ^ lower) * 1099511628211ULL;

@@ -48,7 +48,7 @@ Plan plan_for(const std::filesystem::path& root, const config::Settings& setting
               const std::vector<std::string>* changed, const std::vector<usage::TakenLog>& logs,
               std::optional<Workspace::Base>* base, std::shared_ptr<Workspace>& model,
               const std::vector<Hold>& holds, const store::Preread* preread = nullptr) {
-  const auto layout = layout_from(settings);
+  const auto layout = layout_from(settings, root);
   StepTimer timer;
   const bool by_path = base != nullptr && base->has_value() && changed != nullptr;
   auto snapshot = store::scan(
@@ -107,7 +107,7 @@ Outcome dry_run(const std::filesystem::path& root, const config::Settings& setti
     throw Error("{}: not an engram store ({}); run `engram init {}` first", root.string(),
                 repository.error(), root.string());
   }
-  if (std::filesystem::exists(pending_path(root, layout_from(settings)))) {
+  if (std::filesystem::exists(pending_path(root, layout_from(settings, root)))) {
     spdlog::warn("{}: an interrupted change waits to be finished; the next consolidation that "
                  "writes finishes it first, and its plan may differ from this one",
                  root.string());
@@ -115,7 +115,7 @@ Outcome dry_run(const std::filesystem::path& root, const config::Settings& setti
   Outcome outcome;
   std::shared_ptr<Workspace> model;
   outcome.plan = plan_for(root, settings, rules, today, kind, nullptr, nullptr,
-                          peek_usage(root, layout_from(settings)), nullptr, model,
+                          peek_usage(root, layout_from(settings, root)), nullptr, model,
                           active_holds(*repository));
   outcome.model = std::move(model);
   return outcome;

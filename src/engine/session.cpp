@@ -2,6 +2,7 @@
 #include "engine/session.hpp"
 
 #include "base/error.hpp"
+#include "store/profile.hpp"
 
 #include <spdlog/spdlog.h>
 #include <thread>
@@ -15,7 +16,7 @@ git::LockWait lock_wait_from(const config::Settings& settings) {
   return wait;
 }
 
-store::Layout layout_from(const config::Settings& settings) {
+store::Layout layout_from(const config::Settings& settings, const std::filesystem::path& root) {
   store::Layout layout;
   layout.memory_index = settings.get_string("layout.memory_index");
   layout.working = settings.get_string("layout.working");
@@ -27,6 +28,9 @@ store::Layout layout_from(const config::Settings& settings) {
   layout.archive = settings.get_string("layout.archive");
   layout.index_json = settings.get_string("layout.index_json");
   layout.state = settings.get_string("layout.state");
+  const auto resolved =
+      store::resolve_profile(root, settings.get_string("layout.profile"), layout.state);
+  store::apply_profile(*resolved.profile, layout);
   return layout;
 }
 
@@ -64,7 +68,7 @@ Session Session::open(const std::filesystem::path& root, const config::Settings&
     throw Error("{}: not an engram store ({}); run `engram init {}` first", root.string(),
                 repository.error(), root.string());
   }
-  store::Layout layout = layout_from(settings);
+  store::Layout layout = layout_from(settings, root);
   RunLock lock(root, layout, lock_wait_from(settings).total);
   // engram's state must never show in `git status`, even in a store whose
   // .gitignore lost the line.

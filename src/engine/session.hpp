@@ -20,8 +20,9 @@ namespace engram::engine {
 // How long to wait for git, from `git.lock_wait_s` and `git.stale_lock_s`.
 git::LockWait lock_wait_from(const config::Settings& settings);
 
-// The layout a store's settings describe.
-store::Layout layout_from(const config::Settings& settings);
+// The layout a store's settings describe, as its profile keeps its files
+// (store::resolve_profile: configured, recorded by init, or detected).
+store::Layout layout_from(const config::Settings& settings, const std::filesystem::path& root);
 
 // engram's own signature in this repository: its local user.name/user.email
 // where set, else `git.author_name`/`git.author_email`, else engram <engram@HOST>.

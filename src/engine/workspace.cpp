@@ -2,6 +2,8 @@
 // file, so a rule cannot leave a file engram itself could not read again.
 #include "engine/workspace.hpp"
 
+#include "store/profile.hpp"
+
 #include "base/error.hpp"
 #include "base/parallel.hpp"
 #include "claims/classify.hpp"
@@ -11,6 +13,7 @@
 #include "claims/split.hpp"
 #include "engram/text.hpp"
 #include "store/expiry.hpp"
+#include "store/profile.hpp"
 #include "store/tags.hpp"
 
 #include <algorithm>
@@ -254,12 +257,37 @@ std::optional<Setting> Workspace::setting(std::string_view key) const {
   const std::string full = key.find('.') == std::string_view::npos
                                ? "rules." + m_rule + "." + std::string(key)
                                : std::string(key);
+  if (full.starts_with("profile.") || full == "layout.profile") {
+    return profile_setting(full);
+  }
   const auto& values = m_settings.values();
   const auto it = values.find(full);
   if (it == values.end()) {
     return std::nullopt;
   }
   return std::visit([](const auto& v) -> Setting { return v; }, it->second);
+}
+
+std::optional<Setting> Workspace::profile_setting(std::string_view key) const {
+  // As resolved, where the configuration may leave the profile to detection.
+  const store::Profile* profile = store::profile_named(m_layout.profile);
+  if (profile == nullptr) {
+    return std::nullopt;
+  }
+  const store::LoaderLimit* limit = profile->limit_of(m_layout.memory_index);
+  if (key == "layout.profile" || key == "profile.name") {
+    return std::string(profile->name);
+  }
+  if (key == "profile.index") {
+    return std::string(profile->index_style);
+  }
+  if (key == "profile.index_lines" && limit != nullptr) {
+    return static_cast<std::int64_t>(limit->max_lines);
+  }
+  if (key == "profile.index_bytes" && limit != nullptr) {
+    return static_cast<std::int64_t>(limit->max_bytes);
+  }
+  return std::nullopt;
 }
 
 std::string Workspace::layer_path(Layer layer) const {
@@ -391,7 +419,7 @@ void Workspace::write(std::string_view path, std::string bytes) {
   file.current = std::make_shared<const store::MemoryFile>(std::move(parsed.value()));
   file.owned = true;
   file.touched = true;
-  file.layer = m_layout.classify(normal);
+  file.layer = m_layout.classify(normal, file.current->field("type"));
   changed(normal);
 }
 

@@ -155,6 +155,8 @@ public:
   }
 
 private:
+  // The `profile.*` settings: the resolved profile's, which no file configures.
+  std::optional<Setting> profile_setting(std::string_view key) const;
   // A layer's claim index and how far it has read the log of body changes.
   struct LayerIndex {
     ClaimIndex index;

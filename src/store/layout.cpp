@@ -48,6 +48,9 @@ std::optional<Layer> Layout::classify(const std::filesystem::path& relative) con
         return layer;
       }
     }
+    if (!root_types.empty() && generic.extension() == ".md" && generic != index_json) {
+      return Layer::semantic;
+    }
     return std::nullopt;
   }
   // The archive also keeps forgetting's JSON lists (`YYYY-MM-DD-forgotten.json`),
@@ -65,6 +68,23 @@ std::optional<Layer> Layout::classify(const std::filesystem::path& relative) con
     }
   }
   return std::nullopt;
+}
+
+std::optional<Layer> Layout::classify(const std::filesystem::path& relative,
+                                      std::optional<std::string_view> type) const {
+  const auto layer = classify(relative);
+  if (layer != Layer::semantic || root_types.empty() || relative.has_parent_path() || !type) {
+    return layer;
+  }
+  if (*type == "index") {
+    return Layer::index; // more of the agent's index (its overflow): links, not claims
+  }
+  for (const auto& [name, typed] : root_types) {
+    if (name == *type) {
+      return typed;
+    }
+  }
+  return layer;
 }
 
 } // namespace engram::store

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace engram::store {
 
@@ -34,9 +36,24 @@ struct Layout {
   std::string index_json = ".index.json";
   std::string state = ".engram";
 
+  // Memory files kept flat at the root beside the index, each in the layer
+  // its frontmatter `type` names (Claude Code's topic files); empty for a
+  // store whose memories are all in layer folders. A root file whose type is
+  // not listed is semantic; one typed `index` is more of the index.
+  std::vector<std::pair<std::string, Layer>> root_types;
+
+  // The name of the profile the store is kept by (store/profile.hpp).
+  std::string profile = "four-layer";
+
   // The layer a store-relative path belongs to, or nullopt if it is not a memory file
-  // (Markdown in a layer's folder, a single-file layer, or a JSON list in the archive).
+  // (Markdown in a layer's folder, a single-file layer, a root topic file, or a
+  // JSON list in the archive). A root topic file is semantic until its type says more.
   std::optional<Layer> classify(const std::filesystem::path& relative) const;
+
+  // The layer of the memory file at `relative` whose frontmatter `type` is
+  // `type`: as classify says, but for a root topic file the layer its type names.
+  std::optional<Layer> classify(const std::filesystem::path& relative,
+                                std::optional<std::string_view> type) const;
 
   // The folder of a folder layer, or the file of a single-file layer.
   std::filesystem::path path_of(Layer layer) const;

@@ -2,6 +2,8 @@
 // each agent's documentation says it keeps.
 #include "store/profile.hpp"
 
+#include "engram/text.hpp"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <fstream>
@@ -24,13 +26,21 @@ std::vector<Profile> make_profiles() {
     return LoaderLimit{path, 0, 0, k_openclaw_chars, "OpenClaw cuts the file at injection"};
   };
   return {
-      Profile{"four-layer", "engram", false, {}, {}},
+      Profile{"four-layer", "engram", false, {}, {}, {}, {}, "generated"},
+      // Claude Code's types: feedback is how to work, user and project are
+      // facts, reference points elsewhere.
       Profile{"claude-code",
               "Claude Code (auto memory)",
               true,
               {"MEMORY.md"},
               {LoaderLimit{"MEMORY.md", k_claude_lines, k_claude_bytes, 0,
-                           "Claude Code does not load what is past it"}}},
+                           "Claude Code does not load what is past it"}},
+              {{"feedback", Layer::procedural},
+               {"user", Layer::semantic},
+               {"project", Layer::semantic},
+               {"reference", Layer::reference}},
+              {},
+              "pointers"},
       Profile{"openclaw",
               "OpenClaw",
               true,
@@ -38,8 +48,11 @@ std::vector<Profile> make_profiles() {
                "HEARTBEAT.md", "BOOTSTRAP.md"},
               {openclaw_limit("MEMORY.md"), openclaw_limit("AGENTS.md"),
                openclaw_limit("SOUL.md"), openclaw_limit("USER.md"),
-               openclaw_limit("IDENTITY.md"), openclaw_limit("TOOLS.md")}},
-      Profile{"unknown", "an agent engram does not know", true, {}, {}},
+               openclaw_limit("IDENTITY.md"), openclaw_limit("TOOLS.md")},
+              {},
+              "memory",
+              "curated"},
+      Profile{"unknown", "an agent engram does not know", true, {}, {}, {}, {}, "curated"},
   };
 }
 
@@ -56,7 +69,8 @@ std::vector<std::string> head_lines(const fs::path& path, std::size_t n) {
 
 // True for a Claude Code index line: `- [Title](file.md)`, a hook after it or not.
 bool is_pointer_line(const std::string& line) {
-  static const std::regex pointer(R"(^\s*[-*]\s+\[[^\]]+\]\([^)\s]+\.md\).*)");
+  // Claude Code links topic files beside MEMORY.md: no folder in the link.
+  static const std::regex pointer(R"(^\s*[-*]\s+\[[^\]]+\]\([^)\s/]+\.md\).*)");
   return std::regex_match(line, pointer);
 }
 
@@ -82,7 +96,13 @@ std::string frontmatter_type(const fs::path& path) {
 std::string claude_code_signs(const fs::path& root) {
   std::size_t pointers = 0;
   std::size_t lines = 0;
-  for (const auto& line : head_lines(root / "MEMORY.md", 400)) {
+  const auto index = head_lines(root / "MEMORY.md", 400);
+  std::string head;
+  for (std::size_t i = 0; i < index.size() && i < 8; ++i) {
+    head += index[i] + "\n";
+  }
+  const bool generated = engram::text::is_generated(head);
+  for (const auto& line : generated ? std::vector<std::string>{} : index) {
     if (line.find_first_not_of(" \t\r") == std::string::npos || line.starts_with("#")) {
       continue;
     }
@@ -148,6 +168,25 @@ bool four_layer_signs(const fs::path& root) {
 
 } // namespace
 
+const LoaderLimit* Profile::limit_of(std::string_view path) const {
+  for (const auto& limit : limits) {
+    if (limit.path == path) {
+      return &limit;
+    }
+  }
+  return nullptr;
+}
+
+void apply_profile(const Profile& profile, Layout& layout) {
+  layout.profile = profile.name;
+  for (const auto& [type, layer] : profile.root_types) {
+    layout.root_types.emplace_back(type, layer);
+  }
+  if (!profile.episodic.empty() && layout.episodic == Layout{}.episodic) {
+    layout.episodic = profile.episodic;
+  }
+}
+
 const std::vector<Profile>& profiles() {
   static const std::vector<Profile> known = make_profiles();
   return known;
@@ -193,6 +232,28 @@ Detection detect_profile(const fs::path& root) {
     return {profile_named("four-layer"), "engram's layer folders, or an empty folder"};
   }
   return {profile_named("unknown"), "files engram does not recognise as any agent's"};
+}
+
+Resolved resolve_profile(const fs::path& root, std::string_view configured,
+                         const std::string& state) {
+  if (const Profile* named = profile_named(configured); named != nullptr) {
+    return {named, true, {}};
+  }
+  const auto recorded = head_lines(root / state / "profile", 1);
+  if (!recorded.empty()) {
+    if (const Profile* named = profile_named(recorded.front()); named != nullptr) {
+      return {named, false, "as engram init found it"};
+    }
+  }
+  auto detected = detect_profile(root);
+  return {detected.profile, false, std::move(detected.evidence)};
+}
+
+void record_profile(const fs::path& root, const std::string& state, const Profile& profile) {
+  std::error_code error;
+  fs::create_directories(root / state, error);
+  std::ofstream out(root / state / "profile", std::ios::binary | std::ios::trunc);
+  out << profile.name << "\n";
 }
 
 } // namespace engram::store

@@ -6,6 +6,8 @@
 // recognised, `engram status` shows it and measures the loader's limits.
 #pragma once
 
+#include "store/layout.hpp"
+
 #include <cstddef>
 #include <filesystem>
 #include <string>
@@ -30,7 +32,22 @@ struct Profile {
   bool agent_owns_index = false;            // MEMORY.md is the agent's, not engram's
   std::vector<std::string_view> agent_files; // files the agent owns and loads; never rewritten
   std::vector<LoaderLimit> limits;
+  // Topic files at the root, in the layer their frontmatter `type` names.
+  std::vector<std::pair<std::string_view, Layer>> root_types;
+  // The folder of the agent's session notes, when not engram's `episodic`.
+  std::string_view episodic;
+  // What MEMORY.md is: "generated" (engram's index), "pointers" (the agent's
+  // index of links, to which engram adds a line for each memory it lacks) or
+  // "curated" (the agent's own text, left as written).
+  std::string_view index_style = "generated";
+
+  // The loader limit on `path`, or nullptr when the agent loads it whole.
+  const LoaderLimit* limit_of(std::string_view path) const;
 };
+
+// `layout` as `profile` keeps its files: its root topic files, and its notes'
+// folder where the configuration left engram's default.
+void apply_profile(const Profile& profile, Layout& layout);
 
 // Every profile engram knows, the default (four-layer) first.
 const std::vector<Profile>& profiles();
@@ -48,6 +65,21 @@ struct Detection {
 // they say beyond their first lines: an empty folder or engram's own layout
 // is four-layer.
 Detection detect_profile(const std::filesystem::path& root);
+
+// The store's profile: `configured` when it names one (a [[store]]'s
+// `profile`), else the one `engram init` recorded in the state folder, else
+// the one its files look like now. `evidence` is empty for a configured one.
+struct Resolved {
+  const Profile* profile = nullptr;
+  bool configured = false;
+  std::string evidence;
+};
+Resolved resolve_profile(const std::filesystem::path& root, std::string_view configured,
+                         const std::string& state);
+
+// Records `profile` as the one `engram init` found, in the state folder.
+void record_profile(const std::filesystem::path& root, const std::string& state,
+                    const Profile& profile);
 
 // One file measured against its loader's limit.
 struct LoaderReading {

@@ -318,7 +318,7 @@ private:
   // Takes what loading one file gave into the snapshot and the cache.
   void take(const Queued& queued, Loaded loaded) {
     const fs::path& relative = queued.relative;
-    const Layer layer = queued.layer;
+    Layer layer = queued.layer;
     if (loaded.cached) {
       if (reuse(relative, loaded.identity)) {
         return;
@@ -343,6 +343,9 @@ private:
     // The mtime from the same fstat as the bytes: what breaks a tie between
     // equal `created` dates.
     const std::int64_t modified = loaded.identity.mtime_ns / 1'000'000'000;
+    if (!m_layout.root_types.empty()) {
+      layer = m_layout.classify(relative, loaded.parsed->field("type")).value_or(layer);
+    }
     m_out.entries.push_back(Entry{relative, layer,
                                   std::make_shared<const MemoryFile>(std::move(*loaded.parsed)),
                                   loaded.bytes, std::move(loaded.hash), modified});

@@ -117,7 +117,7 @@ TEST_CASE("engram's state folder is never part of a snapshot, even when .gitigno
   check_sound(sandbox, store);
 }
 
-TEST_CASE("init inside another repository gives the store its own and says so") {
+TEST_CASE("init inside another repository keeps the store's history outside both") {
   const Sandbox sandbox;
   const fs::path project = sandbox.work("project");
   write_file(project / "README.md", "# project\n");
@@ -130,10 +130,22 @@ TEST_CASE("init inside another repository gives the store its own and says so") 
   INFO(result.out << result.err);
   REQUIRE(result.exit_code == 0);
   CHECK_THAT(result.out, Catch::Contains("note: " + store.string() +
-                                         " is inside the git repository " + project.string()));
-  CHECK(fs::is_directory(store / ".git"));
-  CHECK(git_out(sandbox, store, {"rev-parse", "--show-toplevel"}) == store.string() + "\n");
-  CHECK(git_out(sandbox, store, {"log", "--format=%s"}) == "init: create engram store\n");
+                                         " belongs to the git repository " + project.string()));
+  CHECK_FALSE(fs::exists(store / ".git"));
+  CHECK_FALSE(fs::exists(store / ".gitignore")); // the project's to have
+  const fs::path history = history_of_store(sandbox, store);
+  CHECK_THAT(history.string(), Catch::Contains("/data/engram/history/memory-")); // XDG_DATA_HOME
+  CHECK(git_out(sandbox, store, outside(history, store, {"log", "--format=%s"})) ==
+        "init: create engram store\n");
   CHECK(git_out(sandbox, project, {"log", "--format=%s"}) == "project\n");
-  check_sound(sandbox, store);
+
+  // A consolidation commits there too, and `engram log` reads it.
+  write_file(store / "WORKING.md", read_file(store / "WORKING.md") + "- [ ] one more\n");
+  REQUIRE(sandbox.engram({"consolidate", "--store", store.string(), "--now", k_history_now})
+              .exit_code == 0);
+  CHECK(git_lines(sandbox, store, outside(history, store, {"log", "--format=%s"})).size() >= 2);
+  CHECK_THAT(sandbox.engram({"log", "--store", store.string()}).out,
+             Catch::Contains("init: create engram store"));
+  CHECK(git_out(sandbox, project, {"log", "--format=%s"}) == "project\n");
+  CHECK(git_out(sandbox, store, outside(history, store, {"status", "--porcelain"})).empty());
 }

@@ -1,5 +1,6 @@
 // `engram init`: the layout, the repository, the first commit, and the
 // promise never to overwrite a file.
+#include "lib/history.hpp"
 #include "lib/process.hpp"
 
 #include <catch2/catch.hpp>
@@ -148,18 +149,33 @@ TEST_CASE("init on a folder with files never overwrites them and adopts them in 
   CHECK(files.find("debug.log") == std::string::npos);
 }
 
-TEST_CASE("init on a git repository without the layout adds it in a new commit") {
+TEST_CASE("init on a repository that is not engram's keeps the store's history outside it") {
   const Sandbox sandbox;
   const fs::path store = sandbox.work("repo");
   write_file(store / "notes.md", "# notes\n");
+  write_file(store / "CLAUDE.md", "# Project\n\nRun `make test` before a commit.\n");
   REQUIRE(sandbox.git(sandbox.work(), {"init", "-q", store.string()}).exit_code == 0);
   REQUIRE(sandbox.git(store, {"add", "-A"}).exit_code == 0);
   REQUIRE(sandbox.git(store, {"commit", "-q", "-m", "mine"}).exit_code == 0);
+  const auto config_before = read_file(store / ".git" / "config");
 
-  REQUIRE(sandbox.engram({"init", store.string()}).exit_code == 0);
-  CHECK(sandbox.git(store, {"log", "--format=%s"}).out == "init: create engram store\nmine\n");
+  const auto result = sandbox.engram({"init", store.string()});
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK_THAT(result.out, Catch::Contains("which is not engram's"));
+  // The project's repository is as it was: one commit, its config unchanged.
+  CHECK(sandbox.git(store, {"log", "--format=%s"}).out == "mine\n");
+  CHECK(read_file(store / ".git" / "config") == config_before);
   CHECK(read_file(store / "notes.md") == "# notes\n");
-  require_clean_repository(sandbox, store);
+  CHECK(read_file(store / "CLAUDE.md") == "# Project\n\nRun `make test` before a commit.\n");
+  // The store's own history, with the files it adopted.
+  const auto history = engram::test::history_of_store(sandbox, store);
+  const auto own = sandbox.git(store, engram::test::outside(history, store, {"log", "--format=%s"}));
+  CHECK(own.out == "init: create engram store\n"
+                   "snapshot: 2 files found when engram adopted the folder\n");
+  CHECK(sandbox.git(store, engram::test::outside(history, store, {"status", "--porcelain"})).out.empty());
+  // Running init again finds the store.
+  CHECK_THAT(sandbox.engram({"init", store.string()}).out, Catch::Contains("already"));
 }
 
 TEST_CASE("init --example copies the example store in and commits it") {

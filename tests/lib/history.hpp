@@ -50,6 +50,26 @@ inline std::vector<std::string> git_lines(const Sandbox& sandbox,
   return result.out_lines();
 }
 
+// The git folder of a store's history, as `engram status` names it.
+inline std::filesystem::path history_of_store(const Sandbox& sandbox,
+                                              const std::filesystem::path& store) {
+  const auto status = sandbox.engram({"status", "--store", store.string(), "--json"});
+  INFO(status.err);
+  REQUIRE(status.exit_code == 0);
+  const auto at = status.out.find("\"history\": \"");
+  REQUIRE(at != std::string::npos);
+  const auto begin = at + 12;
+  return status.out.substr(begin, status.out.find('"', begin) - begin);
+}
+
+// `args` for a git command on a history kept outside its store.
+inline std::vector<std::string> outside(const std::filesystem::path& history,
+                                        const std::filesystem::path& store,
+                                        std::vector<std::string> args) {
+  args.insert(args.begin(), {"--git-dir", history.string(), "--work-tree", store.string()});
+  return args;
+}
+
 // HEAD's commit id, without the newline.
 inline std::string head_of(const Sandbox& sandbox, const std::filesystem::path& store) {
   auto out = git_out(sandbox, store, {"rev-parse", "HEAD"});

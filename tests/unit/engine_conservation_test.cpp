@@ -63,3 +63,11 @@ TEST_CASE("conservation: each sentence of a line is looked for on its own") {
             .empty());
   CHECK(lost_lines(before, {"- Backups run nightly.\n"}).size() == 1);
 }
+
+TEST_CASE("conservation: a link mended to another memory file keeps its line, a web link does "
+          "not change") {
+  const std::vector<Before> index{{"MEMORY.md", "- [Freeze](project_freeze.md) — no merges\n"}};
+  CHECK(lost_lines(index, {"- [Freeze](project_release_freeze.md) — no merges\n"}).empty());
+  const std::vector<Before> web{{"MEMORY.md", "- [Docs](https://docs.example/api) — the API\n"}};
+  CHECK(lost_lines(web, {"- [Docs](https://docs.example/other) — the API\n"}).size() == 1);
+}
