@@ -66,6 +66,7 @@ int run(int argc, char** argv) {
 
   std::vector<Command> commands;
   add_init_command(app, commands);
+  add_discover_command(app, commands);
   add_check_command(app, commands);
   add_status_command(app, commands);
   add_health_command(app, commands);

@@ -71,6 +71,9 @@ void add_service_command(CLI::App& app, std::vector<Command>& commands);
 // Adds `engram log` (the store's commits, newest first) to `app`.
 void add_log_command(CLI::App& app, std::vector<Command>& commands);
 
+// Adds `engram discover` (the agent memory folders on this machine) to `app`.
+void add_discover_command(CLI::App& app, std::vector<Command>& commands);
+
 // Adds `engram pack` (loose git objects into one pack) to `app`.
 void add_pack_command(CLI::App& app, std::vector<Command>& commands);
 

@@ -2,6 +2,7 @@
 // are committed first, on their own, authored by the agent and committed by
 // engram, with exactly the files it changed; then the consolidation commits
 // only engram's work. `git status` is empty and `git fsck` clean after each.
+#include "lib/daemon_process.hpp"
 #include "lib/history.hpp"
 
 #include <catch2/catch.hpp>
@@ -148,4 +149,32 @@ TEST_CASE("init inside another repository keeps the store's history outside both
              Catch::Contains("init: create engram store"));
   CHECK(git_out(sandbox, project, {"log", "--format=%s"}) == "project\n");
   CHECK(git_out(sandbox, store, outside(history, store, {"status", "--porcelain"})).empty());
+}
+
+TEST_CASE("the daemon keeps a store whose history is outside it, and commits only there") {
+  const Sandbox sandbox;
+  const fs::path project = sandbox.work("project");
+  write_file(project / "README.md", "# project\n");
+  git_out(sandbox, sandbox.work(), {"init", "-q", project.string()});
+  git_out(sandbox, project, {"add", "-A"});
+  git_out(sandbox, project, {"commit", "-q", "-m", "project"});
+  const fs::path store = project / "memory";
+  REQUIRE(sandbox.engram({"init", store.string()}).exit_code == 0);
+  const fs::path history = history_of_store(sandbox, store);
+  const fs::path config = sandbox.work("engram.toml");
+  write_file(config, daemon_config("", ""));
+  DaemonProcess daemon(sandbox, store, config);
+  write_file(store / "WORKING.md", read_file(store / "WORKING.md") + "- [ ] agent's item\n");
+  REQUIRE(wait_until(
+      [&] {
+        const auto log = sandbox.git(store, outside(history, store, {"log", "--format=%s"}));
+        return log.out.find("snapshot:") != std::string::npos;
+      },
+      std::chrono::seconds(20)));
+  REQUIRE(daemon.wait_idle_after(0, std::chrono::seconds(20)));
+  CHECK(daemon.stop() == 0);
+  CHECK(git_out(sandbox, project, {"log", "--format=%s"}) == "project\n");
+  CHECK(git_out(sandbox, store, outside(history, store, {"status", "--porcelain"})).empty());
+  const auto fsck = sandbox.git(store, outside(history, store, {"fsck", "--full", "--strict"}));
+  CHECK(fsck.exit_code == 0);
 }
