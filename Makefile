@@ -66,10 +66,12 @@ bench: release
 # The judgments corpus (bench/judgments/): engram's verdicts on labelled claim
 # pairs, placements and classified lines, each case a tiny store run through
 # the built engram, with per-label precision and recall and the peer's rule
-# as the baseline. JUDGMENTS_ARGS passes options (e.g. --misses).
+# as the baseline; run on engram's own layout and again with every case's
+# store a Claude Code memory folder. JUDGMENTS_ARGS passes options (e.g. --misses).
 JUDGMENTS_ARGS ?=
 judgments: build
 	@python3 bench/judgments/run.py --engram $(ENGRAM) $(JUDGMENTS_ARGS)
+	@python3 bench/judgments/run.py --engram $(ENGRAM) --profile claude-code $(JUDGMENTS_ARGS)
 
 # The disk-full sweep (tests/sweep/disk_full.py): consolidate, rollback and
 # restore on a tmpfs filled to leave 0, SWEEP_STEP, 2*SWEEP_STEP, ... bytes up

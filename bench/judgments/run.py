@@ -124,6 +124,19 @@ def contains(body, claim):
     return any(same_claim(block, claim) for block in blocks(body))
 
 
+# The profile each case's store is kept by (--profile). A claude-code store
+# is a Claude Code memory folder: MEMORY.md of pointer lines and a topic file,
+# with engram's episodes beside them, and its [[store]] naming the profile.
+PROFILE = "four-layer"
+CLAUDE_CODE_FILES = {
+    "MEMORY.md": "- [User role](user_role.md) — backend developer\n",
+    "user_role.md": "---\nname: User role\ndescription: backend developer\ntype: user\n---\n"
+                    "The user is a backend developer.\n",
+}
+# Files of a case's store that are the agent's index or its fixture, not homes of claims.
+NOT_HOMES = ("MEMORY.md", "WORKING.md", "memory_overflow.md", "user_role.md")
+
+
 class Store:
     """A temporary store: files written, adopted by engram init, then consolidated."""
 
@@ -131,6 +144,11 @@ class Store:
         self.engram = engram
         self.dir = tempfile.TemporaryDirectory(prefix="engram-judgment-")
         self.root = Path(self.dir.name) / "store"
+        if PROFILE == "claude-code":
+            files = {**CLAUDE_CODE_FILES, **files}
+            config = Path(self.dir.name) / "config" / "engram" / "config.toml"
+            config.parent.mkdir(parents=True)
+            config.write_text(f'[[store]]\npath = "{self.root}"\nprofile = "{PROFILE}"\n')
         self.write(files)
         env = dict(os.environ)
         env["XDG_CONFIG_HOME"] = str(Path(self.dir.name) / "config")
@@ -173,6 +191,7 @@ class Store:
         """The files outside episodic/ and archive/ holding `claim` live (not in a marker)."""
         return [path for path, text in self.memory_files()
                 if not path.startswith(("episodic/", "archive/"))
+                and (PROFILE == "four-layer" or path not in NOT_HOMES)
                 and contains(without_comments(text), claim)]
 
     def actions(self, verb):
@@ -245,9 +264,13 @@ def section_of(body, claim):
 
 def judge_placement(engram, case):
     tags = ", ".join(case["tags"])
-    target = "semantic/topic.md"
+    # In a Claude Code folder the matching file is a topic file of the agent's.
+    target = "project_topic.md" if PROFILE == "claude-code" else "semantic/topic.md"
+    front = SEMANTIC_FRONT.format(tags=tags)
+    if PROFILE == "claude-code":
+        front = front.replace("type: semantic", "name: Topic\ndescription: the topic\ntype: project")
     files = {
-        target: SEMANTIC_FRONT.format(tags=tags) + case["target"].rstrip("\n") + "\n",
+        target: front + case["target"].rstrip("\n") + "\n",
         "episodic/2026-03-01-note.md": EPISODE_FRONT.format(tags=tags) + "# " +
         case["episode_title"] + "\n\n" + as_block(case["incoming"]),
     }
@@ -261,9 +284,17 @@ def judge_placement(engram, case):
         store.close()
 
 
-def layer_of_path(path):
+# Claude Code's topic file types and the layers they are.
+CLAUDE_CODE_LAYERS = {"feedback": "procedural", "user": "semantic", "project": "semantic",
+                      "reference": "reference"}
+
+
+def layer_of_path(path, text=""):
     if path in ("CORE.md",):
         return "core"
+    if "/" not in path and PROFILE == "claude-code":
+        found = re.search(r"(?m)^type:\s*(\S+)", text)
+        return CLAUDE_CODE_LAYERS.get(found.group(1) if found else "", "semantic")
     return path.split("/", 1)[0] if "/" in path else path
 
 
@@ -274,10 +305,10 @@ def judge_classification(engram, case):
     try:
         layers = set()
         for path, text in store.memory_files():
-            if path in ("MEMORY.md", "WORKING.md"):
+            if path in NOT_HOMES:
                 continue
             if contains(without_comments(text), case["text"]):
-                layers.add(layer_of_path(path))
+                layers.add(layer_of_path(path, text))
         return {"id": case["id"], "class": case["class"], "layers": sorted(layers)}
     finally:
         store.close()
@@ -413,7 +444,12 @@ def main():
     parser.add_argument("--misses", action="store_true", help="print every case judged wrong")
     parser.add_argument("--only", choices=["pairs", "placement", "classification"],
                         help="run one corpus (no targets are checked)")
+    parser.add_argument("--profile", choices=["four-layer", "claude-code"], default="four-layer",
+                        help="the profile of every case's store (claude-code: a Claude Code "
+                             "memory folder)")
     args = parser.parse_args()
+    global PROFILE
+    PROFILE = args.profile
     engram = str(Path(args.engram).resolve())
 
     wanted = lambda name: args.only in (None, name)
@@ -434,6 +470,7 @@ def main():
     if classified:
         out.append("")
         transient_filed = report_classification(classified, out)
+    print(f"profile: {PROFILE}")
     print("\n".join(out))
     if args.misses:
         by_id = {c["id"]: c for c in pairs}

@@ -5,6 +5,7 @@
 // when every one of its claims is accounted for in the record.
 #include "engram/plugin.hpp"
 #include "engram/text.hpp"
+#include "curated.hpp"
 #include "sections.hpp"
 
 #include <algorithm>
@@ -129,9 +130,13 @@ private:
     const auto claims = store.claims_of(path);
     // Every target first: an episode whose claims would go into a file an
     // undo holds waits, whole, until the hold ends.
+    // An agent with a curated memory (OpenClaw's MEMORY.md) gets its notes'
+    // knowledge there, while it has room (curated.hpp).
+    auto curated = engram::episodic_decay::Curated::of(store);
     std::vector<std::string> targets;
     for (const auto& claim : claims) {
-      targets.push_back(target_of(store, claim, path, tags, canon));
+      targets.push_back(curated.takes(claim) ? curated.path()
+                                             : target_of(store, claim, path, tags, canon));
       if (store.held(targets.back())) {
         return;
       }
@@ -139,6 +144,8 @@ private:
     for (std::size_t i = 0; i < claims.size(); ++i) {
       if (claims[i].kind == ClaimKind::task || claims[i].kind == ClaimKind::metadata) {
         keep_in_archive(store, claims[i], path);
+      } else if (!curated.path().empty() && targets[i] == curated.path()) {
+        engram::episodic_decay::absorb_curated(store, claims[i], path, targets[i]);
       } else {
         absorb(store, claims[i], path, targets[i], tags);
       }

@@ -127,7 +127,17 @@ std::string pointer_line(const StoreView& store, const std::string& path, std::s
     title = path.substr(slash == std::string::npos ? 0 : slash + 1);
     title = title.substr(0, title.size() - (title.ends_with(".md") ? 3 : 0));
   }
-  const std::string hook = summarise(store, path);
+  // What the file is about, not a claim of it: a claim quoted here would
+  // stay in the agent's index after a newer one superseded it in the file.
+  std::string hook = store.field(path, "description").value_or("");
+  if (hook.empty()) {
+    for (const auto& tag : store.list(path, "tags")) {
+      hook += (hook.empty() ? "" : ", ") + tag;
+    }
+  }
+  if (hook.empty()) {
+    hook = summarise(store, path);
+  }
   return cut("- [" + title + "](" + path + ")" + (hook.empty() ? "" : " — " + hook), limit);
 }
 

@@ -281,6 +281,13 @@ std::optional<Setting> Workspace::profile_setting(std::string_view key) const {
   if (key == "profile.index") {
     return std::string(profile->index_style);
   }
+  if (key == "profile.curated") {
+    return std::string(profile->curated);
+  }
+  if (key == "profile.curated_chars") {
+    const store::LoaderLimit* curated = profile->limit_of(profile->curated);
+    return static_cast<std::int64_t>(curated == nullptr ? 0 : curated->max_chars);
+  }
   if (key == "profile.index_lines" && limit != nullptr) {
     return static_cast<std::int64_t>(limit->max_lines);
   }

@@ -26,7 +26,7 @@ std::vector<Profile> make_profiles() {
     return LoaderLimit{path, 0, 0, k_openclaw_chars, "OpenClaw cuts the file at injection"};
   };
   return {
-      Profile{"four-layer", "engram", false, {}, {}, {}, {}, "generated"},
+      Profile{"four-layer", "engram", false, {}, {}, {}, {}, "generated", ""},
       // Claude Code's types: feedback is how to work, user and project are
       // facts, reference points elsewhere.
       Profile{"claude-code",
@@ -40,7 +40,8 @@ std::vector<Profile> make_profiles() {
                {"project", Layer::semantic},
                {"reference", Layer::reference}},
               {},
-              "pointers"},
+              "pointers",
+              ""},
       Profile{"openclaw",
               "OpenClaw",
               true,
@@ -51,8 +52,9 @@ std::vector<Profile> make_profiles() {
                openclaw_limit("IDENTITY.md"), openclaw_limit("TOOLS.md")},
               {},
               "memory",
-              "curated"},
-      Profile{"unknown", "an agent engram does not know", true, {}, {}, {}, {}, "curated"},
+              "curated",
+              "MEMORY.md"},
+      Profile{"unknown", "an agent engram does not know", true, {}, {}, {}, {}, "curated", ""},
   };
 }
 

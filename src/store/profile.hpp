@@ -40,6 +40,9 @@ struct Profile {
   // index of links, to which engram adds a line for each memory it lacks) or
   // "curated" (the agent's own text, left as written).
   std::string_view index_style = "generated";
+  // The file the agent keeps its lasting knowledge in and loads every
+  // session, into which decay appends what its notes taught ("" for none).
+  std::string_view curated;
 
   // The loader limit on `path`, or nullptr when the agent loads it whole.
   const LoaderLimit* limit_of(std::string_view path) const;

@@ -103,30 +103,47 @@ TEST_CASE("an OpenClaw workspace keeps its curated MEMORY.md and bootstrap files
   const Sandbox sandbox;
   const auto root = openclaw_workspace(sandbox);
   std::map<std::string, std::string> owned;
-  for (const auto* name : {"MEMORY.md", "AGENTS.md", "SOUL.md", "USER.md", "IDENTITY.md"}) {
+  for (const auto* name : {"AGENTS.md", "SOUL.md", "USER.md", "IDENTITY.md"}) {
     owned[name] = read_file(root / name);
   }
-  const fs::path config = sandbox.work("engram.toml");
-  write_file(config, "[layout]\nepisodic = \"memory\"\n");
-  const auto init = sandbox.engram({"--config", config.string(), "init", root.string()});
-  REQUIRE(init.exit_code == 0);
+  const auto memory = read_file(root / "MEMORY.md");
+  const auto init = ok(sandbox, {"init", root.string()});
   CHECK_THAT(init.out, Catch::Contains("profile openclaw: OpenClaw"));
-  const auto note = read_file(root / "memory" / "2026-08-10.md");
-  const auto run = sandbox.engram(
-      {"--config", config.string(), "consolidate", "--store", root.string(), "--now", k_now});
-  INFO(run.out << run.err);
-  REQUIRE(run.exit_code == 0);
+  ok(sandbox, {"consolidate", "--store", root.string(), "--now", k_now});
   for (const auto& [name, bytes] : owned) {
     INFO(name);
     CHECK(read_file(root / name) == bytes);
   }
-  // The expired daily note's lines are all somewhere, and a heading taken
-  // from its time of day names no procedural entry.
-  const std::string text = all_text(root);
+  // The curated memory keeps every line the agent wrote, and gains the
+  // expired daily note's knowledge with the note's date, within what
+  // OpenClaw injects.
+  const auto after = read_file(root / "MEMORY.md");
+  check_every_line_kept(memory, after);
+  CHECK_THAT(after, Catch::Contains("Always check the backup log before a reboot. (2026-08-10)"));
+  CHECK_THAT(after, Catch::Contains("The NAS backup runs at 02:00. (2026-08-10)"));
+  CHECK_THAT(after, !Catch::Contains("## 09:12"));
+  CHECK(after.size() <= 20000);
+  CHECK_FALSE(fs::exists(root / "semantic" / "2026-08-10.md"));
+  check_sound(sandbox, root);
+}
+
+TEST_CASE("an OpenClaw MEMORY.md near its injection limit stays under it, the rest filed "
+          "elsewhere") {
+  const Sandbox sandbox;
+  const auto root = openclaw_workspace(sandbox);
+  std::string memory = read_file(root / "MEMORY.md") + "\n## Journal\n\n";
+  for (int i = 0; memory.size() < 19950; ++i) {
+    memory += "- Entry " + std::to_string(i) + " of the long journal.\n";
+  }
+  write_file(root / "MEMORY.md", memory);
+  ok(sandbox, {"init", root.string()});
+  ok(sandbox, {"consolidate", "--store", root.string(), "--now", k_now});
+  const auto after = read_file(root / "MEMORY.md");
+  CHECK(after == memory);
+  CHECK(after.size() <= 20000);
   check_every_line_kept("- Always check the backup log before a reboot.\n"
                         "- The NAS backup runs at 02:00.\n",
-                        text);
-  CHECK_THAT(text, !Catch::Contains("## 09:12"));
+                        all_text(root));
   check_sound(sandbox, root);
 }
 

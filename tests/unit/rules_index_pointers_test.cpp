@@ -24,14 +24,17 @@ TEST_CASE("new pointer lines are appended while the index fits") {
 }
 
 TEST_CASE("past the line limit, new lines overflow and the index links the overflow") {
-  std::vector<std::string> lines(4, "- [x](x.md)");
-  const auto plan = fit_pointers(lines, {{"c.md", "- [C](c.md)"}, {"d.md", "- [D](d.md)"}}, 5, 0,
-                                 "- [More](memory_overflow.md)", false);
-  REQUIRE(plan.index.size() == 5);
+  const std::vector<std::string> lines(3, "- [x](x.md)");
+  const auto plan =
+      fit_pointers(lines, {{"c.md", "- [C](c.md)"}, {"d.md", "- [D](d.md)"}, {"e.md", "- [E](e.md)"}},
+                   5, 0, "- [More](memory_overflow.md)", false);
+  REQUIRE(plan.index.size() == 5); // 3 + C + the overflow's line
+  CHECK(plan.index[3] == "- [C](c.md)");
   CHECK(plan.index.back() == "- [More](memory_overflow.md)");
-  CHECK(plan.overflow == std::vector<std::string>{"- [D](d.md)"});
+  CHECK(plan.overflow == std::vector<std::string>{"- [D](d.md)", "- [E](e.md)"});
   CHECK(plan.linked == std::vector<std::string>{"c.md"});
-  CHECK(plan.overflowed == std::vector<std::string>{"d.md"});
+  CHECK(plan.overflowed == std::vector<std::string>{"d.md", "e.md"});
+  CHECK(plan.moved == 0);
 }
 
 TEST_CASE("an agent's index already past the limit moves its unread tail, not its head") {
