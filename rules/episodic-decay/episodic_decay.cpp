@@ -164,7 +164,12 @@ private:
     switch (claim.kind) {
     case ClaimKind::reference: return tagged_target(store, Layer::reference, tags, canon, source);
     case ClaimKind::behavioural:
-    case ClaimKind::solution: return store.layer_path(Layer::procedural) + "/feedback.md";
+    case ClaimKind::solution:
+      // One feedback.md of sections, unless the agent keeps a topic file per
+      // subject (Claude Code's feedback_<subject>.md).
+      return topic_type(store, Layer::procedural).empty()
+                 ? store.layer_path(Layer::procedural) + "/feedback.md"
+                 : tagged_target(store, Layer::procedural, tags, canon, source);
     case ClaimKind::factual: return tagged_target(store, Layer::semantic, tags, canon, source);
     case ClaimKind::task:
     case ClaimKind::metadata: return archive_path(store, source);
@@ -252,7 +257,33 @@ private:
         name = name.substr(11);
       }
     }
+    // Named the way the agent names its topic files (`project_billing_api.md`
+    // at the root), else in engram's layer folder.
+    const auto type = topic_type(store, layer);
+    if (!type.empty()) {
+      auto slug = store.slug(name);
+      std::replace(slug.begin(), slug.end(), '-', '_');
+      return type + "_" + slug + ".md";
+    }
     return store.layer_path(layer) + "/" + store.slug(name) + ".md";
+  }
+
+  // The `type` the store's profile gives a new topic file of `layer`
+  // (`profile.topic_type.<layer>`), "" when new files go to engram's folders.
+  static std::string topic_type(const StoreView& store, Layer layer) {
+    const char* name = layer == Layer::procedural ? "profile.topic_type.procedural"
+                       : layer == Layer::reference ? "profile.topic_type.reference"
+                                                   : "profile.topic_type.semantic";
+    const auto value = store.setting(name);
+    const auto* text = value ? std::get_if<std::string>(&*value) : nullptr;
+    return text == nullptr ? std::string() : *text;
+  }
+
+  // The layer a claim of `kind` is filed in.
+  static Layer layer_for(ClaimKind kind) {
+    return kind == ClaimKind::reference                                    ? Layer::reference
+           : kind == ClaimKind::behavioural || kind == ClaimKind::solution ? Layer::procedural
+                                                                           : Layer::semantic;
   }
 
   // What choosing a target needs to know of one file of a layer.
@@ -318,13 +349,16 @@ private:
   // salience, confidence and source; confirmed only when the episode was,
   // else provisional (a medium, open note is not a confirmed fact). The file
   // itself is new: created today, so dedupe leaves it alone for its first days.
-  void create(StoreView& store, const std::string& target, const std::vector<std::string>& tags,
-              const std::string& source) {
+  // A topic file of the agent's kind (Claude Code's) also gets the `name`,
+  // `description` and `type` its loader reads.
+  void create(StoreView& store, const std::string& target, Layer layer,
+              const std::vector<std::string>& tags, const std::string& source) {
     const auto today = store.today().to_string();
-    const bool procedural = target.starts_with(store.layer_path(Layer::procedural) + "/");
-    const bool reference = target.starts_with(store.layer_path(Layer::reference) + "/");
+    const bool procedural = layer == Layer::procedural;
+    const bool reference = layer == Layer::reference;
     std::string tag_list;
-    for (const auto& tag : procedural ? std::vector<std::string>{"feedback"} : tags) {
+    const auto topic = topic_type(store, layer);
+    for (const auto& tag : procedural && topic.empty() ? std::vector<std::string>{"feedback"} : tags) {
       tag_list += (tag_list.empty() ? "" : ", ") + tag;
     }
     const auto field = [&](std::string_view key, std::string fallback) {
@@ -333,11 +367,19 @@ private:
           value && !value->empty() && value->find_first_of(":#\n[]{}\"'") == std::string::npos;
       return plain ? *value : fallback;
     };
-    const std::string type = procedural ? "procedural" : reference ? "reference" : "semantic";
+    const std::string type = !topic.empty() ? topic
+                             : procedural   ? "procedural"
+                             : reference    ? "reference"
+                                            : "semantic";
     const std::string title = procedural ? "Feedback" : reference ? "References" : "Knowledge";
+    const std::string about = tag_list.empty() ? "session notes" : tag_list;
+    const std::string agent_fields =
+        topic.empty() ? std::string()
+                      : "name: " + title + " on " + about + "\ndescription: " + knowledge::lower(title) +
+                            " on " + about + ", filed by engram from session notes\n";
     const auto status =
         knowledge::lower(field("status", "")) == "confirmed" ? "confirmed" : "provisional";
-    store.write(target, "---\ntype: " + type + "\ntags: [" + tag_list +
+    store.write(target, "---\n" + agent_fields + "type: " + type + "\ntags: [" + tag_list +
                             "]\nsalience: " + field("salience", "medium") +
                             "\nconfidence: " + field("confidence", "medium") + "\nsource: " +
                             field("source", procedural  ? "instructed"
@@ -345,10 +387,8 @@ private:
                                                         : "observed") +
                             "\nstatus: " + status + "\ntrigger: []\nrelated: []\ncreated: " +
                             today + "\nlast-accessed: " + today + "\n---\n# " + title + "\n");
-    for (auto& [layer, files] : m_layers) {
-      if (target.starts_with(store.layer_path(layer) + "/")) {
-        add_file(store, files, target);
-      }
+    if (const auto it = m_layers.find(layer); it != m_layers.end()) {
+      add_file(store, it->second, target);
     }
     m_targets.clear(); // a new file can be the better target
   }
@@ -407,7 +447,7 @@ private:
       }
     }
     if (!store.exists(target)) {
-      create(store, target, tags, source);
+      create(store, target, layer_for(claim.kind), tags, source);
     }
     // Read in place, and edited in place: the target can be long.
     const std::string& body = store.body(target);

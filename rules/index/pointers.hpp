@@ -40,13 +40,9 @@ inline std::set<std::string> linked_targets(const std::string& text) {
 
 // The lines of `text`, each without its line end.
 inline std::vector<std::string> lines_of(std::string_view text) {
-  std::vector<std::string> lines;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    const auto nl = text.find('\n', pos);
-    const std::size_t next = nl == std::string_view::npos ? text.size() : nl + 1;
-    lines.emplace_back(engram::text::without_eol(text.substr(pos, next - pos)));
-    pos = next;
+  auto lines = engram::text::split_lines(text);
+  for (auto& line : lines) {
+    line = std::string(engram::text::without_eol(line));
   }
   return lines;
 }

@@ -281,6 +281,11 @@ std::optional<Setting> Workspace::profile_setting(std::string_view key) const {
   if (key == "profile.index") {
     return std::string(profile->index_style);
   }
+  for (const auto& [layer, type] : profile->topic_types) {
+    if (key == "profile.topic_type." + std::string(store::layer_name(layer))) {
+      return std::string(type);
+    }
+  }
   if (key == "profile.curated") {
     return std::string(profile->curated);
   }

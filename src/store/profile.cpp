@@ -26,7 +26,7 @@ std::vector<Profile> make_profiles() {
     return LoaderLimit{path, 0, 0, k_openclaw_chars, "OpenClaw cuts the file at injection"};
   };
   return {
-      Profile{"four-layer", "engram", false, {}, {}, {}, {}, "generated", ""},
+      Profile{"four-layer", "engram", false, {}, {}, {}, {}, "generated", "", {}},
       // Claude Code's types: feedback is how to work, user and project are
       // facts, reference points elsewhere.
       Profile{"claude-code",
@@ -41,7 +41,10 @@ std::vector<Profile> make_profiles() {
                {"reference", Layer::reference}},
               {},
               "pointers",
-              ""},
+              "",
+              {{Layer::procedural, "feedback"},
+               {Layer::semantic, "project"},
+               {Layer::reference, "reference"}}},
       Profile{"openclaw",
               "OpenClaw",
               true,
@@ -53,8 +56,9 @@ std::vector<Profile> make_profiles() {
               {},
               "memory",
               "curated",
-              "MEMORY.md"},
-      Profile{"unknown", "an agent engram does not know", true, {}, {}, {}, {}, "curated", ""},
+              "MEMORY.md",
+              {}},
+      Profile{"unknown", "an agent engram does not know", true, {}, {}, {}, {}, "curated", "", {}},
   };
 }
 

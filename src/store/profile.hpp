@@ -43,6 +43,9 @@ struct Profile {
   // The file the agent keeps its lasting knowledge in and loads every
   // session, into which decay appends what its notes taught ("" for none).
   std::string_view curated;
+  // The `type` of a new topic file engram makes at the root, per layer (named
+  // `<type>_<subject>.md`); none: new files go to engram's layer folders.
+  std::vector<std::pair<Layer, std::string_view>> topic_types;
 
   // The loader limit on `path`, or nullptr when the agent loads it whole.
   const LoaderLimit* limit_of(std::string_view path) const;

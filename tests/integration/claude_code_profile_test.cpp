@@ -232,3 +232,33 @@ TEST_CASE("the session-start hook leaves MEMORY.md to Claude Code, and the promp
   REQUIRE(asked.exit_code == 0);
   CHECK_THAT(asked.out, Catch::Contains("real database"));
 }
+
+TEST_CASE("decay files an episode's knowledge into topic files named as Claude Code names them") {
+  const Sandbox sandbox;
+  const auto root = claude_code_folder(sandbox);
+  ok(sandbox, {"init", root.string()});
+  write_file(root / "episodic" / "2026-08-01-deploys.md",
+             "---\ntype: episodic\ntags: [deploy, release]\ncreated: 2026-08-01\n---\n"
+             "# Deploy day\n\n"
+             "- The release pipeline takes 40 minutes from merge to production.\n"
+             "- Always tag the release commit before deploying.\n");
+  const auto before = read_file(root / "MEMORY.md");
+  ok(sandbox, {"consolidate", "--store", root.string(), "--now", k_now});
+  const auto project = read_file(root / "project_deploy_release.md");
+  CHECK_THAT(project, Catch::StartsWith("---\nname: Knowledge on deploy, release\n"
+                                        "description: knowledge on deploy, release, filed by "
+                                        "engram from session notes\ntype: project\n"));
+  CHECK_THAT(project, Catch::Contains("The release pipeline takes 40 minutes"));
+  const auto feedback = read_file(root / "feedback_deploy_release.md");
+  CHECK_THAT(feedback, Catch::Contains("type: feedback\n"));
+  CHECK_THAT(feedback, Catch::Contains("Always tag the release commit before deploying."));
+  CHECK_FALSE(fs::exists(root / "semantic" / "deploy-release.md"));
+  // Both are linked from MEMORY.md, after the agent's lines as they were.
+  const auto after = read_file(root / "MEMORY.md");
+  CHECK(after.starts_with(before));
+  CHECK_THAT(after, Catch::Contains("](project_deploy_release.md) — knowledge on deploy, release"));
+  CHECK_THAT(after, Catch::Contains("](feedback_deploy_release.md) — feedback on deploy, release"));
+  CHECK(layer_files(sandbox, root, "procedural") == 2);
+  CHECK(claude_code_reaches(root).size() == 6);
+  check_sound(sandbox, root);
+}

@@ -118,13 +118,23 @@ TEST_CASE("engram's state folder is never part of a snapshot, even when .gitigno
   check_sound(sandbox, store);
 }
 
-TEST_CASE("init inside another repository keeps the store's history outside both") {
-  const Sandbox sandbox;
+namespace {
+
+// A project's own repository with one commit, "project".
+fs::path project_repository(const Sandbox& sandbox) {
   const fs::path project = sandbox.work("project");
   write_file(project / "README.md", "# project\n");
   git_out(sandbox, sandbox.work(), {"init", "-q", project.string()});
   git_out(sandbox, project, {"add", "-A"});
   git_out(sandbox, project, {"commit", "-q", "-m", "project"});
+  return project;
+}
+
+} // namespace
+
+TEST_CASE("init inside another repository keeps the store's history outside both") {
+  const Sandbox sandbox;
+  const fs::path project = project_repository(sandbox);
 
   const fs::path store = project / "memory";
   const auto result = sandbox.engram({"init", store.string()});
@@ -153,11 +163,7 @@ TEST_CASE("init inside another repository keeps the store's history outside both
 
 TEST_CASE("the daemon keeps a store whose history is outside it, and commits only there") {
   const Sandbox sandbox;
-  const fs::path project = sandbox.work("project");
-  write_file(project / "README.md", "# project\n");
-  git_out(sandbox, sandbox.work(), {"init", "-q", project.string()});
-  git_out(sandbox, project, {"add", "-A"});
-  git_out(sandbox, project, {"commit", "-q", "-m", "project"});
+  const fs::path project = project_repository(sandbox);
   const fs::path store = project / "memory";
   REQUIRE(sandbox.engram({"init", store.string()}).exit_code == 0);
   const fs::path history = history_of_store(sandbox, store);
