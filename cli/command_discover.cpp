@@ -44,8 +44,8 @@ int daemon_of(const fs::path& root) {
     return 0;
   }
   try {
-    const auto reply = daemon::ask(daemon::socket_path(root), {{"request", "status"}},
-                                   std::chrono::seconds(2));
+    const auto reply =
+        daemon::ask(daemon::socket_path(root), {{"request", "status"}}, std::chrono::seconds(2));
     return reply && reply->value("ok", false) ? reply->value("pid", 0) : 0;
   } catch (const Error&) {
     return 0; // a socket left by a daemon that is gone
@@ -92,13 +92,13 @@ void print_text(const std::vector<Seen>& seen) {
     return;
   }
   for (const auto& folder : seen) {
-    fmt::print("{}\n  {}; profile {} ({})\n  {}, {}, {}\n", folder.found.path.string(),
-               folder.found.where, folder.found.detection.profile->name,
-               folder.found.detection.evidence,
-               folder.store ? "an engram store" : "not an engram store yet",
-               folder.configured ? "in the configuration" : "not in the configuration",
-               folder.daemon_pid != 0 ? fmt::format("kept by the daemon (pid {})", folder.daemon_pid)
-                                      : std::string("no daemon keeps it"));
+    fmt::print(
+        "{}\n  {}; profile {} ({})\n  {}, {}, {}\n", folder.found.path.string(), folder.found.where,
+        folder.found.detection.profile->name, folder.found.detection.evidence,
+        folder.store ? "an engram store" : "not an engram store yet",
+        folder.configured ? "in the configuration" : "not in the configuration",
+        folder.daemon_pid != 0 ? fmt::format("kept by the daemon (pid {})", folder.daemon_pid)
+                               : std::string("no daemon keeps it"));
   }
 }
 
@@ -128,8 +128,8 @@ int run_discover(const Globals& globals, const DiscoverOptions& options) {
     return std::string(value == nullptr ? "" : value);
   };
   std::vector<Seen> seen;
-  for (auto& found : store::discover(home == nullptr ? fs::path("/") : fs::path(home),
-                                     environment)) {
+  for (auto& found :
+       store::discover(home == nullptr ? fs::path("/") : fs::path(home), environment)) {
     Seen folder{std::move(found)};
     folder.store = git::Repository::exists_at(folder.found.path);
     folder.configured = config->store_for(folder.found.path) != nullptr;

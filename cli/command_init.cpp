@@ -55,8 +55,7 @@ bool write_new_file(const fs::path& path, std::string_view content) {
   if (std::fclose(file) != 0 || !written) {
     const int error = written ? errno : write_error;
     std::filesystem::remove(path); // never left half written: the next init writes it whole
-    throw Error("cannot write {}: {}", path.string(),
-                std::strerror(error != 0 ? error : EIO));
+    throw Error("cannot write {}: {}", path.string(), std::strerror(error != 0 ? error : EIO));
   }
   return true;
 }
@@ -245,6 +244,32 @@ void create_layout(const SelectedStore& store, bool history_outside) {
   fs::create_directories(root / layout.state);
 }
 
+// True when the store's history must be kept outside `root`: the folder is,
+// or lies inside, a repository that is not engram's, which keeps its history
+// to itself.
+bool history_goes_outside(const fs::path& root) {
+  return foreign_repository(root) ||
+         (!git::Repository::exists_at(root) && git::Repository::enclosing(root).has_value());
+}
+
+// Creates the store's repository (or opens the one there), `outside` the
+// folder or in it, and says where when outside. False when it cannot.
+bool create_history(const fs::path& root, bool outside) {
+  auto created = outside ? git::Repository::init_outside(root) : git::Repository::init(root);
+  if (!created) {
+    fmt::print(stderr, "engram: {}\n", created.error());
+    return false;
+  }
+  if (outside) {
+    const auto owner =
+        fs::exists(root / ".git") ? root : git::Repository::enclosing(root).value_or(root);
+    fmt::print("note: {} belongs to the git repository {}, which is not engram's; the store's "
+               "history is kept outside it, in {}, and nothing is committed to {}\n",
+               root.string(), owner.string(), created->gitdir().string(), owner.string());
+  }
+  return true;
+}
+
 // Runs `engram init`.
 int run_init(const Globals& globals, const InitOptions& options) {
   const auto config = load_config(globals);
@@ -270,27 +295,13 @@ int run_init(const Globals& globals, const InitOptions& options) {
   // What was there before engram touched anything: an existing folder's files
   // are adopted in a snapshot commit of their own, before the layout is added.
   const bool had_files = has_files(root);
-  // A repository that is not engram's, at the folder or around it, keeps its
-  // history to itself: the store's goes outside the folder.
-  const auto outer = git::Repository::exists_at(root) ? std::nullopt
-                                                      : git::Repository::enclosing(root);
-  const bool outside = foreign_repository(root) || outer.has_value();
+  const bool outside = history_goes_outside(root);
   const bool had_repository = !outside && git::Repository::exists_at(root);
   // Before engram adds its layout, which would look like its own folder.
   const auto detected = store::detect_profile(root);
   fs::create_directories(root);
-  fs::path gitdir;
-  if (auto created = outside ? git::Repository::init_outside(root) : git::Repository::init(root)) {
-    gitdir = created->gitdir();
-  } else {
-    fmt::print(stderr, "engram: {}\n", created.error());
+  if (!create_history(root, outside)) {
     return k_exit_problems;
-  }
-  if (outside) {
-    fmt::print("note: {} belongs to the git repository {}, which is not engram's; the store's "
-               "history is kept outside it, in {}, and nothing is committed to {}\n",
-               root.string(), outer ? outer->string() : root.string(),
-               gitdir.string(), outer ? outer->string() : root.string());
   }
   try {
     engine::Session session = engine::Session::open(root, store.settings);

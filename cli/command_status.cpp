@@ -8,8 +8,8 @@
 #include "engine/guards.hpp"
 #include "engine/holds.hpp"
 #include "git/repository.hpp"
-#include "store/profile.hpp"
 #include "store/expiry.hpp"
+#include "store/profile.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -45,11 +45,11 @@ struct StatusReport {
   Date today{1970, 1, 1};
   std::vector<LayerCount> layers;
   std::vector<engine::GuardReading> guards;
-  std::vector<std::string> expired; // store-relative paths of expired episodic files
-  std::vector<engine::Hold> holds;  // undos whose files the rules leave alone
+  std::vector<std::string> expired;        // store-relative paths of expired episodic files
+  std::vector<engine::Hold> holds;         // undos whose files the rules leave alone
   const store::Profile* profile = nullptr; // configured, else detected
   bool profile_configured = false;
-  std::string profile_evidence; // what detection saw; empty when configured
+  std::string profile_evidence;             // what detection saw; empty when configured
   std::vector<store::LoaderReading> loader; // the profile's loader limits, measured
   std::int64_t retention_days = 0;
   std::size_t errors = 0;
@@ -173,13 +173,11 @@ std::string holds_text(const std::vector<engine::Hold>& holds) {
 
 // The report as a table for people.
 std::string to_text(const StatusReport& report) {
-  std::string out =
-      fmt::format("store    {}\nhistory  {}\nprofile  {} ({}{})\ntoday    {}\n\n",
-                  report.store.string(), report.history.string(),
-                  report.profile->name, report.profile->agent,
-                  report.profile_configured ? ", configured"
-                                            : "; detected: " + report.profile_evidence,
-                  report.today.to_string());
+  std::string out = fmt::format(
+      "store    {}\nhistory  {}\nprofile  {} ({}{})\ntoday    {}\n\n", report.store.string(),
+      report.history.string(), report.profile->name, report.profile->agent,
+      report.profile_configured ? ", configured" : "; detected: " + report.profile_evidence,
+      report.today.to_string());
   out += fmt::format("{:<12} {:>7} {:>10}\n", "layer", "files", "bytes");
   std::size_t files = 0;
   std::uintmax_t bytes = 0;

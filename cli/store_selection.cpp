@@ -3,10 +3,9 @@
 
 #include "engine/consolidation.hpp"
 
-#include <fmt/format.h>
-
 #include <CLI/CLI.hpp>
 #include <ctime>
+#include <fmt/format.h>
 
 namespace engram::cli {
 

@@ -253,9 +253,9 @@ std::filesystem::path Repository::outside_gitdir(const std::filesystem::path& ro
   }
   const char* data = std::getenv("XDG_DATA_HOME");
   const char* home = std::getenv("HOME");
-  const fs::path base = data != nullptr && *data == '/' ? fs::path(data)
+  const fs::path base = data != nullptr && *data == '/'    ? fs::path(data)
                         : home != nullptr && *home != '\0' ? fs::path(home) / ".local/share"
-                                                            : fs::path("/tmp");
+                                                           : fs::path("/tmp");
   return base / "engram" / "history" / fmt::format("{}-{}.git", absolute.filename().string(), hex);
 }
 
@@ -284,7 +284,8 @@ Expected<Repository, std::string> Repository::init_outside(const std::filesystem
     git_repository* made = nullptr;
     fresh_errors();
     if (git_repository_init_ext(&made, gitdir.c_str(), &options) != 0) {
-      return unexpected(last_error(fmt::format("cannot create git repository {}", gitdir.string())));
+      return unexpected(
+          last_error(fmt::format("cannot create git repository {}", gitdir.string())));
     }
     Config config;
     const bool configured = git_repository_config(&config.pointer, made) == 0 &&
@@ -294,7 +295,8 @@ Expected<Repository, std::string> Repository::init_outside(const std::filesystem
     git_repository_free(made);
     if (!configured) {
       std::filesystem::remove_all(gitdir, error);
-      return unexpected(last_error(fmt::format("cannot configure git repository {}", gitdir.string())));
+      return unexpected(
+          last_error(fmt::format("cannot configure git repository {}", gitdir.string())));
     }
   }
   return open(root);
@@ -515,7 +517,6 @@ Repository::stage_paths(const std::vector<std::string>& paths, Unreadable unread
   }
   return staged;
 }
-
 
 std::optional<Failure> Repository::flush() const {
   if (auto failed = sync_file_system(gitdir())) {

@@ -61,7 +61,8 @@ public:
     m_word_ids.clear();
     m_similarity = std::clamp(knowledge::real_setting(store, "similarity", 0.6), 0.0, 1.0);
     m_min_age = knowledge::int_setting(store, "min_age_days", 14);
-    m_max_bytes = static_cast<std::size_t>(knowledge::int_setting(store, "max_merged_bytes", 32768));
+    m_max_bytes =
+        static_cast<std::size_t>(knowledge::int_setting(store, "max_merged_bytes", 32768));
     m_too_large.clear();
     m_linking.clear();
     for (const Layer layer : k_linking_layers) {
@@ -150,11 +151,11 @@ private:
     }
     const auto key = a.path < b.path ? a.path + '\n' + b.path : b.path + '\n' + a.path;
     if (m_too_large.insert(key).second) {
-      store.record(Action{"", "flagged", "", a.path, b.path,
-                          "likely duplicate, " + percent(score) +
-                              " of significant words shared; not merged: together " +
-                              std::to_string(bytes) + " bytes, over rules.dedupe.max_merged_bytes (" +
-                              std::to_string(m_max_bytes) + ")"});
+      store.record(Action{
+          "", "flagged", "", a.path, b.path,
+          "likely duplicate, " + percent(score) +
+              " of significant words shared; not merged: together " + std::to_string(bytes) +
+              " bytes, over rules.dedupe.max_merged_bytes (" + std::to_string(m_max_bytes) + ")"});
     }
     return true;
   }
@@ -264,9 +265,9 @@ private:
         return frequency[x] != frequency[y] ? frequency[x] < frequency[y] : x < y;
       });
       const auto n = order.size();
-      const auto need = std::min(
-          n, static_cast<std::size_t>(
-                 std::max(1.0, std::ceil(m_similarity * static_cast<double>(n) - 1e-9))));
+      const auto need =
+          std::min(n, static_cast<std::size_t>(
+                          std::max(1.0, std::ceil(m_similarity * static_cast<double>(n) - 1e-9))));
       const std::size_t probed = std::min(n, n - need + 1 + k_extra_probes);
       const std::size_t bound = need - (n - probed);
       for (std::size_t k = 0; k < probed; ++k) {
@@ -303,7 +304,8 @@ private:
   // Records the duplicates that are not merged, and why: one line for each
   // guarded file, naming the file it overlaps most (pairs come best first), so
   // a cluster of young files does not fill the record with every pair.
-  static void report(StoreView& store, const std::vector<Doc>& docs, const std::vector<Pair>& pairs) {
+  static void report(StoreView& store, const std::vector<Doc>& docs,
+                     const std::vector<Pair>& pairs) {
     struct Flag {
       const Pair* best = nullptr;
       std::size_t others = 0;
@@ -380,7 +382,8 @@ private:
                                : ", with its " + std::to_string(unit.markers.size()) +
                                      " superseded marker" + (unit.markers.size() == 1 ? "" : "s");
       if (duplicate) {
-        const auto existing = knowledge::one_line(knowledge::split_markers(present[*duplicate]).own);
+        const auto existing =
+            knowledge::one_line(knowledge::split_markers(present[*duplicate]).own);
         body = knowledge::with_markers_beside(body, present[*duplicate], unit.markers);
         store.record(Action{"", "duplicate", unit.own, from, into,
                             "already there as \"" + existing + "\"" +
@@ -402,8 +405,8 @@ private:
       }
       body = placed(body, old_body, claim, unit);
       present.push_back(knowledge::entry_with_markers(unit));
-      store.record(Action{"", "absorbed", unit.own, from, into,
-                          "merged from a duplicate file" + history});
+      store.record(
+          Action{"", "absorbed", unit.own, from, into, "merged from a duplicate file" + history});
       ++absorbed;
     }
     // Comments of the older file that belong to no claim (the markers of
@@ -425,7 +428,8 @@ private:
       }
       body = knowledge::appended(body, block, true);
       store.record(Action{"", "kept", "", from, into,
-                          std::to_string(loose.size()) + " comment" + (loose.size() == 1 ? "" : "s") +
+                          std::to_string(loose.size()) + " comment" +
+                              (loose.size() == 1 ? "" : "s") +
                               " outside any claim kept at the end"});
     }
     if (body != store.body(into)) {
@@ -467,7 +471,8 @@ private:
   }
 
   // Tags and `related` unioned (the newer's first), the higher salience kept.
-  static void merge_frontmatter(StoreView& store, const std::string& from, const std::string& into) {
+  static void merge_frontmatter(StoreView& store, const std::string& from,
+                                const std::string& into) {
     const auto union_of = [&](std::string_view key, bool canonical) {
       auto values = store.list(into, key);
       std::set<std::string> seen;
@@ -519,7 +524,8 @@ private:
   // True when a `related` link names `path`: the path, its file name, or its stem.
   static bool names(const std::string& path, const std::string& link) {
     const auto name = path.substr(path.rfind('/') + 1);
-    const auto stem = name.size() > 3 && name.ends_with(".md") ? name.substr(0, name.size() - 3) : name;
+    const auto stem =
+        name.size() > 3 && name.ends_with(".md") ? name.substr(0, name.size() - 3) : name;
     return link == path || link == name || link == stem;
   }
 
@@ -536,7 +542,9 @@ private:
       for (auto& link : related) {
         if (names(from, link)) {
           const auto name = into.substr(into.rfind('/') + 1);
-          link = link == from ? into : link.ends_with(".md") ? name : name.substr(0, name.size() - 3);
+          link = link == from            ? into
+                 : link.ends_with(".md") ? name
+                                         : name.substr(0, name.size() - 3);
           changed = true;
         }
       }
@@ -564,14 +572,14 @@ private:
     for (auto at = store.body(index).find(link); at != std::string::npos;
          at = store.body(index).find(link, at + 1)) {
       store.replace_in_body(index, at + 2, from.size(), into);
-      store.record(Action{"", "mended", "", index, into,
-                          "its link to " + from + ", merged into " + into});
+      store.record(
+          Action{"", "mended", "", index, into, "its link to " + from + ", merged into " + into});
     }
   }
 
   // The layers whose files can link to a merged file.
-  static constexpr Layer k_linking_layers[] = {Layer::semantic, Layer::reference,
-                                               Layer::procedural, Layer::episodic};
+  static constexpr Layer k_linking_layers[] = {Layer::semantic, Layer::reference, Layer::procedural,
+                                               Layer::episodic};
 
   std::vector<std::string> m_linking; // files with `related` links, this run
   // Words probed beyond the prefix, each raising the count a candidate needs by one.
@@ -584,7 +592,9 @@ private:
   // Hashes strings and string views alike, so a lookup needs no copy.
   struct WordHash {
     using is_transparent = void;
-    std::size_t operator()(std::string_view word) const { return std::hash<std::string_view>{}(word); }
+    std::size_t operator()(std::string_view word) const {
+      return std::hash<std::string_view>{}(word);
+    }
   };
   // The id of a word whose canonical form is empty.
   static constexpr std::uint32_t k_no_word = UINT32_MAX;

@@ -102,12 +102,12 @@ inline void absorb_curated(StoreView& store, const Claim& claim, const std::stri
   if (!section) {
     section = find_section(body, std::string(k_curated_heading));
   }
-  const auto edit = section ? section_insertion(body, *section, entry)
-                            : knowledge::Splice{body.size(), 0,
-                                                knowledge::appendix(
-                                                    body, "## " + std::string(k_curated_heading) +
-                                                              "\n\n" + entry,
-                                                    true)};
+  const auto edit =
+      section ? section_insertion(body, *section, entry)
+              : knowledge::Splice{
+                    body.size(), 0,
+                    knowledge::appendix(
+                        body, "## " + std::string(k_curated_heading) + "\n\n" + entry, true)};
   store.replace_in_body(target, edit.at, edit.count, edit.text);
   store.record(Action{"", "absorbed", claim.text, source, target,
                       "into the agent's curated memory" +

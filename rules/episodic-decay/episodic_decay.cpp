@@ -3,9 +3,9 @@
 // reference), recorded as a duplicate of what is already there, or updates an
 // older claim that is kept in a superseded marker. The file is removed only
 // when every one of its claims is accounted for in the record.
+#include "curated.hpp"
 #include "engram/plugin.hpp"
 #include "engram/text.hpp"
-#include "curated.hpp"
 #include "sections.hpp"
 
 #include <algorithm>
@@ -45,7 +45,8 @@ std::string without_time(std::string heading) {
   std::size_t at = 0;
   const auto number = [&](std::size_t most) { // up to `most` digits at `at`; how many
     std::size_t n = 0;
-    while (n < most && at < heading.size() && std::isdigit(static_cast<unsigned char>(heading[at]))) {
+    while (n < most && at < heading.size() &&
+           std::isdigit(static_cast<unsigned char>(heading[at]))) {
       ++at;
       ++n;
     }
@@ -161,8 +162,12 @@ private:
   std::string target_of(const StoreView& store, const Claim& claim, const std::string& source,
                         const std::vector<std::string>& tags,
                         const std::vector<std::string>& canon) {
+    if (auto own = subject_topic(store, claim)) {
+      return *own;
+    }
     switch (claim.kind) {
-    case ClaimKind::reference: return tagged_target(store, Layer::reference, tags, canon, source);
+    case ClaimKind::reference:
+      return tagged_target(store, Layer::reference, tags, canon, source);
     case ClaimKind::behavioural:
     case ClaimKind::solution:
       // One feedback.md of sections, unless the agent keeps a topic file per
@@ -170,9 +175,11 @@ private:
       return topic_type(store, Layer::procedural).empty()
                  ? store.layer_path(Layer::procedural) + "/feedback.md"
                  : tagged_target(store, Layer::procedural, tags, canon, source);
-    case ClaimKind::factual: return tagged_target(store, Layer::semantic, tags, canon, source);
+    case ClaimKind::factual:
+      return tagged_target(store, Layer::semantic, tags, canon, source);
     case ClaimKind::task:
-    case ClaimKind::metadata: return archive_path(store, source);
+    case ClaimKind::metadata:
+      return archive_path(store, source);
     }
     return archive_path(store, source);
   }
@@ -271,12 +278,39 @@ private:
   // The `type` the store's profile gives a new topic file of `layer`
   // (`profile.topic_type.<layer>`), "" when new files go to engram's folders.
   static std::string topic_type(const StoreView& store, Layer layer) {
-    const char* name = layer == Layer::procedural ? "profile.topic_type.procedural"
+    const char* name = layer == Layer::procedural  ? "profile.topic_type.procedural"
                        : layer == Layer::reference ? "profile.topic_type.reference"
                                                    : "profile.topic_type.semantic";
     const auto value = store.setting(name);
     const auto* text = value ? std::get_if<std::string>(&*value) : nullptr;
     return text == nullptr ? std::string() : *text;
+  }
+
+  // The agent's own topic file (at the root: Claude Code's) that holds a claim
+  // of the same subject as `claim` — one it updates, else one it may update —
+  // when the agent keeps topic files; its topic files carry no tags to match.
+  static std::optional<std::string> subject_topic(const StoreView& store, const Claim& claim) {
+    if (claim.kind == ClaimKind::task || claim.kind == ClaimKind::metadata ||
+        claim.kind == ClaimKind::solution) {
+      return std::nullopt;
+    }
+    const Layer layer = layer_for(claim.kind);
+    if (topic_type(store, layer).empty()) {
+      return std::nullopt;
+    }
+    std::optional<std::string> uncertain;
+    for (const auto& match : store.related_claims(claim.text, layer, k_kinds)) {
+      if (match.path.find('/') != std::string::npos || store.held(match.path)) {
+        continue;
+      }
+      if (match.relation == Relation::update || match.relation == Relation::duplicate) {
+        return match.path;
+      }
+      if (match.relation == Relation::uncertain && !uncertain) {
+        uncertain = match.path;
+      }
+    }
+    return uncertain;
   }
 
   // The layer a claim of `kind` is filed in.
@@ -358,7 +392,8 @@ private:
     const bool reference = layer == Layer::reference;
     std::string tag_list;
     const auto topic = topic_type(store, layer);
-    for (const auto& tag : procedural && topic.empty() ? std::vector<std::string>{"feedback"} : tags) {
+    for (const auto& tag :
+         procedural&& topic.empty() ? std::vector<std::string>{"feedback"} : tags) {
       tag_list += (tag_list.empty() ? "" : ", ") + tag;
     }
     const auto field = [&](std::string_view key, std::string fallback) {
@@ -374,9 +409,10 @@ private:
     const std::string title = procedural ? "Feedback" : reference ? "References" : "Knowledge";
     const std::string about = tag_list.empty() ? "session notes" : tag_list;
     const std::string agent_fields =
-        topic.empty() ? std::string()
-                      : "name: " + title + " on " + about + "\ndescription: " + knowledge::lower(title) +
-                            " on " + about + ", filed by engram from session notes\n";
+        topic.empty()
+            ? std::string()
+            : "name: " + title + " on " + about + "\ndescription: " + knowledge::lower(title) +
+                  " on " + about + ", filed by engram from session notes\n";
     const auto status =
         knowledge::lower(field("status", "")) == "confirmed" ? "confirmed" : "provisional";
     store.write(target, "---\n" + agent_fields + "type: " + type + "\ntags: [" + tag_list +

@@ -180,7 +180,8 @@ bool keep_pointers(StoreView& store, const std::string& index_path, std::size_t 
       store.set_body(overflow, body);
     } else {
       store.write(overflow, "---\nname: More memories\ndescription: index lines past what "
-                            "Claude Code loads from MEMORY.md\ntype: index\n---\n" + body);
+                            "Claude Code loads from MEMORY.md\ntype: index\n---\n" +
+                                body);
     }
   }
   // Appended to the agent's bytes as they are when none of its lines moved.
@@ -438,21 +439,7 @@ public:
       }
       memory += "\n";
     }
-    if (store.exists(index_path) && !engram::text::is_generated(store.read(index_path))) {
-      // The agent keeps its own MEMORY.md (Claude Code's index, OpenClaw's
-      // curated memory): its lines stay as written; .index.json lists every memory.
-      const auto style = store.setting("profile.index");
-      const auto* name = style ? std::get_if<std::string>(&*style) : nullptr;
-      if (name == nullptr || *name != "pointers" ||
-          !keep_pointers(store, index_path, line_chars)) {
-        store.record(engram::Action{"", "kept", "", "", index_path,
-                                    "the agent's own file (it does not say \"" +
-                                        std::string(engram::text::k_generated_mark) +
-                                        "\"): left as written; every memory is in " + json_path});
-      }
-    } else {
-      write_if_changed(store, index_path, memory, "MEMORY.md index");
-    }
+    write_memory_index(store, index_path, memory, json_path, line_chars);
 
     // `generated` alone changing is not a change: the old index stands when
     // everything after its date is the same.
@@ -593,6 +580,27 @@ private:
 
   std::mutex m_mutex;                    // a rule may serve several stores' runs
   std::map<std::string, State> m_stores; // by store name
+
+  // MEMORY.md as rendered, unless it is the agent's own: then its lines stay
+  // as written, and a Claude Code index gains its pointer lines.
+  static void write_memory_index(StoreView& store, const std::string& index_path,
+                                 const std::string& memory, const std::string& json_path,
+                                 std::size_t line_chars) {
+    if (store.exists(index_path) && !engram::text::is_generated(store.read(index_path))) {
+      // The agent keeps its own MEMORY.md (Claude Code's index, OpenClaw's
+      // curated memory): its lines stay as written; .index.json lists every memory.
+      const auto style = store.setting("profile.index");
+      const auto* name = style ? std::get_if<std::string>(&*style) : nullptr;
+      if (name == nullptr || *name != "pointers" || !keep_pointers(store, index_path, line_chars)) {
+        store.record(engram::Action{"", "kept", "", "", index_path,
+                                    "the agent's own file (it does not say \"" +
+                                        std::string(engram::text::k_generated_mark) +
+                                        "\"): left as written; every memory is in " + json_path});
+      }
+    } else {
+      write_if_changed(store, index_path, memory, "MEMORY.md index");
+    }
+  }
 
   static void write_if_changed(StoreView& store, const std::string& path, const std::string& text,
                                const std::string& what) {

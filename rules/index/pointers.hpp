@@ -27,8 +27,8 @@ inline constexpr std::string_view k_overflow = "memory_overflow.md";
 inline std::set<std::string> linked_targets(const std::string& text) {
   static const std::regex link(R"(\]\(([^)\s]+)\))");
   std::set<std::string> targets;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), link);
-       it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), link); it != std::sregex_iterator();
+       ++it) {
     std::string target = (*it)[1].str();
     if (target.starts_with("./")) {
       target.erase(0, 2);
@@ -49,11 +49,11 @@ inline std::vector<std::string> lines_of(std::string_view text) {
 
 // What the index and the overflow file become.
 struct PointerPlan {
-  std::vector<std::string> index;       // the index's lines, in order
-  std::vector<std::string> overflow;    // lines to append to the overflow file
-  std::vector<std::string> linked;      // paths given a line in the index
-  std::vector<std::string> overflowed;  // paths given a line in the overflow file
-  std::size_t moved = 0;                // the agent's lines moved past the limit
+  std::vector<std::string> index;      // the index's lines, in order
+  std::vector<std::string> overflow;   // lines to append to the overflow file
+  std::vector<std::string> linked;     // paths given a line in the index
+  std::vector<std::string> overflowed; // paths given a line in the overflow file
+  std::size_t moved = 0;               // the agent's lines moved past the limit
 };
 
 // Fits `lines` (the agent's index with `added` after it) under `max_lines`

@@ -32,19 +32,21 @@ namespace knowledge = engram::knowledge;
 
 // Extensions a bare word must end with to be read as a file path.
 constexpr std::string_view k_path_extensions[] = {
-    ".py", ".ts", ".tsx", ".js", ".jsx", ".json", ".md", ".yaml", ".yml", ".sh", ".toml",
-    ".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".go", ".rs", ".java", ".kt", ".rb",
-    ".php", ".cs", ".swift", ".sql", ".html", ".css", ".scss", ".txt", ".cfg", ".ini", ".cmake"};
+    ".py",   ".ts",   ".tsx",  ".js",  ".jsx", ".json", ".md",   ".yaml",  ".yml",
+    ".sh",   ".toml", ".c",    ".cc",  ".cpp", ".cxx",  ".h",    ".hh",    ".hpp",
+    ".go",   ".rs",   ".java", ".kt",  ".rb",  ".php",  ".cs",   ".swift", ".sql",
+    ".html", ".css",  ".scss", ".txt", ".cfg", ".ini",  ".cmake"};
 
 // Extensions of the source files symbols are searched in.
 constexpr std::string_view k_source_extensions[] = {
-    ".py", ".ts", ".tsx", ".js", ".jsx", ".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp",
-    ".go", ".rs", ".java", ".kt", ".rb", ".php", ".cs", ".swift", ".sh", ".sql", ".m", ".mm",
-    ".scala", ".lua", ".ex", ".exs", ".erl", ".hs", ".ml", ".dart", ".vue", ".svelte"};
+    ".py",  ".ts",    ".tsx", ".js",  ".jsx",  ".c",    ".cc",    ".cpp", ".cxx",
+    ".h",   ".hh",    ".hpp", ".go",  ".rs",   ".java", ".kt",    ".rb",  ".php",
+    ".cs",  ".swift", ".sh",  ".sql", ".m",    ".mm",   ".scala", ".lua", ".ex",
+    ".exs", ".erl",   ".hs",  ".ml",  ".dart", ".vue",  ".svelte"};
 
 // Folders never searched: other tools' output and caches.
-constexpr std::string_view k_skipped_folders[] = {".git", "node_modules", ".venv", "venv",
-                                                  "__pycache__", "target", "dist", ".cache"};
+constexpr std::string_view k_skipped_folders[] = {".git",        "node_modules", ".venv", "venv",
+                                                  "__pycache__", "target",       "dist",  ".cache"};
 
 constexpr std::uintmax_t k_max_source_bytes = 2 * 1024 * 1024;
 constexpr std::size_t k_max_project_files = 200'000;
@@ -85,7 +87,8 @@ bool looks_like_path(std::string_view word) {
       word.find('@') != std::string_view::npos || word.find(' ') != std::string_view::npos) {
     return false;
   }
-  const auto name = word.substr(word.rfind('/') == std::string_view::npos ? 0 : word.rfind('/') + 1);
+  const auto name =
+      word.substr(word.rfind('/') == std::string_view::npos ? 0 : word.rfind('/') + 1);
   return ends_with_any(name, k_path_extensions) && name.size() > name.rfind('.') + 1 &&
          name.find('.') > 0;
 }
@@ -142,7 +145,8 @@ References references_of(std::string_view body) {
   }
   for (std::size_t i = 0; i < words.size(); ++i) {
     auto word = words[i];
-    while (!word.empty() && std::string_view(".:!?)]").find(word.back()) != std::string_view::npos) {
+    while (!word.empty() &&
+           std::string_view(".:!?)]").find(word.back()) != std::string_view::npos) {
       word.pop_back();
     }
     if (word.ends_with("(")) {
@@ -163,8 +167,8 @@ References references_of(std::string_view body) {
       while (!name.empty() && !identifier_char(name.back())) {
         name.pop_back();
       }
-      if (is_identifier(name) && name.size() > 2 && (word != "class" || looks_like_code(name) ||
-                                                     (name[0] >= 'A' && name[0] <= 'Z'))) {
+      if (is_identifier(name) && name.size() > 2 &&
+          (word != "class" || looks_like_code(name) || (name[0] >= 'A' && name[0] <= 'Z'))) {
         refs.symbols.insert(name);
       }
     }
@@ -237,8 +241,9 @@ struct Project {
     if (it == names.end()) {
       return false;
     }
-    return std::any_of(it->second.begin(), it->second.end(),
-                       [&](const std::string& path) { return path.ends_with("/" + ref) || path == ref; });
+    return std::any_of(it->second.begin(), it->second.end(), [&](const std::string& path) {
+      return path.ends_with("/" + ref) || path == ref;
+    });
   }
 };
 
@@ -259,9 +264,9 @@ public:
     Project project{fs::path(root_text), {}, {}, {}, false};
     std::error_code error;
     if (!fs::is_directory(project.root, error)) {
-      store.record(Action{"", "flagged", "", "", "",
-                          "project_root " + root_text +
-                              " is not a folder; no reference was checked"});
+      store.record(
+          Action{"", "flagged", "", "", "",
+                 "project_root " + root_text + " is not a folder; no reference was checked"});
       return;
     }
     const auto min_age = knowledge::int_setting(store, "min_age_days", 14);
@@ -301,9 +306,9 @@ public:
           listed += (listed.empty() ? "" : ", ") + ref;
         }
         if (found > 0) {
-          store.record(Action{"", "flagged", "", path, "",
-                              "partly stale, kept for review: " + listed + " not found in " +
-                                  root_text});
+          store.record(
+              Action{"", "flagged", "", path, "",
+                     "partly stale, kept for review: " + listed + " not found in " + root_text});
           continue;
         }
         archive(store, layer, path, listed, root_text, min_age);
@@ -329,13 +334,14 @@ private:
       if (!day) {
         why_not = "its age is unknown";
       } else if (store.today().days_since(*day) < min_age) {
-        why_not = "younger than " + std::to_string(min_age) + " days (made " + day->to_string() + ")";
+        why_not =
+            "younger than " + std::to_string(min_age) + " days (made " + day->to_string() + ")";
       }
     }
     if (!why_not.empty()) {
       store.record(Action{"", "flagged", "", path, "",
-                          "fully stale (" + listed + " not found in " + root + "); not archived: " +
-                              why_not});
+                          "fully stale (" + listed + " not found in " + root +
+                              "); not archived: " + why_not});
       return;
     }
     const auto base = store.layer_path(Layer::archive) + "/" + path;
@@ -352,6 +358,7 @@ private:
 
 } // namespace
 
-ENGRAM_RULE_PLUGIN(StaleRefsRule, "stale-refs", engram::Phase::prune,
-                   "archives memories whose every file and symbol reference is gone from the project",
-                   "0.1.0", false)
+ENGRAM_RULE_PLUGIN(
+    StaleRefsRule, "stale-refs", engram::Phase::prune,
+    "archives memories whose every file and symbol reference is gone from the project", "0.1.0",
+    false)

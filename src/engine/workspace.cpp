@@ -2,8 +2,6 @@
 // file, so a rule cannot leave a file engram itself could not read again.
 #include "engine/workspace.hpp"
 
-#include "store/profile.hpp"
-
 #include "base/error.hpp"
 #include "base/parallel.hpp"
 #include "claims/classify.hpp"
@@ -152,9 +150,10 @@ void Workspace::before_change(const std::string& path) {
 }
 
 std::size_t Workspace::memory_files() const {
-  return static_cast<std::size_t>(std::count_if(m_files.begin(), m_files.end(), [](const auto& entry) {
-    return entry.second.base_hash.has_value() && entry.second.layer.has_value();
-  }));
+  return static_cast<std::size_t>(
+      std::count_if(m_files.begin(), m_files.end(), [](const auto& entry) {
+        return entry.second.base_hash.has_value() && entry.second.layer.has_value();
+      }));
 }
 
 std::vector<LostLine> Workspace::lost_since_checkpoint() const {
@@ -213,9 +212,7 @@ void Workspace::restore() {
   m_diagnostics.resize(m_undo_diagnostics);
 }
 
-namespace {
-
-} // namespace
+namespace {} // namespace
 
 Plan Workspace::plan() {
   Plan plan;

@@ -224,7 +224,7 @@ private:
   // file is as the scan or the last run's released model left it — there,
   // untouched and unchanged — and a store's model can hold 100,000 of them.
   std::set<std::string, std::less<>> m_dirty;
-  std::set<std::string, std::less<>> m_held; // hold()
+  std::set<std::string, std::less<>> m_held;      // hold()
   mutable std::optional<double> m_near_duplicate; // read once
 };
 

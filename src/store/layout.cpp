@@ -5,14 +5,22 @@ namespace engram::store {
 
 std::string_view layer_name(Layer layer) {
   switch (layer) {
-  case Layer::index: return "index";
-  case Layer::working: return "working";
-  case Layer::core: return "core";
-  case Layer::episodic: return "episodic";
-  case Layer::semantic: return "semantic";
-  case Layer::procedural: return "procedural";
-  case Layer::reference: return "reference";
-  case Layer::archive: return "archive";
+  case Layer::index:
+    return "index";
+  case Layer::working:
+    return "working";
+  case Layer::core:
+    return "core";
+  case Layer::episodic:
+    return "episodic";
+  case Layer::semantic:
+    return "semantic";
+  case Layer::procedural:
+    return "procedural";
+  case Layer::reference:
+    return "reference";
+  case Layer::archive:
+    return "archive";
   }
   return "unknown";
 }
@@ -23,14 +31,22 @@ bool Layout::is_single_file(Layer layer) {
 
 std::filesystem::path Layout::path_of(Layer layer) const {
   switch (layer) {
-  case Layer::index: return memory_index;
-  case Layer::working: return working;
-  case Layer::core: return core;
-  case Layer::episodic: return episodic;
-  case Layer::semantic: return semantic;
-  case Layer::procedural: return procedural;
-  case Layer::reference: return reference;
-  case Layer::archive: return archive;
+  case Layer::index:
+    return memory_index;
+  case Layer::working:
+    return working;
+  case Layer::core:
+    return core;
+  case Layer::episodic:
+    return episodic;
+  case Layer::semantic:
+    return semantic;
+  case Layer::procedural:
+    return procedural;
+  case Layer::reference:
+    return reference;
+  case Layer::archive:
+    return archive;
   }
   return {};
 }
@@ -61,8 +77,8 @@ std::optional<Layer> Layout::classify(const std::filesystem::path& relative) con
   if (generic.extension() != ".md") {
     return std::nullopt;
   }
-  for (Layer layer : {Layer::episodic, Layer::semantic, Layer::procedural, Layer::reference,
-                      Layer::archive}) {
+  for (Layer layer :
+       {Layer::episodic, Layer::semantic, Layer::procedural, Layer::reference, Layer::archive}) {
     if (first == path_of(layer)) {
       return layer;
     }

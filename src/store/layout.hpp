@@ -16,8 +16,8 @@ namespace engram::store {
 using engram::Layer;
 
 // All layers, in the order reports list them.
-inline constexpr Layer k_all_layers[] = {Layer::index,    Layer::working,    Layer::core,
-                                         Layer::episodic, Layer::semantic,   Layer::procedural,
+inline constexpr Layer k_all_layers[] = {Layer::index,     Layer::working,  Layer::core,
+                                         Layer::episodic,  Layer::semantic, Layer::procedural,
                                          Layer::reference, Layer::archive};
 
 // The lower-case name of a layer, as in reports and JSON.

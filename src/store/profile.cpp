@@ -50,9 +50,9 @@ std::vector<Profile> make_profiles() {
               true,
               {"MEMORY.md", "AGENTS.md", "SOUL.md", "USER.md", "IDENTITY.md", "TOOLS.md",
                "HEARTBEAT.md", "BOOTSTRAP.md"},
-              {openclaw_limit("MEMORY.md"), openclaw_limit("AGENTS.md"),
-               openclaw_limit("SOUL.md"), openclaw_limit("USER.md"),
-               openclaw_limit("IDENTITY.md"), openclaw_limit("TOOLS.md")},
+              {openclaw_limit("MEMORY.md"), openclaw_limit("AGENTS.md"), openclaw_limit("SOUL.md"),
+               openclaw_limit("USER.md"), openclaw_limit("IDENTITY.md"),
+               openclaw_limit("TOOLS.md")},
               {},
               "memory",
               "curated",
@@ -124,8 +124,8 @@ std::string claude_code_signs(const fs::path& root) {
     }
   }
   const auto path = fs::absolute(root).lexically_normal().generic_string();
-  const bool home = path.find("/.claude/projects/") != std::string::npos &&
-                    fs::path(path).filename() == "memory";
+  const bool home =
+      path.find("/.claude/projects/") != std::string::npos && fs::path(path).filename() == "memory";
   if ((pointers == 0 || pointers * 2 < lines) && typed == 0 && !home) {
     return {};
   }
@@ -214,13 +214,15 @@ std::vector<LoaderReading> read_loader_limits(const fs::path& root, const Profil
     std::ifstream in(root / limit.path, std::ios::binary);
     if (in) {
       reading.present = true;
-      const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      const std::string bytes((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
       reading.bytes = bytes.size();
       reading.lines = static_cast<std::size_t>(std::count(bytes.begin(), bytes.end(), '\n')) +
                       (!bytes.empty() && bytes.back() != '\n' ? 1 : 0);
-      reading.chars = static_cast<std::size_t>(std::count_if(bytes.begin(), bytes.end(), [](char c) {
-        return (static_cast<unsigned char>(c) & 0xC0) != 0x80; // not a continuation byte
-      }));
+      reading.chars =
+          static_cast<std::size_t>(std::count_if(bytes.begin(), bytes.end(), [](char c) {
+            return (static_cast<unsigned char>(c) & 0xC0) != 0x80; // not a continuation byte
+          }));
     }
     readings.push_back(reading);
   }

@@ -27,9 +27,9 @@ struct LoaderLimit {
 
 // One kind of memory folder.
 struct Profile {
-  std::string_view name;                    // as `[[store]] profile = "…"` names it
-  std::string_view agent;                   // who keeps such a folder
-  bool agent_owns_index = false;            // MEMORY.md is the agent's, not engram's
+  std::string_view name;                     // as `[[store]] profile = "…"` names it
+  std::string_view agent;                    // who keeps such a folder
+  bool agent_owns_index = false;             // MEMORY.md is the agent's, not engram's
   std::vector<std::string_view> agent_files; // files the agent owns and loads; never rewritten
   std::vector<LoaderLimit> limits;
   // Topic files at the root, in the layer their frontmatter `type` names.

@@ -9,10 +9,10 @@
 #include "lib/runs.hpp"
 #include "lib/stores.hpp"
 
-#include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 namespace fs = std::filesystem;
 using namespace engram::test;
@@ -44,8 +44,8 @@ TEST_CASE("a Claude Code memory folder keeps its MEMORY.md and topic files throu
   CHECK_THAT(init.out, Catch::Contains("profile claude-code: Claude Code"));
   CHECK_THAT(init.out, Catch::Contains("4 pointer lines"));
   CHECK(read_file(root / "MEMORY.md") == index);
-  const auto status = nlohmann::json::parse(
-      ok(sandbox, {"status", "--store", root.string(), "--json"}).out);
+  const auto status =
+      nlohmann::json::parse(ok(sandbox, {"status", "--store", root.string(), "--json"}).out);
   CHECK(status["profile"]["name"] == "claude-code");
   CHECK(status["profile"]["configured"] == false);
   REQUIRE(status["profile"]["loader_limits"].size() == 1);
@@ -60,8 +60,8 @@ TEST_CASE("a Claude Code memory folder keeps its MEMORY.md and topic files throu
     CHECK(read_file(root / name) == bytes);
   }
   // The index rule says why it left MEMORY.md alone.
-  const auto dry = ok(
-      sandbox, {"consolidate", "--store", root.string(), "--now", k_now, "--dry-run"});
+  const auto dry =
+      ok(sandbox, {"consolidate", "--store", root.string(), "--now", k_now, "--dry-run"});
   CHECK_THAT(dry.out, Catch::Contains("the agent's own file"));
 
   // A pointer line Claude Code appends is kept by the next run.
@@ -155,9 +155,7 @@ TEST_CASE("a store's profile is read from its [[store]] section, and a wrong one
   write_file(config, "[[store]]\npath = \"" + root.string() + "\"\nprofile = \"openclaw\"\n");
   REQUIRE(sandbox.engram({"--config", config.string(), "init", root.string()}).exit_code == 0);
   const auto status = nlohmann::json::parse(
-      ok(sandbox, {"--config", config.string(), "status", "--store", root.string(),
-                          "--json"})
-          .out);
+      ok(sandbox, {"--config", config.string(), "status", "--store", root.string(), "--json"}).out);
   CHECK(status["profile"]["name"] == "openclaw");
   CHECK(status["profile"]["configured"] == true);
   CHECK(status["profile"]["loader_limits"].size() == 6);
@@ -177,8 +175,8 @@ TEST_CASE("engram's own store and an empty folder are four-layer") {
   const auto store = sandbox.work("store");
   const auto init = ok(sandbox, {"init", store.string()});
   CHECK_THAT(init.out, Catch::Contains("profile four-layer"));
-  const auto status = nlohmann::json::parse(
-      ok(sandbox, {"status", "--store", store.string(), "--json"}).out);
+  const auto status =
+      nlohmann::json::parse(ok(sandbox, {"status", "--store", store.string(), "--json"}).out);
   CHECK(status["profile"]["name"] == "four-layer");
   CHECK(status["profile"]["loader_limits"].empty());
 }

@@ -70,8 +70,8 @@ const char* const k_tools[] = {
     "Terraform state sits in the s3 bucket infra-state-prod.\n"};
 
 // A topic file in Claude Code's form.
-std::string topic(const std::string& name, const std::string& description,
-                  const std::string& type, const std::string& body) {
+std::string topic(const std::string& name, const std::string& description, const std::string& type,
+                  const std::string& body) {
   return "---\nname: " + name + "\ndescription: " + description + "\ntype: " + type + "\n---\n" +
          body;
 }
@@ -86,7 +86,8 @@ TEST_CASE("Claude Code's topic files are memories in the layer their type names"
   CHECK(layer_files(sandbox, root, "procedural") == 1); // feedback
   CHECK(layer_files(sandbox, root, "reference") == 1);  // reference
   const auto check = ok(sandbox, {"check", "--store", root.string()});
-  CHECK_THAT(check.out + check.err, Catch::Contains("6 memory files checked")); // + MEMORY.md, WORKING.md
+  CHECK_THAT(check.out + check.err,
+             Catch::Contains("6 memory files checked")); // + MEMORY.md, WORKING.md
 
   // A consolidation lists them in .index.json, and recall finds them there.
   ok(sandbox, {"consolidate", "--store", root.string(), "--now", k_now});
@@ -95,10 +96,10 @@ TEST_CASE("Claude Code's topic files are memories in the layer their type names"
        {"user_role.md", "feedback_testing.md", "project_freeze.md", "reference_dashboards.md"}) {
     CHECK_THAT(index, Catch::Contains(std::string("\"") + name + "\""));
   }
-  const auto recalled = nlohmann::json::parse(
-      ok(sandbox, {"recall", "--store", root.string(), "--json", "--now", k_now, "real",
-                   "database", "integration", "tests"})
-          .out);
+  const auto recalled =
+      nlohmann::json::parse(ok(sandbox, {"recall", "--store", root.string(), "--json", "--now",
+                                         k_now, "real", "database", "integration", "tests"})
+                                .out);
   std::vector<std::string> paths;
   for (const auto& memory : recalled["memories"]) {
     paths.push_back(memory["path"].get<std::string>());
@@ -112,16 +113,16 @@ TEST_CASE("a memory MEMORY.md does not link gets a pointer line, and the agent's
   ok(sandbox, {"init", root.string()});
   const auto before = read_file(root / "MEMORY.md");
   // The agent wrote a topic file and forgot its line; a fact reached engram's folder.
-  write_file(root / "project_deploys.md",
-             topic("Deploys", "deploys go out on Tuesdays", "project",
-                   "Deploys go out on Tuesdays after the standup.\n"));
+  write_file(root / "project_deploys.md", topic("Deploys", "deploys go out on Tuesdays", "project",
+                                                "Deploys go out on Tuesdays after the standup.\n"));
   write_file(root / "semantic" / "postgres.md",
              "---\ntype: semantic\ntags: [postgres]\ncreated: 2026-11-01\n---\n"
              "# Postgres\n\nThe staging database is Postgres 16.\n");
   const auto run = ok(sandbox, {"consolidate", "--store", root.string(), "--now", k_now});
   const auto after = read_file(root / "MEMORY.md");
   CHECK(after.starts_with(before)); // every agent line as it was, in place
-  CHECK_THAT(after, Catch::Contains("- [Deploys](project_deploys.md) — deploys go out on Tuesdays\n"));
+  CHECK_THAT(after,
+             Catch::Contains("- [Deploys](project_deploys.md) — deploys go out on Tuesdays\n"));
   // A file without a description is named by its tags, not by a claim that may be superseded.
   CHECK_THAT(after, Catch::Contains("- [postgres](semantic/postgres.md) — postgres\n"));
   CHECK_THAT(run.out, Catch::Contains("linked"));
@@ -148,9 +149,9 @@ TEST_CASE("past what Claude Code loads, pointer lines go to a linked overflow fi
   ok(sandbox, {"init", root.string()});
   for (int i = 0; i < 6; ++i) {
     const auto name = "reference_tool_" + std::to_string(i) + ".md";
-    write_file(root / name, topic("Tool " + std::to_string(i), "where tool " + std::to_string(i) +
-                                                                   " lives",
-                                  "reference", k_tools[i]));
+    write_file(root / name,
+               topic("Tool " + std::to_string(i), "where tool " + std::to_string(i) + " lives",
+                     "reference", k_tools[i]));
   }
   ok(sandbox, {"consolidate", "--store", root.string(), "--now", k_now});
   const auto after = read_file(root / "MEMORY.md");
@@ -260,5 +261,28 @@ TEST_CASE("decay files an episode's knowledge into topic files named as Claude C
   CHECK_THAT(after, Catch::Contains("](feedback_deploy_release.md) — feedback on deploy, release"));
   CHECK(layer_files(sandbox, root, "procedural") == 2);
   CHECK(claude_code_reaches(root).size() == 6);
+  check_sound(sandbox, root);
+}
+
+TEST_CASE("a claim about the subject of an agent's topic file is filed in that file") {
+  const Sandbox sandbox;
+  const auto root = claude_code_folder(sandbox);
+  write_file(root / "project_branch.md",
+             topic("Branch cut", "when the mobile branch is cut", "project",
+                   "The mobile release branch is cut on Thursday.\n"));
+  write_file(root / "MEMORY.md", read_file(root / "MEMORY.md") +
+                                     "- [Branch cut](project_branch.md) — when it is cut\n");
+  ok(sandbox, {"init", root.string()});
+  write_file(root / "episodic" / "2026-08-01-release.md",
+             "---\ntype: episodic\ntags: [mobile, release]\ncreated: 2026-08-01\n---\n"
+             "# Release planning\n\n- The mobile release branch is cut on Wednesday.\n");
+  const auto run = ok(sandbox, {"consolidate", "--store", root.string(), "--now", k_now});
+  const auto after = read_file(root / "project_branch.md");
+  CHECK_THAT(after, Catch::StartsWith("---\nname: Branch cut\n"));
+  CHECK_THAT(after, Catch::Contains("The mobile release branch is cut on Wednesday."));
+  CHECK_THAT(after,
+             Catch::Contains("previously \"The mobile release branch is cut on Thursday.\""));
+  CHECK_FALSE(fs::exists(root / "project_mobile_release.md"));
+  CHECK_THAT(run.out, Catch::Contains("→ project_branch.md"));
   check_sound(sandbox, root);
 }

@@ -64,8 +64,8 @@ TEST_CASE("discover lists Claude Code's project memories and OpenClaw's workspac
     CHECK(folder["configured"] == true);
   }
   CHECK_THAT(ok(sandbox, {"discover", "--add"}).out, !Catch::Contains("added"));
-  const auto status = nlohmann::json::parse(
-      ok(sandbox, {"status", "--store", shop.string(), "--json"}).out);
+  const auto status =
+      nlohmann::json::parse(ok(sandbox, {"status", "--store", shop.string(), "--json"}).out);
   CHECK(status["profile"]["configured"] == true);
 
   // With a daemon on it, discover names the daemon.

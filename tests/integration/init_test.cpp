@@ -170,10 +170,12 @@ TEST_CASE("init on a repository that is not engram's keeps the store's history o
   CHECK(read_file(store / "CLAUDE.md") == "# Project\n\nRun `make test` before a commit.\n");
   // The store's own history, with the files it adopted.
   const auto history = engram::test::history_of_store(sandbox, store);
-  const auto own = sandbox.git(store, engram::test::outside(history, store, {"log", "--format=%s"}));
+  const auto own =
+      sandbox.git(store, engram::test::outside(history, store, {"log", "--format=%s"}));
   CHECK(own.out == "init: create engram store\n"
                    "snapshot: 2 files found when engram adopted the folder\n");
-  CHECK(sandbox.git(store, engram::test::outside(history, store, {"status", "--porcelain"})).out.empty());
+  CHECK(sandbox.git(store, engram::test::outside(history, store, {"status", "--porcelain"}))
+            .out.empty());
   // Running init again finds the store.
   CHECK_THAT(sandbox.engram({"init", store.string()}).out, Catch::Contains("already"));
 }

@@ -33,9 +33,10 @@ inline std::filesystem::path claude_code_folder(const Sandbox& sandbox) {
   write_file(root / "project_freeze.md",
              "---\nname: Merge freeze\ndescription: no merges after Thursday\ntype: project\n"
              "---\nNo non-critical merges after Thursday: the mobile release branch is cut.\n");
-  write_file(root / "reference_dashboards.md",
-             "---\nname: Dashboards\ndescription: where the on-call graphs live\n"
-             "type: reference\n---\nThe on-call dashboards are at https://grafana.example/d/oncall.\n");
+  write_file(
+      root / "reference_dashboards.md",
+      "---\nname: Dashboards\ndescription: where the on-call graphs live\n"
+      "type: reference\n---\nThe on-call dashboards are at https://grafana.example/d/oncall.\n");
   return root;
 }
 

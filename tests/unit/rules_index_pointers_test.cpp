@@ -25,9 +25,9 @@ TEST_CASE("new pointer lines are appended while the index fits") {
 
 TEST_CASE("past the line limit, new lines overflow and the index links the overflow") {
   const std::vector<std::string> lines(3, "- [x](x.md)");
-  const auto plan =
-      fit_pointers(lines, {{"c.md", "- [C](c.md)"}, {"d.md", "- [D](d.md)"}, {"e.md", "- [E](e.md)"}},
-                   5, 0, "- [More](memory_overflow.md)", false);
+  const auto plan = fit_pointers(
+      lines, {{"c.md", "- [C](c.md)"}, {"d.md", "- [D](d.md)"}, {"e.md", "- [E](e.md)"}}, 5, 0,
+      "- [More](memory_overflow.md)", false);
   REQUIRE(plan.index.size() == 5); // 3 + C + the overflow's line
   CHECK(plan.index[3] == "- [C](c.md)");
   CHECK(plan.index.back() == "- [More](memory_overflow.md)");
@@ -43,9 +43,8 @@ TEST_CASE("an agent's index already past the limit moves its unread tail, not it
     lines.push_back("- [" + std::to_string(i) + "](" + std::to_string(i) + ".md)");
   }
   const auto plan = fit_pointers(lines, {}, 4, 0, "- [More](memory_overflow.md)", false);
-  CHECK(plan.index ==
-        std::vector<std::string>{"- [0](0.md)", "- [1](1.md)", "- [2](2.md)",
-                                 "- [More](memory_overflow.md)"});
+  CHECK(plan.index == std::vector<std::string>{"- [0](0.md)", "- [1](1.md)", "- [2](2.md)",
+                                               "- [More](memory_overflow.md)"});
   CHECK(plan.overflow == std::vector<std::string>{"- [3](3.md)", "- [4](4.md)", "- [5](5.md)"});
   CHECK(plan.moved == 3);
 }
