@@ -176,7 +176,7 @@ std::string to_text(const StatusReport& report) {
   std::string out = fmt::format(
       "store    {}\nhistory  {}\nprofile  {} ({}{})\ntoday    {}\n\n", report.store.string(),
       report.history.string(), report.profile->name, report.profile->agent,
-      report.profile_configured ? ", configured" : "; detected: " + report.profile_evidence,
+      report.profile_configured ? ", configured" : "; " + report.profile_evidence,
       report.today.to_string());
   out += fmt::format("{:<12} {:>7} {:>10}\n", "layer", "files", "bytes");
   std::size_t files = 0;

@@ -250,11 +250,11 @@ Resolved resolve_profile(const fs::path& root, std::string_view configured,
   const auto recorded = head_lines(root / state / "profile", 1);
   if (!recorded.empty()) {
     if (const Profile* named = profile_named(recorded.front()); named != nullptr) {
-      return {named, false, "as engram init found it"};
+      return {named, false, "recorded by engram init in " + state + "/profile"};
     }
   }
   auto detected = detect_profile(root);
-  return {detected.profile, false, std::move(detected.evidence)};
+  return {detected.profile, false, "detected: " + detected.evidence};
 }
 
 void record_profile(const fs::path& root, const std::string& state, const Profile& profile) {

@@ -74,7 +74,8 @@ Detection detect_profile(const std::filesystem::path& root);
 
 // The store's profile: `configured` when it names one (a [[store]]'s
 // `profile`), else the one `engram init` recorded in the state folder, else
-// the one its files look like now. `evidence` is empty for a configured one.
+// the one its files look like now. `evidence` says which (empty for a
+// configured one): "recorded by engram init …" or "detected: …".
 struct Resolved {
   const Profile* profile = nullptr;
   bool configured = false;
