@@ -133,8 +133,9 @@ CLAUDE_CODE_FILES = {
     "user_role.md": "---\nname: User role\ndescription: backend developer\ntype: user\n---\n"
                     "The user is a backend developer.\n",
 }
-# Files of a case's store that are the agent's index or its fixture, not homes of claims.
-NOT_HOMES = ("MEMORY.md", "WORKING.md", "memory_overflow.md", "user_role.md")
+# Files of a case's store that are indexes, not homes of claims. The fixture's
+# topic file is a home like any other: a claim about the user may go there.
+NOT_HOMES = ("MEMORY.md", "WORKING.md", "memory_overflow.md")
 
 
 class Store:
