@@ -107,7 +107,9 @@ Outcome dry_run(const std::filesystem::path& root, const config::Settings& setti
     throw Error("{}: not an engram store ({}); run `engram init {}` first", root.string(),
                 repository.error(), root.string());
   }
-  if (std::filesystem::exists(pending_path(root, layout_from(settings, root)))) {
+  // Resolved once: the layout reads the store's recorded profile, or its files.
+  const auto layout = layout_from(settings, root);
+  if (std::filesystem::exists(pending_path(root, layout))) {
     spdlog::warn("{}: an interrupted change waits to be finished; the next consolidation that "
                  "writes finishes it first, and its plan may differ from this one",
                  root.string());
@@ -115,8 +117,7 @@ Outcome dry_run(const std::filesystem::path& root, const config::Settings& setti
   Outcome outcome;
   std::shared_ptr<Workspace> model;
   outcome.plan = plan_for(root, settings, rules, today, kind, nullptr, nullptr,
-                          peek_usage(root, layout_from(settings, root)), nullptr, model,
-                          active_holds(*repository));
+                          peek_usage(root, layout), nullptr, model, active_holds(*repository));
   outcome.model = std::move(model);
   return outcome;
 }
