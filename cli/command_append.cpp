@@ -116,8 +116,8 @@ bool write_overflow(const SelectedStore& selected, const fs::path& relative, con
                 path.string(), parsed.error().to_string());
   }
   auto file = std::move(parsed).value();
-  file.set_body(append_at_end(file.body(), diverted_item(today, item_text, section, file.eol()),
-                              file.eol()));
+  file.set_body(
+      append_at_end(file.body(), diverted_item(today, item_text, section, file.eol()), file.eol()));
   return engine::write_atomically_over(path, file.render(), hash_of(existing),
                                        engine::Unchanged::required);
 }
@@ -222,6 +222,9 @@ int run_append(const Globals& globals, const AppendOptions& options) {
     return k_exit_usage;
   }
   const SelectedStore selected = select_store(*config, options.store);
+  if (refuses_hands_off(selected, "append")) {
+    return k_exit_problems;
+  }
   if (!fs::is_directory(selected.root)) {
     fmt::print(stderr, "engram: append: no store at {}\n", selected.root.string());
     return k_exit_problems;

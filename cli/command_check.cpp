@@ -29,6 +29,9 @@ int run_check(const Globals& globals, const CheckOptions& options) {
     return k_exit_usage;
   }
   const SelectedStore selected = select_store(*config, options.store);
+  if (refuses_hands_off(selected, "check")) {
+    return k_exit_problems;
+  }
   if (!std::filesystem::is_directory(selected.root)) {
     fmt::print(stderr, "engram: no store at {}\n", selected.root.string());
     return k_exit_problems;

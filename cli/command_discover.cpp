@@ -66,7 +66,8 @@ std::vector<fs::path> add_stores(const fs::path& file, const std::vector<Seen>& 
   std::string text;
   std::vector<fs::path> added;
   for (const auto& folder : seen) {
-    if (!folder.configured) {
+    // A folder engram changes nothing in is no store to keep.
+    if (!folder.configured && folder.found.detection.profile->hands_off.empty()) {
       text += fmt::format("\n[[store]]\npath = {}\nprofile = {}\n",
                           toml_quoted(folder.found.path.string()),
                           toml_quoted(std::string(folder.found.detection.profile->name)));
@@ -87,11 +88,18 @@ std::vector<fs::path> add_stores(const fs::path& file, const std::vector<Seen>& 
 
 void print_text(const std::vector<Seen>& seen) {
   if (seen.empty()) {
-    fmt::print("no agent memory folder found (looked in ~/.claude/projects/*/memory and "
-               "~/.openclaw/workspace*)\n");
+    fmt::print("no agent memory folder found (looked in ~/.claude/projects/*/memory, "
+               "~/.openclaw/workspace*, ~/.letta/agents/*/memory and basic-memory's projects)\n");
     return;
   }
   for (const auto& folder : seen) {
+    const auto& hands_off = folder.found.detection.profile->hands_off;
+    if (!hands_off.empty()) {
+      fmt::print("{}\n  {}; profile {} ({})\n  engram changes nothing in it, because {}\n",
+                 folder.found.path.string(), folder.found.where,
+                 folder.found.detection.profile->name, folder.found.detection.evidence, hands_off);
+      continue;
+    }
     fmt::print(
         "{}\n  {}; profile {} ({})\n  {}, {}, {}\n", folder.found.path.string(), folder.found.where,
         folder.found.detection.profile->name, folder.found.detection.evidence,
@@ -105,10 +113,13 @@ void print_text(const std::vector<Seen>& seen) {
 nlohmann::json to_json(const std::vector<Seen>& seen) {
   auto out = nlohmann::json::array();
   for (const auto& folder : seen) {
+    const auto& hands_off = folder.found.detection.profile->hands_off;
     out.push_back({{"path", folder.found.path.string()},
                    {"where", folder.found.where},
                    {"profile", folder.found.detection.profile->name},
                    {"evidence", folder.found.detection.evidence},
+                   {"hands_off", hands_off.empty() ? nlohmann::json(nullptr)
+                                                   : nlohmann::json(std::string(hands_off))},
                    {"store", folder.store},
                    {"configured", folder.configured},
                    {"daemon_pid", folder.daemon_pid == 0 ? nlohmann::json(nullptr)
@@ -131,7 +142,9 @@ int run_discover(const Globals& globals, const DiscoverOptions& options) {
   for (auto& found :
        store::discover(home == nullptr ? fs::path("/") : fs::path(home), environment)) {
     Seen folder{std::move(found)};
-    folder.store = git::Repository::exists_at(folder.found.path);
+    // Letta's own repository is no engram history.
+    folder.store = folder.found.detection.profile->hands_off.empty() &&
+                   git::Repository::exists_at(folder.found.path);
     folder.configured = config->store_for(folder.found.path) != nullptr;
     folder.daemon_pid = daemon_of(folder.found.path);
     seen.push_back(std::move(folder));
@@ -169,8 +182,8 @@ void add_discover_command(CLI::App& app, std::vector<Command>& commands) {
   auto options = std::make_shared<DiscoverOptions>();
   CLI::App* command = app.add_subcommand(
       "discover", "List the agent memory folders on this machine (Claude Code's per-project "
-                  "memory, OpenClaw's workspaces) with their profile and whether a daemon keeps "
-                  "them");
+                  "memory, OpenClaw's workspaces, Letta's agents, basic-memory's projects) with "
+                  "their profile and whether a daemon keeps them");
   command->add_flag("--add", options->add,
                     "Write each one the configuration lacks as a [[store]] entry");
   command->add_flag("--json", options->json, "Print the folders as a JSON array");

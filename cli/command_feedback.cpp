@@ -68,6 +68,9 @@ int run_feedback(const Globals& globals, const FeedbackOptions& options) {
     return k_exit_usage;
   }
   const SelectedStore selected = select_store(*config, options.store);
+  if (refuses_hands_off(selected, "feedback")) {
+    return k_exit_problems;
+  }
   const auto path = memory_path(selected, options.file);
   if (!path) {
     fmt::print(stderr, "engram: feedback: {}\n", path.error());
@@ -103,8 +106,7 @@ void add_feedback_command(CLI::App& app, std::vector<Command>& commands) {
   command->add_flag("--unhelpful", options->unhelpful, "The memory did not help");
   command->add_option("--now", options->now, "Note it as on DATE (default: today)")
       ->type_name("YYYY-MM-DD");
-  command->add_option("file", options->file,
-                      "The memory (store-relative, or a path to the file)")
+  command->add_option("file", options->file, "The memory (store-relative, or a path to the file)")
       ->required()
       ->type_name("FILE");
   commands.push_back(

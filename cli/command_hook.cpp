@@ -44,8 +44,9 @@ std::string read_stdin() {
     text.append(buffer, static_cast<std::size_t>(n));
   }
   if (text.size() > hook::k_payload_bytes) {
-    fmt::print(stderr, "engram: hook: <stdin>:1: the payload is larger than {} bytes; read as "
-                       "empty\n",
+    fmt::print(stderr,
+               "engram: hook: <stdin>:1: the payload is larger than {} bytes; read as "
+               "empty\n",
                hook::k_payload_bytes);
     return {};
   }
@@ -82,12 +83,15 @@ int run_context_hook(const Globals& globals, const HookOptions& options, bool se
     return print_context(event, {});
   }
   const SelectedStore selected = select_store(*config, options.store);
+  if (refuses_hands_off(selected, "hook")) {
+    return print_context(event, {}); // the agent's own loader has its memory
+  }
   hook::ContextRequest request;
   request.query = payload.prompt.value_or("");
   request.today = *today;
   request.session = payload.session_id;
-  request.budget_chars = static_cast<std::size_t>(selected.settings.get_int(
-      session_start ? "hook.budget_chars" : "hook.prompt_budget_chars"));
+  request.budget_chars = static_cast<std::size_t>(
+      selected.settings.get_int(session_start ? "hook.budget_chars" : "hook.prompt_budget_chars"));
   request.recall_limits.limit = static_cast<std::size_t>(selected.settings.get_int("recall.limit"));
   request.recall_limits.budget_chars =
       static_cast<std::size_t>(selected.settings.get_int("recall.budget_chars"));
@@ -133,15 +137,15 @@ int run_session_end(const Globals& globals, const HookOptions& options) {
 
 // Adds one `engram hook` event subcommand.
 void add_event(CLI::App& hook, std::vector<Command>& commands, const std::string& name,
-               const std::string& help, std::function<int(const Globals&, const HookOptions&)> run) {
+               const std::string& help,
+               std::function<int(const Globals&, const HookOptions&)> run) {
   auto options = std::make_shared<HookOptions>();
   CLI::App* command = hook.add_subcommand(name, help);
   add_store_option(*command, options->store);
   command->add_option("--now", options->now, "Act as on DATE (default: today)")
       ->type_name("YYYY-MM-DD");
-  commands.push_back({command, [options, run](const Globals& globals) {
-                        return run(globals, *options);
-                      }});
+  commands.push_back(
+      {command, [options, run](const Globals& globals) { return run(globals, *options); }});
 }
 
 } // namespace

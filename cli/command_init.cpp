@@ -287,6 +287,12 @@ int run_init(const Globals& globals, const InitOptions& options) {
     fmt::print(stderr, "engram: {} exists and is not a folder\n", root.string());
     return k_exit_problems;
   }
+  // Before anything is created: a folder whose agent takes in every file
+  // (Letta's, basic-memory's) gets nothing from engram, not even a .git.
+  if (refuses_hands_off(store, "init")) {
+    fmt::print(stderr, "engram: init: nothing was created or changed in {}\n", root.string());
+    return k_exit_problems;
+  }
   if (is_store(root, store.layout)) {
     fmt::print("{} is already an engram store; nothing changed\n", root.string());
     return k_exit_ok;

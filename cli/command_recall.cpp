@@ -32,10 +32,11 @@ struct RecallOptions {
 nlohmann::json to_json(const std::string& query, const recall::Result& result, bool context) {
   nlohmann::json memories = nlohmann::json::array();
   for (const auto& memory : result.selection.memories) {
-    nlohmann::json item = {{"path", memory.path},
-                           {"score", memory.score},
-                           {"chars", memory.chars},
-                           {"via", memory.via.empty() ? nlohmann::json() : nlohmann::json(memory.via)}};
+    nlohmann::json item = {
+        {"path", memory.path},
+        {"score", memory.score},
+        {"chars", memory.chars},
+        {"via", memory.via.empty() ? nlohmann::json() : nlohmann::json(memory.via)}};
     if (context) {
       item["content"] = memory.content;
     }
@@ -59,6 +60,9 @@ int run_recall(const Globals& globals, const RecallOptions& options) {
     return k_exit_usage;
   }
   const SelectedStore selected = select_store(*config, options.store);
+  if (refuses_hands_off(selected, "recall")) { // its index and usage log would be written there
+    return k_exit_problems;
+  }
   std::string query;
   for (const auto& word : options.words) {
     query += (query.empty() ? "" : " ") + word;
@@ -66,8 +70,8 @@ int run_recall(const Globals& globals, const RecallOptions& options) {
   recall::Request request;
   request.query = query;
   request.today = *today;
-  request.limits.limit = options.limit.value_or(
-      static_cast<std::size_t>(selected.settings.get_int("recall.limit")));
+  request.limits.limit =
+      options.limit.value_or(static_cast<std::size_t>(selected.settings.get_int("recall.limit")));
   request.limits.budget_chars = options.budget.value_or(
       static_cast<std::size_t>(selected.settings.get_int("recall.budget_chars")));
   request.limits.max_file_bytes = selected.limits.max_file_bytes;
@@ -97,8 +101,7 @@ int run_recall(const Globals& globals, const RecallOptions& options) {
     }
   }
   if (!result.indexed && !result.keywords.empty()) {
-    fmt::print(stderr,
-               "engram: recall: {} has no {} yet; `engram consolidate` builds it\n",
+    fmt::print(stderr, "engram: recall: {} has no {} yet; `engram consolidate` builds it\n",
                selected.root.string(), selected.layout.index_json);
     return k_exit_problems;
   }
@@ -125,8 +128,9 @@ void add_recall_command(CLI::App& app, std::vector<Command>& commands) {
   command->add_option("--limit", options->limit, "The most memories (default: recall.limit)")
       ->type_name("N")
       ->check(CLI::PositiveNumber);
-  command->add_option("--budget", options->budget,
-                      "The most characters of memory (default: recall.budget_chars)")
+  command
+      ->add_option("--budget", options->budget,
+                   "The most characters of memory (default: recall.budget_chars)")
       ->type_name("CHARS")
       ->check(CLI::PositiveNumber);
   command->add_option("--now", options->now, "Recall as on DATE (default: today)")

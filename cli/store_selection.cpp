@@ -17,6 +17,14 @@ void add_store_option(CLI::App& command, std::optional<std::filesystem::path>& s
       ->type_name("PATH");
 }
 
+bool refuses_hands_off(const SelectedStore& selected, std::string_view command) {
+  const auto reason = engine::hands_off_reason(selected.root, selected.settings);
+  if (!reason.empty()) {
+    fmt::print(stderr, "engram: {}: {}\n", command, reason);
+  }
+  return !reason.empty();
+}
+
 SelectedStore select_store(const config::Config& config,
                            const std::optional<std::filesystem::path>& option) {
   // One spelling per folder, so `[[store]]` sections match however --store was written.

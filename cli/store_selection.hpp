@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace CLI {
 class App;
@@ -33,6 +34,9 @@ void add_store_option(CLI::App& command, std::optional<std::filesystem::path>& s
 SelectedStore select_store(const config::Config& config,
                            const std::optional<std::filesystem::path>& option);
 
+// True, after saying why on stderr, when `selected` is a folder engram must
+// change nothing in (engine::hands_off_reason: Letta's, basic-memory's).
+bool refuses_hands_off(const SelectedStore& selected, std::string_view command);
 
 // Today's date in the local time zone.
 Date local_today();

@@ -36,6 +36,11 @@ void Daemon::start() {
   std::vector<std::string> refused;
   for (const StoreSpec& spec : m_options.stores) {
     const StoreLogScope scope(spec.name);
+    if (auto reason = engine::hands_off_reason(spec.root, spec.settings); !reason.empty()) {
+      refused.push_back(std::move(reason));
+      spdlog::error("{}", refused.back());
+      continue;
+    }
     if (!git::Repository::exists_at(spec.root)) {
       refused.push_back(fmt::format("{}: not an engram store; create it with `engram init {}`",
                                     spec.root.string(), spec.root.string()));

@@ -142,20 +142,37 @@ private:
         return;
       }
     }
+    // An agent whose notes are its own searchable log (OpenClaw's daily
+    // notes) keeps them: their knowledge is copied out, their tasks and
+    // notes about the note stay in them, and the host keeps the note from
+    // being taken again while it is unchanged.
+    const bool keep = keeps_notes(store);
     for (std::size_t i = 0; i < claims.size(); ++i) {
       if (claims[i].kind == ClaimKind::task || claims[i].kind == ClaimKind::metadata) {
-        keep_in_archive(store, claims[i], path);
+        if (!keep) {
+          keep_in_archive(store, claims[i], path);
+        }
       } else if (!curated.path().empty() && targets[i] == curated.path()) {
         engram::episodic_decay::absorb_curated(store, claims[i], path, targets[i]);
       } else {
         absorb(store, claims[i], path, targets[i], tags);
       }
     }
-    store.remove(path);
+    if (!keep) {
+      store.remove(path);
+    }
     store.record(Action{"", "decayed", "", path, "",
                         "decay date " + when.to_string() + " is before " +
                             store.today().to_string() + "; " + std::to_string(claims.size()) +
-                            " claims accounted for"});
+                            " claims accounted for" +
+                            (keep ? "; the note stays where the agent wrote it" : "")});
+  }
+
+  // True when the store's profile keeps decayed notes in place (profile.keep_notes).
+  static bool keeps_notes(const StoreView& store) {
+    const auto keep = store.setting("profile.keep_notes");
+    const auto* value = keep ? std::get_if<bool>(&*keep) : nullptr;
+    return value != nullptr && *value;
   }
 
   // The file a claim of episode `source` goes to, by its kind.

@@ -8,6 +8,7 @@
 #include "base/step_timer.hpp"
 #include "engine/held_back.hpp"
 #include "engine/holds.hpp"
+#include "engine/kept_notes.hpp"
 #include "engine/message.hpp"
 #include "engine/pending.hpp"
 #include "engine/removal_cap.hpp"
@@ -83,7 +84,12 @@ Plan plan_for(const std::filesystem::path& root, const config::Settings& setting
   timer.step("usage");
   // After the usage counts: an agent's recall of a held file is not a redo
   // (and holds.cpp does not count it as a change that ends the hold).
-  workspace.hold(held_paths(holds));
+  // The agent's absorbed notes it keeps (kept_notes.hpp) are left as they are too.
+  auto held = held_paths(holds);
+  for (auto& note : kept_notes(root, layout)) {
+    held.push_back(std::move(note));
+  }
+  workspace.hold(std::move(held));
   Plan plan = run_rules(workspace, rules, settings, kind);
   for (const auto& hold : holds) {
     plan.holding.push_back(hold.undo);
@@ -102,6 +108,9 @@ Plan plan_for(const std::filesystem::path& root, const config::Settings& setting
 // A dry run: the plan only. Nothing is written, not even a snapshot or a recovery.
 Outcome dry_run(const std::filesystem::path& root, const config::Settings& settings,
                 const std::vector<RuleSlot>& rules, Date today, RunKind kind) {
+  if (auto reason = hands_off_reason(root, settings); !reason.empty()) {
+    throw Error("{}", reason);
+  }
   auto repository = git::Repository::open(root);
   if (!repository) {
     throw Error("{}: not an engram store ({}); run `engram init {}` first", root.string(),
@@ -273,6 +282,9 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
       [&](const ApplyResult& applied) { return commit_message(outcome.plan, applied); });
   outcome.applied = std::move(committed.applied);
   outcome.commit = std::move(committed.commit);
+  if (outcome.commit) {
+    note_kept(root, layout, outcome.plan.record);
+  }
   timer.step("apply and commit");
   if (outcome.commit || !outcome.applied.written.empty() || !outcome.applied.removed.empty()) {
     finish_usage(root, layout, logs, outcome.applied);

@@ -4,6 +4,7 @@
 #include "base/error.hpp"
 #include "store/profile.hpp"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 #include <thread>
 
@@ -34,6 +35,22 @@ store::Layout layout_from(const config::Settings& settings, const std::filesyste
   return layout;
 }
 
+std::string hands_off_reason(const std::filesystem::path& root, const config::Settings& settings) {
+  const auto resolved = store::resolve_profile(root, settings.get_string("layout.profile"),
+                                               settings.get_string("layout.state"));
+  const store::Profile& profile = *resolved.profile;
+  if (profile.hands_off.empty()) {
+    return {};
+  }
+  return fmt::format("{}: {}'s memory folder ({}); engram changes nothing in it, because {}. To "
+                     "keep it with engram's own rules anyway, set `profile = \"four-layer\"` in "
+                     "its [[store]] section",
+                     root.string(), profile.agent,
+                     resolved.configured ? "configured as profile " + std::string(profile.name)
+                                         : resolved.evidence,
+                     profile.hands_off);
+}
+
 git::Signature engram_signature(const git::Repository& repository,
                                 const config::Settings& settings) {
   return repository.signature_for(git::Signature{settings.get_string("git.author_name"),
@@ -59,6 +76,9 @@ Session::Session(std::filesystem::path root, config::Settings settings, store::L
 
 Session Session::open(const std::filesystem::path& root, const config::Settings& settings,
                       std::optional<git::Repository> reuse) {
+  if (auto reason = hands_off_reason(root, settings); !reason.empty()) {
+    throw Error("{}", reason);
+  }
   std::error_code gone;
   const bool reusable =
       reuse && reuse->workdir() == root && std::filesystem::exists(reuse->gitdir() / "HEAD", gone);

@@ -24,6 +24,11 @@ git::LockWait lock_wait_from(const config::Settings& settings);
 // (store::resolve_profile: configured, recorded by init, or detected).
 store::Layout layout_from(const config::Settings& settings, const std::filesystem::path& root);
 
+// Why engram must change nothing in the folder at `root`, as the message to
+// give ("" when it may change it): its profile is one whose agent takes in
+// every file there (Letta, basic-memory). Every path that writes a store asks.
+std::string hands_off_reason(const std::filesystem::path& root, const config::Settings& settings);
+
 // engram's own signature in this repository: its local user.name/user.email
 // where set, else `git.author_name`/`git.author_email`, else engram <engram@HOST>.
 git::Signature engram_signature(const git::Repository& repository,

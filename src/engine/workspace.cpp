@@ -104,7 +104,27 @@ Workspace::Base Workspace::release() {
 }
 
 void Workspace::begin_rule(std::string name) {
+  hold_kept_notes();
   m_rule = std::move(name);
+}
+
+void Workspace::hold_kept_notes() {
+  // From the record the last rule kept (a failed rule's is gone with its
+  // changes): a note it decayed and left in place is held, as the next run
+  // holds it (kept_notes.hpp), so the rules after see the store as that run will.
+  const store::Profile* profile = store::profile_named(m_layout.profile);
+  bool held = false;
+  for (std::size_t i = m_rule_record_start;
+       profile != nullptr && profile->keep_notes && i < m_record.size(); ++i) {
+    const Action& action = m_record[i];
+    if (action.action == "decayed" && exists(action.source)) {
+      held = m_held.insert(action.source).second || held;
+    }
+  }
+  if (held) {
+    m_indexes.clear(); // built again without the held notes
+  }
+  m_rule_record_start = m_record.size();
 }
 
 void Workspace::checkpoint() {
@@ -128,8 +148,8 @@ void Workspace::before_change(const std::string& path) {
   if (m_held.contains(path)) {
     // A rule that ignores held(): failing it discards all it did, so what
     // it did elsewhere (an episode removed for a claim written here) goes too.
-    throw Error("{} is held by an undo (engram rollback or restore) until it changes; rule {} "
-                "must not change it",
+    throw Error("{} is held until it changes (by an undo, engram rollback or restore, or as an "
+                "absorbed note the agent keeps); rule {} must not change it",
                 path, m_rule);
   }
   m_log.note(path);
@@ -282,6 +302,9 @@ std::optional<Setting> Workspace::profile_setting(std::string_view key) const {
     if (key == "profile.topic_type." + std::string(store::layer_name(layer))) {
       return std::string(type);
     }
+  }
+  if (key == "profile.keep_notes") {
+    return profile->keep_notes;
   }
   if (key == "profile.curated") {
     return std::string(profile->curated);

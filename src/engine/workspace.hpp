@@ -76,7 +76,8 @@ public:
   // them, and the claim indexes leave them out. Set before the rules run.
   void hold(std::vector<std::string> paths);
 
-  // Sets the rule whose actions are being recorded and whose table `setting` reads.
+  // Sets the rule whose actions are being recorded and whose table `setting`
+  // reads, after holding what the last one decayed and kept (hold_kept_notes).
   void begin_rule(std::string name);
 
   // Starts keeping what the next rule changes, so restore() can undo it.
@@ -179,6 +180,8 @@ private:
 
   // Renders a file's scanned bytes before its first change, for the plan's diff.
   static void keep_base(File& file);
+  // Holds the notes the last rule decayed and the profile keeps in place.
+  void hold_kept_notes();
 
   // Takes a scanned file (and the generated index, when there is one) into m_files.
   void take(store::Entry& entry);
@@ -224,7 +227,8 @@ private:
   // file is as the scan or the last run's released model left it — there,
   // untouched and unchanged — and a store's model can hold 100,000 of them.
   std::set<std::string, std::less<>> m_dirty;
-  std::set<std::string, std::less<>> m_held;      // hold()
+  std::set<std::string, std::less<>> m_held;      // hold(), and hold_kept_notes()
+  std::size_t m_rule_record_start = 0;            // the record's size when the rule began
   mutable std::optional<double> m_near_duplicate; // read once
 };
 

@@ -26,9 +26,14 @@ std::vector<Place> places(const fs::path& home,
   const std::string openclaw_dir = environment("OPENCLAW_STATE_DIR");
   const fs::path claude = claude_dir.empty() ? home / ".claude" : fs::path(claude_dir);
   const fs::path openclaw = openclaw_dir.empty() ? home / ".openclaw" : fs::path(openclaw_dir);
+  const std::string letta_dir = environment("LETTA_LOCAL_BACKEND_DIR");
+  const fs::path letta_local =
+      letta_dir.empty() ? home / ".letta" / "lc-local-backend" : fs::path(letta_dir);
   return {
       {claude / "projects", "*", "memory", "Claude Code's auto memory of a project"},
       {openclaw, "workspace", "", "OpenClaw's workspace"},
+      {home / ".letta" / "agents", "*", "memory", "Letta Code's memory of an agent"},
+      {letta_local / "memfs", "*", "memory", "Letta Code's memory of a local agent"},
   };
 }
 
@@ -57,6 +62,17 @@ std::vector<Found> discover(const fs::path& home,
       if (place.prefix == "*" || name == place.prefix || name.starts_with(place.prefix + "-")) {
         add(place.suffix.empty() ? it->path() : it->path() / place.suffix, place.where);
       }
+    }
+  }
+  auto projects = basic_memory_projects(home);
+  const std::string main_project = environment("BASIC_MEMORY_HOME");
+  projects.push_back(main_project.empty() ? home / "basic-memory" : fs::path(main_project));
+  for (const auto& project : projects) {
+    const bool seen = std::any_of(found.begin(), found.end(), [&](const Found& folder) {
+      return folder.path == project.lexically_normal();
+    });
+    if (!seen) {
+      add(project, "a basic-memory project");
     }
   }
   std::sort(found.begin(), found.end(),

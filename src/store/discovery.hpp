@@ -1,8 +1,11 @@
 // Discovery: the agent memory folders on this machine, found where each
 // agent's documentation says it keeps them: Claude Code's per-project auto
-// memory (~/.claude/projects/<project>/memory, or under CLAUDE_CONFIG_DIR)
-// and OpenClaw's workspaces (~/.openclaw/workspace, workspace-<profile>, or
-// under OPENCLAW_STATE_DIR). Each is named with the profile it looks like.
+// memory (~/.claude/projects/<project>/memory, or under CLAUDE_CONFIG_DIR),
+// OpenClaw's workspaces (~/.openclaw/workspace, workspace-<profile>, or
+// under OPENCLAW_STATE_DIR), Letta Code's agents (~/.letta/agents/<id>/memory
+// and its local backend's memfs/<id>/memory) and basic-memory's projects (its
+// config.json, ~/basic-memory or BASIC_MEMORY_HOME). Each is named with the
+// profile it looks like; engram changes nothing in Letta's or basic-memory's.
 #pragma once
 
 #include "store/profile.hpp"

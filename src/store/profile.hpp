@@ -1,6 +1,7 @@
 // Profile: what kind of memory folder a store is, as data. engram's own
-// four-layer store, Claude Code's auto memory, an OpenClaw workspace, or a
-// folder engram does not know. A profile names the files the agent owns and
+// four-layer store, Claude Code's auto memory, an OpenClaw workspace, the
+// folders engram recognises and leaves alone (Letta's MemFS, basic-memory),
+// or a folder engram does not know. A profile names the files the agent owns and
 // loads itself (which engram never rewrites), who owns MEMORY.md, and the
 // limits of the agent's loader; `engram init` detects one and says what it
 // recognised, `engram status` shows it and measures the loader's limits.
@@ -27,25 +28,32 @@ struct LoaderLimit {
 
 // One kind of memory folder.
 struct Profile {
-  std::string_view name;                     // as `[[store]] profile = "…"` names it
-  std::string_view agent;                    // who keeps such a folder
-  bool agent_owns_index = false;             // MEMORY.md is the agent's, not engram's
-  std::vector<std::string_view> agent_files; // files the agent owns and loads; never rewritten
-  std::vector<LoaderLimit> limits;
+  std::string_view name{};                     // as `[[store]] profile = "…"` names it
+  std::string_view agent{};                    // who keeps such a folder
+  bool agent_owns_index = false;               // MEMORY.md is the agent's, not engram's
+  std::vector<std::string_view> agent_files{}; // files the agent owns and loads; never rewritten
+  std::vector<LoaderLimit> limits{};
   // Topic files at the root, in the layer their frontmatter `type` names.
-  std::vector<std::pair<std::string_view, Layer>> root_types;
+  std::vector<std::pair<std::string_view, Layer>> root_types{};
   // The folder of the agent's session notes, when not engram's `episodic`.
-  std::string_view episodic;
+  std::string_view episodic{};
   // What MEMORY.md is: "generated" (engram's index), "pointers" (the agent's
   // index of links, to which engram adds a line for each memory it lacks) or
   // "curated" (the agent's own text, left as written).
   std::string_view index_style = "generated";
   // The file the agent keeps its lasting knowledge in and loads every
   // session, into which decay appends what its notes taught ("" for none).
-  std::string_view curated;
+  std::string_view curated{};
   // The `type` of a new topic file engram makes at the root, per layer (named
   // `<type>_<subject>.md`); none: new files go to engram's layer folders.
-  std::vector<std::pair<Layer, std::string_view>> topic_types;
+  std::vector<std::pair<Layer, std::string_view>> topic_types{};
+  // Why engram changes nothing in such a folder ("" when it keeps it): the
+  // agent's own tool takes in every file there, so a file engram added or
+  // rewrote would become the agent's memory, or its history.
+  std::string_view hands_off{};
+  // The agent's notes are its own log, which it searches (OpenClaw's daily
+  // notes): decay copies their knowledge out and leaves each note in place.
+  bool keep_notes = false;
 
   // The loader limit on `path`, or nullptr when the agent loads it whole.
   const LoaderLimit* limit_of(std::string_view path) const;
@@ -54,6 +62,10 @@ struct Profile {
 // `layout` as `profile` keeps its files: its root topic files, and its notes'
 // folder where the configuration left engram's default.
 void apply_profile(const Profile& profile, Layout& layout);
+
+// The folders basic-memory's configuration (`home`/.basic-memory/config.json)
+// names as its projects.
+std::vector<std::filesystem::path> basic_memory_projects(const std::filesystem::path& home);
 
 // Every profile engram knows, the default (four-layer) first.
 const std::vector<Profile>& profiles();

@@ -107,6 +107,8 @@ TEST_CASE("an OpenClaw workspace keeps its curated MEMORY.md and bootstrap files
     owned[name] = read_file(root / name);
   }
   const auto memory = read_file(root / "MEMORY.md");
+  const fs::path note = root / "memory" / "2026-08-10.md";
+  const auto daily = read_file(note);
   const auto init = ok(sandbox, {"init", root.string()});
   CHECK_THAT(init.out, Catch::Contains("profile openclaw: OpenClaw"));
   ok(sandbox, {"consolidate", "--store", root.string(), "--now", k_now});
@@ -124,6 +126,28 @@ TEST_CASE("an OpenClaw workspace keeps its curated MEMORY.md and bootstrap files
   CHECK_THAT(after, !Catch::Contains("## 09:12"));
   CHECK(after.size() <= 20000);
   CHECK_FALSE(fs::exists(root / "semantic" / "2026-08-10.md"));
+  check_sound(sandbox, root);
+
+  // The daily note is the agent's log: it stays as written, and is not taken again.
+  CHECK(read_file(note) == daily);
+  const auto again = ok(sandbox, {"consolidate", "--store", root.string(), "--now", "2026-11-23"});
+  CHECK_THAT(again.out, !Catch::Contains("absorbed"));
+  CHECK(read_file(root / "MEMORY.md") == after);
+  // A line the agent adds to it later is taken once; what it gave before is not added twice.
+  write_file(note, daily + "- The UPS battery was replaced in August.\n");
+  ok(sandbox, {"consolidate", "--store", root.string(), "--now", "2026-11-24"});
+  const auto grown = read_file(root / "MEMORY.md");
+  CHECK_THAT(grown, Catch::Contains("The UPS battery was replaced in August. (2026-08-10)"));
+  const auto once = [&](const std::string& text) {
+    std::size_t count = 0;
+    for (auto at = grown.find(text); at != std::string::npos; at = grown.find(text, at + 1)) {
+      ++count;
+    }
+    return count;
+  };
+  CHECK(once("The NAS backup runs at 02:00.") == 1);
+  CHECK(once("Always check the backup log before a reboot.") == 1);
+  CHECK(fs::exists(note));
   check_sound(sandbox, root);
 }
 
@@ -163,7 +187,7 @@ TEST_CASE("a store's profile is read from its [[store]] section, and a wrong one
       ok(sandbox, {"--config", config.string(), "status", "--store", root.string()}).out;
   CHECK_THAT(text, Catch::Contains("profile  openclaw (OpenClaw, configured)"));
 
-  write_file(config, "[[store]]\npath = \"" + root.string() + "\"\nprofile = \"letta\"\n");
+  write_file(config, "[[store]]\npath = \"" + root.string() + "\"\nprofile = \"zep\"\n");
   const auto refused =
       sandbox.engram({"--config", config.string(), "status", "--store", root.string()});
   CHECK(refused.exit_code != 0);
