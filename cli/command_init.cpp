@@ -10,8 +10,11 @@
 #include "git/history.hpp"
 #include "git/repository.hpp"
 #include "store/profile.hpp"
+#include "store/temporaries.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -145,12 +148,25 @@ int copy_example(const fs::path& example, const fs::path& root) {
   return copied;
 }
 
-// Makes sure `.gitignore` ignores the state folder, appending to a file the user has.
+// True when `text` (a .gitignore) has `line` as one of its lines.
+bool has_line(const std::string& text, const std::string& line) {
+  return text == line || text.starts_with(line + "\n") ||
+         text.find("\n" + line + "\n") != std::string::npos || text.ends_with("\n" + line);
+}
+
+// Makes sure `.gitignore` ignores the state folder and editors' temporaries,
+// appending what it lacks to a file the user has.
 void ensure_gitignore(const fs::path& root, const store::Layout& layout) {
   const fs::path path = root / ".gitignore";
   const std::string line = layout.state + "/";
+  std::string temporaries;
+  for (const auto& pattern : store::temporary_patterns()) {
+    temporaries += pattern + "\n";
+  }
   const std::string content =
-      fmt::format("# engram's own state (usage log, locks): never committed\n{}\n", line);
+      fmt::format("# engram's own state (usage log, locks): never committed\n{}\n"
+                  "# editors' swap files and backups: never memories\n{}",
+                  line, temporaries);
   if (write_new_file(path, content)) {
     return;
   }
@@ -163,23 +179,31 @@ void ensure_gitignore(const fs::path& root, const store::Layout& layout) {
     }
     std::fclose(file);
   }
-  for (const std::string& form : {line, layout.state, "/" + line, "/" + layout.state}) {
-    if (existing == form || existing.starts_with(form + "\n") ||
-        existing.find("\n" + form + "\n") != std::string::npos || existing.ends_with("\n" + form)) {
-      return;
-    }
+  std::string addition;
+  const std::array<std::string, 4> state_forms{line, layout.state, "/" + line, "/" + layout.state};
+  const bool has_state =
+      std::any_of(state_forms.begin(), state_forms.end(),
+                  [&](const std::string& form) { return has_line(existing, form); });
+  if (!has_state) {
+    addition += line + "\n";
+  }
+  for (const auto& pattern : store::temporary_patterns()) {
+    addition += has_line(existing, pattern) ? "" : pattern + "\n";
+  }
+  if (addition.empty()) {
+    return;
   }
   std::FILE* file = std::fopen(path.c_str(), "ab");
   if (file == nullptr) {
     throw Error("cannot append to {}", path.string());
   }
-  const std::string addition =
-      (existing.empty() || existing.ends_with('\n') ? "" : "\n") + line + "\n";
+  addition = (existing.empty() || existing.ends_with('\n') ? "" : "\n") + addition;
   const bool written = std::fwrite(addition.data(), 1, addition.size(), file) == addition.size();
   if (std::fclose(file) != 0 || !written) {
     throw Error("cannot append to {}", path.string());
   }
-  spdlog::info("added {} to .gitignore", line);
+  spdlog::info("added {} line{} to .gitignore", std::count(addition.begin(), addition.end(), '\n'),
+               addition.find('\n') + 1 == addition.size() ? "" : "s");
 }
 
 // True when `root/.git` is a repository with history none of which is

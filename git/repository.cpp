@@ -537,6 +537,14 @@ std::optional<std::string> Repository::head() const {
   return to_hex(head_id);
 }
 
+bool Repository::head_detached() const {
+  const int result = git_repository_head_detached(m_repository.get());
+  if (result < 0) {
+    throw Error(last_error("cannot read HEAD"));
+  }
+  return result == 1;
+}
+
 Expected<std::string, Failure> Repository::write_blob(std::string_view bytes) {
   git_oid id;
   fresh_errors();

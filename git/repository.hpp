@@ -258,6 +258,10 @@ public:
   // Throws engram::Error when HEAD cannot be read.
   std::optional<std::string> head() const;
 
+  // True when HEAD names a commit, not a branch (a `git checkout` of a
+  // commit): a commit onto it would be on no branch.
+  bool head_detached() const;
+
   // True when the working tree and the index match HEAD, untracked files
   // included and ignored ones not. Throws engram::Error when status fails.
   bool is_clean() const;

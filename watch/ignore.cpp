@@ -1,5 +1,6 @@
 // Which paths are never changes and which folders are never walked: the one
 // place both watcher backends ask, so they agree on what a change is.
+#include "store/temporaries.hpp"
 #include "watch/watcher.hpp"
 
 #include <algorithm>
@@ -15,29 +16,8 @@ namespace fs = std::filesystem;
 constexpr std::array<std::string_view, 6> k_git_markers = {
     "index.lock", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply"};
 
-// File name endings of editor swap files and temporaries (vim, engram's own `.name.XXXXXX.tmp`).
-constexpr std::array<std::string_view, 4> k_temporary_suffixes = {".swp", ".swo", ".swx", ".tmp"};
-
 // The name of git's folder.
 constexpr std::string_view k_git_dir = ".git";
-
-// True for a file name an editor uses for a temporary, a backup or a lock.
-bool is_editor_temporary(std::string_view name) {
-  if (name.empty()) {
-    return false;
-  }
-  // vim's probe for a writable folder; vim, emacs and nano backups; emacs
-  // autosaves and lock links; LibreOffice locks.
-  if (name == "4913" || name.ends_with('~') || name.starts_with(".#") ||
-      name.starts_with(".~lock.")) {
-    return true;
-  }
-  if (name.size() >= 2 && name.front() == '#' && name.back() == '#') {
-    return true;
-  }
-  return std::any_of(k_temporary_suffixes.begin(), k_temporary_suffixes.end(),
-                     [name](std::string_view suffix) { return name.ends_with(suffix); });
-}
 
 // True when `relative` is `state_dir` or inside it, comparing whole components.
 bool is_in_state_dir(const fs::path& relative, std::string_view state_dir) {
@@ -92,7 +72,7 @@ bool is_ignored(const fs::path& relative, std::string_view state_dir) {
   if (has_git_component(relative)) {
     return true;
   }
-  return is_editor_temporary(relative.filename().string());
+  return store::is_editor_temporary(relative.filename().string());
 }
 
 bool is_pruned(const fs::path& relative, std::string_view state_dir) {

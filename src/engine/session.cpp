@@ -3,6 +3,7 @@
 
 #include "base/error.hpp"
 #include "store/profile.hpp"
+#include "store/temporaries.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -93,6 +94,9 @@ Session Session::open(const std::filesystem::path& root, const config::Settings&
   // engram's state must never show in `git status`, even in a store whose
   // .gitignore lost the line.
   repository->ensure_excluded("/" + layout.state + "/");
+  for (const auto& pattern : store::temporary_patterns()) {
+    repository->ensure_excluded(pattern); // nor an editor's swap file or backup
+  }
   Session session(root, settings, std::move(layout), std::move(lock),
                   std::move(repository).value());
   // A run stopped between its commit and the index's file leaves the index
@@ -100,6 +104,13 @@ Session Session::open(const std::filesystem::path& root, const config::Settings&
   // the index is brought up to HEAD after it, before anything reads it.
   session.m_repository.drop_dead_index_lock();
   session.wait_for_git();
+  // After the wait: a rebase detaches HEAD while it runs.
+  if (session.m_repository.head_detached()) {
+    throw Error("{}: the store's HEAD is detached at {}: a commit there would be on no branch; "
+                "check out the store's branch (`git switch <branch>`) and run again; nothing "
+                "was changed",
+                root.string(), session.m_repository.head().value_or("?").substr(0, 12));
+  }
   session.m_repository.catch_up_index();
   return session;
 }

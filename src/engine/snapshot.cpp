@@ -4,6 +4,7 @@
 #include "base/step_timer.hpp"
 #include "engine/apply.hpp"
 #include "engine/recovery.hpp"
+#include "store/temporaries.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -34,7 +35,9 @@ std::vector<git::Change> agent_changes(const git::Repository& repository,
     const auto slash = change.path.rfind('/');
     const std::string_view name =
         std::string_view(change.path).substr(slash == std::string::npos ? 0 : slash + 1);
-    return change.path.starts_with(state) || is_temporary_name(name);
+    // An editor's swap file or backup beside a memory is not the agent's change.
+    return change.path.starts_with(state) || is_temporary_name(name) ||
+           store::is_editor_temporary(name);
   });
   return changes;
 }

@@ -4,6 +4,7 @@
 // only engram's work. `git status` is empty and `git fsck` clean after each.
 #include "lib/daemon_process.hpp"
 #include "lib/history.hpp"
+#include "lib/runs.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -118,6 +119,24 @@ TEST_CASE("engram's state folder is never part of a snapshot, even when .gitigno
   check_sound(sandbox, store);
 }
 
+TEST_CASE("editors' swap files and backups never reach history, even when .gitignore lost them") {
+  const Sandbox sandbox;
+  const fs::path store = committed_store(sandbox);
+  write_file(store / ".gitignore", "# emptied by someone\n");
+  write_file(store / "semantic" / ".notes.md.swp", "vim swap\n");
+  write_file(store / "semantic" / "shopify-api.md~", "an editor's backup\n");
+  write_file(store / "semantic" / "#notes.md#", "emacs autosave\n");
+  write_file(store / "semantic" / ".~lock.notes.md#", "libreoffice lock\n");
+  write_file(store / "semantic" / "notes.md", "---\ntype: semantic\ntags: [notes]\n---\n- A note.\n");
+  REQUIRE(sandbox.engram({"consolidate", "--store", store.string(), "--now", k_history_now})
+              .exit_code == 0);
+  const auto tracked = git_out(sandbox, store, {"ls-files", "semantic"});
+  CHECK_THAT(tracked, Catch::Contains("semantic/notes.md\n"));
+  CHECK_THAT(tracked, !Catch::Contains(".swp") && !Catch::Contains("~") &&
+                          !Catch::Contains("#") && !Catch::Contains(".~lock"));
+  CHECK(git_out(sandbox, store, {"status", "--porcelain"}).empty());
+}
+
 namespace {
 
 // A project's own repository with one commit, "project".
@@ -183,4 +202,26 @@ TEST_CASE("the daemon keeps a store whose history is outside it, and commits onl
   CHECK(git_out(sandbox, store, outside(history, store, {"status", "--porcelain"})).empty());
   const auto fsck = sandbox.git(store, outside(history, store, {"fsck", "--full", "--strict"}));
   CHECK(fsck.exit_code == 0);
+}
+
+TEST_CASE("a store whose HEAD is detached is refused, and no commit is left on no branch") {
+  const Sandbox sandbox;
+  const fs::path store = committed_store(sandbox);
+  git_out(sandbox, store, {"checkout", "-q", "--detach", "HEAD"});
+  const auto commits = git_out(sandbox, store, {"log", "--all", "--format=%H"});
+  write_file(store / "semantic" / "detached.md",
+             "---\ntype: semantic\ntags: [git]\n---\n- Written while HEAD was detached.\n");
+  const auto refused =
+      sandbox.engram({"consolidate", "--store", store.string(), "--now", k_history_now});
+  CHECK(refused.exit_code != 0);
+  CHECK_THAT(refused.err, Catch::Contains("HEAD is detached") &&
+                              Catch::Contains("nothing was changed"));
+  CHECK(git_out(sandbox, store, {"log", "--all", "--format=%H"}) == commits);
+  CHECK(read_file(store / "semantic" / "detached.md").find("Written while HEAD") !=
+        std::string::npos);
+  // Back on the branch, the agent's file is committed as usual.
+  git_out(sandbox, store, {"switch", "-q", "-"});
+  ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_history_now});
+  CHECK_THAT(git_out(sandbox, store, {"ls-files", "semantic"}),
+             Catch::Contains("semantic/detached.md"));
 }

@@ -127,12 +127,17 @@ TEST_CASE("init on a folder with files never overwrites them and adopts them in 
   write_file(store / "semantic" / "sqlite.md", fact);
   write_file(store / ".gitignore", "*.log");
   write_file(store / "debug.log", "noise\n");
+  // An editor's swap file and backup beside a memory are never adopted.
+  write_file(store / "semantic" / ".sqlite.md.swp", "swap\n");
+  write_file(store / "semantic" / "sqlite.md~", fact);
 
   const auto result = sandbox.engram({"init", store.string()});
   REQUIRE(result.exit_code == 0);
   CHECK(read_file(store / "WORKING.md") == working);
   CHECK(read_file(store / "semantic" / "sqlite.md") == fact);
-  CHECK(read_file(store / ".gitignore") == "*.log\n.engram/\n");
+  const auto ignore = read_file(store / ".gitignore");
+  CHECK(ignore.starts_with("*.log\n.engram/\n"));
+  CHECK_THAT(ignore, Catch::Contains("\n*~\n") && Catch::Contains("\n*.swp\n"));
   CHECK_FALSE(fs::exists(store / "semantic" / ".gitkeep")); // a folder with files needs none
   CHECK(fs::exists(store / "MEMORY.md"));
 
@@ -147,6 +152,8 @@ TEST_CASE("init on a folder with files never overwrites them and adopts them in 
   CHECK(files.find("WORKING.md") != std::string::npos);
   CHECK(files.find("semantic/sqlite.md") != std::string::npos);
   CHECK(files.find("debug.log") == std::string::npos);
+  CHECK(files.find("sqlite.md~") == std::string::npos);
+  CHECK(files.find(".swp") == std::string::npos);
 }
 
 TEST_CASE("init on a repository that is not engram's keeps the store's history outside it") {
