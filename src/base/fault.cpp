@@ -27,7 +27,9 @@ void fault_point(std::string_view point) {
     ::_exit(137); // not reached: SIGKILL is not deliverable to a handler
   }
   if (!k_pause.empty() && k_pause == point) {
-    ::kill(::getpid(), SIGSTOP); // returns once a SIGCONT arrives
+    // To this thread: a stop sent to the process is taken by any thread, and
+    // this one could run on past the point before the stop reaches it.
+    ::raise(SIGSTOP); // returns once a SIGCONT arrives
   }
 }
 

@@ -144,8 +144,33 @@ struct Temporary {
 // Whether write_temporary closes the temporary or leaves it open.
 enum class KeepOpen : bool { no, yes };
 
+// What a file written at `path` is given: the mode and owner of the file it
+// replaces (a private 0600 memory stays private), else a mode as
+// restrictive as its folder's (a 0700 folder makes 0600 files, a 0750 one
+// 0640), at most 0644. Never a set-id bit.
+struct Permissions {
+  mode_t mode = 0644;
+  std::optional<std::pair<uid_t, gid_t>> owner; // the replaced file's, when not the writer's
+};
+
+Permissions permissions_for(const fs::path& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode)) {
+    Permissions kept{static_cast<mode_t>(info.st_mode & 0777), std::nullopt};
+    if (info.st_uid != ::geteuid() || info.st_gid != ::getegid()) {
+      kept.owner.emplace(info.st_uid, info.st_gid);
+    }
+    return kept;
+  }
+  if (::stat(path.parent_path().c_str(), &info) == 0) {
+    return Permissions{static_cast<mode_t>(0644 & (info.st_mode | 0600)), std::nullopt};
+  }
+  return Permissions{};
+}
+
 // Creates `.<name>.XXXXXX.tmp` beside `path` and writes `parts` to it, one
-// after the other (mode 0644). Not flushed: the caller makes every temporary durable at once.
+// after the other, with the permissions the file at `path` must keep
+// (permissions_for). Not flushed: the caller makes every temporary durable at once.
 // KeepOpen::yes returns it still open: recovery's sweep (remove_temporaries)
 // leaves alone a temporary some process holds open, so a writer outside the
 // run lock (`engram append`) holds its own until the rename.
@@ -172,7 +197,14 @@ Temporary write_temporary(const fs::path& path, std::span<const std::string_view
     ::unlink(temp.c_str());
     throw Error("{}: cannot write: {}", path.string(), reason);
   }
-  ::fchmod(fd, 0644);
+  const Permissions permissions = permissions_for(path);
+  if (permissions.owner) {
+    if (::fchown(fd, permissions.owner->first, permissions.owner->second) != 0) {
+      // Only root (or a group the writer is in) may: else it stays the writer's.
+      spdlog::debug("{}: keeps the writer's owner: {}", path.string(), std::strerror(errno));
+    }
+  }
+  ::fchmod(fd, permissions.mode);
   if (keep == KeepOpen::yes) {
     return Temporary{path, std::move(temp), fd};
   }
@@ -248,6 +280,35 @@ bool write_parts_over(const fs::path& path, std::span<const std::string_view> pa
   ::close(temporary.fd);
   fsync_folder(path.parent_path());
   return true;
+}
+
+// Puts back the files of the first `count` writes, renamed into place
+// already: each its bytes before the plan (a new file removed), while it
+// still holds the plan's bytes; a file written again since keeps its writer's.
+void undo_renames(const std::vector<FileChange>& changes, const std::vector<std::size_t>& writes,
+                  std::size_t count, const fs::path& root) {
+  for (std::size_t j = 0; j < count; ++j) {
+    const FileChange& change = changes[writes[j]];
+    const fs::path path = root / change.path;
+    const auto ours = store::content_hash(*change.new_bytes);
+    if (!change.base_hash) {
+      if (disk_hash(path) == ours) {
+        ::unlink(path.c_str());
+      }
+      continue;
+    }
+    if (!change.base_bytes || store::content_hash(*change.base_bytes) != *change.base_hash) {
+      spdlog::error("{}: written by this run and cannot be put back as it was; its bytes before "
+                    "are in HEAD",
+                    path.string());
+      continue;
+    }
+    const std::string_view before = *change.base_bytes;
+    if (!write_parts_over(path, {&before, 1}, ours, Unchanged::required)) {
+      spdlog::warn("{}: written again since this run replaced it; the writer's bytes are kept",
+                   path.string());
+    }
+  }
 }
 
 } // namespace
@@ -364,10 +425,22 @@ ApplyResult apply(const std::vector<FileChange>& changes, const fs::path& root, 
   for (std::size_t i = 0; i < temporaries.size(); ++i) {
     const std::size_t n = i + 1;
     fault_point(fmt::format("before-rename-{}", n));
-    if (!still_as_planned(writes[i])) {
-      ::unlink(temporaries[i].path.c_str());
-      result.deferred.push_back(changes[writes[i]].path);
-      continue;
+    // Every file of the plan once more before the first rename, as one: an
+    // agent's write to any of them since the hash defers the whole plan,
+    // not only the file written (an item moved out of WORKING.md must not
+    // leave it while its target keeps the agent's bytes).
+    const bool as_planned =
+        i == 0 ? std::all_of(writes.begin(), writes.end(), still_as_planned) &&
+                     std::all_of(removals.begin(), removals.end(), still_as_planned)
+               : still_as_planned(writes[i]);
+    if (!as_planned) {
+      // Written in the moment since: the renames made are undone, so the
+      // plan is still all or nothing.
+      discard(temporaries, i);
+      undo_renames(changes, writes, i, root);
+      sync_folders(renamed);
+      result.written.clear();
+      return defer_all();
     }
     try {
       rename_into_place(temporaries[i]);

@@ -29,8 +29,10 @@ struct ApplyResult {
   bool operator==(const ApplyResult&) const = default;
 };
 
-// Applies `plan` under `root`. A file whose bytes changed since the plan was
-// made keeps them and is deferred; when anything is deferred, no file is removed.
+// Applies `plan` under `root`, all or nothing: when a file's bytes changed
+// since the plan was made (up to the moment before its rename), it keeps
+// them and the whole plan is deferred, the renames made undone; a file whose
+// removal finds it changed is kept, and so are the other removals.
 ApplyResult apply(const Plan& plan, const std::filesystem::path& root);
 
 // Applies `changes` (writes first, then removals) under `root`, as apply(Plan)
