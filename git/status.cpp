@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <spdlog/spdlog.h>
 #include <sys/stat.h>
 
 namespace engram::git {
@@ -52,6 +53,40 @@ void refresh_stale(git_repository* repository, const std::filesystem::path& work
   }
 }
 
+// Every path a change could be at when status cannot say: the index's files
+// and every file or link of the working tree (folders it cannot read, .git
+// and ignored folders left out).
+std::vector<std::string> every_path(git_repository* repository,
+                                    const std::filesystem::path& workdir) {
+  std::vector<std::string> paths;
+  Index index;
+  if (git_repository_index(&index.pointer, repository) == 0) {
+    const std::size_t count = git_index_entrycount(index.pointer);
+    for (std::size_t i = 0; i < count; ++i) {
+      paths.emplace_back(git_index_get_byindex(index.pointer, i)->path);
+    }
+  }
+  namespace fs = std::filesystem;
+  std::error_code error;
+  for (auto it = fs::recursive_directory_iterator(
+           workdir, fs::directory_options::skip_permission_denied, error);
+       !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+    const std::string relative = it->path().lexically_relative(workdir).generic_string();
+    int ignored = 0;
+    if (it->path().filename() == ".git" ||
+        (it->is_directory(error) &&
+         git_ignore_path_is_ignored(&ignored, repository, (relative + "/").c_str()) == 0 &&
+         ignored != 0)) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_symlink(error) || it->is_regular_file(error)) {
+      paths.push_back(relative);
+    }
+  }
+  return paths;
+}
+
 } // namespace
 
 bool Repository::is_clean() const {
@@ -62,7 +97,7 @@ bool Repository::is_clean() const {
   options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS;
   StatusList status;
   if (git_status_list_new(&status.pointer, m_repository.get(), &options) != 0) {
-    throw Error(last_error("cannot read git status"));
+    return changes_among(every_path(m_repository.get(), m_workdir)).empty(); // see changes()
   }
   return git_status_list_entrycount(status.pointer) == 0;
 }
@@ -95,7 +130,11 @@ std::vector<Change> Repository::changes(const std::vector<std::string>* only) co
   refresh_stale(m_repository.get(), m_workdir, m_read_files ? &*m_read_files : nullptr);
   StatusList status;
   if (git_status_list_new(&status.pointer, m_repository.get(), &options) != 0) {
-    throw Error(last_error("cannot read git status"));
+    // One file git cannot read (another user's, mode 000) fails the whole
+    // status; path by path, each is looked at alone, and one that cannot be
+    // read is shown changed, for the staging to skip it and say why.
+    spdlog::debug("{}; looking at each file alone", last_error("git status failed"));
+    return changes_among(every_path(m_repository.get(), m_workdir));
   }
   std::vector<Change> result;
   const std::size_t count = git_status_list_entrycount(status.pointer);
