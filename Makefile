@@ -8,7 +8,7 @@ STORE ?= $(XDG_DATA_HOME)/engram/memory
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
 
-.PHONY: all setup configure build test test-asan test-tsan run install format clean fuzz release bench sweep judgments
+.PHONY: all setup configure build test test-asan test-tsan run install format clean fuzz release bench sweep judgments secrets
 
 all: build
 
@@ -72,6 +72,12 @@ JUDGMENTS_ARGS ?=
 judgments: build
 	@python3 bench/judgments/run.py --engram $(ENGRAM) $(JUDGMENTS_ARGS)
 	@python3 bench/judgments/run.py --engram $(ENGRAM) --profile claude-code $(JUDGMENTS_ARGS)
+
+# The secrets corpus (bench/secrets/run.py): credentials of the shapes real
+# issuers mint and look-alikes that are not (hashes, UUIDs, base64 images,
+# public keys, placeholders), read by `engram check`; detection and false alarms.
+secrets: build
+	@python3 bench/secrets/run.py --engram $(ENGRAM)
 
 # The disk-full sweep (tests/sweep/disk_full.py): consolidate, rollback and
 # restore on a tmpfs filled to leave 0, SWEEP_STEP, 2*SWEEP_STEP, ... bytes up

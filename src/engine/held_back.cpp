@@ -25,7 +25,14 @@ std::string HeldBack::reason() const {
 git::Admit keep_out_secrets(std::vector<HeldBack>& held, std::uintmax_t max_bytes) {
   // Staging may ask twice about one file (before and after it changed): the last answer stands.
   git::Admit admit([&held](const std::string& path, std::string_view bytes) {
-    const auto found = store::find_secret(bytes);
+    // Its name too: a credential used as a file name would be in the tree.
+    auto found = store::find_secret(path);
+    if (found) {
+      found->line = 1;
+      found->kind += " in its name";
+    } else {
+      found = store::find_secret(bytes);
+    }
     if (!found) {
       return true;
     }

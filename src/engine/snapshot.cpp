@@ -4,6 +4,7 @@
 #include "base/step_timer.hpp"
 #include "engine/apply.hpp"
 #include "engine/recovery.hpp"
+#include "store/secrets.hpp"
 #include "store/temporaries.hpp"
 
 #include <algorithm>
@@ -23,7 +24,7 @@ std::string snapshot_message(const std::vector<git::Change>& files, SnapshotReas
     message += fmt::format("- {} {}\n", git::change_kind_name(file.kind), file.path);
   }
   message += "\nEngram-Run: snapshot\n";
-  return message;
+  return store::redact_secrets(message); // a credential used as a file name is not quoted
 }
 
 std::vector<git::Change> agent_changes(const git::Repository& repository,

@@ -12,6 +12,7 @@
 #include "engram/text.hpp"
 #include "store/expiry.hpp"
 #include "store/profile.hpp"
+#include "store/secrets.hpp"
 #include "store/tags.hpp"
 
 #include <algorithm>
@@ -636,6 +637,13 @@ std::string Workspace::slug(std::string_view text) const {
 
 void Workspace::record(Action action) {
   action.rule = m_rule;
+  // The record is the commit's message and the run's output: a claim that
+  // holds a credential is never quoted in it.
+  for (std::string* text : {&action.claim, &action.source, &action.target, &action.reason}) {
+    if (!text->empty()) {
+      *text = store::redact_secrets(*text);
+    }
+  }
   m_record.push_back(std::move(action));
 }
 

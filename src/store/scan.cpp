@@ -262,6 +262,12 @@ private:
       out.failure.emplace(line, std::move(reason));
       return std::move(out);
     };
+    // A credential used as a file name would reach the tree and the index.
+    if (const auto secret = find_secret(queued.relative.generic_string())) {
+      return fail(1, fmt::format("its name looks like {}; the file is not read and is kept out "
+                                 "of commits",
+                                 secret->kind));
+    }
     RegularFile::Failure failure{};
     auto file = queued.preread != nullptr ? std::optional<RegularFile>()
                                           : RegularFile::open(queued.source, failure);

@@ -293,3 +293,36 @@ TEST_CASE("a changed file over scan.max_file_bytes is held back unread, reported
   REQUIRE(later.exit_code == 0);
   CHECK(git_out(sandbox, store, {"ls-files", "export.log"}) == "export.log\n");
 }
+
+TEST_CASE("an expired episode holding a Stripe key is held back, not absorbed, and no record, "
+          "message or file name quotes the key") {
+  const Sandbox sandbox;
+  const fs::path store = committed_store(sandbox);
+  const std::string stripe = "sk_live_4eC39HqLyjWDarjtT1zdp7dc";
+  const std::string jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0."
+                          "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+  write_file(store / "episodic" / "2026-05-01-billing.md",
+             episodic_memory({"billing", "stripe"}, "2026-05-01", "2026-06-01",
+                             "- Billing charges through " + stripe + " in production.\n"
+                             "- The billing job runs at 03:00.\n"));
+  write_file(store / "semantic" / (stripe + ".md"),
+             semantic_memory({"billing"}, "2026-05-01", "- A note filed under a key's name.\n"));
+  write_file(store / "reference" / "api.md",
+             "---\ntype: reference\ntags: [api]\n---\n- Call with Bearer " + jwt + "\n");
+  const auto run =
+      sandbox.engram({"consolidate", "--store", store.string(), "--now", k_history_now, "--json"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  // The record quotes no claim of either file; the diagnostics name the
+  // files (one by its name) for the user to clean, on this machine only.
+  CHECK_THAT(run.out, !Catch::Contains("charges through") && !Catch::Contains(jwt));
+  CHECK_THAT(run.out, Catch::Contains("2026-05-01-billing.md:") &&
+                          Catch::Contains("looks like a Stripe secret key"));
+  check_in_no_commit(sandbox, store, stripe);
+  check_in_no_commit(sandbox, store, jwt);
+  check_in_no_object(sandbox, store, stripe);
+  // Left where the agent wrote it, whole, for the agent to clean.
+  CHECK_THAT(read_file(store / "episodic" / "2026-05-01-billing.md"), Catch::Contains(stripe));
+  CHECK_THAT(read_file(store / "MEMORY.md"), !Catch::Contains(stripe));
+  CHECK_THAT(knowledge_text(store), !Catch::Contains("The billing job runs at 03:00."));
+}

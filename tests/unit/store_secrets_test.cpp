@@ -141,3 +141,69 @@ TEST_CASE("a hostile line costs linear time") {
   const std::string long_run(1 << 20, 'A');
   CHECK_FALSE(find_secret("token = " + long_run));
 }
+
+TEST_CASE("the shapes the first guard missed are found: a key with / and +, Stripe, JWTs, "
+          "Google keys, a key's body alone, a password in a URL, a value on the next line") {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"aws_secret_access_key = wJalrXUtnFEMI/K7MDENG+bPxRfiCYzEXAMPLEKEY", "a high-entropy value"},
+      {"Billing uses sk_live_4eC39HqLyjWDarjtT1zdp7dc now.", "a Stripe secret key"},
+      {"Bearer "
+       "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_"
+       "XgL0n3I9PlFUP0THsR8U",
+       "a JSON Web Token"},
+      {"maps key AIzaSyDaGmWKa4JsXZ-HjGw7ISLn_3namBGewQe", "a Google API key"},
+      {"DATABASE_URL=postgres://app:Xy7pQ2mZ9vR4tL8w@db.internal:5432/app", "a password in a URL"},
+  };
+  for (const auto& [line, kind] : cases) {
+    INFO(line);
+    const auto found = find_secret(after_notes(line));
+    REQUIRE(found);
+    CHECK(found->line == 4);
+    CHECK(found->kind.find(kind) == 0);
+  }
+  const auto wrapped =
+      find_secret("aws_secret_access_key =\n    wJalrXUtnFEMI/K7MDENG+bPxRfiCYzEXAMPLEKEY\n");
+  REQUIRE(wrapped);
+  CHECK(wrapped->line == 2);
+  std::string body = "Pasted from the vault:\n";
+  for (const char* line : {"MIIEowIBAAKCAQEA1x3v9kQ2mZ7pL4tR8wN3sBcYhJ6uV0aX5eD2gF9iK1oM7qS4",
+                           "tU8yW3zA6bC9dE2fH5jL8nP1rT4vX7zB0cF3gI6kM9oQ2sU5wY8aD1eG4hJ7lN0p",
+                           "R3tV6xZ9bC2eF5hK8mO1qS4uW7yA0cE3gI6jL9nP2rT5vX8zB1dF4hJ7kM0oQ3sU"}) {
+    body += std::string(line) + "\n";
+  }
+  const auto pem = find_secret(body);
+  REQUIRE(pem);
+  INFO(pem->kind);
+  CHECK(pem->kind.find("the body of a private key") == 0);
+  CHECK(pem->line == 2);
+}
+
+TEST_CASE("look-alikes pass: placeholders, public keys, digests, URLs without a password") {
+  for (const std::string note : {
+           "postgres://app:${PGPASSWORD}@db.internal:5432/app",
+           "git clone ssh://git@github.com/acme/shop.git",
+           "STRIPE_KEY=sk_live_XXXXXXXXXXXXXXXXXXXXXXXX",
+           "password: <your password here>",
+           "Authorization: Basic ${BASIC_AUTH}",
+           "image: nginx@sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+           "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG7jP2x9kQ4mZ7pL4tR8wN3sBcYhJ6uV0aX5eD2gF9iK dev",
+       }) {
+    INFO(note);
+    CHECK_FALSE(find_secret(after_notes(note)));
+  }
+  std::string digests;
+  for (int i = 0; i < 4; ++i) {
+    digests += "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a0" +
+               std::to_string(i) + "\n";
+  }
+  CHECK_FALSE(find_secret(digests)); // a column of hex digests is no key's body
+}
+
+TEST_CASE("redaction replaces each credential with its kind and keeps the rest") {
+  const std::string text = "- Billing uses sk_live_4eC39HqLyjWDarjtT1zdp7dc and "
+                           "ghp_16C7e42F292c6912E7710c838347Ae178B4a daily.\n- Plain note.\n";
+  const auto redacted = engram::store::redact_secrets(text);
+  CHECK(redacted == "- Billing uses [held back: a Stripe secret key] and [held back: a GitHub "
+                    "token] daily.\n- Plain note.\n");
+  CHECK(engram::store::redact_secrets("no secret here\n") == "no secret here\n");
+}
