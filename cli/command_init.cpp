@@ -362,7 +362,7 @@ int run_init(const Globals& globals, const InitOptions& options) {
           held.clear();
           return repository.commit_all(
               k_init_message, signature, signature,
-              engine::keep_out_secrets(held, engine::held_back_limit(store.settings)));
+              engine::keep_out_secrets(held, engine::held_back_limit(store.settings), root));
         });
     engine::report_held_back(root, held);
     if (held.empty() && !session.repository().is_clean()) {

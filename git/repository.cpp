@@ -5,6 +5,7 @@
 
 #include "base/durability.hpp"
 #include "base/error.hpp"
+#include "base/fault.hpp"
 #include "base/regular_file.hpp"
 #include "base/sha1.hpp"
 #include "git/folders.hpp"
@@ -453,6 +454,26 @@ Expected<CommitId, Failure> Repository::commit_paths(const std::vector<std::stri
   return commit_staged(message, author, committer, &*staged);
 }
 
+namespace {
+
+// A file's size and modification time, as lstat finds them; nullopt when it cannot.
+std::optional<std::pair<off_t, std::int64_t>> stat_of(const std::filesystem::path& path) {
+  struct stat info {};
+  if (::lstat(path.c_str(), &info) != 0) {
+    return std::nullopt;
+  }
+  return std::pair<off_t, std::int64_t>{
+      info.st_size, static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 +
+                        info.st_mtim.tv_nsec};
+}
+
+bool same_file_state(const std::optional<std::pair<off_t, std::int64_t>>& before,
+                     const std::optional<std::pair<off_t, std::int64_t>>& after) {
+  return before && after && *before == *after;
+}
+
+} // namespace
+
 Expected<std::vector<std::string>, Failure>
 Repository::stage_paths(const std::vector<std::string>& paths, Unreadable unreadable,
                         const Admit& admit) {
@@ -475,9 +496,12 @@ Repository::stage_paths(const std::vector<std::string>& paths, Unreadable unread
     std::error_code error;
     const bool present = std::filesystem::symlink_status(m_workdir / path, error).type() !=
                          std::filesystem::file_type::not_found;
+    // Its size and time before it is read, to know it was not being written meanwhile.
+    const auto before = present ? stat_of(m_workdir / path) : std::nullopt;
     std::optional<std::string> seen;
     if (present && admit) {
       auto looked = working_bytes(m_workdir / path, admit.max_bytes);
+      fault_point("after-read-for-staging");
       const bool let_in = admits(admit, path, looked);
       seen = std::move(looked.bytes);
       if (!let_in) {
@@ -501,6 +525,15 @@ Repository::stage_paths(const std::vector<std::string>& paths, Unreadable unread
       code = stage_as_head(m_repository.get(), *index, path);
       if (code == 0) {
         continue; // held back, not staged
+      }
+    }
+    if (code == 0 && present && !same_file_state(before, stat_of(m_workdir / path))) {
+      // Written while it was read (a writer in chunks): half a file must not
+      // be committed; the next commit takes it once it has settled.
+      code = stage_as_head(m_repository.get(), *index, path);
+      if (code == 0) {
+        spdlog::info("{} changed while it was read; it is left for the next commit", path);
+        continue;
       }
     }
     if (code == 0) {

@@ -23,15 +23,19 @@ struct HeldBack {
   std::string kind;        // e.g. "an AWS access key id"; empty for a file too large
   std::uintmax_t size = 0; // a file too large: its size, over `limit`; it was not read
   std::uintmax_t limit = 0;
+  std::string other; // held back for another reason, said in full (a hard link)
 
   // Why it was held back, for a report after `path:line: `.
   std::string reason() const;
 };
 
-// An Admit for staging that refuses the bytes store::find_secret flags, and
-// any file over `max_bytes` (scan.max_file_bytes) unread, noting each refusal
-// in `held` (which must outlive the staging).
-git::Admit keep_out_secrets(std::vector<HeldBack>& held, std::uintmax_t max_bytes);
+// An Admit for staging that refuses the bytes store::find_secret flags, a
+// file whose name it flags, a file of the store at `root` with more than
+// one hard link (its bytes may be another file's, outside the store), and
+// any file over `max_bytes` (scan.max_file_bytes) unread, noting each
+// refusal in `held` (which must outlive the staging).
+git::Admit keep_out_secrets(std::vector<HeldBack>& held, std::uintmax_t max_bytes,
+                            const std::filesystem::path& root);
 
 // The secrets check's size limit for a store: scan.max_file_bytes.
 std::uintmax_t held_back_limit(const config::Settings& settings);

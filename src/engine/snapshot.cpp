@@ -81,7 +81,8 @@ std::optional<Snapshot> snapshot(Session& session, SnapshotReason reason,
         held.clear();
         auto staged =
             repository.stage_paths(paths, git::Unreadable::skip,
-                                   keep_out_secrets(held, held_back_limit(session.settings())));
+                                   keep_out_secrets(held, held_back_limit(session.settings()),
+                                                    session.root()));
         if (!staged) {
           return Expected<git::CommitId, git::Failure>(unexpected(staged.error()));
         }

@@ -6,6 +6,7 @@
 #include "base/regular_file.hpp"
 #include "base/sha1.hpp"
 #include "base/utf8.hpp"
+#include "store/conflict_markers.hpp"
 #include "store/secrets.hpp"
 
 #include <algorithm>
@@ -153,6 +154,14 @@ private:
       walk(relative);
       return;
     }
+    if (is_link && fs::is_directory(m_root / relative, ec)) {
+      // A folder reached through a link is not walked: it may be anywhere.
+      const auto target = fs::canonical(m_root / relative, ec);
+      diagnose(relative, 1,
+               fmt::format("symlink to a folder (to {}); not walked",
+                           printable_path(ec ? std::string("?") : target.string())));
+      return;
+    }
     const auto layer = m_layout.classify(relative);
     if (!layer) {
       return; // not a memory file (README.md at the root, .gitkeep, .index.json, ...)
@@ -278,6 +287,12 @@ private:
                          ? std::string("not a regular file; not read")
                          : fmt::format("cannot read: {}", std::strerror(errno)));
     }
+    if (file && file->info().st_nlink > 1) {
+      // Another name for the same bytes may be outside the store.
+      return fail(1, fmt::format("has {} hard links, so its bytes may be a file's outside the "
+                                 "store; not read",
+                                 file->info().st_nlink));
+    }
     out.identity = file ? identity_of(file->info()) : queued.preread->first;
     if (m_cache != nullptr && lookup == CacheLookup::yes) {
       const auto it = m_cache->items.find(queued.relative.string());
@@ -304,6 +319,10 @@ private:
     if (const auto line = long_line(content)) {
       return fail(line->first, fmt::format("line is {} bytes long, over the limit of {}; not read",
                                            line->second, m_limits.max_line_bytes));
+    }
+    if (const auto conflict = conflict_marker_line(content)) {
+      return fail(*conflict, "holds git's conflict markers (<<<<<<<, =======, >>>>>>>); not read "
+                             "and not committed until the conflict is resolved");
     }
     if (const auto secret = find_secret(content)) {
       return fail(secret->line,

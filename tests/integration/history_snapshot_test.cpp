@@ -4,6 +4,7 @@
 // only engram's work. `git status` is empty and `git fsck` clean after each.
 #include "lib/daemon_process.hpp"
 #include "lib/history.hpp"
+#include "lib/paused_run.hpp"
 #include "lib/runs.hpp"
 
 #include <catch2/catch.hpp>
@@ -224,4 +225,33 @@ TEST_CASE("a store whose HEAD is detached is refused, and no commit is left on n
   ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_history_now});
   CHECK_THAT(git_out(sandbox, store, {"ls-files", "semantic"}),
              Catch::Contains("semantic/detached.md"));
+}
+
+TEST_CASE("a file written while the snapshot reads it is left for the next commit, never half") {
+  const Sandbox sandbox;
+  const fs::path store = committed_store(sandbox);
+  const fs::path file = store / "semantic" / "chunked.md";
+  std::string head = "---\ntype: semantic\ntags: [import]\n---\n# Import log\n\n";
+  std::string first;
+  std::string rest;
+  for (int i = 0; i < 200; ++i) {
+    (i < 118 ? first : rest) += "- Batch " + std::to_string(i) + " of the import was checked.\n";
+  }
+  write_file(file, head + first);
+  Run run(sandbox, "run", {"consolidate", "--store", store.string(), "--now", k_history_now},
+          "after-read-for-staging");
+  REQUIRE(run.wait_paused());
+  write_file(file, head + first + rest); // the writer's next chunk lands mid-read
+  run.resume();
+  const auto done = run.finish();
+  INFO(done.out << done.err);
+  CHECK(done.exit_code == 0);
+  const auto committed = sandbox.git(store, {"show", "HEAD:semantic/chunked.md"});
+  if (committed.exit_code == 0) {
+    CHECK(committed.out == head + first + rest); // whole, if at all
+  }
+  ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_history_now});
+  CHECK_THAT(git_out(sandbox, store, {"show", "HEAD:semantic/chunked.md"}),
+             Catch::Contains("Batch 199 of the import"));
+  check_sound(sandbox, store);
 }
