@@ -2,9 +2,12 @@
 // Plugin, so the rule is destroyed first and never outlives its code.
 #include "plugins/host.hpp"
 
+#include "base/fault.hpp"
+
 #include <algorithm>
 #include <boost/dll/shared_library.hpp>
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
@@ -14,11 +17,21 @@ namespace engram::plugins {
 namespace fs = std::filesystem;
 
 struct Host::Plugin {
-  boost::dll::shared_library library; // destroyed last
+  // The descriptor it was loaded through: held while it is loaded, so no
+  // other plugin is loaded through the same /proc/self/fd name (the loader
+  // takes a name it has loaded for that library again).
+  int fd = -1;
+  boost::dll::shared_library library; // destroyed before the descriptor is closed
   LoadedPlugin info;
   std::unique_ptr<Rule> rule;
 
-  ~Plugin() { rule.reset(); }
+  ~Plugin() {
+    rule.reset();
+    library.unload();
+    if (fd >= 0) {
+      ::close(fd);
+    }
+  }
 };
 
 Host::Host() = default;
@@ -30,12 +43,15 @@ Host::~Host() {
   }
 }
 
-std::string unsafe_reason(const fs::path& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
-    return "cannot be read";
-  }
-  if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+namespace {
+
+// Why what `st` describes, at `path`, lets another user change what is
+// loaded ("" when it does not): writable by others, or theirs. A folder
+// others may write is safe only when it is sticky and root's (/tmp): no one
+// can rename or remove another's entry in it.
+std::string unsafe_stat(const fs::path& path, const struct stat& st) {
+  const bool sticky_root = S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX) != 0 && st.st_uid == 0;
+  if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0 && !sticky_root) {
     return fmt::format("{} is writable by other users (mode {:o})", path.string(),
                        st.st_mode & 07777);
   }
@@ -43,6 +59,52 @@ std::string unsafe_reason(const fs::path& path) {
     return fmt::format("{} belongs to another user (uid {})", path.string(), st.st_uid);
   }
   return {};
+}
+
+// Why a folder on the way to `path` lets another user swap what is loaded,
+// as ssh asks of the folders above a key: each from `path` up to `/`, as
+// named (a symlink on the way must be ours or root's) and as resolved.
+std::string unsafe_way(const fs::path& path) {
+  std::error_code ec;
+  const fs::path named = fs::absolute(path, ec).lexically_normal();
+  const fs::path resolved = fs::canonical(path, ec);
+  if (ec) {
+    return "cannot be read";
+  }
+  for (const fs::path& start : {named.parent_path(), resolved.parent_path()}) {
+    for (fs::path at = start;; at = at.parent_path()) {
+      struct stat st {};
+      if (::lstat(at.c_str(), &st) != 0) {
+        return fmt::format("{} cannot be read", at.string());
+      }
+      auto reason = S_ISLNK(st.st_mode) ? (st.st_uid != ::geteuid() && st.st_uid != 0
+                                               ? fmt::format("{} is a symlink of another user's "
+                                                             "(uid {})",
+                                                             at.string(), st.st_uid)
+                                               : std::string())
+                                        : unsafe_stat(at, st);
+      if (!reason.empty()) {
+        return "a folder on its way: " + reason;
+      }
+      if (at == at.parent_path()) {
+        break;
+      }
+    }
+  }
+  return {};
+}
+
+} // namespace
+
+std::string unsafe_reason(const fs::path& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    return "cannot be read";
+  }
+  if (auto reason = unsafe_stat(path, st); !reason.empty()) {
+    return reason;
+  }
+  return unsafe_way(path);
 }
 
 fs::path builtin_rule_folder() {
@@ -89,9 +151,30 @@ void Host::load_file(const fs::path& file) {
   if (auto reason = unsafe_reason(file); !reason.empty()) {
     return refuse(reason);
   }
+  // Opened once and loaded through that descriptor, so what was checked is
+  // what is loaded: a file swapped in after the check is never read.
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (fd < 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fd >= 0) {
+      ::close(fd);
+    }
+    return refuse("cannot be opened as a file");
+  }
+  if (auto reason = unsafe_stat(file, st); !reason.empty()) {
+    ::close(fd);
+    return refuse(reason);
+  }
+  fault_point("plugin-checked-" + file.filename().string());
   auto plugin = std::make_unique<Plugin>();
+  plugin->fd = fd;
   boost::dll::fs::error_code ec;
-  plugin->library.load(file, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local,
+#ifdef __linux__
+  const fs::path loaded = fmt::format("/proc/self/fd/{}", fd);
+#else
+  const fs::path loaded = file; // no descriptor path: the check above is the guard
+#endif
+  plugin->library.load(loaded, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local,
                        ec);
   if (ec) {
     // Boost.DLL reports every dlopen failure as "Bad file descriptor"; dlerror

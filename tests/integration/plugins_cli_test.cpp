@@ -1,5 +1,6 @@
 // `engram plugins`: what is loaded, from where, with which versions, and what
 // was refused and why — the built-in rules and the configured folders alike.
+#include "lib/paused_run.hpp"
 #include "lib/process.hpp"
 #include "lib/stores.hpp"
 
@@ -158,4 +159,53 @@ TEST_CASE("a plugin cannot take a built-in rule's name") {
   const auto refused = find(listing["refused"], "path", "my-index.so");
   REQUIRE_FALSE(refused.is_null());
   CHECK_THAT(refused["reason"].get<std::string>(), Catch::Contains("already loaded"));
+}
+
+TEST_CASE("a plugin folder under a folder others can write, or reached through a link in one, "
+          "is refused") {
+  const Sandbox sandbox;
+  const fs::path config = plugin_config(sandbox, {"good"});
+  const fs::path folder = sandbox.work("plugins");
+  // Moved under a parent anyone can write (and that is not sticky): anyone
+  // could rename the folder away and put another in its place.
+  const fs::path open_parent = sandbox.work("shared");
+  fs::create_directories(open_parent);
+  fs::permissions(open_parent, fs::perms::all);
+  fs::rename(folder, open_parent / "plugins");
+  write_file(config, "[plugins]\ndirs = [\"" + (open_parent / "plugins").string() + "\"]\n");
+  auto listing = nlohmann::json::parse(
+      sandbox.engram({"--config", config.string(), "plugins", "--json"}).out);
+  CHECK(find(listing["rules"], "name", "good").is_null());
+  auto refused = find(listing["refused"], "path", "plugins");
+  REQUIRE_FALSE(refused.is_null());
+  CHECK_THAT(refused["reason"].get<std::string>(),
+             Catch::Contains("a folder on its way") && Catch::Contains("shared"));
+
+  // Back in a safe place, but named through a link that sits in the open folder.
+  fs::rename(open_parent / "plugins", folder);
+  fs::create_directory_symlink(folder, open_parent / "link");
+  write_file(config, "[plugins]\ndirs = [\"" + (open_parent / "link").string() + "\"]\n");
+  listing = nlohmann::json::parse(
+      sandbox.engram({"--config", config.string(), "plugins", "--json"}).out);
+  CHECK(find(listing["rules"], "name", "good").is_null());
+  refused = find(listing["refused"], "path", "link");
+  REQUIRE_FALSE(refused.is_null());
+  CHECK_THAT(refused["reason"].get<std::string>(), Catch::Contains("shared"));
+}
+
+TEST_CASE("a plugin file swapped after it was checked is not what is loaded") {
+  const Sandbox sandbox;
+  const fs::path config = plugin_config(sandbox, {"good"});
+  const fs::path folder = sandbox.work("plugins");
+  fs::copy_file(fs::path(ENGRAM_TEST_PLUGIN_DIR) / "throws-on-run.so", sandbox.work("swap.so"));
+  engram::test::Run listing(sandbox, "plugins", {"--config", config.string(), "plugins", "--json"},
+                            "plugin-checked-good.so");
+  REQUIRE(listing.wait_paused());
+  fs::rename(sandbox.work("swap.so"), folder / "good.so"); // another file under the checked name
+  listing.resume();
+  const auto done = listing.finish();
+  INFO(done.out << done.err);
+  const auto loaded = nlohmann::json::parse(done.out);
+  CHECK_FALSE(find(loaded["rules"], "name", "good").is_null()); // the checked file's rule
+  CHECK(find(loaded["rules"], "name", "throws-on-run").is_null());
 }
