@@ -102,8 +102,23 @@ fs::path socket_folder() {
     return folder;
   }
   const fs::path folder = fs::path("/tmp") / fmt::format("engram-{}", ::getuid());
-  make_private_folder(folder);
-  return folder;
+  try {
+    make_private_folder(folder);
+    return folder;
+  } catch (const Error& error) {
+    // Anyone may make /tmp/engram-<uid> first; then the user's own state
+    // folder holds the sockets, which daemon and clients both find.
+    const char* home = std::getenv("HOME");
+    if (home == nullptr || *home == '\0') {
+      throw;
+    }
+    const fs::path fallback = fs::path(home) / ".local" / "state" / "engram" / "run";
+    std::error_code ec;
+    fs::create_directories(fallback.parent_path(), ec);
+    make_private_folder(fallback);
+    spdlog::debug("{}; the control sockets are in {}", error.what(), fallback.string());
+    return fallback;
+  }
 }
 
 fs::path socket_path(const fs::path& root) {
@@ -164,9 +179,10 @@ void ControlServer::accept_all() {
       }
       return;
     }
-    if (m_connections.size() >= k_max_connections) {
+    if (m_connections.size() >= k_max_connections && !make_room()) {
       ::close(fd);
-      spdlog::warn("control socket: too many clients; one refused");
+      spdlog::warn("control socket: {} clients wait on replies; one more refused",
+                   m_connections.size());
       continue;
     }
     // The socket's mode keeps other users out; this holds even when the mode
@@ -182,8 +198,27 @@ void ControlServer::accept_all() {
     }
     const ConnectionId id = m_next++;
     m_connections[id].fd = fd;
+    m_connections[id].active = std::chrono::steady_clock::now();
     m_loop.add(fd, [this, id](std::uint32_t events) { on_ready(id, events); });
   }
+}
+
+bool ControlServer::make_room() {
+  // Idle clients hold places others need (a client that connects and never
+  // asks, or sixty-four of them): the one idle longest makes way.
+  auto idlest = m_connections.end();
+  for (auto it = m_connections.begin(); it != m_connections.end(); ++it) {
+    const bool idle = it->second.owed == 0 && it->second.out.empty();
+    if (idle && (idlest == m_connections.end() || it->second.active < idlest->second.active)) {
+      idlest = it;
+    }
+  }
+  if (idlest == m_connections.end()) {
+    return false;
+  }
+  spdlog::debug("control socket: every place taken; the client idle longest is let go");
+  drop(idlest->first);
+  return true;
 }
 
 void ControlServer::on_ready(ConnectionId id, std::uint32_t events) {
@@ -204,6 +239,7 @@ void ControlServer::on_ready(ConnectionId id, std::uint32_t events) {
     if (got < 0) {
       return;
     }
+    found->second.active = std::chrono::steady_clock::now();
     if (!found->second.in.feed({buffer, static_cast<std::size_t>(got)})) {
       reply(id, failure("request too long"));
       drop(id);
@@ -225,6 +261,7 @@ void ControlServer::on_ready(ConnectionId id, std::uint32_t events) {
         reply(id, failure("a request is one JSON object on one line"));
         continue;
       }
+      ++found->second.owed;
       try {
         m_handler(id, *request);
       } catch (const std::exception& error) {
@@ -242,6 +279,10 @@ void ControlServer::reply(ConnectionId id, const nlohmann::json& reply) {
     return;
   }
   const bool was_idle = found->second.out.empty();
+  if (found->second.owed > 0) {
+    --found->second.owed;
+  }
+  found->second.active = std::chrono::steady_clock::now();
   found->second.out += reply_line(reply);
   if (was_idle) {
     flush(id);

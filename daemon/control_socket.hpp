@@ -7,6 +7,7 @@
 #include "daemon/event_loop.hpp"
 #include "daemon/protocol.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -18,8 +19,10 @@
 namespace engram::daemon {
 
 // The private folder control sockets live in: `$XDG_RUNTIME_DIR/engram`, else
-// `/tmp/engram-<uid>`. Created mode 0700; throws engram::Error when it exists
-// but is not a folder of this user that only this user can enter.
+// `/tmp/engram-<uid>`, else (another user made that one first)
+// `~/.local/state/engram/run`. Created mode 0700; throws engram::Error when
+// the one chosen exists but is not a folder of this user that only this
+// user can enter.
 std::filesystem::path socket_folder();
 
 // The control socket of the daemon keeping the store at `root`: a hash of the
@@ -61,9 +64,15 @@ private:
   // One client: its descriptor and what is still to be parsed or sent.
   struct Connection {
     int fd = -1;
-    RequestFramer in; // what it sent, cut into request lines
-    std::string out;  // what is still to be sent to it
+    RequestFramer in;                             // what it sent, cut into request lines
+    std::string out;                              // what is still to be sent to it
+    std::size_t owed = 0;                         // requests dispatched and not yet replied to
+    std::chrono::steady_clock::time_point active; // when it last sent or was sent to
   };
+
+  // Makes room for one more client when every place is taken: the client
+  // idle longest (nothing owed, nothing to send) is let go. False when none is idle.
+  bool make_room();
 
   // Accepts every pending connection.
   void accept_all();
