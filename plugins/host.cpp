@@ -180,8 +180,13 @@ void Host::load_file(const fs::path& file) {
     // Boost.DLL reports every dlopen failure as "Bad file descriptor"; dlerror
     // still holds the loader's own reason (bad ELF header, undefined symbol, ...).
     const char* loader_reason = ::dlerror();
-    return refuse(fmt::format("cannot be loaded: {}",
-                              loader_reason != nullptr ? loader_reason : ec.message()));
+    std::string reason = loader_reason != nullptr ? loader_reason : ec.message();
+    // The loader names the descriptor's path; the user knows the file.
+    for (auto at = reason.find(loaded.string()); at != std::string::npos;
+         at = reason.find(loaded.string(), at + file.string().size())) {
+      reason.replace(at, loaded.string().size(), file.string());
+    }
+    return refuse(fmt::format("cannot be loaded: {}", reason));
   }
   if (!plugin->library.has("engram_plugin_descriptor")) {
     return refuse("no engram_plugin_descriptor symbol: not an engram rule plugin");

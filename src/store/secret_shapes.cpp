@@ -1,9 +1,11 @@
 // Secret shapes: the table, and the matcher that reads one row at a word start.
 #include "store/secret_shapes.hpp"
 
+#include "store/char_class.hpp"
+#include "store/secrets.hpp"
+
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <vector>
 
 namespace engram::store {
@@ -40,18 +42,11 @@ struct Shape {
   Mix mix = Mix::digit_and_letter;
 };
 
-bool is_lower(char c) {
-  return c >= 'a' && c <= 'z';
-}
-bool is_upper(char c) {
-  return c >= 'A' && c <= 'Z';
-}
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-bool is_alnum(char c) {
-  return is_lower(c) || is_upper(c) || is_digit(c);
-}
+using chars::is_alnum;
+using chars::is_digit;
+using chars::is_lower;
+using chars::is_upper;
+using chars::run_length;
 
 bool in(Chars chars, char c) {
   switch (chars) {
@@ -77,42 +72,15 @@ bool in(Chars chars, char c) {
   return false;
 }
 
-// No run is followed further: every shape is decided within it.
-constexpr std::size_t k_max_run = 256;
-
-template <typename Pred> std::size_t run_of(std::string_view line, std::size_t pos, Pred pred) {
-  std::size_t n = 0;
-  while (n < k_max_run && pos + n < line.size() && pred(line[pos + n])) {
-    ++n;
-  }
-  return n;
-}
-
-// Bits per character of `text`: a key's run is random, a placeholder's is not.
-double entropy_of(std::string_view text) {
-  std::array<std::size_t, 256> counts{};
-  for (const char c : text) {
-    ++counts[static_cast<unsigned char>(c)];
-  }
-  double bits = 0.0;
-  for (const auto count : counts) {
-    if (count != 0) {
-      const double p = static_cast<double>(count) / static_cast<double>(text.size());
-      bits -= p * std::log2(p);
-    }
-  }
-  return bits;
-}
-
 bool mixed(std::string_view run, Mix mix) {
   const bool digit = std::any_of(run.begin(), run.end(), is_digit);
   const bool lower = std::any_of(run.begin(), run.end(), is_lower);
   const bool upper = std::any_of(run.begin(), run.end(), is_upper);
   switch (mix) {
   case Mix::digit_and_letter:
-    return digit && (lower || upper) && entropy_of(run) >= (run.size() >= 16 ? 3.0 : 2.5);
+    return digit && (lower || upper) && entropy_bits(run) >= (run.size() >= 16 ? 3.0 : 2.5);
   case Mix::both_cases:
-    return lower && upper && entropy_of(run) >= 3.0;
+    return lower && upper && entropy_bits(run) >= 3.0;
   case Mix::any:
     return true;
   }
@@ -248,7 +216,7 @@ std::optional<ShapedToken> table_token_at(std::string_view line, std::size_t i) 
       continue;
     }
     const std::size_t at = i + shape.prefix.size();
-    const std::size_t n = run_of(line, at, [&](char c) { return in(shape.chars, c); });
+    const std::size_t n = run_length(line, at, [&](char c) { return in(shape.chars, c); });
     if (n >= shape.min && (shape.max == 0 || n <= shape.max) &&
         mixed(line.substr(at, n), shape.mix)) {
       return ShapedToken{i, shape.prefix.size() + n, shape.kind};
@@ -269,7 +237,7 @@ std::optional<ShapedToken> jwt_at(std::string_view line, std::size_t i) {
   }
   std::size_t pos = i;
   for (int part = 0; part < 3; ++part) {
-    const std::size_t n = run_of(line, pos, is_base64url);
+    const std::size_t n = run_length(line, pos, is_base64url);
     if (n < 10 || (part == 1 && !line.substr(pos).starts_with("eyJ"))) {
       return std::nullopt;
     }
@@ -286,11 +254,11 @@ std::optional<ShapedToken> jwt_at(std::string_view line, std::size_t i) {
 
 // A Telegram bot token: the bot's id, a colon, and 35 characters from "AA".
 std::optional<ShapedToken> telegram_at(std::string_view line, std::size_t i) {
-  const std::size_t digits = run_of(line, i, is_digit);
+  const std::size_t digits = run_length(line, i, is_digit);
   if (digits < 8 || digits > 10 || !line.substr(i + digits).starts_with(":AA")) {
     return std::nullopt;
   }
-  const std::size_t n = run_of(line, i + digits + 1, is_base64url);
+  const std::size_t n = run_length(line, i + digits + 1, is_base64url);
   if (n != 35) {
     return std::nullopt;
   }
@@ -304,14 +272,14 @@ std::optional<ShapedToken> openai_at(std::string_view line, std::size_t i) {
   if (!line.substr(i).starts_with("sk-")) {
     return std::nullopt;
   }
-  const std::size_t n = run_of(line, i + 3, is_base64url);
+  const std::size_t n = run_length(line, i + 3, is_base64url);
   const auto run = line.substr(i + 3, n);
   const bool letters_and_digits = std::any_of(run.begin(), run.end(), is_digit) &&
                                   std::any_of(run.begin(), run.end(), is_lower) &&
                                   std::any_of(run.begin(), run.end(), is_upper);
   std::size_t longest = 0;
   for (std::size_t k = 0; k < run.size();) {
-    const std::size_t word = run_of(run, k, is_alnum);
+    const std::size_t word = run_length(run, k, is_alnum);
     longest = std::max(longest, word);
     k += word == 0 ? 1 : word;
   }

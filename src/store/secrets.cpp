@@ -7,6 +7,7 @@
 // ("cache_key = user_profile_v2") are not held back.
 #include "store/secrets.hpp"
 
+#include "store/char_class.hpp"
 #include "store/secret_shapes.hpp"
 
 #include <algorithm>
@@ -16,18 +17,11 @@
 namespace engram::store {
 namespace {
 
-bool is_lower(char c) {
-  return c >= 'a' && c <= 'z';
-}
-bool is_upper(char c) {
-  return c >= 'A' && c <= 'Z';
-}
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-bool is_alnum(char c) {
-  return is_lower(c) || is_upper(c) || is_digit(c);
-}
+using chars::is_alnum;
+using chars::is_digit;
+using chars::is_lower;
+using chars::is_upper;
+using chars::run_length;
 bool is_identifier(char c) {
   return is_alnum(c) || c == '_' || c == '-' || c == '.';
 }
@@ -44,18 +38,6 @@ bool is_blank(char c) {
 
 char lower(char c) {
   return is_upper(c) ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-// Runs longer than this are not looked at further: every shape below is
-// decided within it, and the cap keeps a hostile line from costing n².
-constexpr std::size_t k_max_run = 256;
-
-template <typename Pred> std::size_t run_length(std::string_view line, std::size_t pos, Pred pred) {
-  std::size_t n = 0;
-  while (n < k_max_run && pos + n < line.size() && pred(line[pos + n])) {
-    ++n;
-  }
-  return n;
 }
 
 // What was found in one line: where, in the line, and what.

@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 namespace fs = std::filesystem;
@@ -16,6 +17,11 @@ using namespace engram::test;
 namespace {
 
 constexpr const char* k_today = "2026-11-22";
+
+// The move's target: the day's episodic file.
+fs::path target_of(const fs::path& store) {
+  return store / "episodic" / (std::string(k_today) + "-working-memory.md");
+}
 
 // A store whose WORKING.md is far over its guard: a consolidation moves
 // most of its items into episodic/<today>-working-memory.md. Its items.
@@ -47,13 +53,28 @@ std::size_t count_of(const std::string& within, const std::string& text) {
 
 // Every item of `items` is in WORKING.md or the day's episodic file, once.
 void check_each_item_once(const fs::path& store, const std::vector<std::string>& items) {
-  const fs::path moved_to = store / "episodic" / (std::string(k_today) + "-working-memory.md");
+  const fs::path moved_to = target_of(store);
   const std::string both = read_file(store / "WORKING.md") +
                            (fs::exists(moved_to) ? read_file(moved_to) : std::string());
   for (const auto& item : items) {
     INFO(item);
     CHECK(count_of(both, item + "\n") == 1);
   }
+}
+
+// A consolidation paused at `pause`, where the agent writes its own note into
+// the move's target (after `while_paused` has looked), then let go on; how it ended.
+Result agent_writes_at(const Sandbox& sandbox, const fs::path& store, const std::string& pause,
+                       const std::function<void()>& while_paused = {}) {
+  Run run(sandbox, "run", {"consolidate", "--store", store.string(), "--now", k_today}, pause);
+  REQUIRE(run.wait_paused());
+  if (while_paused) {
+    while_paused();
+  }
+  write_file(target_of(store),
+             "---\ntype: episodic\ncreated: 2026-11-22\n---\n- The agent's own note.\n");
+  run.resume();
+  return run.finish();
 }
 
 } // namespace
@@ -63,14 +84,8 @@ TEST_CASE("an agent's write to a move's target before the first rename defers th
   const fs::path store = sandbox.work("store");
   const auto items = overflowing_working(sandbox, store);
   const std::string working = read_file(store / "WORKING.md");
-  const fs::path target = store / "episodic" / (std::string(k_today) + "-working-memory.md");
-
-  Run run(sandbox, "run", {"consolidate", "--store", store.string(), "--now", k_today},
-          "before-rename-1");
-  REQUIRE(run.wait_paused());
-  write_file(target, "---\ntype: episodic\ncreated: 2026-11-22\n---\n- The agent's own note.\n");
-  run.resume();
-  const auto done = run.finish();
+  const fs::path target = target_of(store);
+  const auto done = agent_writes_at(sandbox, store, "before-rename-1");
   INFO(done.out << done.err);
   CHECK(done.exit_code == 0);
   // Nothing of the plan landed: WORKING.md holds every item, the agent's file its note.
@@ -91,12 +106,11 @@ TEST_CASE("an agent's write to a file after others were renamed undoes those ren
   const fs::path store = sandbox.work("store");
   const auto items = overflowing_working(sandbox, store);
   const std::string working = read_file(store / "WORKING.md");
-  const fs::path target = store / "episodic" / (std::string(k_today) + "-working-memory.md");
+  const fs::path target = target_of(store);
   // The plan's writes in the order they are renamed; the move's target is the last.
-  const auto planned = nlohmann::json::parse(
-      ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_today, "--dry-run",
-                   "--json"})
-          .out);
+  const auto planned = nlohmann::json::parse(ok(sandbox, {"consolidate", "--store", store.string(),
+                                                          "--now", k_today, "--dry-run", "--json"})
+                                                 .out);
   std::vector<std::string> writes;
   for (const auto& change : planned["changes"]) {
     if (change.value("action", "") != "remove") {
@@ -106,14 +120,11 @@ TEST_CASE("an agent's write to a file after others were renamed undoes those ren
   REQUIRE(writes.size() >= 2);
   REQUIRE(writes.back() == fs::relative(target, store).string());
 
-  Run run(sandbox, "run", {"consolidate", "--store", store.string(), "--now", k_today},
-          fmt::format("before-rename-{}", writes.size()));
-  REQUIRE(run.wait_paused());
-  // WORKING.md is renamed already: the move has half landed.
-  REQUIRE(read_file(store / "WORKING.md") != working);
-  write_file(target, "---\ntype: episodic\ncreated: 2026-11-22\n---\n- The agent's own note.\n");
-  run.resume();
-  const auto done = run.finish();
+  const auto done =
+      agent_writes_at(sandbox, store, fmt::format("before-rename-{}", writes.size()), [&] {
+        // WORKING.md is renamed already: the move has half landed.
+        REQUIRE(read_file(store / "WORKING.md") != working);
+      });
   INFO(done.out << done.err);
   CHECK(done.exit_code == 0);
   CHECK(read_file(store / "WORKING.md") == working);
