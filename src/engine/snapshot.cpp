@@ -36,9 +36,10 @@ std::vector<git::Change> agent_changes(const git::Repository& repository,
     const auto slash = change.path.rfind('/');
     const std::string_view name =
         std::string_view(change.path).substr(slash == std::string::npos ? 0 : slash + 1);
-    // An editor's swap file or backup beside a memory is not the agent's change.
-    return change.path.starts_with(state) || is_temporary_name(name) ||
-           store::is_editor_temporary(name);
+    // An editor's swap file or backup beside a memory is not the agent's
+    // change; one an older engram committed leaves history when it goes.
+    const bool temporary = is_temporary_name(name) || store::is_editor_temporary(name);
+    return change.path.starts_with(state) || (temporary && change.kind != git::ChangeKind::deleted);
   });
   return changes;
 }
@@ -79,10 +80,9 @@ std::optional<Snapshot> snapshot(Session& session, SnapshotReason reason,
   const auto commit =
       session.commit("cannot commit the agent's changes", [&](git::Repository& repository) {
         held.clear();
-        auto staged =
-            repository.stage_paths(paths, git::Unreadable::skip,
-                                   keep_out_secrets(held, held_back_limit(session.settings()),
-                                                    session.root()));
+        auto staged = repository.stage_paths(
+            paths, git::Unreadable::skip,
+            keep_out_secrets(held, held_back_limit(session.settings()), session.root()));
         if (!staged) {
           return Expected<git::CommitId, git::Failure>(unexpected(staged.error()));
         }

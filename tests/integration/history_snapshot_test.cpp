@@ -255,3 +255,19 @@ TEST_CASE("a file written while the snapshot reads it is left for the next commi
              Catch::Contains("Batch 199 of the import"));
   check_sound(sandbox, store);
 }
+
+TEST_CASE("an editor's backup an older engram committed leaves history once it is deleted") {
+  const Sandbox sandbox;
+  const fs::path store = committed_store(sandbox);
+  write_file(store / "semantic" / "shopify-api.md~", "an editor's backup\n");
+  git_out(sandbox, store, {"add", "-f", "semantic/shopify-api.md~"});
+  git_out(sandbox, store, {"commit", "-q", "-m", "a backup committed by an older engram"});
+  // Changed, it is not committed again; deleted, its removal is.
+  write_file(store / "semantic" / "shopify-api.md~", "an editor's newer backup\n");
+  ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_history_now});
+  CHECK_THAT(git_out(sandbox, store, {"show", "HEAD:semantic/shopify-api.md~"}),
+             !Catch::Contains("newer"));
+  fs::remove(store / "semantic" / "shopify-api.md~");
+  ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_history_now});
+  CHECK_THAT(git_out(sandbox, store, {"ls-files", "semantic"}), !Catch::Contains("~"));
+}
