@@ -17,6 +17,7 @@
 #include <ctime>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <functional>
 #include <limits>
 #include <span>
 #include <spdlog/spdlog.h>
@@ -332,6 +333,49 @@ void sync_filesystem(const fs::path& path) {
   }
 }
 
+namespace {
+
+// Renames each temporary into place, in plan order, every change still as
+// planned (`as_planned`, by index into `changes`): all of them once more
+// before the first rename, as one — an agent's write to any file since the
+// hash defers the whole plan, not only the file written (an item moved out
+// of WORKING.md must not leave it while its target keeps the agent's
+// bytes) — then each just before its own. One written in the moment since
+// undoes the renames made. The paths written; nullopt: defer the whole plan.
+std::optional<std::vector<std::string>>
+rename_all(const std::vector<FileChange>& changes, const std::vector<std::size_t>& writes,
+           const std::vector<std::size_t>& removals, std::vector<Temporary>& temporaries,
+           const std::function<bool(std::size_t)>& as_planned, const fs::path& root) {
+  std::vector<std::string> written;
+  std::vector<fs::path> renamed;
+  for (std::size_t i = 0; i < temporaries.size(); ++i) {
+    const std::size_t n = i + 1;
+    fault_point(fmt::format("before-rename-{}", n));
+    const bool still = i == 0 ? std::all_of(writes.begin(), writes.end(), as_planned) &&
+                                    std::all_of(removals.begin(), removals.end(), as_planned)
+                              : as_planned(writes[i]);
+    if (!still) {
+      discard(temporaries, i);
+      undo_renames(changes, writes, i, root);
+      sync_folders(renamed);
+      return std::nullopt;
+    }
+    try {
+      rename_into_place(temporaries[i]);
+    } catch (...) {
+      discard(temporaries, i);
+      throw;
+    }
+    renamed.push_back(temporaries[i].target);
+    written.push_back(changes[writes[i]].path);
+    fault_point(fmt::format("after-write-{}", n));
+  }
+  sync_folders(renamed);
+  return written;
+}
+
+} // namespace
+
 ApplyResult apply(const Plan& plan, const fs::path& root) {
   return apply(plan.changes, root);
 }
@@ -421,46 +465,12 @@ ApplyResult apply(const std::vector<FileChange>& changes, const fs::path& root, 
     const auto path = root / changes[i].path;
     return unchanged_since(path, seen[i]) || disk_hash(path) == changes[i].base_hash;
   };
-  std::vector<fs::path> renamed;
-  for (std::size_t i = 0; i < temporaries.size(); ++i) {
-    const std::size_t n = i + 1;
-    fault_point(fmt::format("before-rename-{}", n));
-    // Every file of the plan once more before the first rename, as one: an
-    // agent's write to any of them since the hash defers the whole plan,
-    // not only the file written (an item moved out of WORKING.md must not
-    // leave it while its target keeps the agent's bytes).
-    const bool as_planned =
-        i == 0 ? std::all_of(writes.begin(), writes.end(), still_as_planned) &&
-                     std::all_of(removals.begin(), removals.end(), still_as_planned)
-               : still_as_planned(writes[i]);
-    if (!as_planned) {
-      // Written in the moment since: the renames made are undone, so the
-      // plan is still all or nothing.
-      discard(temporaries, i);
-      undo_renames(changes, writes, i, root);
-      sync_folders(renamed);
-      result.written.clear();
-      return defer_all();
-    }
-    try {
-      rename_into_place(temporaries[i]);
-    } catch (...) {
-      discard(temporaries, i);
-      throw;
-    }
-    renamed.push_back(temporaries[i].target);
-    result.written.push_back(changes[writes[i]].path);
-    fault_point(fmt::format("after-write-{}", n));
+  auto written = rename_all(changes, writes, removals, temporaries, still_as_planned, root);
+  if (!written) {
+    return defer_all();
   }
-  sync_folders(renamed);
+  result.written = std::move(*written);
   timer.step("renames");
-  if (!result.deferred.empty()) {
-    // A removed file's claims may have been bound for a deferred file.
-    for (const auto i : removals) {
-      result.deferred.push_back(changes[i].path);
-    }
-    return result;
-  }
   fault_point("before-remove");
   // Each removal is independent of the others now that every write is
   // durable, and where the file system discards a file's blocks as it goes
