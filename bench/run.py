@@ -49,12 +49,10 @@ NOW = "2026-11-22"
 # ---------------------------------------------------------------- measuring
 
 class Sample:
-    """One measured child: wall and CPU seconds, peak RSS in KiB; `freed`: the
-    seconds after it returned until the children it left to free the files it
-    replaced and removed were done (engram's `Freeing::detached`)."""
+    """One measured child: wall and CPU seconds, peak RSS in KiB."""
 
-    def __init__(self, wall, cpu, rss_kb, freed=0.0):
-        self.wall, self.cpu, self.rss_kb, self.freed = wall, cpu, rss_kb, freed
+    def __init__(self, wall, cpu, rss_kb):
+        self.wall, self.cpu, self.rss_kb = wall, cpu, rss_kb
 
     def __add__(self, other):
         return Sample(self.wall + other.wall, self.cpu + other.cpu, max(self.rss_kb, other.rss_kb))
@@ -89,37 +87,6 @@ def measure(argv, cwd=None, env=None, check=True, stdin=None, stderr_sink=None):
         raise RuntimeError(f"{' '.join(argv)} exited {child.returncode}:\n"
                            f"{stderr.decode(errors='replace')[-3000:]}")
     return Sample(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss), stdout
-
-
-FREEING_CHILD = "engram-free"  # engine/held_files.hpp, k_freeing_child_name
-
-
-def freeing_children():
-    """Process ids of engram's freeing children that have not ended (zombies,
-    waiting for the init process to reap them, have)."""
-    found = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        close = stat.rfind(")")
-        if stat[stat.find("(") + 1:close] == FREEING_CHILD and stat[close + 2:close + 3] != "Z":
-            found.append(int(name))
-    return found
-
-
-def wait_for_freeing():
-    """Waits until no freeing child is left; the seconds it took. Nothing
-    else is measured meanwhile, so their device waits never land in the
-    next measurement."""
-    start = time.perf_counter()
-    while freeing_children():
-        time.sleep(0.002)
-    return time.perf_counter() - start
 
 
 def run(argv, cwd=None, env=None, check=True):
@@ -258,9 +225,7 @@ class Bench:
         # removal cap that stops such a run unasked.
         argv = [self.engram, "consolidate", "--store", store, "--now", NOW, "--allow-removals",
                 *extra]
-        sample, out = measure(argv, env=self.env)
-        sample.freed = wait_for_freeing()
-        return sample, out
+        return measure(argv, env=self.env)
 
     def row(self, scenario, measure_name, value, baseline, ratio, target, verdict):
         self.rows.append((scenario, measure_name, value, baseline, ratio, target, verdict))
@@ -391,9 +356,6 @@ def scenario_full(bench, runs):
         brss = Stats([x.rss_kb for x in floor])
         bench.row(s, "peak RSS", spread(rss, mib), spread(brss, mib),
                   f"{rss.median / brss.median:.1f}×", "", "")
-        freed = Stats([x.freed for x in engram])
-        bench.row(s, "replaced and removed files freed, after the command returned "
-                  "(child processes, not in its wall time)", spread(freed), "", "", "", "")
         bench.notes.append(f"Scenario 1 ({label}): the first run's record holds {actions} actions.")
 
 

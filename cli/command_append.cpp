@@ -8,6 +8,7 @@
 #include "cli/store_selection.hpp"
 #include "cli/working_append.hpp"
 #include "engine/apply.hpp"
+#include "engine/replaced_files.hpp"
 #include "store/memory_file.hpp"
 #include "store/scan.hpp"
 
@@ -89,9 +90,17 @@ struct Placement {
   std::string why; // for an overflow: why WORKING.md did not take it
 };
 
-// The content hash of bytes read from a file, nullopt for a file that was not there.
-std::optional<std::string> hash_of(const std::optional<std::string>& bytes) {
-  return bytes ? std::optional(store::content_hash(*bytes)) : std::nullopt;
+// Replaces the memory file at `relative`, which held `existing`, with
+// `bytes`, as write_atomically_over does with Unchanged::required; the
+// replaced file keeps a second name, so what an agent holding it open
+// writes after is carried over by the next run (engine/replaced_files.hpp).
+bool replace_existing(const SelectedStore& selected, const fs::path& relative,
+                      const std::string& bytes, const std::string& existing) {
+  const auto hash = store::content_hash(existing);
+  engine::ReplacedFiles kept(selected.root, selected.layout);
+  kept.begin({engine::Replacing{relative.generic_string(), existing.size(), hash}});
+  return engine::write_atomically_over(selected.root / relative, bytes, hash,
+                                       engine::Unchanged::required, [&] { kept.keep(0); });
 }
 
 // Adds `item` to today's episodic overflow file, creating it when missing;
@@ -118,8 +127,7 @@ bool write_overflow(const SelectedStore& selected, const fs::path& relative, con
   auto file = std::move(parsed).value();
   file.set_body(
       append_at_end(file.body(), diverted_item(today, item_text, section, file.eol()), file.eol()));
-  return engine::write_atomically_over(path, file.render(), hash_of(existing),
-                                       engine::Unchanged::required);
+  return replace_existing(selected, relative, file.render(), *existing);
 }
 
 // Asks for a consolidation: the daemon consumes the marker.
@@ -161,8 +169,7 @@ std::optional<Placement> place_once(const SelectedStore& selected, const AppendO
     const std::string result = file.render();
     const auto size = static_cast<std::int64_t>(count_chars(result));
     if (size <= guard) {
-      if (!engine::write_atomically_over(working, result, hash_of(bytes),
-                                         engine::Unchanged::required)) {
+      if (!replace_existing(selected, selected.layout.working, result, *bytes)) {
         return std::nullopt;
       }
       return Placement{selected.layout.working, false, {}};

@@ -12,7 +12,6 @@
 #include "cli/store_selection.hpp"
 #include "daemon/control_socket.hpp"
 #include "engine/consolidation.hpp"
-#include "engine/held_files.hpp"
 #include "engine/message.hpp"
 
 #include <CLI/CLI.hpp>
@@ -282,8 +281,6 @@ int run_consolidate(const Globals& globals, const ConsolidateOptions& options) {
     settings.set("guard.max_removals_per_run", std::int64_t{0});
   }
   engine::Outcome outcome;
-  // The command exits after the run: freeing the replaced files is left to a child.
-  engine::set_freeing(engine::Freeing::detached);
   try {
     // This process reads the whole store once, then exits.
     outcome = in_large_pages([&] {

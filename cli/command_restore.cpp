@@ -5,7 +5,6 @@
 #include "cli/app.hpp"
 #include "cli/history_output.hpp"
 #include "cli/store_selection.hpp"
-#include "engine/held_files.hpp"
 #include "engine/undo.hpp"
 
 #include <CLI/CLI.hpp>
@@ -33,8 +32,6 @@ int run_restore(const Globals& globals, const RestoreOptions& options) {
   }
   const SelectedStore selected = select_store(*config, options.store);
   engine::Undone undone;
-  // The command exits after the run: freeing the replaced files is left to a child.
-  engine::set_freeing(engine::Freeing::detached);
   try {
     undone = engine::restore(selected.root, selected.settings, options.rev, options.paths);
   } catch (const Error& error) {

@@ -6,7 +6,6 @@
 #include "cli/app.hpp"
 #include "cli/history_output.hpp"
 #include "cli/store_selection.hpp"
-#include "engine/held_files.hpp"
 #include "engine/undo.hpp"
 
 #include <CLI/CLI.hpp>
@@ -56,8 +55,6 @@ int run_rollback(const Globals& globals, const RollbackOptions& options) {
   }
   const SelectedStore selected = select_store(*config, options.store);
   engine::Undone undone;
-  // The command exits after the run: freeing the replaced files is left to a child.
-  engine::set_freeing(engine::Freeing::detached);
   try {
     undone = engine::rollback(selected.root, selected.settings, options.rev);
   } catch (const Error& error) {

@@ -5,6 +5,7 @@
 #include "daemon/log.hpp"
 #include "engine/consolidation.hpp"
 #include "engine/guards.hpp"
+#include "engine/replaced_files.hpp"
 #include "engine/snapshot.hpp"
 #include "git/repository.hpp"
 
@@ -86,6 +87,9 @@ void StoreWatch::start(const WatcherFactory& make_watcher, Clock::time_point now
   if (marker_present()) {
     m_triggers.request(RunKind::full, Reason::marker);
   }
+  if (engine::replaced_kept(m_spec.root, m_layout)) {
+    m_replaced_look = now; // files replaced before this daemon, a writer may still hold
+  }
 }
 
 int StoreWatch::watcher_fd() const {
@@ -115,6 +119,7 @@ void StoreWatch::poll(Clock::time_point now) {
   if (!m_watcher) {
     return;
   }
+  look_at_replaced(now);
   if (m_next_poll && now >= *m_next_poll) {
     read_changes(now);
   }
@@ -124,6 +129,24 @@ void StoreWatch::poll(Clock::time_point now) {
     m_next_poll.reset();
   } else if (!m_next_poll || now >= *m_next_poll) {
     m_next_poll = now + interval;
+  }
+}
+
+void StoreWatch::look_at_replaced(Clock::time_point now) {
+  if (!m_replaced_look || now < *m_replaced_look || busy()) {
+    return;
+  }
+  // No watcher sees the state folder, where they are kept; a stat of each
+  // every second costs nothing beside a writer that keeps a file open.
+  constexpr auto k_every = std::chrono::seconds(1);
+  const StoreLogScope scope(m_spec.name);
+  if (engine::replaced_grew(m_spec.root, m_layout)) {
+    spdlog::debug("a replaced file a writer holds open grew; its lines are carried over");
+    m_triggers.changes(now, 1);
+  }
+  m_replaced_look.reset();
+  if (engine::replaced_kept(m_spec.root, m_layout)) {
+    m_replaced_look = now + k_every;
   }
 }
 
@@ -226,6 +249,7 @@ std::optional<Clock::time_point> StoreWatch::deadline(Clock::time_point now,
     consider(m_coalesced_until);
   }
   consider(m_release_at);
+  consider(m_replaced_look);
   return earliest;
 }
 
@@ -376,6 +400,9 @@ void StoreWatch::finished(const JobResult& result, Clock::time_point now, std::t
     m_failures = 0;
     m_retry_at.reset();
     m_own.remember(result.written);
+    if (engine::replaced_kept(m_spec.root, m_layout)) {
+      m_replaced_look = now; // looked at as soon as the loop comes round
+    }
     if (m_changed) {
       m_changed->insert(result.look_again.begin(), result.look_again.end());
     }

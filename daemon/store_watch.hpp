@@ -113,6 +113,9 @@ private:
   // The job that lets go of what is kept of the store, when it is time
   // (daemon.release_after_s since the last run) and no run is waiting.
   std::optional<Job> release_job(Clock::time_point now, std::uint64_t id);
+  // Looks at the files runs replaced while a writer still holds them open
+  // (engine/replaced_files.hpp): one that grew is an agent's change.
+  void look_at_replaced(Clock::time_point now);
   // Holds back an automatic lightweight run until the snapshot interval since
   // the last snapshot has passed; true when it was held.
   bool coalesce(const Due& due, Clock::time_point now);
@@ -150,6 +153,9 @@ private:
   // A release job runs on the worker before any job taken after it, and
   // changes nothing in the store: the store is not busy while it runs.
   std::optional<Clock::time_point> m_release_at;
+  // When to look again at replaced files a writer may still append to;
+  // nullopt while none is kept.
+  std::optional<Clock::time_point> m_replaced_look;
 };
 
 } // namespace engram::daemon

@@ -1,6 +1,7 @@
 // What the daemon says about a store: the JSON `engram status` shows, and the
 // one line the service manager shows.
 #include "daemon/store_watch.hpp"
+#include "engine/replaced_files.hpp"
 
 #include <fmt/format.h>
 
@@ -52,6 +53,9 @@ nlohmann::json StoreWatch::status(Clock::time_point now, std::time_t wall) const
   out["pending_changes"] = m_triggers.pending_changes() + m_held.size();
   out["writes_since_consolidation"] = m_triggers.writes();
   out["consolidations"] = m_runs;
+  // Lines a writer holding a replaced file open wrote, not carried over yet
+  // (the next look, within a second, starts a run that does).
+  out["carry_over_waiting"] = engine::replaced_grew(m_spec.root, m_layout);
   out["settings"] = {
       {"settle_ms", settings.settle.count()},
       {"max_wait_ms", settings.max_wait.count()},

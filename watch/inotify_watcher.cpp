@@ -21,12 +21,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// What each folder's watch asks for. Not IN_MODIFY: a save ends with a close
-// or a rename, and a write in progress is not a change yet. IN_EXCL_UNLINK:
-// nothing about files already deleted but still open.
-constexpr std::uint32_t k_mask = IN_CREATE | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO |
-                                 IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR |
-                                 IN_DONT_FOLLOW | IN_EXCL_UNLINK;
+// What each folder's watch asks for. IN_MODIFY too, not only the close or
+// rename that ends a save: an agent that keeps a file open for appending
+// (`exec 3>>WORKING.md`) never closes it, and its lines must still be seen
+// (a write in progress is settled like any burst, and a file still changing
+// while a snapshot reads it waits for the next). IN_EXCL_UNLINK: nothing
+// about files already deleted but still open.
+constexpr std::uint32_t k_mask = IN_CREATE | IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_FROM |
+                                 IN_MOVED_TO | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF |
+                                 IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK;
 
 // Bytes read from the descriptor at once: hundreds of events.
 constexpr std::size_t k_buffer_size = 64 * 1024;

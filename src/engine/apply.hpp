@@ -5,12 +5,12 @@
 // has a named fault point (ENGRAM_TEST_CRASH_AT) so tests can kill a run there.
 #pragma once
 
-#include "engine/held_files.hpp"
 #include "engine/plan.hpp"
 #include "store/scan.hpp"
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -18,6 +18,8 @@
 #include <vector>
 
 namespace engram::engine {
+
+class ReplacedFiles;
 
 // What applying a plan did.
 struct ApplyResult {
@@ -38,11 +40,13 @@ ApplyResult apply(const Plan& plan, const std::filesystem::path& root);
 // Applies `changes` (writes first, then removals) under `root`, as apply(Plan)
 // does. Fault points: `before-rename-N` and `after-write-N` around the N-th
 // rename (from 1; every temporary is written and flushed before the first),
-// `before-remove`, and `after-remove-N`. The files it replaces or removes are
-// freed by `held`, which is closing them in the background when apply
-// returns (without one, apply closes them itself before it returns).
+// `before-remove`, and `after-remove-N`. With `replaced`, each file replaced
+// or removed is kept under a second name until what a writer holding it open
+// adds is carried over (see replaced_files.hpp; freeing its blocks then
+// happens there, not in the rename), and a file the agent only appended to
+// since the plan read it is written all the same: its new lines are carried over.
 ApplyResult apply(const std::vector<FileChange>& changes, const std::filesystem::path& root,
-                  HeldFiles* held = nullptr);
+                  ReplacedFiles* replaced = nullptr);
 
 // Writes `bytes` to `path` atomically: temporary file in the same folder,
 // fsync, rename, fsync of the folder. Throws engram::Error on failure.
@@ -58,9 +62,12 @@ enum class Unchanged { required, any };
 // write_atomically, but with Unchanged::required only when the file still has
 // the content hash `base_hash` (nullopt: still absent) just before the rename;
 // false, with nothing written, when another writer changed it meanwhile.
+// `before_rename` runs after that check, just before the rename (a memory
+// file's replaced bytes are given a second name there: ReplacedFiles::keep).
 [[nodiscard]] bool write_atomically_over(const std::filesystem::path& path, std::string_view bytes,
                                          const std::optional<std::string>& base_hash,
-                                         Unchanged check);
+                                         Unchanged check,
+                                         const std::function<void()>& before_rename = {});
 
 // The content hash (git blob id) of the file at `path`; nullopt when nothing is there.
 std::optional<std::string> disk_hash(const std::filesystem::path& path);
@@ -75,9 +82,8 @@ struct DiskState {
 };
 
 // Hashes the file at `path` (following a link, as reading it does) and notes
-// its identity. With `keep`, the descriptor the file was read through is left
-// open there (-1 when nothing could be opened) instead of being closed.
-DiskState disk_state(const std::filesystem::path& path, int* keep = nullptr);
+// its identity.
+DiskState disk_state(const std::filesystem::path& path);
 
 // True when one stat shows the file at `path` is still the one `state` hashed:
 // the same identity and times, both older than a clock tick before the look

@@ -12,6 +12,7 @@
 #include "engine/message.hpp"
 #include "engine/pending.hpp"
 #include "engine/removal_cap.hpp"
+#include "engine/replaced_files.hpp"
 #include "engine/snapshot.hpp"
 #include "engine/transaction.hpp"
 #include "engine/usage_fold.hpp"
@@ -22,6 +23,7 @@
 #include "store/scan.hpp"
 
 #include <algorithm>
+#include <ctime>
 #include <memory>
 #include <spdlog/spdlog.h>
 #include <thread>
@@ -220,6 +222,15 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
   // every file to compare it with HEAD; the scan takes those bytes.
   session.repository().keep_read_files(true);
   outcome.recovery = finish_interrupted(session, changed != nullptr ? Sweep::no : Sweep::yes);
+  // Lines a writer added through a descriptor of a file an earlier run
+  // replaced reach the live file before the snapshot, which commits them.
+  std::vector<std::string> changed_or_carried;
+  const auto carried = carry_over(root, session.layout(), std::time(nullptr));
+  if (changed != nullptr && !carried.paths.empty()) {
+    changed_or_carried = *changed;
+    changed_or_carried.insert(changed_or_carried.end(), carried.paths.begin(), carried.paths.end());
+    changed = &changed_or_carried;
+  }
   timer.step("session");
   // The agent's own edits go in a commit of their own, so this
   // consolidation's diff is only engram's.
@@ -282,6 +293,8 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
       [&](const ApplyResult& applied) { return commit_message(outcome.plan, applied); });
   outcome.applied = std::move(committed.applied);
   outcome.commit = std::move(committed.commit);
+  outcome.look_again.insert(outcome.look_again.end(), committed.carried.begin(),
+                            committed.carried.end());
   if (outcome.commit) {
     note_kept(root, layout, outcome.plan.record);
   }

@@ -4,7 +4,9 @@
 #include "base/error.hpp"
 #include "base/fault.hpp"
 #include "base/step_timer.hpp"
+#include "engine/replaced_files.hpp"
 
+#include <ctime>
 #include <spdlog/spdlog.h>
 #include <string_view>
 #include <vector>
@@ -55,8 +57,8 @@ Committed apply_and_commit(Session& session, const std::vector<FileChange>& chan
   timer.step("pending");
 
   Committed result;
-  HeldFiles replaced; // the files apply replaced and removed, closed while the commit is made
-  result.applied = apply(changes, session.root(), &replaced);
+  ReplacedFiles kept(session.root(), session.layout());
+  result.applied = apply(changes, session.root(), &kept);
   timer.step("apply");
   std::vector<std::string> touched = result.applied.written;
   touched.insert(touched.end(), result.applied.removed.begin(), result.applied.removed.end());
@@ -72,8 +74,10 @@ Committed apply_and_commit(Session& session, const std::vector<FileChange>& chan
   }
   clear_pending(session.root(), session.layout());
   timer.step("clear");
-  replaced.close();
-  timer.step("closes");
+  // What an agent appended while the plan was applied, or through a
+  // descriptor of a replaced file, goes to the live file now, as the agent's.
+  result.carried = carry_over(session.root(), session.layout(), std::time(nullptr)).paths;
+  timer.step("carry over");
   spdlog::debug("{}: applied: {}", session.root().string(), timer.line());
   return result;
 }

@@ -28,6 +28,8 @@ namespace engram::engine {
 struct Committed {
   ApplyResult applied;               // written, removed, deferred
   std::optional<std::string> commit; // nullopt when nothing landed (or HEAD held it already)
+  std::vector<std::string> carried;  // files given what a writer added to them after their
+                                     // replacement (replaced_files.hpp): the agent's, uncommitted
 };
 
 // The commit message for what was applied (deferred files are listed in it):

@@ -43,16 +43,6 @@ std::string marker(const std::string& writer, std::size_t n) {
   return "cw" + writer + "x" + letters(n) + "q";
 }
 
-// Today's local date, as engram's daemon and `engram append` take it.
-std::string local_today() {
-  const std::time_t now = std::time(nullptr);
-  std::tm local{};
-  localtime_r(&now, &local);
-  char text[16];
-  std::strftime(text, sizeof text, "%Y-%m-%d", &local);
-  return text;
-}
-
 // Appends `line` to `path` with one write(2) on an O_APPEND descriptor, as
 // `echo line >> file` does; false when the line was not written whole. Called
 // from the writer threads, so it counts a failure instead of asserting:

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <poll.h>
 #include <sstream>
@@ -219,6 +220,15 @@ std::optional<std::string> head_of(const fs::path& store) {
     }
   }
   return std::nullopt;
+}
+
+std::string local_today() {
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  char text[16];
+  std::strftime(text, sizeof text, "%Y-%m-%d", &local);
+  return text;
 }
 
 bool wait_until(const std::function<bool()>& condition, std::chrono::milliseconds timeout) {

@@ -120,6 +120,9 @@ std::string daemon_config(const std::string& tables, const std::string& daemon_k
 // HEAD's commit id in the store's repository; nullopt before the first commit.
 std::optional<std::string> head_of(const std::filesystem::path& store);
 
+// Today's local date (YYYY-MM-DD), as the daemon and `engram append` take it.
+std::string local_today();
+
 // Calls `condition` every 20 ms until it holds; false when `timeout` passes first.
 bool wait_until(const std::function<bool()>& condition, std::chrono::milliseconds timeout);
 

@@ -161,36 +161,7 @@ private:
 
 } // namespace
 
-TEST_CASE("HeldFiles keeps removed files until it closes them, and apply leaves none held") {
-  // A removed file stays allocated while it is held (see HeldFiles).
-  const TempDir dir;
-  write_file(dir / "episodic" / "gone.md", "- held\n");
-  engram::engine::HeldFiles held;
-  const int fd = ::open((dir / "episodic" / "gone.md").c_str(), O_RDONLY | O_CLOEXEC);
-  REQUIRE(fd >= 0);
-  held.take({fd, -1});
-  fs::remove(dir / "episodic" / "gone.md");
-  CHECK(held_deleted(dir.path()) == std::vector<std::string>{(dir / "episodic/gone.md").string()});
-  held.close();
-  CHECK(held_deleted(dir.path()).empty());
-
-  // apply hands what it replaced and removed to the caller's HeldFiles,
-  // closing in the background; once closed, nothing is held.
-  write_base(dir);
-  engram::engine::HeldFiles replaced;
-  const auto result = engram::engine::apply(absorbing_plan().changes, dir.path(), &replaced);
-  CHECK(result.removed == std::vector<std::string>{"episodic/2026-01-01-x.md"});
-  CHECK(read_file(dir / "semantic" / "a.md") == "- old fact\n- new fact\n");
-  replaced.close();
-  CHECK(held_deleted(dir.path()).empty());
-  // Without one, apply closes them itself before it returns.
-  const TempDir again;
-  write_base(again);
-  (void)engram::engine::apply(absorbing_plan(), again.path());
-  CHECK(held_deleted(again.path()).empty());
-}
-
-TEST_CASE("apply holds no more files than half the open-file limit, and still lands every change") {
+TEST_CASE("apply lands every change of a plan larger than the open-file limit") {
   const TempDir dir;
   Plan plan;
   for (int i = 0; i < 300; ++i) {
@@ -203,17 +174,13 @@ TEST_CASE("apply holds no more files than half the open-file limit, and still la
     write_file(dir / path, "- old\n");
     plan.changes.insert(plan.changes.begin(), change(path, "- old\n", "- new\n"));
   }
-  // Were all 400 held, the hashing reads would run out of descriptors past
+  // Were a descriptor kept per file, the reads would run out of them past
   // 128, and apply would defer everything.
   const OpenFileLimit limit(128);
-  CHECK(engram::engine::HeldFiles::budget() == 64);
-  engram::engine::HeldFiles held;
-  const auto result = engram::engine::apply(plan.changes, dir.path(), &held);
+  const auto result = engram::engine::apply(plan.changes, dir.path());
   CHECK(result.deferred.empty());
   CHECK(result.written.size() == 100);
   CHECK(result.removed.size() == 300);
-  CHECK(held_deleted(dir.path()).size() <= 64);
-  held.close();
   CHECK(held_deleted(dir.path()).empty());
   CHECK(read_file(dir / "semantic" / "042.md") == "- new\n");
   CHECK_FALSE(fs::exists(dir / "episodic" / "2026-01-01-042.md"));
