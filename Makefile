@@ -45,8 +45,9 @@ run: setup build
 	@$(ENGRAM) status --store "$(STORE)"
 	@exec $(ENGRAM) daemon --store "$(STORE)"
 
-install: setup build
-	@umask 022 && cmake --install $(BUILD_DIR) --prefix "$(PREFIX)"
+# The release build, stripped: what a user runs every day, not the debug build.
+install: release
+	@umask 022 && cmake --install build/release --prefix "$(PREFIX)" --strip
 
 # The release build of what runs (the executable and its rules, no tests).
 # The release preset is a unity build (16 files a unit, to build in minutes):

@@ -2,7 +2,6 @@
 // a snapshot; the plan is applied and committed, or with --dry-run only shown
 // (as a unified diff and the record) while nothing is written.
 #include "base/error.hpp"
-#include "base/heap.hpp"
 #include "base/json_text.hpp"
 #include "cli/app.hpp"
 #include "cli/detached_pack.hpp"
@@ -214,8 +213,9 @@ std::optional<std::vector<engine::RuleSlot>> selected_rules(const plugins::Host&
   auto slots = host.slots();
   for (const auto* names : {&options.only, &options.skip}) {
     for (const auto& name : *names) {
-      const bool loaded = std::any_of(slots.begin(), slots.end(),
-                                      [&](const engine::RuleSlot& slot) { return slot.name == name; });
+      const bool loaded =
+          std::any_of(slots.begin(), slots.end(),
+                      [&](const engine::RuleSlot& slot) { return slot.name == name; });
       if (!loaded) {
         std::string known;
         for (const auto& slot : slots) {
@@ -282,11 +282,8 @@ int run_consolidate(const Globals& globals, const ConsolidateOptions& options) {
   }
   engine::Outcome outcome;
   try {
-    // This process reads the whole store once, then exits.
-    outcome = in_large_pages([&] {
-      return engine::consolidate(selected.root, settings, *rules, today, kind, dry, nullptr,
-                                 nullptr, subset);
-    });
+    outcome = engine::consolidate(selected.root, settings, *rules, today, kind, dry, nullptr,
+                                  nullptr, subset);
   } catch (const Error& error) {
     fmt::print(stderr, "engram: consolidate: {}\n", error.what());
     return k_exit_problems;
@@ -322,11 +319,12 @@ void add_consolidate_command(CLI::App& app, std::vector<Command>& commands) {
                     "Run only the guards and the index, not every rule");
   command->add_flag("--json", options->json,
                     "Print the record as JSON (with the commit ids and skipped files)");
-  auto* only = command
-                   ->add_option("--only", options->only,
-                                "Run only these rules (comma-separated), e.g. dedupe,contradictions")
-                   ->type_name("RULES")
-                   ->delimiter(',');
+  auto* only =
+      command
+          ->add_option("--only", options->only,
+                       "Run only these rules (comma-separated), e.g. dedupe,contradictions")
+          ->type_name("RULES")
+          ->delimiter(',');
   command
       ->add_option("--skip", options->skip,
                    "Run every rule but this one (repeatable, or comma-separated)")

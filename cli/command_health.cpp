@@ -6,7 +6,6 @@
 // the rules would do — the same plan `engram consolidate --dry-run` makes,
 // never a second implementation of the rules. Markdown, or JSON with --json.
 #include "base/error.hpp"
-#include "base/heap.hpp"
 #include "cli/app.hpp"
 #include "cli/rule_plugins.hpp"
 #include "cli/store_selection.hpp"
@@ -490,10 +489,8 @@ int run_health(const Globals& globals, const HealthOptions& options) {
   engine::Outcome outcome;
   try {
     // The same dry run `engram consolidate --dry-run` makes: a full one, every rule.
-    outcome = in_large_pages([&] {
-      return engine::consolidate(selected.root, selected.settings, host.slots(), *today_or_not,
-                                 RunKind::full, engine::DryRun::yes);
-    });
+    outcome = engine::consolidate(selected.root, selected.settings, host.slots(), *today_or_not,
+                                  RunKind::full, engine::DryRun::yes);
   } catch (const Error& error) {
     fmt::print(stderr, "engram: health: {}\n", error.what());
     return k_exit_problems;

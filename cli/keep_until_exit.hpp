@@ -1,8 +1,8 @@
 // What a command leaves to the process's exit instead of freeing: the parsed
 // model of a large store, a full run's plan and record, and what the rules
-// derived take a noticeable time to free, piece by piece (about 140 ms after
-// a 2,500-file consolidation), while the exit gives all of it back at once. What is kept stays
-// reachable (from a list that is never freed), so a leak checker does not report it.
+// derived take a noticeable time to free, piece by piece, while the exit
+// gives all of it back at once. What is kept stays reachable (from a list
+// that is never freed), so a leak checker does not report it.
 #pragma once
 
 #include <memory>

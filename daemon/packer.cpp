@@ -1,7 +1,6 @@
 // Packer: loose objects packed off the worker (see packer.hpp).
 #include "daemon/packer.hpp"
 
-#include "base/background.hpp"
 #include "daemon/log.hpp"
 #include "daemon/memory.hpp"
 #include "git/packing.hpp"
@@ -78,7 +77,6 @@ void Packer::consider(const std::filesystem::path& root, const std::string& name
     m_helper.join(); // done: m_busy was cleared as its last step
   }
   m_helper = std::jthread([this, root, name, over] {
-    run_in_background();
     {
       const StoreLogScope scope(name);
       try {

@@ -1,5 +1,5 @@
 // Packer: the daemon's upkeep of a store's repository. Each commit adds loose
-// objects — on a 100,000-file store a one-file change writes a 1.2 MB tree —
+// objects — on a large store a one-file change writes a large tree —
 // and a daemon left running would fill the disk with them. When a store goes
 // quiet, the packer looks at them on a helper thread and, once they pass the
 // store's `git.pack_loose_bytes`, packs them (git/packing.hpp).

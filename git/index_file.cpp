@@ -1,7 +1,6 @@
 // Index file: git's index format written directly (see index_file.hpp).
 #include "git/index_file.hpp"
 
-#include "base/background.hpp"
 #include "base/parallel.hpp"
 #include "base/regular_file.hpp"
 #include "base/sha1.hpp"
@@ -225,7 +224,6 @@ std::optional<IndexFile> IndexFile::start(git_repository* repository, git_index*
   made.m_maker = std::jthread([&out = *made.m_made, index,
                                filters = may_filter_outside_index(repository),
                                root = fs::path(workdir), on_disk] {
-    run_in_background();
     // Nothing is done until the commit is made: on two cores, with the
     // device's interrupts on one, the work would slow the commit's own.
     std::unique_lock lock(out.mutex);

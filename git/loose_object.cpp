@@ -1,7 +1,6 @@
 // Loose object: written as git writes one (see loose_object.hpp).
 #include "git/loose_object.hpp"
 
-#include "base/background.hpp"
 #include "base/sha1.hpp"
 #include "base/write_all.hpp"
 #include "git/deflate.hpp"
@@ -91,7 +90,6 @@ void LaterDeflate::start() {
 }
 
 void LaterDeflate::deflate_handed(Handed& handed) {
-  run_in_background();
   std::unique_lock lock(handed.mutex);
   for (;;) {
     handed.changed.wait(lock, [&] { return !handed.work.empty() || handed.stop; });

@@ -90,15 +90,6 @@ struct Admit {
 using CommitId = std::optional<std::string>;
 
 // How a file differs between HEAD and the working tree (the index included).
-// A file a status read whole to bring its stale stat data up to date, and
-// found to be as the index has it: its work-tree path, the fstat of the
-// descriptor its bytes were read from, and the bytes.
-struct ReadFile {
-  std::string path;
-  struct stat info {};
-  std::string bytes;
-};
-
 enum class ChangeKind { added, modified, deleted };
 
 // One file the working tree changed since HEAD.
@@ -203,15 +194,6 @@ public:
   // neither the rest of the tree nor the index is read: see changes_among.
   // Throws engram::Error when status fails.
   std::vector<Change> changes(const std::vector<std::string>* only = nullptr) const;
-
-  // From keep_read_files(true) on, the statuses keep the files they read
-  // whole to refresh stale stat data (a copied or restored store's every
-  // file), so that a consolidation's scan takes their bytes from memory
-  // instead of reading them again; keep_read_files(false) drops them.
-  void keep_read_files(bool keep) const;
-
-  // The files kept since keep_read_files(true), handed over.
-  [[nodiscard]] std::vector<ReadFile> take_read_files() const;
 
   // The files among `paths` whose bytes on disk (a link's target; git's
   // filters are not applied) differ from HEAD's, that HEAD lacks (unless
@@ -338,8 +320,6 @@ private:
   // read, so its status would hash every file changed since as possibly
   // racy. A status reads it again first (reread_index).
   mutable bool m_index_written = false;
-  // The files a status read whole, while keep_read_files asks for them.
-  mutable std::optional<std::vector<ReadFile>> m_read_files;
 
   // Has libgit2 read the index again when engram wrote it since (see m_index_written).
   void reread_index() const;

@@ -44,12 +44,11 @@ std::optional<ChangeKind> kind_of(unsigned int status) {
 // (a dry run, or a run with nothing to do, leaves `.git` as it was); the
 // next commit writes it with the index, and a daemon's repository keeps it
 // between runs until then.
-void refresh_stale(git_repository* repository, const std::filesystem::path& workdir,
-                   std::vector<ReadFile>* read) {
+void refresh_stale(git_repository* repository, const std::filesystem::path& workdir) {
   Index index;
   if (git_repository_index(&index.pointer, repository) == 0 &&
       git_index_read(index.pointer, 0) == 0 && !may_filter(repository, index.pointer)) {
-    refresh_unfiltered(index.pointer, workdir, trusts_file_mode(repository), read);
+    refresh_unfiltered(index.pointer, workdir, trusts_file_mode(repository));
   }
 }
 
@@ -91,7 +90,7 @@ std::vector<std::string> every_path(git_repository* repository,
 
 bool Repository::is_clean() const {
   reread_index();
-  refresh_stale(m_repository.get(), m_workdir, m_read_files ? &*m_read_files : nullptr);
+  refresh_stale(m_repository.get(), m_workdir);
   git_status_options options = GIT_STATUS_OPTIONS_INIT;
   options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
   options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS;
@@ -100,22 +99,6 @@ bool Repository::is_clean() const {
     return changes_among(every_path(m_repository.get(), m_workdir)).empty(); // see changes()
   }
   return git_status_list_entrycount(status.pointer) == 0;
-}
-
-void Repository::keep_read_files(bool keep) const {
-  if (keep) {
-    m_read_files.emplace();
-  } else {
-    m_read_files.reset();
-  }
-}
-
-std::vector<ReadFile> Repository::take_read_files() const {
-  std::vector<ReadFile> out;
-  if (m_read_files) {
-    out.swap(*m_read_files);
-  }
-  return out;
 }
 
 std::vector<Change> Repository::changes(const std::vector<std::string>* only) const {
@@ -127,7 +110,7 @@ std::vector<Change> Repository::changes(const std::vector<std::string>* only) co
     return changes_among(*only);
   }
   reread_index();
-  refresh_stale(m_repository.get(), m_workdir, m_read_files ? &*m_read_files : nullptr);
+  refresh_stale(m_repository.get(), m_workdir);
   StatusList status;
   if (git_status_list_new(&status.pointer, m_repository.get(), &options) != 0) {
     // One file git cannot read (another user's, mode 000) fails the whole

@@ -190,7 +190,7 @@ int stage_unfiltered(git_repository* repository, git_index* index,
 }
 
 std::size_t refresh_unfiltered(git_index* index, const std::filesystem::path& workdir,
-                               bool trust_mode, std::vector<ReadFile>* read) {
+                               bool trust_mode) {
   // Only plain file entries: not a link, a submodule, a conflict, or one git
   // is told to leave alone (skip-worktree, intent-to-add).
   std::vector<const git_index_entry*> files;
@@ -208,7 +208,6 @@ std::size_t refresh_unfiltered(git_index* index, const std::filesystem::path& wo
   // Each file is looked at on its own, on every core (a copied store's
   // 2,500 files are all read and hashed); the index is only read meanwhile.
   std::vector<std::optional<struct stat>> current(files.size());
-  std::vector<std::string> bytes_read(read != nullptr ? files.size() : 0);
   constexpr std::size_t k_files_per_thread = 64;
   for_each_index(files.size(), k_files_per_thread, [&](std::size_t i) {
     const git_index_entry& staged = *files[i];
@@ -232,9 +231,6 @@ std::size_t refresh_unfiltered(git_index* index, const std::filesystem::path& wo
       return; // changed: status hashes it and shows it
     }
     current[i] = file->info();
-    if (read != nullptr) {
-      bytes_read[i] = std::move(*bytes);
-    }
   });
   // Then the index is updated, here only: each entry replaced frees only itself.
   std::size_t refreshed = 0;
@@ -246,9 +242,6 @@ std::size_t refresh_unfiltered(git_index* index, const std::filesystem::path& wo
     set_stat(entry, *current[i]);
     if (git_index_add(index, &entry) == 0) {
       ++refreshed;
-    }
-    if (read != nullptr) {
-      read->push_back(ReadFile{files[i]->path, *current[i], std::move(bytes_read[i])});
     }
   }
   return refreshed;

@@ -46,9 +46,8 @@ namespace engram::git::detail {
 // file's stat data. A status then finds it current by its stat alone,
 // instead of hashing it through the filters. Only for a store may_filter
 // says no filter can apply to. Returns how many entries were refreshed; the
-// index is written with them at the next commit, as git does. With `read`,
-// the refreshed files' bytes are added to it.
+// index is written with them at the next commit, as git does.
 std::size_t refresh_unfiltered(git_index* index, const std::filesystem::path& workdir,
-                               bool trust_mode, std::vector<ReadFile>* read = nullptr);
+                               bool trust_mode);
 
 } // namespace engram::git::detail

@@ -298,8 +298,8 @@ IndexEntry write_entry(std::string& out, const StoreView& store, const std::stri
                decay ? std::optional<std::string>(decay->to_string()) : std::nullopt);
   }
   // No hash of the file's bytes: the entry describes the memory, and a
-  // hash would make every edit of any file a rewrite of the whole index (a
-  // 5 MB file and a 1 MB git object at 10,000 files, on each agent's write).
+  // hash would make every edit of any file a rewrite of the whole index, a
+  // large file and git object on a large store, on each agent's write.
   return shown;
 }
 

@@ -23,11 +23,6 @@ void set_option(mi_option_t option, long value) {
 
 } // namespace
 
-void heap_in_large_pages() {
-  set_option(mi_option_large_os_pages, 1);
-  set_option(mi_option_eager_commit_delay, 0);
-}
-
 void heap_gives_back_at_once() {
   set_option(mi_option_decommit_delay, 0);
   set_option(mi_option_segment_decommit_delay, 0);
@@ -35,7 +30,6 @@ void heap_gives_back_at_once() {
 
 #else
 
-void heap_in_large_pages() {}
 void heap_gives_back_at_once() {}
 
 #endif

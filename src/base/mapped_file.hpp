@@ -1,8 +1,8 @@
 // MappedFile: a regular file's bytes mapped read-only, for a reader that
-// only looks at them. Reading copies the bytes into fresh memory, and on the
-// virtual machines engram is measured on every fresh 4 KiB page costs a page
-// fault of several microseconds: a recall reads a 1.7 MB recall index, and
-// the copy (with the zeroing before it) was a third of the recall's time.
+// only looks at them. Reading copies the bytes into fresh memory, and every
+// fresh page costs a page fault: for the recall index, the copy (with the
+// zeroing before it) was a large share of a recall's time (`make bench`,
+// scenario 7).
 // A mapping shares the page cache's pages, all mapped at once.
 //
 // The mapping is private and read-only: nothing written through it, and a

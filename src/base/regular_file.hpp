@@ -17,8 +17,8 @@ namespace engram {
 // largest std::uintmax_t, which has no byte past it). `expected` is the
 // size fstat gave: the read asks for one byte more, and a read that returns
 // less than asked once that many bytes are in is the end of the file, so the
-// usual last read that returns 0 is not made (a system call costs 10-20 µs
-// on a virtual machine, and a store of 2,500 files is read twice a run). A
+// usual last read that returns 0 is not made (one system call a file fewer,
+// and a run reads every file of a store). A
 // short read before `expected` bytes (the file shrank, or a signal) reads
 // on. false when a read fails, with errno preserved.
 bool read_to_end(int fd, std::uintmax_t expected, std::uintmax_t limit, std::string& out);

@@ -32,16 +32,6 @@ namespace engram::engine {
 
 namespace {
 
-// The files a status read (git::Repository::keep_read_files), for the scan.
-store::Preread preread_of(std::vector<git::ReadFile> files) {
-  store::Preread out;
-  out.reserve(files.size());
-  for (auto& file : files) {
-    out.try_emplace(std::move(file.path), store::identity_of(file.info), std::move(file.bytes));
-  }
-  return out;
-}
-
 // Runs the rules over a fresh scan of the store; `model` is given the
 // workspace the plan was made from (see Outcome::model). With a `base` (the
 // last run's model of the store) and what changed, the scan looks at what
@@ -50,14 +40,14 @@ Plan plan_for(const std::filesystem::path& root, const config::Settings& setting
               const std::vector<RuleSlot>& rules, Date today, RunKind kind, store::ScanCache* cache,
               const std::vector<std::string>* changed, const std::vector<usage::TakenLog>& logs,
               std::optional<Workspace::Base>* base, std::shared_ptr<Workspace>& model,
-              const std::vector<Hold>& holds, const store::Preread* preread = nullptr) {
+              const std::vector<Hold>& holds) {
   const auto layout = layout_from(settings, root);
   StepTimer timer;
   const bool by_path = base != nullptr && base->has_value() && changed != nullptr;
   auto snapshot = store::scan(
       root, layout,
       store::ScanLimits{static_cast<std::uintmax_t>(settings.get_int("scan.max_file_bytes"))},
-      cache, changed, by_path ? store::Entries::looked_at : store::Entries::all, preread);
+      cache, changed, by_path ? store::Entries::looked_at : store::Entries::all);
   timer.step("scan");
   if (cache != nullptr) {
     spdlog::debug("{}: scan reused {} files unchanged since the last, read {}", root.string(),
@@ -218,9 +208,6 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
     reuse.swap(kept->repository);
   }
   Session session = Session::open(root, settings, std::move(reuse));
-  // A status that finds the store's stat data stale (a copied store) reads
-  // every file to compare it with HEAD; the scan takes those bytes.
-  session.repository().keep_read_files(true);
   outcome.recovery = finish_interrupted(session, changed != nullptr ? Sweep::no : Sweep::yes);
   // Lines a writer added through a descriptor of a file an earlier run
   // replaced reach the live file before the snapshot, which commits them.
@@ -240,17 +227,14 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
           engine::snapshot(session, SnapshotReason::agent, &held, changed, &outcome.look_again)) {
     outcome.snapshot_commit = snapshot->commit;
   }
-  auto preread = preread_of(session.repository().take_read_files());
-  session.repository().keep_read_files(false);
   timer.step("snapshot");
 
   const auto logs = take_usage(root, session.layout());
   std::shared_ptr<Workspace> model;
   outcome.plan = plan_for(root, settings, rules, today, kind, cache, changed, logs,
                           kept != nullptr ? &kept->model : nullptr, model,
-                          active_holds(session.repository()), &preread);
+                          active_holds(session.repository()));
   outcome.plan.subset = subset;
-  preread = {};
   outcome.model = model;
   timer.step("plan");
   report_once(root, held, outcome.plan.diagnostics);

@@ -25,7 +25,7 @@ enum class DryRun { yes, no };
 // What a long-running caller (the daemon, one per store) keeps of a store
 // between its runs: what the last scan read, the model the last run made of
 // it (its files as that run found them), and the repository open with its
-// index read (a 100,000-file store's index is 10 MB).
+// index read (a large store's index takes a while to read).
 struct Kept {
   store::ScanCache scan;
   std::optional<Workspace::Base> model;

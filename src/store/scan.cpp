@@ -28,9 +28,8 @@ namespace {
 class Walker {
 public:
   Walker(const fs::path& root, const Layout& layout, const ScanLimits& limits, Snapshot& out,
-         ScanCache* cache, const Preread* preread)
+         ScanCache* cache)
       : m_root(root), m_layout(layout), m_limits(limits), m_out(out), m_cache(cache),
-        m_preread(preread != nullptr && !preread->empty() ? preread : nullptr),
         m_settled_before(cache == nullptr ? 0 : now_ns() - cache->settled_ns) {
     std::error_code ec;
     m_canonical_root = fs::canonical(root, ec);
@@ -206,7 +205,6 @@ private:
     fs::path relative;
     fs::path source;
     Layer layer;
-    const Preread::mapped_type* preread = nullptr; // its bytes, read already
   };
 
   // Whether loading a file may answer "the cache holds it".
@@ -226,23 +224,14 @@ private:
 
   // Queues `source` to be read, unless the cache already holds it: one
   // lstat answers for such a file instead of an open, an fstat and a close,
-  // and most files of a big store are unchanged. The same lstat finds a
-  // file the preread holds as it is: it is parsed from there, not read.
+  // and most files of a big store are unchanged.
   void read(const fs::path& relative, const fs::path& source, Layer layer) {
     struct stat seen {};
-    const bool regular = (m_cache != nullptr || m_preread != nullptr) &&
-                         ::lstat(source.c_str(), &seen) == 0 && S_ISREG(seen.st_mode);
-    if (regular && m_cache != nullptr && reuse(relative, identity_of(seen))) {
+    if (m_cache != nullptr && ::lstat(source.c_str(), &seen) == 0 && S_ISREG(seen.st_mode) &&
+        reuse(relative, identity_of(seen))) {
       return;
     }
-    Queued queued{relative, source, layer};
-    if (regular && m_preread != nullptr) {
-      const auto it = m_preread->find(relative.native());
-      if (it != m_preread->end() && it->second.first == identity_of(seen)) {
-        queued.preread = &it->second;
-      }
-    }
-    m_queued.push_back(std::move(queued));
+    m_queued.push_back(Queued{relative, source, layer});
   }
 
 public:
@@ -278,22 +267,21 @@ private:
                                  secret->kind));
     }
     RegularFile::Failure failure{};
-    auto file = queued.preread != nullptr ? std::optional<RegularFile>()
-                                          : RegularFile::open(queued.source, failure);
-    if (queued.preread == nullptr && !file) {
+    auto file = RegularFile::open(queued.source, failure);
+    if (!file) {
       return fail(1, failure == RegularFile::Failure::is_link
                          ? std::string("changed into a symlink while being read; not read")
                      : failure == RegularFile::Failure::not_regular
                          ? std::string("not a regular file; not read")
                          : fmt::format("cannot read: {}", std::strerror(errno)));
     }
-    if (file && file->info().st_nlink > 1) {
+    if (file->info().st_nlink > 1) {
       // Another name for the same bytes may be outside the store.
       return fail(1, fmt::format("has {} hard links, so its bytes may be a file's outside the "
                                  "store; not read",
                                  file->info().st_nlink));
     }
-    out.identity = file ? identity_of(file->info()) : queued.preread->first;
+    out.identity = identity_of(file->info());
     if (m_cache != nullptr && lookup == CacheLookup::yes) {
       const auto it = m_cache->items.find(queued.relative.string());
       if (it != m_cache->items.end() && it->second.identity == out.identity) {
@@ -305,14 +293,11 @@ private:
     if (static_cast<std::uintmax_t>(out.identity.size) > limit) {
       return fail(1, over_limit(static_cast<std::uintmax_t>(out.identity.size)));
     }
-    std::optional<std::string> read;
-    if (file) {
-      read = file->read(limit);
-      if (!read) {
-        return fail(1, fmt::format("cannot read: {}", std::strerror(errno)));
-      }
+    const auto read = file->read(limit);
+    if (!read) {
+      return fail(1, fmt::format("cannot read: {}", std::strerror(errno)));
     }
-    const std::string& content = file ? *read : queued.preread->second;
+    const std::string& content = *read;
     if (content.size() > limit) { // it grew while being read
       return fail(1, over_limit(content.size()));
     }
@@ -508,7 +493,6 @@ private:
   const ScanLimits& m_limits;
   Snapshot& m_out;
   ScanCache* m_cache;
-  const Preread* m_preread;      // nullptr when it holds nothing
   std::int64_t m_settled_before; // a file changed since then is not kept
   std::unordered_map<std::string, ScanCache::Item> m_kept;
   std::set<std::string> m_unkept;
@@ -540,11 +524,10 @@ bool path_less(const fs::path& a, const fs::path& b) {
 } // namespace
 
 Snapshot scan(const fs::path& root, const Layout& layout, const ScanLimits& limits,
-              ScanCache* cache, const std::vector<std::string>* changed, Entries wanted,
-              const Preread* preread) {
+              ScanCache* cache, const std::vector<std::string>* changed, Entries wanted) {
   Snapshot snapshot;
   snapshot.root = root;
-  Walker walker(root, layout, limits, snapshot, cache, preread);
+  Walker walker(root, layout, limits, snapshot, cache);
   const bool told = changed != nullptr && cache != nullptr && cache->complete;
   if (!told || !walker.revisit(*changed, wanted)) {
     walker.walk({});

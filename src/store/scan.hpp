@@ -112,12 +112,6 @@ struct ScanCache {
   std::size_t reused = 0; // by the last scan, for the debug log
 };
 
-// Files read just before a scan (a status that refreshed a copied store's
-// stale stat data read every file), by store-relative path: what they were
-// on disk and their bytes. The scan takes a file's bytes from here when an
-// lstat finds the same identity, instead of opening and reading it again.
-using Preread = std::unordered_map<std::string, std::pair<FileIdentity, std::string>>;
-
 // Reads every memory file under `root`. Skips `.git` and the state folder;
 // a file that is unreadable, oversized, binary, invalid UTF-8, unparseable,
 // a symlink leaving the store (or looping), named with control characters or
@@ -133,11 +127,10 @@ using Preread = std::unordered_map<std::string, std::pair<FileIdentity, std::str
 // With `Entries::looked_at` as well, such a scan leaves out the files it took
 // from the cache and says which it looked at (Snapshot::looked_at), for a
 // caller that keeps the last scan's model and updates it by path.
-// With `preread`, files it holds as they are on disk are not read again.
 enum class Entries { all, looked_at };
 Snapshot scan(const std::filesystem::path& root, const Layout& layout, const ScanLimits& limits,
               ScanCache* cache = nullptr, const std::vector<std::string>* changed = nullptr,
-              Entries wanted = Entries::all, const Preread* preread = nullptr);
+              Entries wanted = Entries::all);
 
 // A store-relative path as diagnostics show it: control characters and bytes
 // that are not UTF-8 escaped (\n, \xNN), so one diagnostic stays one line.

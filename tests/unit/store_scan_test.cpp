@@ -352,39 +352,3 @@ TEST_CASE("the content hash is the blob id git gives the same bytes") {
   git_libgit2_shutdown();
 }
 
-TEST_CASE("a scan takes a file's bytes from the preread while the file is as it was read") {
-  Folder store;
-  store.write("semantic/kept.md", "---\ntype: semantic\n---\nOn disk.\n");
-  store.write("semantic/moved.md", "---\ntype: semantic\n---\nOn disk too.\n");
-  store.write("semantic/big.md", std::string(5000, 'a'));
-  const auto identity = [&](const std::string& relative) {
-    struct stat info {};
-    REQUIRE(::lstat((store.path / relative).c_str(), &info) == 0);
-    return identity_of(info);
-  };
-  // Bytes that differ from the disk's show which were taken. A file whose
-  // identity changed since (written again: a new inode) is read from disk.
-  Preread preread;
-  preread.try_emplace("semantic/kept.md", identity("semantic/kept.md"),
-                      "---\ntype: semantic\n---\nFrom memory.\n");
-  preread.try_emplace("semantic/moved.md", identity("semantic/moved.md"),
-                      "---\ntype: semantic\n---\nStale.\n");
-  store.write("semantic/moved.md.new", "---\ntype: semantic\n---\nWritten again.\n");
-  fs::rename(store.path / "semantic/moved.md.new", store.path / "semantic/moved.md");
-  // The size limit holds for what is taken as for what is read.
-  preread.try_emplace("semantic/big.md", identity("semantic/big.md"), std::string(5000, 'b'));
-
-  const auto snapshot =
-      scan(store.path, Layout{}, ScanLimits{1000, 2000}, nullptr, nullptr, Entries::all, &preread);
-  const auto* kept = snapshot.find("semantic/kept.md");
-  const auto* moved = snapshot.find("semantic/moved.md");
-  REQUIRE(kept != nullptr);
-  REQUIRE(moved != nullptr);
-  CHECK(kept->file->body() == "From memory.\n");
-  CHECK(kept->content_hash == content_hash("---\ntype: semantic\n---\nFrom memory.\n"));
-  CHECK(moved->file->body() == "Written again.\n");
-  CHECK(snapshot.find("semantic/big.md") == nullptr);
-  const auto* big_diagnostic = diagnostic_for(snapshot, "semantic/big.md");
-  REQUIRE(big_diagnostic != nullptr);
-  CHECK_THAT(big_diagnostic->reason, Catch::Contains("over the limit of 1000"));
-}
