@@ -373,10 +373,8 @@ def one_semantic_file(store):
 
 def daemon_cycles(bench, copy, total, trials):
     """The daemon's one-file cycles on `copy`, committed and indexed: change →
-    commit latencies (HEAD moves: the snapshot commit), the daemon's own
-    time for each whole run (snapshot, rules, commit), and how long after
-    HEAD moved git's index file was in place (written by a helper thread,
-    off the run), from its log."""
+    commit latencies (HEAD moves: the snapshot commit) and the daemon's own
+    time for each whole run (snapshot, rules, commit), from its log."""
     daemon = Daemon(bench, copy, f"cycle-{total}", debug=True)
     try:
         daemon.start(timeout=600)
@@ -395,9 +393,7 @@ def daemon_cycles(bench, copy, total, trials):
         log = f.read()
     runs = [float(m.group(1)) / 1000 for m in
             re.finditer(r"\(([\d.]+) ms\); agent's changes committed as", log)]
-    index = [float(m.group(1)) / 1000 for m in
-             re.finditer(r"index file in place ([\d.]+) ms after HEAD moved", log)]
-    return latencies, runs[-trials:], index[-trials:]
+    return latencies, runs[-trials:]
 
 
 def commit_count(store):
@@ -412,7 +408,7 @@ def objects_kib(store):
 
 
 def scenario_scaling(bench, runs, sizes, full_sizes, trials):
-    cycle, commit_at, index_at = {}, {}, {}
+    cycle, commit_at = {}, {}
     for total in sizes:
         episodic, semantic = total * 8 // 10, total * 2 // 10
         pristine = bench.store(f"s3-{total}", episodic, 0.1, semantic)
@@ -454,7 +450,7 @@ def scenario_scaling(bench, runs, sizes, full_sizes, trials):
         pack = [bench.engram, "pack", "--store", copy]
         run(pack, env=bench.env)
         commits_before, objects_before = commit_count(copy), objects_kib(copy)
-        latencies, took, index = daemon_cycles(bench, copy, total, trials)
+        latencies, took = daemon_cycles(bench, copy, total, trials)
         changes = commit_count(copy) - commits_before
         loose_kib = objects_kib(copy) - objects_before
         if total == sizes[0]:
@@ -468,10 +464,6 @@ def scenario_scaling(bench, runs, sizes, full_sizes, trials):
                   spread(took), spread(git), f"{took.median / git.median:.1f}×", "", "")
         bench.row(s, "one-file change → its commit (HEAD moves), with the daemon", spread(latency),
                   spread(git), f"{latency.median / git.median:.1f}×", "", "")
-        if index:
-            index_at[total] = Stats(index).median
-            bench.row(s, "git's index file in place, after HEAD moved (a helper thread, "
-                      "not in the run)", spread(Stats(index)), "", "", "", "")
         if changes > 0:
             bench.row(s, f"`.git` growth per one-file change, its objects loose ({changes} changes)",
                       f"{loose_kib / changes:.1f} KiB", "", "", "", "")
@@ -507,10 +499,6 @@ def scenario_scaling(bench, runs, sizes, full_sizes, trials):
         ratio = commit_at[large] / commit_at[small]
         bench.row("3. scaling", f"one-file change → commit at {large:,} ÷ at {small:,}",
                   f"{ratio:.2f}×", "", "", "", "")
-        if small in index_at and large in index_at:
-            ratio = index_at[large] / index_at[small]
-            bench.row("3. scaling", f"index file in place after HEAD at {large:,} ÷ at {small:,}",
-                      f"{ratio:.2f}×", "", "", "", "")
         bench.notes.append(
             "Scenario 3 slope (the daemon's one-file run, ms per 1,000 files): " +
             f"{(cycle[large] - cycle[small]) * 1000 / ((large - small) / 1000):.2f}")

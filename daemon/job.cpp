@@ -154,12 +154,6 @@ JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, KeptSt
   }
   result.took = std::chrono::duration_cast<std::chrono::microseconds>(
       std::chrono::steady_clock::now() - started);
-  // The run is done once HEAD holds its commits; git's index file, which
-  // the last commit left being written on a helper thread, is in place
-  // before the store is reported at rest (`git status` agrees with HEAD).
-  if (auto& kept = caches.of(job.root); kept.repository) {
-    kept.repository->settle_index();
-  }
   return result;
 }
 

@@ -5,19 +5,23 @@
 
 #include "base/fault.hpp"
 #include "base/step_timer.hpp"
-#include "git/folders.hpp"
-#include "git/index_file.hpp"
+#include "git/index_access.hpp"
 #include "git/libgit2.hpp"
-#include "git/retired_files.hpp"
 
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
 #include <fmt/format.h>
 #include <optional>
 #include <spdlog/spdlog.h>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace engram::git {
 
+using detail::behind_marker;
 using detail::Commit;
 using detail::failure;
 using detail::fresh_errors;
@@ -64,9 +68,47 @@ int write_commit(git_oid& out, git_repository* repository, const git_signature* 
   return code;
 }
 
-// How long the index's writer waits out another process's index.lock once
-// HEAD has moved (`git status` takes it to refresh the index).
-constexpr std::chrono::milliseconds k_index_lock_wait{5000};
+// Writes the commit of the tree `tree_id` on `parent` (or none), by `author`
+// and `committer` now; sets `out` to its id. nullopt when it worked.
+std::optional<Failure> new_commit(git_oid& out, git_repository* repository,
+                                  const Signature& author, const Signature& committer,
+                                  const std::string& text, const git_oid& tree_id,
+                                  const git_commit* parent) {
+  Tree tree;
+  if (const int code = git_tree_lookup(&tree.pointer, repository, &tree_id); code != 0) {
+    return failure(code, "cannot read the new tree");
+  }
+  GitSignature by;
+  GitSignature to;
+  if (git_signature_now(&by.pointer, author.name.c_str(), author.email.c_str()) != 0 ||
+      git_signature_now(&to.pointer, committer.name.c_str(), committer.email.c_str()) != 0) {
+    return Failure{last_error("invalid commit signature")};
+  }
+  if (const int code = write_commit(out, repository, by.pointer, to.pointer, text, tree.pointer,
+                                    parent);
+      code != 0) {
+    return failure(code, "cannot create the commit");
+  }
+  return std::nullopt;
+}
+
+// Creates the empty file `marker`; nullopt when it worked.
+std::optional<Failure> write_marker(const std::filesystem::path& marker) {
+  const int descriptor = ::open(marker.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+  if (descriptor < 0) {
+    return Failure{fmt::format("cannot create {}: {}", marker.string(), std::strerror(errno))};
+  }
+  ::close(descriptor);
+  return std::nullopt;
+}
+
+// True when another process holds the index's lock file (a `git commit` of
+// the user's, from its start until its own HEAD moves).
+bool index_locked(git_index* index) {
+  const char* file = git_index_path(index);
+  std::error_code error;
+  return file != nullptr && std::filesystem::exists(std::string(file) + ".lock", error);
+}
 
 } // namespace
 
@@ -74,7 +116,6 @@ Expected<CommitId, Failure> Repository::commit_staged(std::string_view message,
                                                       const Signature& author,
                                                       const Signature& committer,
                                                       const std::vector<std::string>* paths) {
-  settle_index();
   Index index;
   if (const int code = git_repository_index(&index.pointer, m_repository.get()); code != 0) {
     return unexpected(failure(code, "cannot read the index"));
@@ -88,19 +129,28 @@ Expected<CommitId, Failure> Repository::commit_staged(std::string_view message,
 
 bool Repository::updated_tree(git_oid& out, git_index* index, git_tree* head,
                               const std::vector<std::string>& paths) const {
-  // Only the folders along the paths are written, from their parsed form
-  // (detail::Folders): libgit2's tree updates parse a folder's tree again on
-  // each commit (20,000 entries in a big semantic/) to change one entry.
-  std::vector<detail::TreeChange> changes;
-  changes.reserve(paths.size());
+  // Only the folders along the paths are written: writing the tree from the
+  // whole index reads every folder of the store back afterwards.
+  std::vector<git_tree_update> updates;
+  updates.reserve(paths.size());
   for (const auto& path : paths) {
-    detail::TreeChange change{path, std::nullopt};
+    git_tree_update update{};
+    update.path = path.c_str();
     if (const git_index_entry* entry = git_index_get_bypath(index, path.c_str(), 0)) {
-      change.to.emplace(entry->id, entry->mode);
+      update.action = GIT_TREE_UPDATE_UPSERT;
+      git_oid_cpy(&update.id, &entry->id);
+      update.filemode = static_cast<git_filemode_t>(entry->mode);
+    } else {
+      Owned<git_tree_entry, git_tree_entry_free> there;
+      if (git_tree_entry_bypath(&there.pointer, head, path.c_str()) != 0) {
+        continue; // neither staged nor in HEAD: nothing to remove
+      }
+      update.action = GIT_TREE_UPDATE_REMOVE;
     }
-    changes.push_back(std::move(change));
+    updates.push_back(update);
   }
-  return m_folders->update(m_repository.get(), git_tree_id(head), changes, out);
+  return git_tree_create_updated(&out, m_repository.get(), head, updates.size(),
+                                 updates.data()) == 0;
 }
 
 Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::string_view message,
@@ -110,55 +160,11 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
   git_repository* repository = m_repository.get();
   // The order: every object first (blobs, trees, the commit), one flush
   // making them durable together, then HEAD, then a flush making HEAD
-  // durable, then the index. HEAD never names an object that a crash could
-  // lose. Two flushes a commit, not three: each is a syncfs, which on a
-  // small commit costs more than anything else it does.
-  //
-  // The index's file is made and put in place by a helper thread once HEAD
-  // is durable (detail::IndexFile): on a 100,000-file store it is 7.2 MB to
-  // hash and write, and the commit does not wait for it. The next use of
-  // the index waits for it (settle_index), and so does the daemon when a
-  // run is done. A marker made before HEAD moves, and removed with the
-  // file in place, tells the next session that a process died between the
-  // two: it brings the index up to HEAD (catch_up_index). Made in the same
-  // journal as HEAD's move, the final flush makes the two durable together.
-  // The index's version first: 4, paths prefix-compressed, as git's
-  // feature.manyFiles: a third less to hash and write (10.5 -> 7.2 MB). git
-  // reads it since 1.8.0; libgit2 keeps the version it read, so an index is
-  // converted once.
-  //
-  // The very first index, and records only libgit2 writes, are written by
-  // libgit2 before HEAD moves, as git does; an index with conflicts, by
-  // libgit2 once HEAD has moved (see IndexFile::finish).
+  // durable, then the index, as git does. HEAD never names an object that a
+  // crash could lose. A marker made before HEAD moves, and removed once the
+  // index is written, tells the next session that a process died between
+  // the two: it brings the index up to HEAD (catch_up_index).
   StepTimer timer;
-  settle_index();
-  if (git_index_version(index) < 4 && git_index_set_version(index, 4) != 0) {
-    return unexpected(failure(-1, "cannot set the index's version"));
-  }
-  std::optional<detail::IndexFile> index_file = detail::IndexFile::start(repository, index);
-  timer.step("index helper");
-  const auto write_index = [&]() -> std::optional<Failure> {
-    if (index_file) {
-      return std::nullopt; // published after HEAD (publish_index)
-    }
-    if (const char* file = git_index_path(index)) {
-      m_retired->hold(file);
-    }
-    if (const int code = git_index_write(index); code != 0) {
-      return failure(code, "cannot write the index");
-    }
-    fault_point("after-index-write");
-    return std::nullopt;
-  };
-  const auto publish_index = [&] {
-    if (index_file) {
-      fault_point("before-index-write");
-      index_file->publish(k_index_lock_wait);
-      m_index_file = std::make_unique<detail::IndexFile>(std::move(*index_file));
-    }
-    m_folders->deflate_later();
-  };
-
   Commit parent;
   git_oid head_id;
   const int head_result = git_reference_name_to_id(&head_id, repository, "HEAD");
@@ -169,9 +175,6 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
   } else if (head_result != GIT_ENOTFOUND) {
     return unexpected(failure(head_result, "cannot resolve HEAD"));
   }
-  // With the paths known, only the folders along them are written: writing
-  // the tree from the index reads every folder of the store back afterwards
-  // (libgit2 refills its tree cache), which grows with the store.
   git_oid tree_id;
   Tree head_tree;
   const bool updated = paths != nullptr && parent.pointer != nullptr &&
@@ -183,77 +186,70 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
     }
   }
   timer.step("tree");
-  Tree tree;
-  if (const int code = git_tree_lookup(&tree.pointer, repository, &tree_id); code != 0) {
-    return unexpected(failure(code, "cannot read the new tree"));
-  }
   if (parent.pointer != nullptr &&
       git_oid_equal(git_commit_tree_id(parent.pointer), &tree_id) != 0) {
     // HEAD holds this tree already: nothing to commit, and the index
     // (what was staged, stat data refreshed) is written all the same.
-    if (auto failed = flush(); failed || (failed = write_index())) {
+    if (auto failed = flush()) {
       return unexpected(std::move(*failed));
     }
-    publish_index();
-    m_retired->close_later();
+    if (const int code = git_index_write(index); code != 0) {
+      return unexpected(failure(code, "cannot write the index"));
+    }
     return CommitId{};
   }
 
-  GitSignature author_signature;
-  GitSignature committer_signature;
-  if (git_signature_now(&author_signature.pointer, author.name.c_str(), author.email.c_str()) !=
-          0 ||
-      git_signature_now(&committer_signature.pointer, committer.name.c_str(),
-                        committer.email.c_str()) != 0) {
-    return unexpected(Failure{last_error("invalid commit signature")});
-  }
   const std::string text = normalise_message(message);
   git_oid commit_id;
-  if (const int code = write_commit(commit_id, repository, author_signature.pointer,
-                                    committer_signature.pointer, text, tree.pointer, parent.pointer);
-      code != 0) {
-    return unexpected(failure(code, "cannot create the commit"));
+  if (auto failed = new_commit(commit_id, repository, author, committer, text, tree_id,
+                               parent.pointer)) {
+    return unexpected(std::move(*failed));
   }
   timer.step("commit object");
-  // The objects are durable before the index and HEAD name them, and HEAD
-  // is durable before the caller moves on (and clears its working state).
+  // The objects are durable before HEAD names them, and HEAD is durable
+  // before the caller moves on (and clears its working state).
   if (auto failed = flush()) {
     return unexpected(std::move(*failed));
   }
   timer.step("flush");
-  if (auto failed = write_index()) {
-    return unexpected(std::move(*failed));
-  }
-  if (!index_file) {
-    timer.step("index");
-  } else {
-    if (index_file->locked()) {
-      // A git command of the user's holds the index, as `git commit` does
-      // from its start until its own HEAD moves: HEAD is left to it, and
-      // the step is redone once it is done (Locked::yes), as when libgit2
-      // writing the index itself meets the lock.
-      git_error_set_str(GIT_ERROR_INDEX, "the index is locked (index.lock): a git command is "
-                                         "writing it");
-      return unexpected(failure(GIT_ELOCKED, "cannot write the index"));
-    }
-    if (const int code = index_file->mark_behind(gitdir()); code != 0) {
-      return unexpected(failure(code, "cannot write the index"));
-    }
-  }
-  if (auto failed = move_head(commit_id, head_result == 0 ? &head_id : nullptr, text)) {
-    return unexpected(std::move(*failed));
-  }
-  timer.step("HEAD");
-  if (auto failed = flush()) {
-    return unexpected(std::move(*failed));
-  }
-  timer.step("flush");
-  publish_index();
-  m_retired->close_later();
-  timer.step("helpers told");
   spdlog::debug("{}: commit: {}", m_workdir.string(), timer.line());
+  return land(commit_id, head_result == 0 ? &head_id : nullptr, text, index);
+}
+
+Expected<CommitId, Failure> Repository::land(const git_oid& commit_id, const git_oid* expected,
+                                             const std::string& text, git_index* index) {
+  if (index_locked(index)) {
+    // A git command of the user's holds the index, as `git commit` does
+    // from its start until its own HEAD moves: HEAD is left to it, and the
+    // step is redone once it is done (Locked::yes).
+    git_error_set_str(GIT_ERROR_INDEX, "the index is locked (index.lock): a git command is "
+                                       "writing it");
+    return unexpected(failure(GIT_ELOCKED, "cannot write the index"));
+  }
+  if (auto made = write_marker(behind_marker(gitdir()))) {
+    return unexpected(std::move(*made));
+  }
+  if (auto failed = move_head(commit_id, expected, text)) {
+    return unexpected(std::move(*failed));
+  }
+  if (auto failed = flush()) {
+    return unexpected(std::move(*failed));
+  }
+  fault_point("before-index-write");
+  if (git_index_write(index) != 0) {
+    // HEAD and the objects are durable: only git's cache of the staging
+    // area is behind. The marker left tells engram's next session to bring
+    // it up to HEAD, and the next commit writes it too.
+    spdlog::warn("{}: the index was not written after the commit ({}); `git status` shows the "
+                 "store as changed until engram's next run writes it",
+                 m_workdir.string(), last_error("cannot write the index"));
+  } else {
+    std::error_code error;
+    std::filesystem::remove(behind_marker(gitdir()), error);
+  }
   return CommitId{to_hex(commit_id)};
 }
+
 
 std::optional<Failure> Repository::move_head(const git_oid& commit, const git_oid* expected,
                                              std::string_view message) {
@@ -268,9 +264,6 @@ std::optional<Failure> Repository::move_head(const git_oid& commit, const git_oi
   const auto summary = message.substr(0, message.find('\n'));
   const std::string log =
       fmt::format("commit{}: {}", expected == nullptr ? " (initial)" : "", summary);
-  if (name == "HEAD" || name.starts_with("refs/")) {
-    m_retired->hold(gitdir() / name); // a loose ref's file, replaced by the move
-  }
   Reference moved;
   fresh_errors();
   const int code =

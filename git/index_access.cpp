@@ -37,4 +37,8 @@ int stage_as_head(git_repository* repository, git_index* index, const std::strin
   return git_index_remove_bypath(index, path.c_str());
 }
 
+std::filesystem::path behind_marker(const std::filesystem::path& gitdir) {
+  return gitdir / "engram-index-behind";
+}
+
 } // namespace engram::git::detail

@@ -1,5 +1,5 @@
-// Index access: the repository's index read as it is on disk, and one path
-// of it set to HEAD's entry. Shared by staging (repository.cpp) and the
+// Index access: the repository's index read as it is on disk, one path of
+// it set to HEAD's entry, and the marker of an index behind HEAD. Shared by staging (repository.cpp) and the
 // index's upkeep (index_upkeep.cpp). Private to git/.
 #pragma once
 
@@ -7,6 +7,7 @@
 #include "git/libgit2.hpp"
 #include "git/repository.hpp"
 
+#include <filesystem>
 #include <git2.h>
 #include <string>
 
@@ -21,5 +22,9 @@ Expected<git_index*, Failure> fresh_index(git_repository* repository, Index& ind
 // it. The entry carries no stat data, so git compares the file's content and
 // `git status` still shows it changed. Returns libgit2's code.
 int stage_as_head(git_repository* repository, git_index* index, const std::string& path);
+
+// The file whose presence says a commit moved HEAD and the index's file has
+// not caught up yet (see Repository::commit_index and catch_up_index).
+std::filesystem::path behind_marker(const std::filesystem::path& gitdir);
 
 } // namespace engram::git::detail

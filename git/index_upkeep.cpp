@@ -1,14 +1,10 @@
-// Index upkeep: Repository keeping git's index file in step with HEAD —
-// waiting for the file a commit left being written, reading it again once
-// engram wrote it, and bringing it up to HEAD after a run stopped between the
-// two (see index_file.hpp's behind_marker).
+// Index upkeep: Repository bringing git's index up to HEAD after a run
+// stopped between moving HEAD and writing the index (see behind_marker).
 #include "git/repository.hpp"
 
 #include "git/index_access.hpp"
-#include "git/index_file.hpp"
 #include "git/libgit2.hpp"
 #include "git/locks.hpp"
-#include "git/retired_files.hpp"
 
 #include <filesystem>
 #include <fmt/format.h>
@@ -24,32 +20,7 @@ using detail::last_error;
 using detail::Object;
 using detail::stage_as_head;
 
-void Repository::settle_index() const {
-  if (!m_index_file) {
-    return;
-  }
-  const std::unique_ptr<detail::IndexFile> file = std::move(m_index_file);
-  Index index;
-  int code = git_repository_index(&index.pointer, m_repository.get());
-  if (code == 0) {
-    code = file->finish(index.pointer);
-  }
-  if (code == 0) {
-    m_index_written = true;
-    spdlog::debug("{}: index file in place {:.1f} ms after HEAD moved", m_workdir.string(),
-                  file->took_ms());
-  } else {
-    // HEAD and the objects are durable: only git's cache of the staging area
-    // is behind. The marker left tells engram's next session to write it
-    // (catch_up_index), and the next commit writes it too.
-    spdlog::warn("{}: the index was not written after the commit ({}); `git status` shows the "
-                 "store as changed until engram's next run writes it",
-                 m_workdir.string(), last_error("cannot write the index"));
-  }
-}
-
 void Repository::drop_dead_index_lock() {
-  settle_index();
   std::error_code error;
   const std::filesystem::path lock = gitdir() / "index.lock";
   if (std::filesystem::exists(detail::behind_marker(gitdir()), error) &&
@@ -62,7 +33,6 @@ void Repository::drop_dead_index_lock() {
 }
 
 void Repository::catch_up_index() {
-  settle_index();
   const std::filesystem::path marker = detail::behind_marker(gitdir());
   std::error_code error;
   if (!std::filesystem::exists(marker, error)) {
@@ -95,25 +65,14 @@ void Repository::catch_up_index() {
       return;
     }
   }
-  m_retired->hold(git_index_path(*index));
   if (git_index_write(*index) != 0) {
     spdlog::warn("{}: {}", m_workdir.string(), last_error("cannot write the index"));
     return;
   }
-  m_retired->close_later();
   std::filesystem::remove(marker, error);
   spdlog::info("{}: the index was behind HEAD (a run was stopped after its commit); {} file{} "
                "brought up to HEAD",
                m_workdir.string(), count, count == 1 ? "" : "s");
-}
-
-void Repository::reread_index() const {
-  settle_index();
-  Index index;
-  if (m_index_written && git_repository_index(&index.pointer, m_repository.get()) == 0 &&
-      git_index_read(index.pointer, 1) == 0) {
-    m_index_written = false;
-  }
 }
 
 } // namespace engram::git

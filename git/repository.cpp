@@ -1,6 +1,6 @@
 // Repository over libgit2: opening a store's repository, staging, blobs and
-// HEAD (commits are in commit.cpp, status in status.cpp, keeping the index's
-// file in step with HEAD in index_upkeep.cpp).
+// HEAD (commits are in commit.cpp, status in status.cpp, bringing the index
+// up to HEAD after a stopped run in index_upkeep.cpp).
 #include "git/repository.hpp"
 
 #include "base/durability.hpp"
@@ -8,13 +8,8 @@
 #include "base/fault.hpp"
 #include "base/regular_file.hpp"
 #include "base/sha1.hpp"
-#include "git/folders.hpp"
 #include "git/index_access.hpp"
-#include "git/index_file.hpp"
 #include "git/libgit2.hpp"
-#include "git/pack.hpp"
-#include "git/retired_files.hpp"
-#include "git/unfiltered.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -161,16 +156,9 @@ void Repository::Closer::operator()(git_repository* repository) const {
 }
 
 Repository::Repository(git_repository* repository, std::filesystem::path workdir)
-    : m_repository(repository), m_workdir(std::move(workdir)),
-      m_folders(std::make_unique<detail::Folders>()),
-      m_retired(std::make_unique<detail::RetiredFiles>()) {}
+    : m_repository(repository), m_workdir(std::move(workdir)) {}
 
-Repository::~Repository() {
-  // The helper finishes (or drops) the index's write before the index goes,
-  // and a write that failed (no space left, say) is said, not lost: a
-  // command's repository goes only as the command ends.
-  settle_index();
-}
+Repository::~Repository() = default;
 Repository::Repository(Repository&&) noexcept = default;
 Repository& Repository::operator=(Repository&&) noexcept = default;
 
@@ -392,7 +380,6 @@ Expected<std::vector<std::string>, Failure> staged_beyond(git_repository* reposi
 Expected<CommitId, Failure> Repository::commit_all(std::string_view message,
                                                    const Signature& author,
                                                    const Signature& committer, const Admit& admit) {
-  reread_index(); // add_all runs a status
   Index owner;
   auto index = fresh_index(m_repository.get(), owner);
   if (!index) {
@@ -477,21 +464,12 @@ bool same_file_state(const std::optional<std::pair<off_t, std::int64_t>>& before
 Expected<std::vector<std::string>, Failure>
 Repository::stage_paths(const std::vector<std::string>& paths, Unreadable unreadable,
                         const Admit& admit) {
-  settle_index();
   Index owner;
   auto index = fresh_index(m_repository.get(), owner);
   if (!index) {
     return unexpected(index.error());
   }
   std::vector<std::string> staged;
-  // A commit of many files stages each as its bytes when no filter can
-  // apply (see unfiltered.cpp); a few are not worth asking. With `admit`
-  // the bytes are read and judged on the way, as libgit2 stages them.
-  constexpr std::size_t k_unfiltered_from = 16;
-  std::optional<bool> unfiltered; // set: stage unfiltered, trusting the file mode or not
-  if (!admit && paths.size() >= k_unfiltered_from && !may_filter(m_repository.get(), *index)) {
-    unfiltered = trusts_file_mode(m_repository.get());
-  }
   for (const auto& path : paths) {
     std::error_code error;
     const bool present = std::filesystem::symlink_status(m_workdir / path, error).type() !=
@@ -512,14 +490,8 @@ Repository::stage_paths(const std::vector<std::string>& paths, Unreadable unread
         continue;
       }
     }
-    int code = 1;
-    if (present && unfiltered) {
-      code = stage_unfiltered(m_repository.get(), *index, m_workdir, path, *unfiltered);
-    }
-    if (code == 1) {
-      code = present ? git_index_add_bypath(*index, path.c_str())
-                     : git_index_remove_bypath(*index, path.c_str());
-    }
+    int code = present ? git_index_add_bypath(*index, path.c_str())
+                       : git_index_remove_bypath(*index, path.c_str());
     if (code == 0 && present && admit &&
         !admit_staged(m_repository.get(), *index, path, seen, admit)) {
       code = stage_as_head(m_repository.get(), *index, path);
@@ -591,18 +563,9 @@ Expected<std::string, Failure> Repository::write_blob(std::string_view bytes) {
 
 Expected<std::vector<std::string>, Failure>
 Repository::write_blobs(const std::vector<std::string_view>& blobs) {
+  // Each a loose object, as `git add` writes them; git's own upkeep packs them later.
   std::vector<std::string> ids;
   ids.reserve(blobs.size());
-  if (detail::pack_worth_it(m_repository.get(), blobs.size())) {
-    std::vector<git_oid> packed;
-    if (const int code = detail::write_pack(m_repository.get(), blobs, packed); code != 0) {
-      return unexpected(failure(code, "cannot store the blobs as a pack"));
-    }
-    for (const auto& id : packed) {
-      ids.push_back(to_hex(id));
-    }
-    return ids;
-  }
   for (const auto& bytes : blobs) {
     auto id = write_blob(bytes);
     if (!id) {

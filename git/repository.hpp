@@ -23,12 +23,6 @@ struct git_oid;
 
 namespace engram::git {
 
-namespace detail {
-class Folders;
-class IndexFile;
-class RetiredFiles;
-} // namespace detail
-
 // The author and committer of engram's commits.
 struct Signature {
   std::string name;
@@ -207,9 +201,6 @@ public:
   [[nodiscard]] Expected<std::string, Failure> write_blob(std::string_view bytes);
 
   // Stores each of `blobs` as write_blob does; returns their ids, in order.
-  // Many of them (detail::k_pack_at) go into one pack instead of a loose file
-  // each, as git keeps a large fetch: on a consolidation that rewrites
-  // hundreds of files, creating their loose objects was a fifth of its time.
   [[nodiscard]] Expected<std::vector<std::string>, Failure>
   write_blobs(const std::vector<std::string_view>& blobs);
 
@@ -228,13 +219,8 @@ public:
   // The repository's git folder (`<workdir>/.git/`, or where a gitdir file points).
   std::filesystem::path gitdir() const;
 
-  // The libgit2 handle, for the other files of git/ (history, revert), with
-  // git's index file settled first: until then a helper thread reads the
-  // index the handle holds (see settle_index).
-  git_repository* handle() const {
-    settle_index();
-    return m_repository.get();
-  }
+  // The libgit2 handle, for the other files of git/ (history, revert).
+  git_repository* handle() const { return m_repository.get(); }
 
   // The id of HEAD's commit as hex; nullopt when HEAD is unborn (no commit yet).
   // Throws engram::Error when HEAD cannot be read.
@@ -248,17 +234,9 @@ public:
   // included and ignored ones not. Throws engram::Error when status fails.
   bool is_clean() const;
 
-  // Waits until the index's file the last commit left being written is in
-  // place, and has libgit2 take what was written (its checksum), or logs
-  // why it was not (index.lock held, or the file replaced by another writer
-  // since: the next commit writes it). Every method that reads or stages
-  // the index does this first; a caller that keeps the repository open
-  // calls it when its run is done, so the store is at rest on disk.
-  void settle_index() const;
-
   // Brings the index up to HEAD when a commit moved HEAD and its process died
   // (or could not write the index) before the index's file caught up (see
-  // detail::behind_marker): each path where the index and HEAD differ is
+  // commit_index's marker): each path where the index and HEAD differ is
   // set to HEAD's blob, its stat data cleared so a status hashes the file,
   // and the index written. Call it holding the store, with git idle. Does
   // nothing when no commit was left so; logs what it could not do.
@@ -287,8 +265,8 @@ private:
   Repository(git_repository* repository, std::filesystem::path workdir);
 
   // Writes `index` as a tree (HEAD's updated at `paths` only, when given),
-  // commits that tree on HEAD unless it is HEAD's already, and has the
-  // index's file written (after HEAD moved: see settle_index).
+  // commits that tree on HEAD unless it is HEAD's already, and writes the
+  // index's file once HEAD has moved, as git does.
   [[nodiscard]] Expected<CommitId, Failure>
   commit_index(git_index* index, std::string_view message, const Signature& author,
                const Signature& committer, const std::vector<std::string>* paths = nullptr);
@@ -298,31 +276,21 @@ private:
   bool updated_tree(git_oid& out, git_index* index, git_tree* head,
                     const std::vector<std::string>& paths) const;
 
+  // Moves HEAD to the durable commit `commit_id` (see move_head), makes that
+  // durable, then writes `index`'s file; a marker says the index is behind
+  // HEAD until then. An index HEAD moved without is logged, not failed:
+  // catch_up_index writes it next time.
+  [[nodiscard]] Expected<CommitId, Failure> land(const git_oid& commit_id, const git_oid* expected,
+                                                 const std::string& text, git_index* index);
+
   // Points HEAD (its branch, or HEAD itself when detached) at `commit`,
   // provided it still points at `expected` (nullptr: unborn). Logged in the
   // reflog as git does.
   [[nodiscard]] std::optional<Failure> move_head(const git_oid& commit, const git_oid* expected,
                                                  std::string_view message);
 
-  // The index's file a commit left being written on a helper thread, which
-  // reads the index's entries until it is done (see settle_index). First:
-  // a move replaces it, and so joins its helper, before the index it reads.
-  mutable std::unique_ptr<detail::IndexFile> m_index_file;
   std::unique_ptr<git_repository, Closer> m_repository;
   std::filesystem::path m_workdir;
-  // HEAD's trees as read or written, parsed (detail::Folders): what compares
-  // a file with HEAD's and writes the trees along the paths of a commit.
-  std::unique_ptr<detail::Folders> m_folders;
-  // The index and ref files a commit replaced, freed off its path.
-  std::unique_ptr<detail::RetiredFiles> m_retired;
-  // Whether engram wrote the index since libgit2 last read it
-  // (detail::write_index_file): libgit2 still dates it by its own last
-  // read, so its status would hash every file changed since as possibly
-  // racy. A status reads it again first (reread_index).
-  mutable bool m_index_written = false;
-
-  // Has libgit2 read the index again when engram wrote it since (see m_index_written).
-  void reread_index() const;
 };
 
 } // namespace engram::git

@@ -1,12 +1,9 @@
 // Status: which files of the working tree and the index differ from HEAD —
-// the whole tree through libgit2's status (after a refresh of the index's
-// stale stat data), or only the files a watcher named.
+// the whole tree through libgit2's status, or only the files a watcher named.
 #include "base/error.hpp"
 #include "base/regular_file.hpp"
-#include "git/folders.hpp"
 #include "git/libgit2.hpp"
 #include "git/repository.hpp"
-#include "git/unfiltered.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -36,20 +33,6 @@ std::optional<ChangeKind> kind_of(unsigned int status) {
     return on_disk ? std::optional(ChangeKind::added) : std::nullopt;
   }
   return status == GIT_STATUS_CURRENT ? std::nullopt : std::optional(ChangeKind::modified);
-}
-
-// Files whose stat data went stale are hashed here, as their bytes, rather
-// than by a status through git's filters path by path (see
-// refresh_unfiltered). The refresh stays in memory: a status writes nothing
-// (a dry run, or a run with nothing to do, leaves `.git` as it was); the
-// next commit writes it with the index, and a daemon's repository keeps it
-// between runs until then.
-void refresh_stale(git_repository* repository, const std::filesystem::path& workdir) {
-  Index index;
-  if (git_repository_index(&index.pointer, repository) == 0 &&
-      git_index_read(index.pointer, 0) == 0 && !may_filter(repository, index.pointer)) {
-    refresh_unfiltered(index.pointer, workdir, trusts_file_mode(repository));
-  }
 }
 
 // Every path a change could be at when status cannot say: the index's files
@@ -89,8 +72,6 @@ std::vector<std::string> every_path(git_repository* repository,
 } // namespace
 
 bool Repository::is_clean() const {
-  reread_index();
-  refresh_stale(m_repository.get(), m_workdir);
   git_status_options options = GIT_STATUS_OPTIONS_INIT;
   options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
   options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS;
@@ -109,8 +90,6 @@ std::vector<Change> Repository::changes(const std::vector<std::string>* only) co
   if (only != nullptr) {
     return changes_among(*only);
   }
-  reread_index();
-  refresh_stale(m_repository.get(), m_workdir);
   StatusList status;
   if (git_status_list_new(&status.pointer, m_repository.get(), &options) != 0) {
     // One file git cannot read (another user's, mode 000) fails the whole
@@ -142,20 +121,19 @@ std::vector<Change> Repository::changes_among(const std::vector<std::string>& pa
   git_repository* repository = m_repository.get();
   Object head_tree;
   const bool born = git_revparse_single(&head_tree.pointer, repository, "HEAD^{tree}") == 0;
-  const git_oid* head_id = born ? git_object_id(head_tree.pointer) : nullptr;
   std::vector<std::string> sorted = paths;
   std::sort(sorted.begin(), sorted.end());
   sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
   std::vector<Change> result;
   for (const auto& path : sorted) {
-    // HEAD's blob at the path; a folder there is not a file of HEAD's. Read
-    // from the trees as parsed before (detail::Folders), most often by the
-    // commit that made them.
+    // HEAD's blob at the path; a folder there is not a file of HEAD's.
     std::optional<git_oid> in_head;
-    if (head_id != nullptr) {
-      if (const auto file = m_folders->file_at(repository, *head_id, path)) {
-        in_head = file->first;
-      }
+    TreeEntry entry;
+    if (born &&
+        git_tree_entry_bypath(&entry.pointer, reinterpret_cast<git_tree*>(head_tree.pointer),
+                              path.c_str()) == 0 &&
+        git_tree_entry_type(entry.pointer) == GIT_OBJECT_BLOB) {
+      in_head = *git_tree_entry_id(entry.pointer);
     }
     const std::filesystem::path file = m_workdir / path;
     struct stat seen {};

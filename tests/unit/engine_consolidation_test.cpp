@@ -51,15 +51,9 @@ struct Daemonish {
 
   engine::Outcome run(const TempDir& dir, const std::vector<std::string>* changed) {
     const engine::RuleSlot slot{"appender", engram::Phase::index, true, &rule};
-    auto outcome = engine::consolidate(dir.path(), engram::config::Settings::defaults(), {slot},
+    return engine::consolidate(dir.path(), engram::config::Settings::defaults(), {slot},
                                        engram::Date(2026, 11, 22), engram::RunKind::lightweight,
                                        engine::DryRun::no, &kept, changed);
-    // As the daemon's job does: the index file the last commit left being
-    // written is in place before anyone else reads the store.
-    if (kept.repository) {
-      kept.repository->settle_index();
-    }
-    return outcome;
   }
 
   Appender rule;

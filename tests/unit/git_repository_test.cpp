@@ -69,30 +69,6 @@ TEST_CASE("commit_all makes the first commit and leaves the working tree clean")
   CHECK(repository.is_clean());
 }
 
-TEST_CASE("the index is written as version 4, and read back") {
-  const TempDir dir;
-  Repository repository = make_repository(dir);
-  for (int i = 0; i < 40; ++i) {
-    write_file(dir / "semantic" / ("fact-" + std::to_string(i) + ".md"),
-               "Fact " + std::to_string(i) + ".\n");
-  }
-  write_file(dir / "WORKING.md", "# now\n");
-  commit(repository);
-  write_file(dir / "semantic" / "fact-7.md", "Fact seven, changed.\n");
-  commit(repository);
-  repository.settle_index(); // the file is written after HEAD moves
-
-  std::ifstream in(dir / ".git" / "index", std::ios::binary);
-  char header[12] = {};
-  in.read(header, sizeof header);
-  CHECK(std::string(header, 8) == std::string("DIRC\0\0\0\4", 8));
-  CHECK(std::string(header + 8, 4) == std::string("\0\0\0\x29", 4)); // 41 entries
-  // A repository opened afresh reads it, stat data and all: nothing to commit.
-  auto again = Repository::open(dir.path());
-  REQUIRE(again.has_value());
-  CHECK(again->is_clean());
-}
-
 TEST_CASE("an index left behind HEAD by a stopped run is brought up to it") {
   const TempDir dir;
   Repository repository = make_repository(dir);
@@ -103,12 +79,10 @@ TEST_CASE("an index left behind HEAD by a stopped run is brought up to it") {
   write_file(dir / "semantic" / "b.md", "# b, changed\n");
   fs::remove(dir / "semantic" / "c.md");
   write_file(dir / "semantic" / "d.md", "# d\n");
-  repository.settle_index();
   const fs::path index = dir / ".git" / "index";
   const fs::path marker = dir / ".git" / "engram-index-behind";
   fs::copy_file(index, dir / "index.before");
   commit(repository);
-  repository.settle_index();
   CHECK_FALSE(fs::exists(marker)); // removed with the index in place
 
   // As a process killed after HEAD moved leaves it: the index from before
