@@ -1,15 +1,18 @@
 // `engram show REV`: one commit's record — a consolidation's actions, a
-// snapshot's files, a rollback's target — rendered from its commit message,
-// with the files it changed. Read-only; REV is anything git names a commit by.
+// snapshot's files, a rollback's target — rendered from its commit message
+// and its note (refs/notes/engram), with the files it changed. Read-only; REV is anything git names
+// a commit by.
 #include "cli/app.hpp"
 #include "cli/history_output.hpp"
 #include "cli/store_selection.hpp"
 #include "git/history.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
 #include <memory>
+#include <string_view>
 
 namespace engram::cli {
 
@@ -22,18 +25,23 @@ struct ShowOptions {
   bool json = false;                          // --json
 };
 
-// The message's lines that are actions of its record (`- …`), in order.
-std::vector<std::string> action_lines(const std::string& message) {
+// The lines of `text` that are actions of a record (`- …`), in order: the
+// note's, or for a commit with none (an older engram's), the message's.
+std::vector<std::string> action_lines(const std::string& text, bool note) {
   std::vector<std::string> lines;
-  std::size_t begin = message.find('\n'); // the summary is not an action
-  while (begin != std::string::npos && begin < message.size()) {
-    const std::size_t end = message.find('\n', begin + 1);
-    const std::string line =
-        message.substr(begin + 1, end == std::string::npos ? std::string::npos : end - begin - 1);
-    if (line.starts_with("- ")) {
-      lines.push_back(line.substr(2));
+  std::size_t begin = 0;
+  bool first = !note; // a message's summary is no action
+  while (begin < text.size()) {
+    std::size_t end = text.find('\n', begin);
+    if (end == std::string::npos) {
+      end = text.size();
     }
-    begin = end;
+    const std::string_view line(text.data() + begin, end - begin);
+    if (!first && line.starts_with("- ")) {
+      lines.emplace_back(line.substr(2));
+    }
+    first = false;
+    begin = end + 1;
   }
   return lines;
 }
@@ -43,7 +51,9 @@ nlohmann::json detail_json(const git::CommitDetail& detail) {
   auto out = log_entry_json(detail.entry);
   out["parents"] = detail.parents;
   out["message"] = detail.message;
-  out["actions"] = action_lines(detail.message);
+  out["note"] = detail.note;
+  out["actions"] =
+      detail.note.empty() ? action_lines(detail.message, false) : action_lines(detail.note, true);
   out["trailers"] = nlohmann::json::object();
   for (const auto& [key, value] : detail.trailers) {
     out["trailers"][key] = value;
@@ -67,6 +77,15 @@ void print_detail(const git::CommitDetail& detail) {
   fmt::print("{}", detail.message);
   if (!detail.message.ends_with('\n')) {
     fmt::print("\n");
+  }
+  if (!detail.note.empty()) { // as `git log --notes=engram` shows it, indented under a heading
+    fmt::print("\nNotes (engram):\n");
+    std::size_t begin = 0;
+    while (begin < detail.note.size()) {
+      const std::size_t end = std::min(detail.note.find('\n', begin), detail.note.size());
+      fmt::print("    {}\n", std::string_view(detail.note).substr(begin, end - begin));
+      begin = end + 1;
+    }
   }
   fmt::print("\nFiles ({}, +{} -{}):\n", detail.files.size(), entry.insertions, entry.deletions);
   for (const auto& file : detail.files) {
@@ -106,13 +125,13 @@ int run_show(const Globals& globals, const ShowOptions& options) {
 void add_show_command(CLI::App& app, std::vector<Command>& commands) {
   auto options = std::make_shared<ShowOptions>();
   CLI::App* command = app.add_subcommand(
-      "show", "Show one commit's record (its message: summary, actions, trailers) and the files "
-              "it changed.");
+      "show", "Show one commit's record (its message: summary, files, trailers; its note: every "
+              "action) and the files it changed.");
   command->add_option("REV", options->rev, "The commit: an id or prefix, HEAD, HEAD~2, a branch")
       ->capture_default_str();
   add_store_option(*command, options->store);
   command->add_flag("--json", options->json,
-                    "Print the commit as JSON (message, actions, trailers, files)");
+                    "Print the commit as JSON (message, note, actions, trailers, files)");
   commands.push_back(
       {command, [options](const Globals& globals) { return run_show(globals, *options); }});
 }

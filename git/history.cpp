@@ -200,6 +200,22 @@ Expected<std::string, std::string> resolve(const Repository& repository, std::st
   return to_hex(*git_object_id(commit.pointer));
 }
 
+namespace {
+
+// The note k_notes_ref holds for the commit `id`; empty when it has none.
+std::string note_of(git_repository* handle, const git_oid& id) {
+  git_note* note = nullptr;
+  if (git_note_read(&note, handle, k_notes_ref, &id) != 0) {
+    return {};
+  }
+  const char* text = git_note_message(note);
+  std::string result = text != nullptr ? text : "";
+  git_note_free(note);
+  return result;
+}
+
+} // namespace
+
 CommitDetail show(const Repository& repository, const std::string& id) {
   git_repository* handle = repository.handle();
   Commit commit;
@@ -209,6 +225,7 @@ CommitDetail show(const Repository& repository, const std::string& id) {
   const char* message = git_commit_message(commit.pointer);
   detail.message = message != nullptr ? message : "";
   detail.trailers = trailers_of(message);
+  detail.note = note_of(handle, *git_commit_id(commit.pointer));
   for (unsigned int i = 0; i < git_commit_parentcount(commit.pointer); ++i) {
     detail.parents.push_back(to_hex(*git_commit_parent_id(commit.pointer, i)));
   }

@@ -41,6 +41,7 @@ struct FileDiff {
 struct CommitDetail {
   LogEntry entry;
   std::string message;                                       // the whole message
+  std::string note; // its note in k_notes_ref (a consolidation's full record); empty: none
   std::vector<std::pair<std::string, std::string>> trailers; // key, value; in order
   std::vector<std::string> parents;                          // ids
   std::vector<FileDiff> files;                               // sorted by path

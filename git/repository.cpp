@@ -426,19 +426,21 @@ Expected<CommitId, Failure> Repository::commit_all(std::string_view message,
 
 Expected<CommitId, Failure> Repository::commit_paths(const std::vector<std::string>& paths,
                                                      std::string_view message,
-                                                     const Signature& signature) {
-  return commit_paths(paths, message, signature, signature);
+                                                     const Signature& signature,
+                                                     std::string_view note) {
+  return commit_paths(paths, message, signature, signature, note);
 }
 
 Expected<CommitId, Failure> Repository::commit_paths(const std::vector<std::string>& paths,
                                                      std::string_view message,
                                                      const Signature& author,
-                                                     const Signature& committer) {
+                                                     const Signature& committer,
+                                                     std::string_view note) {
   const auto staged = stage_paths(paths, Unreadable::fail);
   if (!staged) {
     return unexpected(staged.error());
   }
-  return commit_staged(message, author, committer, &*staged);
+  return commit_staged(message, author, committer, &*staged, note);
 }
 
 namespace {
@@ -450,8 +452,8 @@ std::optional<std::pair<off_t, std::int64_t>> stat_of(const std::filesystem::pat
     return std::nullopt;
   }
   return std::pair<off_t, std::int64_t>{
-      info.st_size, static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 +
-                        info.st_mtim.tv_nsec};
+      info.st_size,
+      static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec};
 }
 
 bool same_file_state(const std::optional<std::pair<off_t, std::int64_t>>& before,

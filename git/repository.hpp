@@ -79,6 +79,10 @@ struct Admit {
   explicit operator bool() const { return static_cast<bool>(check); }
 };
 
+// Where engram keeps each consolidation's full record, as git notes on its
+// commits: `git log --notes=engram` shows them under the messages.
+inline constexpr const char* k_notes_ref = "refs/notes/engram";
+
 // A commit's id as 40 hex digits, or nullopt when there was nothing to commit
 // (the staged tree equals HEAD's; the index is written all the same).
 using CommitId = std::optional<std::string>;
@@ -153,15 +157,16 @@ public:
   // Nothing else is staged, so a file someone else changed meanwhile stays out
   // of the commit. Writes the index and commits on HEAD. Staging again what a
   // commit already holds commits nothing, so a step cut short can be redone.
+  // With a `note`, the commit gets it as its note in k_notes_ref.
   [[nodiscard]] Expected<CommitId, Failure> commit_paths(const std::vector<std::string>& paths,
                                                          std::string_view message,
-                                                         const Signature& signature);
+                                                         const Signature& signature,
+                                                         std::string_view note = {});
 
   // commit_paths with an author other than the committer.
-  [[nodiscard]] Expected<CommitId, Failure> commit_paths(const std::vector<std::string>& paths,
-                                                         std::string_view message,
-                                                         const Signature& author,
-                                                         const Signature& committer);
+  [[nodiscard]] Expected<CommitId, Failure>
+  commit_paths(const std::vector<std::string>& paths, std::string_view message,
+               const Signature& author, const Signature& committer, std::string_view note = {});
 
   // Stages `paths` as commit_paths does, in the index in memory only; then
   // commit_staged() commits them. A path that cannot be read (an agent is
@@ -179,7 +184,7 @@ public:
   // built folder by folder along their paths instead of from the whole index.
   [[nodiscard]] Expected<CommitId, Failure>
   commit_staged(std::string_view message, const Signature& author, const Signature& committer,
-                const std::vector<std::string>* paths = nullptr);
+                const std::vector<std::string>* paths = nullptr, std::string_view note = {});
 
   // Every file the working tree or the index changed since HEAD, untracked
   // ones included and ignored ones not, sorted by path; renames are a deletion
@@ -269,7 +274,8 @@ private:
   // index's file once HEAD has moved, as git does.
   [[nodiscard]] Expected<CommitId, Failure>
   commit_index(git_index* index, std::string_view message, const Signature& author,
-               const Signature& committer, const std::vector<std::string>* paths = nullptr);
+               const Signature& committer, const std::vector<std::string>* paths = nullptr,
+               std::string_view note = {});
 
   // HEAD's tree `head` with `paths` as `index` has them (absent: removed);
   // false when that cannot be done so (a file where a folder is, say).

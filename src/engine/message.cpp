@@ -5,8 +5,10 @@
 #include "base/json_text.hpp"
 #include "engine/holds.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <git2.h>
+#include <map>
 
 namespace engram::engine {
 namespace {
@@ -136,8 +138,8 @@ std::string summary_line(const Plan& plan, Recovered recovered) {
       ++it->second;
     }
   }
-  std::string summary = fmt::format(
-      "consolidate({}): ", recovered == Recovered::yes ? "recovered" : run_title(plan));
+  std::string summary =
+      fmt::format("consolidate({}): ", recovered == Recovered::yes ? "recovered" : run_title(plan));
   if (counts.empty()) {
     return summary + fmt::format("{} file{} updated", plan.changes.size(),
                                  plan.changes.size() == 1 ? "" : "s");
@@ -154,33 +156,110 @@ std::string render_record(const Plan& plan) {
   return out;
 }
 
-std::string commit_message(const Plan& plan, const ApplyResult& applied, Recovered recovered) {
-  std::string message = summary_line(plan, recovered) + "\n\n";
-  append_record(message, plan);
-  if (!applied.deferred.empty()) {
-    message +=
-        "\nDeferred to the next run (changed while engram worked, or waiting on one that did):\n";
-    for (const auto& path : applied.deferred) {
-      message += "- " + path + "\n";
+namespace {
+
+// The file an action is about: where its claim went, else where it was.
+const std::string& file_of(const Action& action) {
+  return action.target.empty() ? action.source : action.target;
+}
+
+// One line per file the record touches, in the order files first appear:
+// `semantic/api.md: 3 claims absorbed, 1 superseded (from 2 files)`; past
+// k_message_files, one line counts the rest.
+void append_file_lines(std::string& out, const Plan& plan) {
+  struct FileCounts {
+    std::string path;
+    std::vector<std::pair<std::string, std::size_t>> verbs; // in order of first appearance
+    std::vector<std::string> sources;                       // other files its claims came from
+  };
+  std::vector<FileCounts> files;
+  std::map<std::string, std::size_t, std::less<>> where; // path → index in files
+  for (const auto& action : plan.record) {
+    const auto [it, added] = where.try_emplace(file_of(action), files.size());
+    if (added) {
+      files.push_back({file_of(action), {}, {}});
+    }
+    auto& file = files[it->second];
+    auto verb = std::find_if(file.verbs.begin(), file.verbs.end(),
+                             [&](const auto& v) { return v.first == action.action; });
+    if (verb == file.verbs.end()) {
+      file.verbs.emplace_back(action.action, 1);
+    } else {
+      ++verb->second;
+    }
+    if (!action.source.empty() && action.source != file.path &&
+        std::find(file.sources.begin(), file.sources.end(), action.source) == file.sources.end()) {
+      file.sources.push_back(action.source);
     }
   }
+  for (std::size_t i = 0; i < files.size() && i < k_message_files; ++i) {
+    const auto& file = files[i];
+    out += file.path.empty() ? std::string("(the store)") : file.path;
+    for (std::size_t v = 0; v < file.verbs.size(); ++v) {
+      out += (v == 0 ? ": " : ", ") + counted(file.verbs[v].first, file.verbs[v].second);
+    }
+    if (!file.sources.empty()) {
+      out += fmt::format(" (from {} file{})", file.sources.size(),
+                         file.sources.size() == 1 ? "" : "s");
+    }
+    out += '\n';
+  }
+  if (files.size() > k_message_files) {
+    out += fmt::format("… and {} more files; every action is in this commit's note "
+                       "(git log --notes=engram)\n",
+                       files.size() - k_message_files);
+  }
+}
+
+// The files deferred to the next run, under a heading; at most `most` of
+// them named, the rest counted.
+void append_deferred(std::string& out, const ApplyResult& applied, std::size_t most) {
+  if (applied.deferred.empty()) {
+    return;
+  }
+  out += "\nDeferred to the next run (changed while engram worked, or waiting on one that did):\n";
+  for (std::size_t i = 0; i < applied.deferred.size() && i < most; ++i) {
+    out += "- " + applied.deferred[i] + "\n";
+  }
+  if (applied.deferred.size() > most) {
+    out += fmt::format("- … and {} more\n", applied.deferred.size() - most);
+  }
+}
+
+// The trailers that end a consolidation's message.
+std::string trailers(const Plan& plan, Recovered recovered) {
   std::string rules;
   for (const auto& rule : plan.rules) {
     rules += (rules.empty() ? "" : ", ") + rule;
   }
-  message +=
+  std::string out =
       fmt::format("\nEngram-Run: {}\nEngram-Rules: {}\nEngram-Date: {}\n", run_name(plan),
                   rules.empty() ? "none" : rules, plan.today.to_string());
   for (const auto& log : plan.usage_logs) {
-    message += fmt::format("Engram-Usage: {}\n", log);
+    out += fmt::format("Engram-Usage: {}\n", log);
   }
   for (const auto& undo : plan.holding) {
-    message += fmt::format("{}: {}\n", k_holding_trailer, undo);
+    out += fmt::format("{}: {}\n", k_holding_trailer, undo);
   }
   if (recovered == Recovered::yes) {
-    message += "Engram-Recovered: yes\n";
+    out += "Engram-Recovered: yes\n";
   }
-  return message;
+  return out;
+}
+
+} // namespace
+
+CommitText commit_message(const Plan& plan, const ApplyResult& applied, Recovered recovered) {
+  CommitText text;
+  text.message = summary_line(plan, recovered) + "\n\n";
+  append_file_lines(text.message, plan);
+  append_deferred(text.message, applied, k_message_deferred);
+  text.message += trailers(plan, recovered);
+  if (!plan.record.empty() || !applied.deferred.empty()) {
+    append_record(text.note, plan);
+    append_deferred(text.note, applied, applied.deferred.size());
+  }
+  return text;
 }
 
 Plan plan_from_record(const nlohmann::json& record) {

@@ -1,5 +1,6 @@
-// Message: a consolidation's record rendered as a commit message, as text for
-// --dry-run, and as JSON for --json. All three come from the same record.
+// Message: a consolidation's record rendered as a commit message with its
+// note, as text for --dry-run, and as JSON for --json. All come from the same
+// record.
 #pragma once
 
 #include "base/json_text.hpp"
@@ -19,11 +20,28 @@ enum class Recovered { yes, no };
 // `consolidate(recovered): …` for a consolidation a later run finished.
 std::string summary_line(const Plan& plan, Recovered recovered = Recovered::no);
 
-// The commit message: summary, one line per action, deferred files, trailers
-// (`Engram-Run`, `Engram-Rules`, `Engram-Date`, one `Engram-Usage` per usage
-// log folded, and `Engram-Recovered: yes` when a later run finished it).
-std::string commit_message(const Plan& plan, const ApplyResult& applied,
-                           Recovered recovered = Recovered::no);
+// What a commit says: its message, for people, and its note, the full
+// record (git::k_notes_ref; empty: no note).
+struct CommitText {
+  std::string message;
+  std::string note;
+};
+
+// The commit's text. The message: summary, one line per file with its counts
+// (at most k_message_files of them, however large the run), deferred files
+// (k_message_deferred),
+// trailers (`Engram-Run`, `Engram-Rules`, `Engram-Date`, one `Engram-Usage`
+// per usage log folded, and `Engram-Recovered: yes` when a later run
+// finished it). The note: every action, one line each (render_record), and
+// every deferred file.
+CommitText commit_message(const Plan& plan, const ApplyResult& applied,
+                          Recovered recovered = Recovered::no);
+
+// The most files a commit message gives a line of their own, and the most
+// deferred files it names; the rest are counted in one line, and the note
+// names them all. A message stays about 60 lines, whatever the run.
+constexpr std::size_t k_message_files = 40;
+constexpr std::size_t k_message_deferred = 10;
 
 // The plan (without file contents) that record_json(plan, …) describes: run
 // kind, date, rules and every action, so a recovery can render the message

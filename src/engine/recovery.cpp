@@ -71,8 +71,8 @@ void finish_removals(Session& session, const Pending& pending, ApplyResult& resu
   }
 }
 
-// The message of the commit that finishes `pending`.
-std::string recovered_message(const Pending& pending, const ApplyResult& finished) {
+// The message and note of the commit that finishes `pending`.
+CommitText recovered_message(const Pending& pending, const ApplyResult& finished) {
   if (!pending.record.empty()) {
     try {
       return commit_message(plan_from_record(nlohmann::json::parse(pending.record)), finished,
@@ -83,7 +83,7 @@ std::string recovered_message(const Pending& pending, const ApplyResult& finishe
                    error.what());
     }
   }
-  return mark_recovered(pending.message);
+  return {mark_recovered(pending.message), {}};
 }
 
 } // namespace
@@ -134,11 +134,11 @@ Recovery finish_interrupted(Session& session, Sweep sweep) {
   std::vector<std::string> touched = recovery.finished.written;
   touched.insert(touched.end(), recovery.finished.removed.begin(), recovery.finished.removed.end());
   if (!touched.empty()) {
-    const std::string message = recovered_message(*pending, recovery.finished);
+    const CommitText text = recovered_message(*pending, recovery.finished);
     const auto signature = engram_signature(session.repository(), session.settings());
     recovery.commit =
         session.commit("cannot commit the interrupted change", [&](git::Repository& repository) {
-          return repository.commit_paths(touched, message, signature);
+          return repository.commit_paths(touched, text.message, signature, text.note);
         });
   }
   clear_pending(session.root(), session.layout());

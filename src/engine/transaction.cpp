@@ -47,10 +47,8 @@ Committed apply_and_commit(Session& session, const std::vector<FileChange>& chan
   }
   timer.step("blobs");
   pending.head = repository.head();
-  pending.message = message(everything);
-  // Most runs apply everything: their commit takes this message, rendered
-  // once and not copied (a full consolidation's is megabytes).
-  const std::string& planned = pending.message;
+  const CommitText planned = message(everything);
+  pending.message = planned.message;
   timer.step("message");
   write_pending(session.root(), session.layout(), pending);
   fault_point("after-pending");
@@ -64,11 +62,13 @@ Committed apply_and_commit(Session& session, const std::vector<FileChange>& chan
   touched.insert(touched.end(), result.applied.removed.begin(), result.applied.removed.end());
   if (!touched.empty()) {
     fault_point("before-commit");
-    const std::string text = result.applied == everything ? planned : message(result.applied);
+    const CommitText text = result.applied == everything ? planned : message(result.applied);
     const auto signature = engram_signature(repository, session.settings());
-    result.commit = session.commit(
-        "the change was written but not committed (the next run commits it)",
-        [&](git::Repository& open) { return open.commit_paths(touched, text, signature); });
+    result.commit =
+        session.commit("the change was written but not committed (the next run commits it)",
+                       [&](git::Repository& open) {
+                         return open.commit_paths(touched, text.message, signature, text.note);
+                       });
     fault_point("after-commit");
     timer.step("commit");
   }

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "engine/apply.hpp"
+#include "engine/message.hpp"
 #include "engine/pending.hpp"
 #include "engine/plan.hpp"
 #include "engine/session.hpp"
@@ -32,12 +33,14 @@ struct Committed {
                                      // replacement (replaced_files.hpp): the agent's, uncommitted
 };
 
-// The commit message for what was applied (deferred files are listed in it):
-// a function of `applied` alone, asked once when everything was applied.
-using MessageFor = std::function<std::string(const ApplyResult& applied)>;
+// The commit's message and note for what was applied (deferred files are
+// listed in it): a function of `applied` alone, asked once when everything
+// was applied.
+using MessageFor = std::function<CommitText(const ApplyResult& applied)>;
 
 // Applies `changes` (writes first, then removals, as a Plan orders them) in
-// the session's store and commits them with `message(applied)` by engram.
+// the session's store and commits them with `message(applied)` by engram,
+// its note on the commit as git::k_notes_ref's.
 // `pending` gives the operation and, for a consolidation, its record; the
 // files are filled in here. Throws engram::Error; the working state then stays
 // for the next run's recovery to finish.

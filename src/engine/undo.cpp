@@ -87,9 +87,8 @@ std::string hold_trailers(const store::Layout& layout, const std::vector<FileCha
                           const ApplyResult& applied) {
   std::string trailers;
   for (const auto& change : changes) {
-    if (holdable(layout, change.path) &&
-        std::find(applied.deferred.begin(), applied.deferred.end(), change.path) ==
-            applied.deferred.end()) {
+    if (holdable(layout, change.path) && std::find(applied.deferred.begin(), applied.deferred.end(),
+                                                   change.path) == applied.deferred.end()) {
       trailers += fmt::format("{}: {}\n", k_hold_trailer, change.path);
     }
   }
@@ -191,11 +190,13 @@ Undone rollback(const fs::path& root, const config::Settings& settings, std::str
   undone.committed = apply_and_commit(
       session, undone.changes, std::move(pending), [&](const ApplyResult& applied) {
         const auto holds = hold_trailers(session.layout(), undone.changes, applied);
-        return fmt::format("rollback: {}\n\nReverts {} ({}):\n{}{}\nEngram-Run: rollback\n"
-                           "Reverts: {}\n{}",
-                           undone.target_summary, short_id(undone.target), undone.target_summary,
-                           files_body(undone.changes, applied, "reverted"),
-                           holds.empty() ? "" : k_hold_note, undone.target, holds);
+        return CommitText{
+            fmt::format("rollback: {}\n\nReverts {} ({}):\n{}{}\nEngram-Run: rollback\n"
+                        "Reverts: {}\n{}",
+                        undone.target_summary, short_id(undone.target), undone.target_summary,
+                        files_body(undone.changes, applied, "reverted"),
+                        holds.empty() ? "" : k_hold_note, undone.target, holds),
+            {}};
       });
   return undone;
 }
@@ -239,11 +240,13 @@ Undone restore(const fs::path& root, const config::Settings& settings, std::stri
   undone.committed = apply_and_commit(
       session, undone.changes, std::move(pending), [&](const ApplyResult& applied) {
         const auto holds = hold_trailers(session.layout(), undone.changes, applied);
-        return fmt::format("restore: {} file{} as at {}\n\nBrings back, as they were at {} ({}):\n"
-                           "{}{}\nEngram-Run: restore\nRestores: {}\n{}",
-                           n, n == 1 ? "" : "s", short_id(undone.target), short_id(undone.target),
-                           undone.target_summary, files_body(undone.changes, applied, "restored"),
-                           holds.empty() ? "" : k_hold_note, undone.target, holds);
+        return CommitText{
+            fmt::format("restore: {} file{} as at {}\n\nBrings back, as they were at {} ({}):\n"
+                        "{}{}\nEngram-Run: restore\nRestores: {}\n{}",
+                        n, n == 1 ? "" : "s", short_id(undone.target), short_id(undone.target),
+                        undone.target_summary, files_body(undone.changes, applied, "restored"),
+                        holds.empty() ? "" : k_hold_note, undone.target, holds),
+            {}};
       });
   return undone;
 }

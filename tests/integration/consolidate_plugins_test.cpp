@@ -60,7 +60,7 @@ TEST_CASE("a plugin that throws does not stop the other rules, and the record na
   CHECK_FALSE(fs::exists(store / "episodic" / "2026-05-01-facts.md"));
   CHECK(fs::exists(store / ".index.json"));
 
-  const auto message = sandbox.git(store, {"log", "-1", "--format=%B"});
+  const auto message = sandbox.git(store, {"log", "-1", "--notes=engram", "--format=%B%N"});
   CHECK_THAT(message.out, Catch::Contains("- throws-on-run failed"));
   CHECK_THAT(message.out, Catch::Contains("1 rule failed"));
   CHECK(sandbox.git(store, {"status", "--porcelain"}).out.empty());

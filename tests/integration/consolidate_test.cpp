@@ -115,7 +115,7 @@ TEST_CASE("expired episodic files are absorbed into the other layers and removed
   CHECK_THAT(first_line, Catch::Contains("2 episodic decayed"));
   CHECK(std::count(subjects.begin(), subjects.end(), '\n') == 3);
 
-  const auto message = git_out(sandbox, store, {"log", "-1", "--format=%B"});
+  const auto message = git_out(sandbox, store, {"log", "-1", "--notes=engram", "--format=%B%N"});
   CHECK_THAT(message, Catch::Contains("- episodic-decay absorbed \"The nightly order sync"));
   CHECK_THAT(message,
              Catch::Contains("- episodic-decay duplicate \"- Order webhooks are delivered"));

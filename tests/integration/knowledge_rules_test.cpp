@@ -121,7 +121,7 @@ TEST_CASE("near-duplicate files merge into the newer with every claim kept and t
   CHECK(has_action(actions, "dedupe", "merged", "semantic/shopify-pagination.md"));
 
   // The commit says so, and the older file's bytes are one `git show` away.
-  const auto message = sandbox.git(store, {"log", "-1", "--format=%B"}).out;
+  const auto message = sandbox.git(store, {"log", "-1", "--notes=engram", "--format=%B%N"}).out;
   CHECK_THAT(message, Catch::Contains("1 merged"));
   CHECK_THAT(message, Catch::Contains(
                           "semantic/shopify-pagination.md → semantic/shopify-api.md"));
@@ -359,7 +359,7 @@ TEST_CASE("a value change keeps the new value and marks the old, and a file of s
   CHECK_THAT(read_file(store / "semantic" / "db-new.md"),
              Catch::Contains("- The staging database is PostgreSQL 16.\n"));
 
-  const auto message = sandbox.git(store, {"log", "-1", "--format=%B"}).out;
+  const auto message = sandbox.git(store, {"log", "-1", "--notes=engram", "--format=%B%N"}).out;
   CHECK_THAT(message, Catch::Contains("contradictions superseded \"- The order sync runs every 15 minutes.\""));
   const auto again = ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now,
                                   "--only", "contradictions"});

@@ -171,7 +171,7 @@ TEST_CASE(
   CHECK(read_file(store / "reference" / "docs.md") == useful);
 
   // One commit holds the move and the list, and says so.
-  const auto message = git_out(sandbox, store, {"log", "-1", "--format=%B"});
+  const auto message = git_out(sandbox, store, {"log", "-1", "--notes=engram", "--format=%B%N"});
   CHECK_THAT(message,
              Catch::Contains("- forgetting archived: semantic/old-importer.md → "
                              "archive/semantic/old-importer-2.md (forgotten: unused for 174 days"));
@@ -240,7 +240,7 @@ TEST_CASE(
       "  <!-- evidence: 3 sessions over 7 days: 2026-11-01 episodic/2026-11-01-db.md, 2026-11-04 "
       "episodic/2026-11-04-db.md, 2026-11-08 episodic/2026-11-08-db.md -->";
   CHECK(truths[1] == evidence);
-  const auto message = git_out(sandbox, store, {"log", "-1", "--format=%B"});
+  const auto message = git_out(sandbox, store, {"log", "-1", "--notes=engram", "--format=%B%N"});
   CHECK_THAT(message, Catch::Contains("- promotion promoted \"" + fact + "\""));
 
   // Months later every session has decayed; the truth and its evidence stay.

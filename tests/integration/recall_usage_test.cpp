@@ -210,7 +210,7 @@ TEST_CASE("recall and feedback reach the frontmatter in one commit, and the log 
 
   // One commit, on top of the one before, holding the fold and the record.
   CHECK(git_out(sandbox, store, {"rev-parse", "HEAD~1"}) == head + "\n");
-  const auto message = git_out(sandbox, store, {"log", "-1", "--format=%B"});
+  const auto message = git_out(sandbox, store, {"log", "-1", "--notes=engram", "--format=%B%N"});
   CHECK(message.find("usage counted: semantic/pip-scripts.md (uses +1, helpful +1") !=
         std::string::npos);
   CHECK(message.find("Engram-Usage: usage-") != std::string::npos);
@@ -318,7 +318,7 @@ TEST_CASE(
   INFO(result.out << result.err);
   CHECK(result.exit_code == 0);
   CHECK(result.err.find(".jsonl:3: not a JSON object") != std::string::npos);
-  const auto message = git_out(sandbox, store, {"log", "-1", "--format=%B"});
+  const auto message = git_out(sandbox, store, {"log", "-1", "--notes=engram", "--format=%B%N"});
   CHECK(message.find("usage dropped: semantic/deleted.md (1 usage entry names no memory") !=
         std::string::npos);
   CHECK(field(store / "semantic/pip-scripts.md", "uses") == "1");

@@ -102,7 +102,7 @@ TEST_CASE(
     CHECK(subjects[0].starts_with("consolidate(full):"));
   } else {
     CHECK(subjects[0].starts_with("consolidate(recovered):"));
-    const auto message = git_out(sandbox, store, {"log", "-1", "--format=%B"});
+    const auto message = git_out(sandbox, store, {"log", "-1", "--notes=engram", "--format=%B%N"});
     CHECK_THAT(message, Catch::Contains("- episodic-decay absorbed \"The nightly order sync"));
     CHECK_THAT(message, Catch::Contains("Engram-Recovered: yes"));
     CHECK_THAT(message, Catch::Contains("Engram-Run: full"));

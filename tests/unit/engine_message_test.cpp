@@ -3,13 +3,15 @@
 #include "base/json_text.hpp"
 #include "engine/message.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <utility>
 
 using engram::Action;
 using engram::engine::Plan;
 
-TEST_CASE("the summary line counts verbs in the order they first appear and names what was skipped") {
+TEST_CASE(
+    "the summary line counts verbs in the order they first appear and names what was skipped") {
   Plan plan;
   plan.record = {
       Action{"dedupe", "absorbed", "- A fact.", "semantic/a.md", "semantic/b.md", ""},
@@ -48,11 +50,48 @@ TEST_CASE("each action is one line: its claim quoted, flattened and cut at 100 b
             std::string(100, 'y') + "\"\n");
   engram::engine::ApplyResult applied;
   applied.deferred = {"semantic/c.md"};
-  const auto message = engram::engine::commit_message(plan, applied);
-  CHECK(message.starts_with(engram::engine::summary_line(plan) + "\n\n" +
-                            engram::engine::render_record(plan) + "\nDeferred to the next run"));
-  CHECK(message.find("- semantic/c.md\n\nEngram-Run: full\nEngram-Rules: none\n") !=
+  const auto text = engram::engine::commit_message(plan, applied);
+  CHECK(text.note.starts_with(engram::engine::render_record(plan) + "\nDeferred to the next run"));
+  CHECK(text.message.starts_with(engram::engine::summary_line(plan) + "\n\n"));
+  CHECK(text.message.find("- semantic/c.md\n\nEngram-Run: full\nEngram-Rules: none\n") !=
         std::string::npos);
+}
+
+TEST_CASE("a commit message gives each file one line of counts, and no more lines however large "
+          "the run; the note has every action") {
+  Plan plan;
+  plan.record = {
+      Action{"episodic-decay", "absorbed", "A.", "episodic/1.md", "semantic/api.md", ""},
+      Action{"episodic-decay", "absorbed", "B.", "episodic/2.md", "semantic/api.md", ""},
+      Action{"contradictions", "superseded", "C.", "semantic/api.md", "", "newer"},
+      Action{"episodic-decay", "decayed", "", "episodic/1.md", "", ""},
+  };
+  const auto small = engram::engine::commit_message(plan, {});
+  CHECK(small.message.find("\nsemantic/api.md: 2 claims absorbed, 1 superseded (from 2 files)\n") !=
+        std::string::npos);
+  CHECK(small.message.find("\nepisodic/1.md: 1 episodic decayed\n") != std::string::npos);
+  CHECK(small.message.find("\"A.\"") == std::string::npos); // claims are the note's
+  CHECK(small.note == engram::engine::render_record(plan));
+
+  for (int i = 0; i < 5000; ++i) {
+    plan.record.push_back(Action{"episodic-decay", "absorbed", "Claim " + std::to_string(i) + ".",
+                                 "episodic/e" + std::to_string(i) + ".md",
+                                 "semantic/s" + std::to_string(i % 700) + ".md", ""});
+  }
+  engram::engine::ApplyResult applied;
+  for (int i = 0; i < 300; ++i) {
+    applied.deferred.push_back("semantic/d" + std::to_string(i) + ".md");
+  }
+  const auto large = engram::engine::commit_message(plan, applied);
+  const auto lines = std::count(large.message.begin(), large.message.end(), '\n');
+  CHECK(lines <= 62);
+  CHECK(large.message.find("… and 662 more files") != std::string::npos);
+  CHECK(large.message.find("- … and 290 more\n") != std::string::npos);
+  CHECK(
+      large.message.ends_with("Engram-Rules: none\nEngram-Date: " + plan.today.to_string() + "\n"));
+  CHECK(large.note.find("\"Claim 4999.\": episodic/e4999.md → semantic/s99.md") !=
+        std::string::npos);
+  CHECK(large.note.find("- semantic/d299.md\n") != std::string::npos);
 }
 
 TEST_CASE("the record's JSON text is nlohmann's, every member there, within the size it hints") {
