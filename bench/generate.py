@@ -12,6 +12,11 @@ Claims are facts with values, instructions, pointers, lists and paragraphs;
 a fifth of the episodic claims repeat what the store knows (duplicates) and
 a fifth change a value it knows (updates), so every path of absorption runs.
 
+With `--templated`, notes are written as agents that fill in templates write
+them: subjects drawn from a few dozen systems, their words and parts from a
+small shared vocabulary, so claims across files share their sentence shapes
+and most of their words (the hard case for finding duplicates by token).
+
 Only the files are written; `engram init` on the folder makes it a store.
 Standard library only.
 """
@@ -76,9 +81,12 @@ def day(start, offset):
 class Generator:
     """A seeded source of claims."""
 
-    def __init__(self, seed):
+    def __init__(self, seed, templated=False):
         self.rng = random.Random(seed)
-        self.vocabulary = [self.name() for _ in range(5000)]
+        self.templated = templated
+        # Templated notes draw every word and part from a few dozen.
+        self.vocabulary = [self.name() for _ in range(60 if templated else 5000)]
+        self.part_names = [self.name() for _ in range(30)]
 
     def pick(self, items):
         return items[self.rng.randrange(len(items))]
@@ -99,6 +107,9 @@ class Generator:
         the words its notes use (drawn from the project's vocabulary, so
         notes on one subject share words and notes on two rarely do)."""
         words = [self.pick(self.vocabulary) for _ in range(20)]
+        if self.templated:
+            return (f"{self.pick(SYSTEMS)} {self.pick(KINDS)}", self.rng.sample(self.part_names, 3),
+                    words)
         return f"{self.name()} {self.pick(KINDS)}", [self.name() for _ in range(3)], words
 
     def subject_claim(self, subject, parts, words):
@@ -167,8 +178,8 @@ def write(root, relative, text):
         f.write(text)
 
 
-def generate(root, episodic, expired, semantic, seed, now, duplicates):
-    gen = Generator(seed)
+def generate(root, episodic, expired, semantic, seed, now, duplicates, templated=False):
+    gen = Generator(seed, templated)
     today = datetime.date.fromisoformat(now)
     year_ago = today - datetime.timedelta(days=365)
 
@@ -332,11 +343,13 @@ def main():
     parser.add_argument("--manifest", help="a JSON file to list the planted duplicates in (outside the store)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--now", default="2026-11-22", help="the date expiry is measured against")
+    parser.add_argument("--templated", action="store_true",
+                        help="notes from templates: claims that share sentence shapes and words")
     args = parser.parse_args()
     if os.path.exists(args.out):
         sys.exit(f"generate: {args.out} exists")
     n, planted = generate(args.out, args.episodic, args.expired, args.semantic, args.seed, args.now,
-                          args.duplicates)
+                          args.duplicates, args.templated)
     print(f"generate: {args.out}: {args.episodic} episodic ({n} expired on {args.now}), "
           f"{args.semantic} semantic ({len(planted)} planted duplicates)")
     if args.manifest:
