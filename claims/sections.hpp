@@ -68,6 +68,25 @@ public:
   [[nodiscard]] std::vector<Claim> claims() const;
 
 private:
+  struct Edit;    // an edit of the body, as update reads it
+  struct Placing; // the sections update places between those it keeps and those that moved
+
+  // The edit that turns the body into `body`, which shares its first `prefix`
+  // and last `suffix` bytes with it.
+  [[nodiscard]] Edit read_edit(std::string_view body, std::size_t prefix, std::size_t suffix) const;
+  // How many sections, from the first, the edit leaves as they are.
+  [[nodiscard]] std::size_t kept_front(const Edit& edit) const;
+  // How many sections, from the last, the edit only moved (their headings not yet checked).
+  [[nodiscard]] std::size_t moved_back(const Edit& edit, std::size_t front) const;
+  // The placing of the sections between the `front` kept and the `back` moved, before the first.
+  [[nodiscard]] Placing start_placing(std::size_t front, std::size_t back) const;
+  // Places every section between, and those moved sections whose headings changed.
+  void place_between(const Edit& edit, Placing& placing, KindMemo* memo, Kinds kinds);
+  // Places the edited body's section `k`: an old section's content if one fits, else split.
+  void place(const Edit& edit, std::size_t k, Placing& placing, KindMemo* memo, Kinds kinds);
+  // Puts the placed sections in place of the old ones between, moves those after, and takes
+  // the edited body; returns what changed.
+  SectionChange replace_between(const Edit& edit, Placing& placing);
   // The section of [from, to) starting at `begin`, if one does (update takes its content).
   PlacedSection* find(std::size_t from, std::size_t to, std::size_t begin);
 

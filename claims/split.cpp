@@ -566,39 +566,10 @@ public:
   // Reads the line at `begin`; a cut means a section starts there.
   Step step(std::string_view text, std::size_t begin) {
     if (m_fence != 0) {
-      // Inside a fence only a closing fence at column 0 is followed; any
-      // other fence-like line could close it where this scan cannot tell.
-      std::size_t run = 0;
-      while (run < text.size() && text[run] == m_fence) {
-        ++run;
-      }
-      if (run >= m_fence_run &&
-          std::all_of(text.begin() + static_cast<long>(run), text.end(), is_space)) {
-        m_fence = 0;
-        return Step::line;
-      }
-      const auto indented = skip_indent(text);
-      if (indented.size() != text.size() &&
-          (indented.starts_with("```") || indented.starts_with("~~~"))) {
-        return Step::blocked;
-      }
-      return Step::line;
+      return in_fence(text);
     }
     if (text.starts_with("```") || text.starts_with("~~~")) {
-      if (m_table_possible) {
-        return Step::blocked; // under a table row it may be a row: its reach is md4c's to judge
-      }
-      const char c = text[0];
-      std::size_t run = 0;
-      while (run < text.size() && text[run] == c) {
-        ++run;
-      }
-      if (c == '`' && text.find('`', run) != std::string_view::npos) {
-        return Step::blocked; // not a fence but inline code: leave it to md4c
-      }
-      m_fence = c;
-      m_fence_run = run;
-      return Step::line;
+      return open_fence(text);
     }
     if (text.find("```") != std::string_view::npos || text.find("~~~") != std::string_view::npos) {
       return Step::blocked; // a fence inside a container, or inline: its reach is md4c's to judge
@@ -618,25 +589,7 @@ public:
     }
     m_table_possible = m_table_possible || text.find('|') != std::string_view::npos;
     if (const int level = heading_level(text); level != 0) {
-      // A heading closes the solution sections of its level and below; a
-      // section is cut only at a level-1 or level-2 heading. Both only when
-      // the splitter surely takes the heading: one without text is skipped.
-      if (m_table_possible ||
-          !starts_with_plain_text(text.substr(static_cast<std::size_t>(level)))) {
-        // Under a table row it may be a row; without plain text, skipped.
-        if (mentions_solution(text)) {
-          open_solution(level);
-        }
-        return Step::line;
-      }
-      const bool cut = level <= 2 && (m_solution == 0 || level <= m_solution);
-      if (m_solution != 0 && level <= m_solution) {
-        m_solution = 0;
-      }
-      if (mentions_solution(text)) {
-        open_solution(level);
-      }
-      return cut && begin != 0 ? Step::cut : Step::line;
+      return at_heading(text, level, begin);
     }
     if (skip_containers(text).starts_with('#') && mentions_solution(text)) {
       open_solution(1); // an indented or quoted heading: take it as the widest solution
@@ -647,6 +600,75 @@ public:
     }
     // A bullet at column 0 starts a top-level list item, one claim of its
     // own; cut there when the item surely has text the splitter takes.
+    const bool bullet = is_plain_bullet(text);
+    return bullet && m_solution == 0 && !m_table_possible && begin != 0 ? Step::cut : Step::line;
+  }
+
+private:
+  // Reads a line inside a fence.
+  Step in_fence(std::string_view text) {
+    // Inside a fence only a closing fence at column 0 is followed; any
+    // other fence-like line could close it where this scan cannot tell.
+    std::size_t run = 0;
+    while (run < text.size() && text[run] == m_fence) {
+      ++run;
+    }
+    if (run >= m_fence_run &&
+        std::all_of(text.begin() + static_cast<long>(run), text.end(), is_space)) {
+      m_fence = 0;
+      return Step::line;
+    }
+    const auto indented = skip_indent(text);
+    if (indented.size() != text.size() &&
+        (indented.starts_with("```") || indented.starts_with("~~~"))) {
+      return Step::blocked;
+    }
+    return Step::line;
+  }
+
+  // Reads a line that starts with a fence's three backticks or tildes.
+  Step open_fence(std::string_view text) {
+    if (m_table_possible) {
+      return Step::blocked; // under a table row it may be a row: its reach is md4c's to judge
+    }
+    const char c = text[0];
+    std::size_t run = 0;
+    while (run < text.size() && text[run] == c) {
+      ++run;
+    }
+    if (c == '`' && text.find('`', run) != std::string_view::npos) {
+      return Step::blocked; // not a fence but inline code: leave it to md4c
+    }
+    m_fence = c;
+    m_fence_run = run;
+    return Step::line;
+  }
+
+  // Reads an ATX heading line of `level` at `begin`.
+  Step at_heading(std::string_view text, int level, std::size_t begin) {
+    // A heading closes the solution sections of its level and below; a
+    // section is cut only at a level-1 or level-2 heading. Both only when
+    // the splitter surely takes the heading: one without text is skipped.
+    if (m_table_possible || !starts_with_plain_text(text.substr(static_cast<std::size_t>(level)))) {
+      // Under a table row it may be a row; without plain text, skipped.
+      if (mentions_solution(text)) {
+        open_solution(level);
+      }
+      return Step::line;
+    }
+    const bool cut = level <= 2 && (m_solution == 0 || level <= m_solution);
+    if (m_solution != 0 && level <= m_solution) {
+      m_solution = 0;
+    }
+    if (mentions_solution(text)) {
+      open_solution(level);
+    }
+    return cut && begin != 0 ? Step::cut : Step::line;
+  }
+
+  // Whether a line is a bullet at column 0 (a task box skipped) whose item
+  // surely has text the splitter takes.
+  static bool is_plain_bullet(std::string_view text) {
     std::string_view item = text.size() >= 2 &&
                                     (text[0] == '-' || text[0] == '*' || text[0] == '+') &&
                                     (text[1] == ' ' || text[1] == '\t')
@@ -656,11 +678,9 @@ public:
         (item[1] == ' ' || item[1] == 'x' || item[1] == 'X') && item[2] == ']' && item[3] == ' ') {
       item.remove_prefix(4); // a task box
     }
-    const bool bullet = !item.empty() && starts_with_plain_text(item);
-    return bullet && m_solution == 0 && !m_table_possible && begin != 0 ? Step::cut : Step::line;
+    return !item.empty() && starts_with_plain_text(item);
   }
 
-private:
   // Notes a solution section of `level` may be open (the widest one wins).
   void open_solution(int level) {
     m_solution = m_solution == 0 ? level : std::min(m_solution, level);

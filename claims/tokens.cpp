@@ -440,6 +440,64 @@ bool is_negation(std::string_view word) {
 
 namespace {
 
+// Takes the quoted value or word whose quote (or backtick) opens at `i` into
+// `out`; where the text after its closing quote starts, or npos (and nothing
+// taken) when it is not closed.
+std::size_t take_quoted(const std::string& folded, std::size_t i, std::vector<Token>& out) {
+  const char c = folded[i];
+  const auto close = quote_end(folded, i, c);
+  if (close == std::string::npos) {
+    return std::string::npos;
+  }
+  // Quotes and backticks are markup: `/etc/x.conf` is the path /etc/x.conf,
+  // and a word in quotes the word ("dark" is dark); code stays a value.
+  auto inner = folded.substr(i + 1, close - i - 1);
+  const bool word =
+      c != '`' && inner.find_first_not_of("abcdefghijklmnopqrstuvwxyz") == std::string::npos;
+  out.push_back({word ? std::move(inner) : canonical_value(inner), !word, false});
+  return close + 1;
+}
+
+// Appends the tokens of one unquoted token: a value (a number's unit split
+// off), a number, or its words (those that are numbers as values).
+void push_token(std::string_view token, std::vector<Token>& out) {
+  if (is_value(token)) {
+    const auto split = split_unit(token);
+    out.push_back({canonical_value(split.first), true, false});
+    if (!split.second.empty()) {
+      out.push_back({std::string(split.second), false, false});
+    }
+  } else if (auto number = number_of(token); !number.empty()) {
+    out.push_back({std::move(number), true, false});
+  } else {
+    for (auto& word : words_of(token)) {
+      auto digits = number_of(word);
+      out.push_back(digits.empty() ? Token{std::move(word), false, false}
+                                   : Token{std::move(digits), true, false});
+    }
+  }
+}
+
+// Turns each word token that stands for a value (see value_word; "on" does
+// after a switch word or at the end) into a value token.
+void take_value_words(std::vector<Token>& out) {
+  for (std::size_t w = 0; w < out.size(); ++w) {
+    if (!out[w].value) {
+      auto value = value_word(out[w].text, role_of(out[w].text));
+      const bool switched_on =
+          out[w].text == "on" &&
+          (w + 1 == out.size() ||
+           (w > 0 && !out[w - 1].value && is_listed(k_switch_words, out[w - 1].text)));
+      if (switched_on) {
+        value = "on";
+      }
+      if (!value.empty()) {
+        out[w] = {std::move(value), true, out[w].boundary, out[w].opener};
+      }
+    }
+  }
+}
+
 // The tokens of folded text in order: quoted values whole, a number with its
 // unit split ("16gb" is the value 16 and the word gb, as "16 GB" is), every
 // other token split into words.
@@ -453,15 +511,8 @@ std::vector<Token> ordered_tokens(const std::string& folded) {
       continue;
     }
     if (c == '`' || c == '"' || c == '\'') {
-      const auto close = quote_end(folded, i, c);
-      if (close != std::string::npos) {
-        // Quotes and backticks are markup: `/etc/x.conf` is the path /etc/x.conf,
-        // and a word in quotes the word ("dark" is dark); code stays a value.
-        auto inner = folded.substr(i + 1, close - i - 1);
-        const bool word =
-            c != '`' && inner.find_first_not_of("abcdefghijklmnopqrstuvwxyz") == std::string::npos;
-        out.push_back({word ? std::move(inner) : canonical_value(inner), !word, false});
-        i = close + 1;
+      if (const auto after = take_quoted(folded, i, out); after != std::string::npos) {
+        i = after;
         continue;
       }
     }
@@ -485,21 +536,7 @@ std::vector<Token> ordered_tokens(const std::string& folded) {
     }
     const bool colon = raw.ends_with(':') && !token.ends_with(':');
     const auto before = out.size();
-    if (is_value(token)) {
-      const auto split = split_unit(token);
-      out.push_back({canonical_value(split.first), true, false});
-      if (!split.second.empty()) {
-        out.push_back({std::string(split.second), false, false});
-      }
-    } else if (auto number = number_of(token); !number.empty()) {
-      out.push_back({std::move(number), true, false});
-    } else {
-      for (auto& word : words_of(token)) {
-        auto digits = number_of(word);
-        out.push_back(digits.empty() ? Token{std::move(word), false, false}
-                                     : Token{std::move(digits), true, false});
-      }
-    }
+    push_token(token, out);
     if (out.size() > before) {
       out.back().boundary = out.back().boundary || colon;
     }
@@ -510,21 +547,7 @@ std::vector<Token> ordered_tokens(const std::string& folded) {
   }
   // Words that stand for values are values from here on: where a predicate
   // opens depends on them, as comparing does.
-  for (std::size_t w = 0; w < out.size(); ++w) {
-    if (!out[w].value) {
-      auto value = value_word(out[w].text, role_of(out[w].text));
-      const bool switched_on =
-          out[w].text == "on" &&
-          (w + 1 == out.size() ||
-           (w > 0 && !out[w - 1].value && is_listed(k_switch_words, out[w - 1].text)));
-      if (switched_on) {
-        value = "on";
-      }
-      if (!value.empty()) {
-        out[w] = {std::move(value), true, out[w].boundary, out[w].opener};
-      }
-    }
-  }
+  take_value_words(out);
   return out;
 }
 

@@ -98,16 +98,9 @@ std::string holds_section(const Json& holds) {
   return out + "\n";
 }
 
-// Gathers the report as JSON; the Markdown is rendered from it.
-Json gather(const SelectedStore& selected, const Date& today, const engine::Plan& plan,
-            const std::vector<std::string>& rules) {
-  const auto& settings = selected.settings;
-  const store::Snapshot snapshot = store::scan(selected.root, selected.layout, selected.limits);
-  Json report;
-  report["store"] = selected.root.string();
-  report["today"] = today.to_string();
-
-  // Totals, ages, unused and ineffective memories.
+// Adds the report's totals, ages, unused and ineffective memories.
+void add_totals(Json& report, const store::Snapshot& snapshot, const Date& today,
+                const config::Settings& settings) {
   const Layer knowledge[] = {Layer::episodic, Layer::semantic, Layer::procedural, Layer::reference};
   Json layers = Json::object();
   std::map<std::string, std::size_t> types;
@@ -138,26 +131,36 @@ Json gather(const SelectedStore& selected, const Date& today, const engine::Plan
       const auto helpful = number_field(*entry->file, "helpful").value_or(0);
       const auto unhelpful = number_field(*entry->file, "unhelpful").value_or(0);
       if (helpful + unhelpful > 0 && helpful / (helpful + unhelpful) < min_helpful) {
-        ineffective.push_back(
-            {{"path", path}, {"effectiveness", helpful / (helpful + unhelpful)}});
+        ineffective.push_back({{"path", path}, {"effectiveness", helpful / (helpful + unhelpful)}});
       }
     }
   }
   report["totals"] = {{"memories", memories}, {"layers", layers}, {"types", types}};
-  report["average_age_days"] = aged == 0 ? Json(nullptr)
-                                         : Json(static_cast<double>(age_sum) / static_cast<double>(aged));
+  report["average_age_days"] =
+      aged == 0 ? Json(nullptr) : Json(static_cast<double>(age_sum) / static_cast<double>(aged));
   report["unused"] = {{"days", unused_days}, {"count", unused.size()}, {"files", unused}};
-  report["low_effectiveness"] = {{"below", min_helpful}, {"count", ineffective.size()}, {"files", ineffective}};
+  report["low_effectiveness"] = {
+      {"below", min_helpful}, {"count", ineffective.size()}, {"files", ineffective}};
+}
 
-  // What the rules would do: the dry run's plan.
-  const auto ran = [&](std::string_view rule) {
-    return std::find(plan.rules.begin(), plan.rules.end(), rule) != plan.rules.end();
-  };
-  report["duplicates"] = {{"checked", ran("dedupe")},
+// Whether the dry run ran `rule`.
+bool ran(const engine::Plan& plan, std::string_view rule) {
+  return std::find(plan.rules.begin(), plan.rules.end(), rule) != plan.rules.end();
+}
+
+// Why `rule` said it skipped its work in the dry run, or null when it did not.
+Json skipped_reason(const engine::Plan& plan, std::string_view rule) {
+  const auto said = actions_of(plan, rule, {"skipped"});
+  return said.empty() ? Json(nullptr) : said.front()["reason"];
+}
+
+// Adds what the dry run's plan says of duplicates, contradictions and stale references.
+void add_checks(Json& report, const engine::Plan& plan, const config::Settings& settings) {
+  report["duplicates"] = {{"checked", ran(plan, "dedupe")},
                           {"would_merge", actions_of(plan, "dedupe", {"merged"})},
                           {"not_merged", actions_of(plan, "dedupe", {"flagged"})}};
   report["contradictions"] = {
-      {"checked", ran("contradictions")},
+      {"checked", ran(plan, "contradictions")},
       {"would_supersede", actions_of(plan, "contradictions", {"superseded"})},
       {"not_changed", actions_of(plan, "contradictions", {"flagged"})},
       {"uncertain", actions_of(plan, "contradictions", {"uncertain"})}};
@@ -168,34 +171,37 @@ Json gather(const SelectedStore& selected, const Date& today, const engine::Plan
     (item["reason"].get<std::string>().starts_with("partly") ? partly : fully_kept).push_back(item);
   }
   report["stale_references"] = {
-      {"checked", ran("stale-refs") && !project_root.empty()},
+      {"checked", ran(plan, "stale-refs") && !project_root.empty()},
       {"project_root", project_root.empty() ? Json(nullptr) : Json(project_root)},
       {"would_archive", actions_of(plan, "stale-refs", {"archived"})},
       {"partly_stale", partly},
       {"fully_stale_kept", fully_kept}};
+}
 
-  // What forgetting would archive (and what protects the rest), and what
-  // promotion would change in CORE.md.
-  const auto skipped_reason = [&](std::string_view rule) -> Json {
-    const auto said = actions_of(plan, rule, {"skipped"});
-    return said.empty() ? Json(nullptr) : said.front()["reason"];
-  };
-  report["forgetting"] = {{"checked", ran("forgetting") && skipped_reason("forgetting").is_null()},
-                          {"not_checked_because", skipped_reason("forgetting")},
-                          {"would_archive", actions_of(plan, "forgetting", {"archived"})},
-                          {"protected", actions_of(plan, "forgetting", {"flagged"})}};
-  report["promotion"] = {
-      {"checked", ran("promotion")},
-      {"core", selected.layout.core},
-      {"would_promote", actions_of(plan, "promotion", {"promoted"})},
-      {"would_drop", actions_of(plan, "promotion", {"dropped"})},
-      {"would_rebuild", !actions_of(plan, "promotion", {"rebuilt"}).empty()},
-      {"limits",
-       {{"deep_truths", settings.get_int("guard.deep_truths")},
-        {"core_block_chars", settings.get_int("guard.core_block_chars")},
-        {"core_chars", settings.get_int("guard.core_chars")}}}};
+// Adds what forgetting would archive (and what protects the rest), and what
+// promotion would change in CORE.md.
+void add_forgetting_and_promotion(Json& report, const SelectedStore& selected,
+                                  const engine::Plan& plan) {
+  const auto& settings = selected.settings;
+  report["forgetting"] = {
+      {"checked", ran(plan, "forgetting") && skipped_reason(plan, "forgetting").is_null()},
+      {"not_checked_because", skipped_reason(plan, "forgetting")},
+      {"would_archive", actions_of(plan, "forgetting", {"archived"})},
+      {"protected", actions_of(plan, "forgetting", {"flagged"})}};
+  report["promotion"] = {{"checked", ran(plan, "promotion")},
+                         {"core", selected.layout.core},
+                         {"would_promote", actions_of(plan, "promotion", {"promoted"})},
+                         {"would_drop", actions_of(plan, "promotion", {"dropped"})},
+                         {"would_rebuild", !actions_of(plan, "promotion", {"rebuilt"}).empty()},
+                         {"limits",
+                          {{"deep_truths", settings.get_int("guard.deep_truths")},
+                           {"core_block_chars", settings.get_int("guard.core_block_chars")},
+                           {"core_chars", settings.get_int("guard.core_chars")}}}};
+}
 
-  // Orphans: no `related` link either way and no tag shared with any other memory.
+// The orphans: memories with no `related` link either way and no tag shared
+// with any other memory.
+Json orphans_of(const store::Snapshot& snapshot) {
   std::map<std::string, std::size_t> tag_files;
   std::set<std::string> linked;
   std::vector<std::pair<std::string, std::vector<std::string>>> candidates;
@@ -229,15 +235,17 @@ Json gather(const SelectedStore& selected, const Date& today, const engine::Plan
       orphans.push_back(path);
     }
   }
-  report["orphans"] = {{"count", orphans.size()}, {"files", orphans}};
+  return orphans;
+}
 
-  // Guards and their headroom.
+// The guards and their headroom.
+Json guards_of(const SelectedStore& selected, const store::Snapshot& snapshot) {
   Json guards = Json::array();
   for (const auto& path : engine::guarded_paths(selected.layout)) {
     const store::Entry* entry = snapshot.find(path);
     for (const auto& reading :
          engine::read_guards(path, entry ? std::optional(entry->file->render()) : std::nullopt,
-                             selected.layout, settings)) {
+                             selected.layout, selected.settings)) {
       guards.push_back({{"path", reading.path},
                         {"present", reading.present},
                         {"size", reading.size},
@@ -246,32 +254,26 @@ Json gather(const SelectedStore& selected, const Date& today, const engine::Plan
                         {"headroom", reading.limit - static_cast<std::int64_t>(reading.size)}});
     }
   }
-  report["guards"] = guards;
+  return guards;
+}
 
-  Json diagnostics = Json::array();
-  for (const auto& diagnostic : snapshot.diagnostics) {
-    diagnostics.push_back(diagnostic.to_string());
-  }
-  report["diagnostics"] = diagnostics;
-
-  // The last consolidation, from the history.
-  report["last_consolidation"] = nullptr;
-  if (auto repository = git::Repository::open(selected.root)) {
+// The last consolidation, from the history; null when none ran.
+Json last_consolidation(const fs::path& root) {
+  if (auto repository = git::Repository::open(root)) {
     for (const auto& entry : git::log(*repository, 200)) {
       if (entry.run == "full" || entry.run == "lightweight") {
-        report["last_consolidation"] = {{"commit", entry.id},
-                                        {"date", Date::from_days(entry.time / 86'400).to_string()},
-                                        {"run", entry.run},
-                                        {"summary", entry.summary}};
-        break;
+        return {{"commit", entry.id},
+                {"date", Date::from_days(entry.time / 86'400).to_string()},
+                {"run", entry.run},
+                {"summary", entry.summary}};
       }
     }
   }
-  report["holds"] = holds_json(engine::holds_at(selected.root));
-  report["rules"] = rules;
-  report["dry_run_changes"] = plan.changes.size();
+  return nullptr;
+}
 
-  // Recommendations, from what was found.
+// Recommendations, from what the report found.
+Json recommendations(const Json& report) {
   Json advice = Json::array();
   if (!report["duplicates"]["would_merge"].empty() ||
       !report["contradictions"]["would_supersede"].empty() ||
@@ -297,32 +299,61 @@ Json gather(const SelectedStore& selected, const Date& today, const engine::Plan
   if (!report["contradictions"]["not_changed"].empty()) {
     advice.push_back("Review the contradicted memories that are protected from automatic edits.");
   }
-  if (project_root.empty()) {
+  const auto& stale = report["stale_references"];
+  if (stale["project_root"].is_null()) {
     advice.push_back("Set rules.stale-refs.project_root to check memories' file and symbol "
                      "references against the project.");
-  } else if (!partly.empty() || !fully_kept.empty()) {
+  } else if (!stale["partly_stale"].empty() || !stale["fully_stale_kept"].empty()) {
     advice.push_back("Review the memories whose references are partly or recently gone.");
   }
-  if (!orphans.empty()) {
+  if (!report["orphans"]["files"].empty()) {
     advice.push_back("Relate or tag the orphaned memories, or let forgetting retire them.");
   }
-  for (const auto& g : guards) {
+  for (const auto& g : report["guards"]) {
     if (g["headroom"].get<std::int64_t>() < 0) {
       advice.push_back(fmt::format("{} is over its guard ({} of {} {}): run a consolidation.",
                                    g["path"].get<std::string>(), g["size"].get<std::size_t>(),
                                    g["limit"].get<std::int64_t>(), g["unit"].get<std::string>()));
     }
   }
-  if (!diagnostics.empty()) {
+  if (!report["diagnostics"].empty()) {
     advice.push_back("Fix the files `engram check` lists; engram leaves them alone until then.");
   }
   if (report["last_consolidation"].is_null()) {
     advice.push_back("No consolidation has run yet: run `engram consolidate`.");
   }
   if (advice.empty()) {
-    advice.push_back(fmt::format("All {} memories look healthy; nothing to do.", memories));
+    advice.push_back(fmt::format("All {} memories look healthy; nothing to do.",
+                                 report["totals"]["memories"].get<std::size_t>()));
   }
-  report["recommendations"] = advice;
+  return advice;
+}
+
+// Gathers the report as JSON; the Markdown is rendered from it.
+Json gather(const SelectedStore& selected, const Date& today, const engine::Plan& plan,
+            const std::vector<std::string>& rules) {
+  const auto& settings = selected.settings;
+  const store::Snapshot snapshot = store::scan(selected.root, selected.layout, selected.limits);
+  Json report;
+  report["store"] = selected.root.string();
+  report["today"] = today.to_string();
+  add_totals(report, snapshot, today, settings);
+  // What the rules would do: the dry run's plan.
+  add_checks(report, plan, settings);
+  add_forgetting_and_promotion(report, selected, plan);
+  const Json orphans = orphans_of(snapshot);
+  report["orphans"] = {{"count", orphans.size()}, {"files", orphans}};
+  report["guards"] = guards_of(selected, snapshot);
+  Json diagnostics = Json::array();
+  for (const auto& diagnostic : snapshot.diagnostics) {
+    diagnostics.push_back(diagnostic.to_string());
+  }
+  report["diagnostics"] = diagnostics;
+  report["last_consolidation"] = last_consolidation(selected.root);
+  report["holds"] = holds_json(engine::holds_at(selected.root));
+  report["rules"] = rules;
+  report["dry_run_changes"] = plan.changes.size();
+  report["recommendations"] = recommendations(report);
   return report;
 }
 
@@ -347,8 +378,8 @@ std::string action_section(std::string_view title, const Json& actions, std::str
   return out + "| file | with | why |\n|---|---|---|\n" + action_rows(actions) + "\n";
 }
 
-// The report as Markdown, the seed's "Memory Health Report".
-std::string to_markdown(const Json& r) {
+// The Markdown report's title, with the store, the date and the last consolidation.
+std::string report_heading(const Json& r) {
   std::string out = fmt::format("## Memory Health Report\n\n**Store:** {}\n**Generated:** {}\n",
                                 r["store"].get<std::string>(), r["today"].get<std::string>());
   const auto& last = r["last_consolidation"];
@@ -357,7 +388,12 @@ std::string to_markdown(const Json& r) {
                                     : fmt::format("{} ({}, {})", last["date"].get<std::string>(),
                                                   last["run"].get<std::string>(),
                                                   last["summary"].get<std::string>()));
-  out += "### Summary statistics\n\n| Metric | Value |\n|---|---|\n";
+  return out;
+}
+
+// The Summary statistics table: totals by layer and type, and the average age.
+std::string statistics_table(const Json& r) {
+  std::string out = "### Summary statistics\n\n| Metric | Value |\n|---|---|\n";
   out += fmt::format("| Total memories | {} |\n", r["totals"]["memories"].get<std::size_t>());
   for (const auto& [layer, count] : r["totals"]["layers"].items()) {
     out += fmt::format("| Files in {} | {} |\n", layer, count.get<std::size_t>());
@@ -369,10 +405,14 @@ std::string to_markdown(const Json& r) {
                      r["average_age_days"].is_null()
                          ? std::string("—")
                          : fmt::format("{:.0f}", r["average_age_days"].get<double>()));
+  return out;
+}
 
+// The Health indicators table: one row per finding, OK or WARN.
+std::string indicators_table(const Json& r) {
   const auto status = [](bool ok) { return ok ? "OK" : "WARN"; };
   const auto n = [&](const Json& j) { return j.size(); };
-  out += "### Health indicators\n\n| Indicator | Status | Details |\n|---|---|---|\n";
+  std::string out = "### Health indicators\n\n| Indicator | Status | Details |\n|---|---|---|\n";
   out += fmt::format("| Unused memories | {} | {} not accessed for over {} days |\n",
                      status(r["unused"]["count"] == 0), r["unused"]["count"].get<std::size_t>(),
                      r["unused"]["days"].get<std::int64_t>());
@@ -380,9 +420,10 @@ std::string to_markdown(const Json& r) {
                      status(r["low_effectiveness"]["count"] == 0),
                      r["low_effectiveness"]["count"].get<std::size_t>(),
                      r["low_effectiveness"]["below"].get<double>() * 100);
-  out += fmt::format("| Duplicates | {} | {} would merge, {} not merged automatically |\n",
-                     status(n(r["duplicates"]["would_merge"]) + n(r["duplicates"]["not_merged"]) == 0),
-                     n(r["duplicates"]["would_merge"]), n(r["duplicates"]["not_merged"]));
+  out +=
+      fmt::format("| Duplicates | {} | {} would merge, {} not merged automatically |\n",
+                  status(n(r["duplicates"]["would_merge"]) + n(r["duplicates"]["not_merged"]) == 0),
+                  n(r["duplicates"]["would_merge"]), n(r["duplicates"]["not_merged"]));
   out += fmt::format(
       "| Contradictions | {} | {} would be superseded, {} protected, {} uncertain (both kept) |\n",
       status(n(r["contradictions"]["would_supersede"]) + n(r["contradictions"]["not_changed"]) +
@@ -392,7 +433,8 @@ std::string to_markdown(const Json& r) {
       n(r["contradictions"]["uncertain"]));
   const auto& stale = r["stale_references"];
   out += stale["project_root"].is_null()
-             ? std::string("| Stale references | — | not checked: rules.stale-refs.project_root is not set |\n")
+             ? std::string("| Stale references | — | not checked: rules.stale-refs.project_root is "
+                           "not set |\n")
              : fmt::format("| Stale references | {} | {} would be archived, {} partly stale, {} "
                            "fully stale but kept |\n",
                            status(n(stale["would_archive"]) + n(stale["partly_stale"]) +
@@ -423,20 +465,28 @@ std::string to_markdown(const Json& r) {
                      r["holds"].empty() ? "OK" : "HELD", n(r["holds"]));
   out += fmt::format("| Diagnostics | {} | {} files engram cannot read |\n\n",
                      status(r["diagnostics"].empty()), n(r["diagnostics"]));
-  out += holds_section(r["holds"]);
+  return out;
+}
 
-  out += action_section("Likely duplicates (would merge)", r["duplicates"]["would_merge"], "None.");
+// The sections listing what the rules would do and what they leave for a person.
+std::string action_sections(const Json& r) {
+  const auto& stale = r["stale_references"];
+  const auto& forget = r["forgetting"];
+  const auto& promote = r["promotion"];
+  std::string out =
+      action_section("Likely duplicates (would merge)", r["duplicates"]["would_merge"], "None.");
   out += action_section("Likely duplicates (not merged automatically)",
                         r["duplicates"]["not_merged"], "None.");
-  out += action_section("Contradictions (would supersede)",
-                        r["contradictions"]["would_supersede"], "None.");
+  out += action_section("Contradictions (would supersede)", r["contradictions"]["would_supersede"],
+                        "None.");
   out += action_section("Contradictions (protected, not changed)",
                         r["contradictions"]["not_changed"], "None.");
   out += action_section("Uncertain pairs (both kept, for a person to judge)",
                         r["contradictions"]["uncertain"], "None.");
   if (!stale["project_root"].is_null()) {
     out += action_section("Stale references (would archive)", stale["would_archive"], "None.");
-    out += action_section("Partly stale references (kept, flagged)", stale["partly_stale"], "None.");
+    out +=
+        action_section("Partly stale references (kept, flagged)", stale["partly_stale"], "None.");
     out += action_section("Fully stale but kept", stale["fully_stale_kept"], "None.");
   }
   if (forget["checked"].get<bool>()) {
@@ -445,7 +495,12 @@ std::string to_markdown(const Json& r) {
   }
   out += action_section("Core memory (would promote)", promote["would_promote"], "None.");
   out += action_section("Core memory (would drop)", promote["would_drop"], "None.");
-  out += "### Orphaned memories\n\n";
+  return out;
+}
+
+// The lists of orphaned memories and of diagnostics (the latter only when there are some).
+std::string orphan_and_diagnostic_lists(const Json& r) {
+  std::string out = "### Orphaned memories\n\n";
   if (r["orphans"]["files"].empty()) {
     out += "None.\n\n";
   } else {
@@ -461,6 +516,17 @@ std::string to_markdown(const Json& r) {
     }
     out += "\n";
   }
+  return out;
+}
+
+// The report as Markdown, the seed's "Memory Health Report".
+std::string to_markdown(const Json& r) {
+  std::string out = report_heading(r);
+  out += statistics_table(r);
+  out += indicators_table(r);
+  out += holds_section(r["holds"]);
+  out += action_sections(r);
+  out += orphan_and_diagnostic_lists(r);
   out += "### Recommendations\n\n";
   std::size_t i = 0;
   for (const auto& advice : r["recommendations"]) {

@@ -20,6 +20,7 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <memory>
+#include <optional>
 #include <spdlog/spdlog.h>
 #include <string>
 #include <vector>
@@ -294,19 +295,11 @@ bool create_history(const fs::path& root, bool outside) {
   return true;
 }
 
-// Runs `engram init`.
-int run_init(const Globals& globals, const InitOptions& options) {
-  const auto config = load_config(globals);
-  if (!config) {
-    return k_exit_usage;
-  }
-  if (options.path && options.store && *options.path != *options.store) {
-    fmt::print(stderr, "engram: init: give the store either as PATH or as --store, not both\n");
-    return k_exit_usage;
-  }
-  const SelectedStore store = select_store(*config, options.path ? options.path : options.store);
+// Why `engram init` stops before creating anything, as its exit code: the
+// path is not a folder, the folder is an agent's that takes in every file, or
+// it is a store already. Nothing when it goes on.
+std::optional<int> stop_before_init(const SelectedStore& store) {
   const fs::path& root = store.root;
-
   if (occupied(root) && !fs::is_directory(root)) {
     fmt::print(stderr, "engram: {} exists and is not a folder\n", root.string());
     return k_exit_problems;
@@ -320,6 +313,63 @@ int run_init(const Globals& globals, const InitOptions& options) {
   if (is_store(root, store.layout)) {
     fmt::print("{} is already an engram store; nothing changed\n", root.string());
     return k_exit_ok;
+  }
+  return std::nullopt;
+}
+
+// Commits the files the folder held before engram came, as the agent's
+// changes when it had a repository, else as adopted files.
+void snapshot_existing(engine::Session& session, bool had_repository) {
+  const auto reason =
+      had_repository ? engine::SnapshotReason::agent : engine::SnapshotReason::adopted;
+  // What it holds back, the commit below holds back again and reports.
+  std::vector<engine::HeldBack> reported_below;
+  if (const auto snapshot = engine::snapshot(session, reason, &reported_below)) {
+    fmt::print("commit {} snapshot: {} existing file{}\n", snapshot->commit.substr(0, 12),
+               snapshot->files.size(), snapshot->files.size() == 1 ? "" : "s");
+  }
+}
+
+// Commits the new store and says what was created.
+void commit_store(engine::Session& session, const SelectedStore& store,
+                  const store::Detection& detected) {
+  const fs::path& root = store.root;
+  const auto signature = engine::engram_signature(session.repository(), store.settings);
+  // Everything not committed yet: the layout, the example's files, and any
+  // file the snapshot held back, which stays held back here too.
+  std::vector<engine::HeldBack> held;
+  const auto commit =
+      session.commit("cannot commit the new store", [&](git::Repository& repository) {
+        held.clear();
+        return repository.commit_all(
+            k_init_message, signature, signature,
+            engine::keep_out_secrets(held, engine::held_back_limit(store.settings), root));
+      });
+  engine::report_held_back(root, held);
+  if (held.empty() && !session.repository().is_clean()) {
+    spdlog::warn("{} has changes git could not stage", root.string());
+  }
+  fmt::print("created engram store at {}\n", root.string());
+  print_profile(detected);
+  if (commit) {
+    fmt::print("commit {} init: create engram store\n", commit->substr(0, 12));
+  }
+}
+
+// Runs `engram init`.
+int run_init(const Globals& globals, const InitOptions& options) {
+  const auto config = load_config(globals);
+  if (!config) {
+    return k_exit_usage;
+  }
+  if (options.path && options.store && *options.path != *options.store) {
+    fmt::print(stderr, "engram: init: give the store either as PATH or as --store, not both\n");
+    return k_exit_usage;
+  }
+  const SelectedStore store = select_store(*config, options.path ? options.path : options.store);
+  const fs::path& root = store.root;
+  if (const auto stop = stop_before_init(store)) {
+    return *stop;
   }
 
   // What was there before engram touched anything: an existing folder's files
@@ -336,14 +386,7 @@ int run_init(const Globals& globals, const InitOptions& options) {
   try {
     engine::Session session = engine::Session::open(root, store.settings);
     if (had_files) {
-      const auto reason =
-          had_repository ? engine::SnapshotReason::agent : engine::SnapshotReason::adopted;
-      // What it holds back, the commit below holds back again and reports.
-      std::vector<engine::HeldBack> reported_below;
-      if (const auto snapshot = engine::snapshot(session, reason, &reported_below)) {
-        fmt::print("commit {} snapshot: {} existing file{}\n", snapshot->commit.substr(0, 12),
-                   snapshot->files.size(), snapshot->files.size() == 1 ? "" : "s");
-      }
+      snapshot_existing(session, had_repository);
     }
     if (options.example) {
       const int copied = copy_example(*options.example, root);
@@ -353,26 +396,7 @@ int run_init(const Globals& globals, const InitOptions& options) {
     const auto* configured = store::profile_named(store.settings.get_string("layout.profile"));
     store::record_profile(root, store.layout.state,
                           configured != nullptr ? *configured : *detected.profile);
-    const auto signature = engine::engram_signature(session.repository(), store.settings);
-    // Everything not committed yet: the layout, the example's files, and any
-    // file the snapshot held back, which stays held back here too.
-    std::vector<engine::HeldBack> held;
-    const auto commit =
-        session.commit("cannot commit the new store", [&](git::Repository& repository) {
-          held.clear();
-          return repository.commit_all(
-              k_init_message, signature, signature,
-              engine::keep_out_secrets(held, engine::held_back_limit(store.settings), root));
-        });
-    engine::report_held_back(root, held);
-    if (held.empty() && !session.repository().is_clean()) {
-      spdlog::warn("{} has changes git could not stage", root.string());
-    }
-    fmt::print("created engram store at {}\n", root.string());
-    print_profile(detected);
-    if (commit) {
-      fmt::print("commit {} init: create engram store\n", commit->substr(0, 12));
-    }
+    commit_store(session, store, detected);
   } catch (const Error& error) {
     fmt::print(stderr, "engram: {}\n", error.what());
     return k_exit_problems;

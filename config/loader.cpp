@@ -95,6 +95,21 @@ bool is_plugin_rule_part(std::string_view name) {
   return !rule.empty() && !is_builtin_rule(rule);
 }
 
+// Lists in `store` the keys its [[store]] table (read into `layer`) sets:
+// the key table's in its order, then plugin keys, sorted.
+void note_overridden(const Layer& layer, StoreConfig& store) {
+  for (const auto& key : k_config_key_table) {
+    if (layer.lines.contains(key.name)) {
+      store.overridden.emplace_back(key.name);
+    }
+  }
+  for (const auto& [key, key_line] : layer.lines) {
+    if (find_key(key) == nullptr) {
+      store.overridden.push_back(key); // plugin keys, after the table's, sorted
+    }
+  }
+}
+
 // Checks every key of one file and builds its Config.
 class Loader {
 public:
@@ -119,6 +134,22 @@ private:
 
   // Reads the `store` array: one StoreConfig per `[[store]]`.
   void read_stores(const toml::node& node);
+
+  // Reads a [[store]] table's `name` into `store`.
+  void read_store_name(const toml::table& table, StoreConfig& store);
+
+  // Reads a [[store]] table's `profile` into `store` and its settings.
+  void read_store_profile(const toml::table& table, StoreConfig& store);
+
+  // Reads a [[store]] table's `path` into `store`, relative to `base`; the
+  // path's node, or nullptr after reporting why the store has none (it starts at `line`).
+  const toml::node* read_store_path(const toml::table& table, std::uint32_t line,
+                                    const std::filesystem::path& base, StoreConfig& store);
+
+  // Reports a path or name `store` shares with a [[store]] read before
+  // (they start at `store_lines`); `path` is its table's path node.
+  void report_reused(const toml::table& table, const toml::node& path, const StoreConfig& store,
+                     const std::vector<std::uint32_t>& store_lines);
 
   // The checks that involve several keys, over the settings of one layer.
   void check_across(const Layer& layer);
@@ -352,67 +383,81 @@ void Loader::read_stores(const toml::node& node) {
     Layer layer{store.settings, {}, true};
     read_table(table, "", layer);
     check_across(layer);
-    for (const auto& key : k_config_key_table) {
-      if (layer.lines.contains(key.name)) {
-        store.overridden.emplace_back(key.name);
-      }
-    }
-    for (const auto& [key, key_line] : layer.lines) {
-      if (find_key(key) == nullptr) {
-        store.overridden.push_back(key); // plugin keys, after the table's, sorted
-      }
-    }
-    if (const toml::node* name = table.get("name"); name != nullptr) {
-      if (!name->is_string() || name->value<std::string>()->empty()) {
-        report(line_of(*name), "a store's 'name' must be a non-empty string");
-      } else {
-        store.name = *name->value<std::string>();
-      }
-    }
-    if (const toml::node* profile = table.get("profile"); profile != nullptr) {
-      const auto value = profile->value<std::string>();
-      if (!profile->is_string() || store::profile_named(*value) == nullptr) {
-        std::string names;
-        for (const auto& known : store::profiles()) {
-          names += fmt::format("{}\"{}\"", names.empty() ? "" : ", ", known.name);
-        }
-        report(line_of(*profile), fmt::format("a store's 'profile' must be one of {}", names));
-      } else {
-        store.profile = *value;
-        store.settings.set("layout.profile", *value); // what the engine reads
-      }
-    }
-    const toml::node* path = table.get("path");
+    note_overridden(layer, store);
+    read_store_name(table, store);
+    read_store_profile(table, store);
+    const toml::node* path = read_store_path(table, line, base, store);
     if (path == nullptr) {
-      report(line, "[[store]] has no 'path'");
       continue;
     }
-    if (!path->is_string()) {
-      report(line_of(*path),
-             fmt::format("a store's 'path' must be a string, not {}", describe_node(*path)));
-      continue;
-    }
-    if (path->value<std::string>()->empty()) {
-      report(line_of(*path), "a store's 'path' must not be empty");
-      continue;
-    }
-    // Relative paths are relative to the file, which does not move when the
-    // daemon is started from another folder.
-    store.path = normalise_path(*path->value<std::string>(), base);
-    for (std::size_t i = 0; i < m_config.stores.size(); ++i) {
-      if (m_config.stores[i].path == store.path) {
-        report(line_of(*path), fmt::format("store path '{}' is already used by the [[store]] "
-                                           "at line {}",
-                                           store.path.string(), store_lines[i]));
-      }
-      if (!store.name.empty() && m_config.stores[i].name == store.name) {
-        report(line_of(*table.get("name")),
-               fmt::format("store name '{}' is already used by the [[store]] at line {}",
-                           store.name, store_lines[i]));
-      }
-    }
+    report_reused(table, *path, store, store_lines);
     store_lines.push_back(line);
     m_config.stores.push_back(std::move(store));
+  }
+}
+
+void Loader::read_store_name(const toml::table& table, StoreConfig& store) {
+  if (const toml::node* name = table.get("name"); name != nullptr) {
+    if (!name->is_string() || name->value<std::string>()->empty()) {
+      report(line_of(*name), "a store's 'name' must be a non-empty string");
+    } else {
+      store.name = *name->value<std::string>();
+    }
+  }
+}
+
+void Loader::read_store_profile(const toml::table& table, StoreConfig& store) {
+  if (const toml::node* profile = table.get("profile"); profile != nullptr) {
+    const auto value = profile->value<std::string>();
+    if (!profile->is_string() || store::profile_named(*value) == nullptr) {
+      std::string names;
+      for (const auto& known : store::profiles()) {
+        names += fmt::format("{}\"{}\"", names.empty() ? "" : ", ", known.name);
+      }
+      report(line_of(*profile), fmt::format("a store's 'profile' must be one of {}", names));
+    } else {
+      store.profile = *value;
+      store.settings.set("layout.profile", *value); // what the engine reads
+    }
+  }
+}
+
+const toml::node* Loader::read_store_path(const toml::table& table, std::uint32_t line,
+                                          const std::filesystem::path& base, StoreConfig& store) {
+  const toml::node* path = table.get("path");
+  if (path == nullptr) {
+    report(line, "[[store]] has no 'path'");
+    return nullptr;
+  }
+  if (!path->is_string()) {
+    report(line_of(*path),
+           fmt::format("a store's 'path' must be a string, not {}", describe_node(*path)));
+    return nullptr;
+  }
+  if (path->value<std::string>()->empty()) {
+    report(line_of(*path), "a store's 'path' must not be empty");
+    return nullptr;
+  }
+  // Relative paths are relative to the file, which does not move when the
+  // daemon is started from another folder.
+  store.path = normalise_path(*path->value<std::string>(), base);
+  return path;
+}
+
+void Loader::report_reused(const toml::table& table, const toml::node& path,
+                           const StoreConfig& store,
+                           const std::vector<std::uint32_t>& store_lines) {
+  for (std::size_t i = 0; i < m_config.stores.size(); ++i) {
+    if (m_config.stores[i].path == store.path) {
+      report(line_of(path), fmt::format("store path '{}' is already used by the [[store]] "
+                                        "at line {}",
+                                        store.path.string(), store_lines[i]));
+    }
+    if (!store.name.empty() && m_config.stores[i].name == store.name) {
+      report(line_of(*table.get("name")),
+             fmt::format("store name '{}' is already used by the [[store]] at line {}", store.name,
+                         store_lines[i]));
+    }
   }
 }
 

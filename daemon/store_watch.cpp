@@ -265,6 +265,29 @@ std::optional<Job> StoreWatch::take_job(Clock::time_point now, std::time_t wall,
   if (m_git_wait && m_git_retry && now < *m_git_retry) {
     return std::nullopt;
   }
+  std::optional<Due> due = take_due(now, wall);
+  if (!due) {
+    return release_job(now, id);
+  }
+  if (!folder_still_there()) {
+    return std::nullopt;
+  }
+  const bool marker = marker_present();
+  if (marker && due->kind != RunKind::full) {
+    due = Due{RunKind::full, Reason::marker};
+  }
+  if (coalesce(*due, now)) {
+    return std::nullopt;
+  }
+  m_coalesced.reset();
+  m_coalesced_until.reset();
+  if (wait_for_git(*due, now)) {
+    return std::nullopt;
+  }
+  return start_job(*due, wall, id, marker);
+}
+
+std::optional<Due> StoreWatch::take_due(Clock::time_point now, std::time_t wall) {
   std::optional<Due> due = m_triggers.take(now, wall);
   // A run held back (for git, or to coalesce snapshots) joins what is due now.
   for (auto* held : {&m_git_wait, &m_coalesced}) {
@@ -275,9 +298,10 @@ std::optional<Job> StoreWatch::take_job(Clock::time_point now, std::time_t wall,
       due = *held;
     }
   }
-  if (!due) {
-    return release_job(now, id);
-  }
+  return due;
+}
+
+bool StoreWatch::folder_still_there() {
   if (!folder_present()) {
     // What was due is dropped, not kept due (the loop would spin on it): a
     // change once the folder is back starts the next run.
@@ -292,21 +316,16 @@ std::optional<Job> StoreWatch::take_job(Clock::time_point now, std::time_t wall,
     m_git_wait.reset();
     m_git_retry.reset();
     m_retry_at.reset();
-    return std::nullopt;
+    return false;
   }
   if (m_missing) {
     spdlog::info("{}: the store's folder is back", m_spec.root.string());
     m_missing = false;
   }
-  const bool marker = marker_present();
-  if (marker && due->kind != RunKind::full) {
-    due = Due{RunKind::full, Reason::marker};
-  }
-  if (coalesce(*due, now)) {
-    return std::nullopt;
-  }
-  m_coalesced.reset();
-  m_coalesced_until.reset();
+  return true;
+}
+
+bool StoreWatch::wait_for_git(const Due& due, Clock::time_point now) {
   if (auto busy_git = git_operation_in_progress(m_spec.root)) {
     if (!m_git_wait || m_git_reason != *busy_git) {
       spdlog::info("waiting: {}", *busy_git);
@@ -316,7 +335,7 @@ std::optional<Job> StoreWatch::take_job(Clock::time_point now, std::time_t wall,
     m_git_backoff = m_git_backoff.count() == 0 ? k_git_backoff_first
                                                : std::min(m_git_backoff * 2, k_git_backoff_max);
     m_git_retry = now + m_git_backoff;
-    return std::nullopt;
+    return true;
   }
   if (m_git_wait) {
     spdlog::info("git is done; going on");
@@ -324,25 +343,28 @@ std::optional<Job> StoreWatch::take_job(Clock::time_point now, std::time_t wall,
   m_git_wait.reset();
   m_git_retry.reset();
   m_git_backoff = std::chrono::milliseconds(0);
+  return false;
+}
 
+Job StoreWatch::start_job(const Due& due, std::time_t wall, std::uint64_t id, bool marker) {
   Job job;
   job.id = id;
   job.name = m_spec.name;
   job.root = m_spec.root;
   job.settings = m_spec.settings;
-  job.kind = due->kind;
-  job.reason = due->reason;
+  job.kind = due.kind;
+  job.reason = due.reason;
   job.today = m_request_today.value_or(local_date(wall));
   job.consume_marker = marker;
   // A full run looks at the whole store: what the watcher may have missed
   // (a change it could not see) is found there at the latest.
-  if (m_changed && due->kind == RunKind::lightweight) {
+  if (m_changed && due.kind == RunKind::lightweight) {
     job.changed.emplace(m_changed->begin(), m_changed->end());
   }
   m_changed.emplace();
   m_request_today.reset();
   m_running = due;
-  spdlog::info("consolidating ({}: {})", kind_name(due->kind), reason_name(due->reason));
+  spdlog::info("consolidating ({}: {})", kind_name(due.kind), reason_name(due.reason));
   return job;
 }
 

@@ -110,6 +110,17 @@ private:
   // True while the store's folder is where it was configured (not removed,
   // renamed away or unmounted).
   bool folder_present() const;
+  // What is due now, with a run held back for git or for the snapshot
+  // interval joining it (the fuller run wins).
+  std::optional<Due> take_due(Clock::time_point now, std::time_t wall);
+  // True when the store's folder is there. When it is not, what was due is
+  // dropped and its going said once; its coming back is said too.
+  bool folder_still_there();
+  // Holds `due` back while a git operation is in progress in the store (looking
+  // again later, less often each time); true when it was held.
+  bool wait_for_git(const Due& due, Clock::time_point now);
+  // The job of `due`, now running; `marker` says it consumes the request marker.
+  Job start_job(const Due& due, std::time_t wall, std::uint64_t id, bool marker);
   // The job that lets go of what is kept of the store, when it is time
   // (daemon.release_after_s since the last run) and no run is waiting.
   std::optional<Job> release_job(Clock::time_point now, std::uint64_t id);

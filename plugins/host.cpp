@@ -143,6 +143,36 @@ void Host::load_folder(const fs::path& folder) {
   }
 }
 
+namespace {
+
+// Loads `library` through `fd`, the descriptor `file` was opened and checked
+// through; why it cannot be loaded, or "" when it is.
+std::string load_library(boost::dll::shared_library& library, [[maybe_unused]] int fd,
+                         const fs::path& file) {
+  boost::dll::fs::error_code ec;
+#ifdef __linux__
+  const fs::path loaded = fmt::format("/proc/self/fd/{}", fd);
+#else
+  const fs::path loaded = file; // no descriptor path: the checks before loading are the guard
+#endif
+  library.load(loaded, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local, ec);
+  if (!ec) {
+    return {};
+  }
+  // Boost.DLL reports every dlopen failure as "Bad file descriptor"; dlerror
+  // still holds the loader's own reason (bad ELF header, undefined symbol, ...).
+  const char* loader_reason = ::dlerror();
+  std::string reason = loader_reason != nullptr ? loader_reason : ec.message();
+  // The loader names the descriptor's path; the user knows the file.
+  for (auto at = reason.find(loaded.string()); at != std::string::npos;
+       at = reason.find(loaded.string(), at + file.string().size())) {
+    reason.replace(at, loaded.string().size(), file.string());
+  }
+  return fmt::format("cannot be loaded: {}", reason);
+}
+
+} // namespace
+
 void Host::load_file(const fs::path& file) {
   auto refuse = [&](std::string reason) {
     spdlog::warn("plugin {} refused: {}", file.string(), reason);
@@ -166,78 +196,71 @@ void Host::load_file(const fs::path& file) {
     return refuse(reason);
   }
   fault_point("plugin-checked-" + file.filename().string());
+  // The plugin owns the descriptor and the library from here: a refusal below
+  // unloads the library and closes the descriptor once it is recorded.
   auto plugin = std::make_unique<Plugin>();
   plugin->fd = fd;
-  boost::dll::fs::error_code ec;
-#ifdef __linux__
-  const fs::path loaded = fmt::format("/proc/self/fd/{}", fd);
-#else
-  const fs::path loaded = file; // no descriptor path: the check above is the guard
-#endif
-  plugin->library.load(loaded, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local,
-                       ec);
-  if (ec) {
-    // Boost.DLL reports every dlopen failure as "Bad file descriptor"; dlerror
-    // still holds the loader's own reason (bad ELF header, undefined symbol, ...).
-    const char* loader_reason = ::dlerror();
-    std::string reason = loader_reason != nullptr ? loader_reason : ec.message();
-    // The loader names the descriptor's path; the user knows the file.
-    for (auto at = reason.find(loaded.string()); at != std::string::npos;
-         at = reason.find(loaded.string(), at + file.string().size())) {
-      reason.replace(at, loaded.string().size(), file.string());
-    }
-    return refuse(fmt::format("cannot be loaded: {}", reason));
+  if (auto reason = load_library(plugin->library, fd, file); !reason.empty()) {
+    return refuse(reason);
   }
-  if (!plugin->library.has("engram_plugin_descriptor")) {
-    return refuse("no engram_plugin_descriptor symbol: not an engram rule plugin");
+  if (auto reason = admit(*plugin, file); !reason.empty()) {
+    return refuse(reason);
   }
-  if (!plugin->library.has("engram_plugin_create")) {
-    return refuse("no engram_plugin_create symbol");
+  spdlog::debug("loaded rule {} {} from {}", plugin->info.name, plugin->info.version,
+                file.string());
+  m_plugins.push_back(std::move(plugin));
+}
+
+std::string Host::admit(Plugin& plugin, const fs::path& file) const {
+  if (!plugin.library.has("engram_plugin_descriptor")) {
+    return "no engram_plugin_descriptor symbol: not an engram rule plugin";
+  }
+  if (!plugin.library.has("engram_plugin_create")) {
+    return "no engram_plugin_create symbol";
   }
   const auto& descriptor =
-      plugin->library.get_alias<const PluginDescriptor>("engram_plugin_descriptor");
+      plugin.library.get_alias<const PluginDescriptor>("engram_plugin_descriptor");
   if (descriptor.abi_version != k_abi_version) {
-    return refuse(fmt::format("built for rule ABI {}, engram has ABI {}", descriptor.abi_version,
-                              k_abi_version));
+    return fmt::format("built for rule ABI {}, engram has ABI {}", descriptor.abi_version,
+                       k_abi_version);
   }
   const std::string sdk = descriptor.sdk_version == nullptr ? "" : descriptor.sdk_version;
   if (sdk != k_sdk_version) {
-    return refuse(fmt::format("built with SDK {}, engram has SDK {}", sdk, k_sdk_version));
+    return fmt::format("built with SDK {}, engram has SDK {}", sdk, k_sdk_version);
   }
   const std::string name = descriptor.name == nullptr ? "" : descriptor.name;
   if (name.empty() ||
       name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") != std::string::npos) {
-    return refuse(fmt::format("rule name '{}' is not a lower-case word", name));
+    return fmt::format("rule name '{}' is not a lower-case word", name);
   }
   if (static_cast<int>(descriptor.phase) < static_cast<int>(Phase::guard) ||
       static_cast<int>(descriptor.phase) > static_cast<int>(Phase::index)) {
-    return refuse(fmt::format("unknown phase {}", static_cast<int>(descriptor.phase)));
+    return fmt::format("unknown phase {}", static_cast<int>(descriptor.phase));
   }
   for (const auto& other : m_plugins) {
     if (other->info.name == name) {
-      return refuse(fmt::format("rule '{}' is already loaded from {}", name, other->info.path));
+      return fmt::format("rule '{}' is already loaded from {}", name, other->info.path);
     }
   }
-  plugin->info = LoadedPlugin{name,
-                              file.string(),
-                              descriptor.version == nullptr ? "" : descriptor.version,
-                              sdk,
-                              descriptor.description == nullptr ? "" : descriptor.description,
-                              descriptor.phase,
-                              descriptor.lightweight};
-  auto& create = plugin->library.get_alias<RuleFactory>("engram_plugin_create");
+  plugin.info = LoadedPlugin{name,
+                             file.string(),
+                             descriptor.version == nullptr ? "" : descriptor.version,
+                             sdk,
+                             descriptor.description == nullptr ? "" : descriptor.description,
+                             descriptor.phase,
+                             descriptor.lightweight};
+  auto& create = plugin.library.get_alias<RuleFactory>("engram_plugin_create");
   try {
-    plugin->rule.reset(create());
+    plugin.rule.reset(create());
   } catch (const std::exception& e) {
-    return refuse(fmt::format("its factory threw: {}", e.what()));
+    return fmt::format("its factory threw: {}", e.what());
   } catch (...) {
-    return refuse("its factory threw");
+    return "its factory threw";
   }
-  if (!plugin->rule) {
-    return refuse("its factory returned no rule");
+  if (!plugin.rule) {
+    return "its factory returned no rule";
   }
-  spdlog::debug("loaded rule {} {} from {}", name, plugin->info.version, file.string());
-  m_plugins.push_back(std::move(plugin));
+  return {};
 }
 
 std::vector<engine::RuleSlot> Host::slots() const {

@@ -54,6 +54,9 @@ public:
 private:
   struct Plugin;
   void load_file(const std::filesystem::path& file);
+  // Checks the descriptor of the loaded `plugin` and makes its rule; why it
+  // cannot be used, or "" when it can.
+  std::string admit(Plugin& plugin, const std::filesystem::path& file) const;
 
   std::vector<std::unique_ptr<Plugin>> m_plugins;
   std::vector<RefusedPlugin> m_refused;

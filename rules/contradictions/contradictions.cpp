@@ -45,6 +45,13 @@ struct FileFacts {
   std::string guard; // why its claims are never superseded automatically
 };
 
+// What the rule makes of the contradictions in one layer.
+struct Findings {
+  std::map<Place, Place> superseded_by;        // each older claim's newest update
+  std::set<std::pair<Place, Place>> flagged;   // older, newer: the older is protected
+  std::set<std::pair<Place, Place>> uncertain; // both kept; a person judges
+};
+
 class ContradictionsRule final : public engram::Rule {
 public:
   void run(StoreView& store) override {
@@ -54,6 +61,8 @@ public:
   }
 
 private:
+  // Supersedes, within `layer`, each claim a newer claim contradicts, and
+  // records the pairs it leaves as they are.
   void resolve(StoreView& store, Layer layer) {
     // A file an undo holds neither supersedes nor is superseded (its
     // claims are not in related_claims' answers either).
@@ -74,60 +83,77 @@ private:
     }
     const auto relatives =
         store.related_claims_each(asked, layer, engram::ClaimDetail::unclassified);
-    // For each older claim, the newest claim that updates it.
-    std::map<Place, Place> superseded_by;
-    std::set<std::pair<Place, Place>> flagged;
-    std::set<std::pair<Place, Place>> uncertain; // both kept; a person judges
-    std::size_t next = 0;                        // the next claim's place in `relatives`
+    Findings findings;
+    std::size_t next = 0; // the next claim's place in `relatives`
     for (const auto& path : paths) {
       const auto& texts = claims[path];
       for (std::size_t i = 0; i < texts.size(); ++i) {
         const Place here{path, i, texts[i]};
         for (const auto& match : relatives[next++]) {
-          if (match.relation == Relation::distinct || match.relation == Relation::duplicate ||
-              (match.path == path && match.index == i)) {
-            continue;
-          }
-          const Place there{match.path, match.index, match.text};
-          if (match.path != path && !related(store, facts, path, match.path)) {
-            continue; // the same words on unrelated subjects are not a contradiction
-          }
-          if (match.relation == Relation::uncertain) {
-            uncertain.emplace(std::min(here, there), std::max(here, there));
-            continue;
-          }
-          const bool here_newer = is_newer(store, facts, here, there);
-          const Place& older = here_newer ? there : here;
-          const Place& newer = here_newer ? here : there;
-          // The newer claim must update the older, read that way round: "sockets
-          // after worker 58" does not update "sockets after table 5", though the
-          // older, read as the newer, would look like it qualified the other.
-          if (!here_newer && store.compare(newer.text, older.text) != Relation::update) {
-            continue;
-          }
-          if (!facts_of(store, facts, older.path).guard.empty()) {
-            flagged.emplace(older, newer);
-            continue;
-          }
-          const auto [it, fresh] = superseded_by.try_emplace(older, newer);
-          if (!fresh && is_newer(store, facts, newer, it->second)) {
-            it->second = newer;
-          }
+          judge(store, facts, here, match, findings);
         }
       }
     }
-    for (const auto& [older, newer] : flagged) {
+    record_kept(store, facts, findings);
+    supersede_all(store, findings.superseded_by);
+  }
+
+  // Notes what the claim `here` and `match`, a claim related to it, make: the
+  // older superseded by the newer, flagged when protected, or left to a person.
+  static void judge(const StoreView& store, std::map<std::string, FileFacts>& facts,
+                    const Place& here, const engram::ClaimMatch& match, Findings& findings) {
+    if (match.relation == Relation::distinct || match.relation == Relation::duplicate ||
+        (match.path == here.path && match.index == here.index)) {
+      return;
+    }
+    const Place there{match.path, match.index, match.text};
+    if (match.path != here.path && !related(store, facts, here.path, match.path)) {
+      return; // the same words on unrelated subjects are not a contradiction
+    }
+    if (match.relation == Relation::uncertain) {
+      findings.uncertain.emplace(std::min(here, there), std::max(here, there));
+      return;
+    }
+    const bool here_newer = is_newer(store, facts, here, there);
+    const Place& older = here_newer ? there : here;
+    const Place& newer = here_newer ? here : there;
+    // The newer claim must update the older, read that way round: "sockets
+    // after worker 58" does not update "sockets after table 5", though the
+    // older, read as the newer, would look like it qualified the other.
+    if (!here_newer && store.compare(newer.text, older.text) != Relation::update) {
+      return;
+    }
+    if (!facts_of(store, facts, older.path).guard.empty()) {
+      findings.flagged.emplace(older, newer);
+      return;
+    }
+    const auto [it, fresh] = findings.superseded_by.try_emplace(older, newer);
+    if (!fresh && is_newer(store, facts, newer, it->second)) {
+      it->second = newer;
+    }
+  }
+
+  // Records the contradictions left as they are: the protected claims, and
+  // the pairs a person judges.
+  static void record_kept(StoreView& store, const std::map<std::string, FileFacts>& facts,
+                          const Findings& findings) {
+    for (const auto& [older, newer] : findings.flagged) {
       store.record(Action{"", "flagged", older.text, older.path, newer.path,
                           "contradicted by the newer \"" +
                               knowledge::one_line(knowledge::split_markers(newer.text).own) +
                               "\"; not changed: " + facts.at(older.path).guard});
     }
-    for (const auto& [a, b] : uncertain) {
+    for (const auto& [a, b] : findings.uncertain) {
       store.record(Action{"", "uncertain", a.text, a.path, b.path,
                           "the same subject as \"" +
                               knowledge::one_line(knowledge::split_markers(b.text).own) +
                               "\", one word replaced: both kept, for a person to judge"});
     }
+  }
+
+  // Supersedes each older claim by its newest update, then marks superseded
+  // the files none of whose claims is left.
+  static void supersede_all(StoreView& store, const std::map<Place, Place>& superseded_by) {
     std::set<std::string> edited;
     for (const auto& [older, newer] : superseded_by) {
       if (supersede(store, older, newer)) {

@@ -54,6 +54,39 @@ std::string percent(double share) {
   return std::to_string(static_cast<int>(std::floor(share * 100.0 + 1e-9))) + "%";
 }
 
+// Whether a doc takes part in a search: not merged away, and with significant words.
+bool live(const Doc& doc) {
+  return !doc.removed && !doc.words.empty();
+}
+
+// The live docs and the postings of their words, as find_pairs searches them.
+struct WordIndex {
+  std::vector<std::uint32_t> by_size;            // the live docs, in key order
+  std::vector<std::uint32_t> sizes;              // every doc's word count, by doc
+  std::vector<std::vector<std::uint32_t>> all;   // by word: the live docs holding it, in key order
+  std::vector<std::vector<std::uint32_t>> fresh; // the same, of changed docs only
+  std::vector<std::uint32_t> frequency;          // by word: how many live docs hold it
+
+  // A doc's place in the postings: by size, then by index.
+  [[nodiscard]] std::uint64_t key(std::size_t i) const {
+    return (std::uint64_t{sizes[i]} << 32) | i;
+  }
+};
+
+// What became of the claims of a file merged into another.
+struct Tally {
+  std::size_t absorbed = 0;
+  std::size_t duplicates = 0;
+  std::size_t superseded = 0;
+};
+
+// The claim of the newer file an older claim matches: one it duplicates, else
+// one of the newer file's own that updates it.
+struct Match {
+  std::optional<std::size_t> duplicate;
+  std::optional<std::size_t> update;
+};
+
 class DedupeRule final : public engram::Rule {
 public:
   void run(StoreView& store) override {
@@ -219,50 +252,23 @@ private:
   // away. A file that did not change probes the postings of changed files only.
   std::vector<Pair> find_pairs(const std::vector<Doc>& docs, const std::vector<bool>& changed,
                                const std::vector<Pair>& known) const {
-    const auto live = [&](std::size_t i) { return !docs[i].removed && !docs[i].words.empty(); };
-    std::vector<std::uint32_t> by_size;
-    for (std::size_t i = 0; i < docs.size(); ++i) {
-      if (live(i)) {
-        by_size.push_back(static_cast<std::uint32_t>(i));
-      }
-    }
-    // Sizes and word frequencies in arrays of their own: the searches below read them at random.
-    std::vector<std::uint32_t> sizes(docs.size());
-    for (std::size_t i = 0; i < docs.size(); ++i) {
-      sizes[i] = static_cast<std::uint32_t>(docs[i].words.size());
-    }
-    const auto key = [&](std::size_t i) { return (std::uint64_t{sizes[i]} << 32) | i; };
-    std::sort(by_size.begin(), by_size.end(),
-              [&](std::uint32_t x, std::uint32_t y) { return key(x) < key(y); });
-    std::vector<std::vector<std::uint32_t>> all(m_ids.size());
-    std::vector<std::vector<std::uint32_t>> fresh(m_ids.size()); // postings of changed files
-    for (const auto j : by_size) {
-      for (const auto word : docs[j].words) {
-        all[word].push_back(j);
-        if (changed[j]) {
-          fresh[word].push_back(j);
-        }
-      }
-    }
+    const WordIndex index = index_words(docs, changed);
     std::vector<Pair> pairs;
     for (const auto& pair : known) {
-      if (live(pair.a) && live(pair.b) && !changed[pair.a] && !changed[pair.b]) {
+      if (live(docs[pair.a]) && live(docs[pair.b]) && !changed[pair.a] && !changed[pair.b]) {
         pairs.push_back(pair);
       }
-    }
-    std::vector<std::uint32_t> frequency(all.size());
-    for (std::size_t word = 0; word < all.size(); ++word) {
-      frequency[word] = static_cast<std::uint32_t>(all[word].size());
     }
     std::vector<std::uint32_t> shared(docs.size(), 0); // per candidate, this doc's words it holds
     std::vector<std::uint32_t> candidates;
     std::vector<std::uint32_t> order;
-    for (const auto i : by_size) {
+    for (const auto i : index.by_size) {
       const auto& doc = docs[i];
-      const auto& postings = changed[i] ? all : fresh;
+      const auto& postings = changed[i] ? index.all : index.fresh;
       order = doc.words;
       std::sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
-        return frequency[x] != frequency[y] ? frequency[x] < frequency[y] : x < y;
+        return index.frequency[x] != index.frequency[y] ? index.frequency[x] < index.frequency[y]
+                                                        : x < y;
       });
       const auto n = order.size();
       const auto need =
@@ -273,8 +279,9 @@ private:
       for (std::size_t k = 0; k < probed; ++k) {
         const auto& list = postings[order[k]];
         // i is the smaller of the two (ties: the lower index): only files after it.
-        auto j = std::upper_bound(list.begin(), list.end(), key(i),
-                                  [&](std::uint64_t at, std::uint32_t x) { return at < key(x); });
+        auto j =
+            std::upper_bound(list.begin(), list.end(), index.key(i),
+                             [&](std::uint64_t at, std::uint32_t x) { return at < index.key(x); });
         for (; j != list.end(); ++j) {
           if (shared[*j]++ == 0) {
             candidates.push_back(*j);
@@ -292,13 +299,50 @@ private:
       }
       candidates.clear();
     }
+    sort_best_first(pairs, docs);
+    return pairs;
+  }
+
+  // The postings of the live docs' words, for find_pairs.
+  WordIndex index_words(const std::vector<Doc>& docs, const std::vector<bool>& changed) const {
+    WordIndex index;
+    for (std::size_t i = 0; i < docs.size(); ++i) {
+      if (live(docs[i])) {
+        index.by_size.push_back(static_cast<std::uint32_t>(i));
+      }
+    }
+    // Sizes and word frequencies in arrays of their own: the searches read them at random.
+    index.sizes.resize(docs.size());
+    for (std::size_t i = 0; i < docs.size(); ++i) {
+      index.sizes[i] = static_cast<std::uint32_t>(docs[i].words.size());
+    }
+    std::sort(index.by_size.begin(), index.by_size.end(),
+              [&](std::uint32_t x, std::uint32_t y) { return index.key(x) < index.key(y); });
+    index.all.resize(m_ids.size());
+    index.fresh.resize(m_ids.size());
+    for (const auto j : index.by_size) {
+      for (const auto word : docs[j].words) {
+        index.all[word].push_back(j);
+        if (changed[j]) {
+          index.fresh[word].push_back(j);
+        }
+      }
+    }
+    index.frequency.resize(index.all.size());
+    for (std::size_t word = 0; word < index.all.size(); ++word) {
+      index.frequency[word] = static_cast<std::uint32_t>(index.all[word].size());
+    }
+    return index;
+  }
+
+  // Sorts pairs best first: the highest overlap, then by the two files' paths.
+  static void sort_best_first(std::vector<Pair>& pairs, const std::vector<Doc>& docs) {
     std::sort(pairs.begin(), pairs.end(), [&](const Pair& x, const Pair& y) {
       if (x.score != y.score) {
         return x.score > y.score;
       }
       return std::tie(docs[x.a].path, docs[x.b].path) < std::tie(docs[y.a].path, docs[y.b].path);
     });
-    return pairs;
   }
 
   // Records the duplicates that are not merged, and why: one line for each
@@ -349,6 +393,34 @@ private:
     const auto old_body = store.body(from);
     const auto claims = store.claims(old_body);
     std::string body = store.body(into);
+    std::vector<std::string> carried; // the comments that went with a claim
+    const Tally tally = merge_claims(store, from, into, old_body, claims, body, carried);
+    keep_loose_comments(store, from, into, old_body, carried, body);
+    if (body != store.body(into)) {
+      store.set_body(into, body);
+    }
+    merge_frontmatter(store, from, into);
+    if (!store.list(into, "related").empty() &&
+        std::find(m_linking.begin(), m_linking.end(), into) == m_linking.end()) {
+      m_linking.push_back(into);
+    }
+    redirect_related(store, from, into);
+    mend_index_link(store, from, into);
+    store.remove(from);
+    store.record(Action{"", "merged", "", from, into,
+                        percent(score) + " of significant words shared; " +
+                            std::to_string(claims.size()) + " claims accounted for (" +
+                            std::to_string(tally.absorbed) + " absorbed, " +
+                            std::to_string(tally.duplicates) + " duplicate, " +
+                            std::to_string(tally.superseded) + " superseded)"});
+  }
+
+  // Merges the claims of the file `from` (whose body is `old_body`) into
+  // `body`, the body of `into`, recording what became of each; `carried`
+  // gains the comments that went with a claim.
+  static Tally merge_claims(StoreView& store, const std::string& from, const std::string& into,
+                            const std::string& old_body, const std::vector<engram::Claim>& claims,
+                            std::string& body, std::vector<std::string>& carried) {
     // The target's own claims (what an older claim can be updated by), and
     // every claim it holds as it grows, each kept in step with its markers.
     std::vector<std::string> present;
@@ -356,61 +428,73 @@ private:
       present.push_back(claim.text);
     }
     const std::size_t own_claims = present.size();
-    std::size_t absorbed = 0;
-    std::size_t duplicates = 0;
-    std::size_t superseded = 0;
-    std::vector<std::string> carried; // the comments that went with a claim
+    Tally tally;
     for (const auto& claim : claims) {
       const auto unit = knowledge::split_markers(claim.text);
       for (auto& comment : knowledge::comments_of(claim.text)) {
         carried.push_back(std::move(comment));
       }
-      std::optional<std::size_t> duplicate;
-      std::optional<std::size_t> update;
-      for (std::size_t i = 0; i < present.size(); ++i) {
-        const auto relation = store.compare(unit.own, present[i]);
-        if (relation == Relation::duplicate) {
-          duplicate = i;
-          break;
-        }
-        if (relation == Relation::update && !update && i < own_claims) {
-          update = i;
-        }
-      }
+      const Match match = match_of(store, unit.own, present, own_claims);
       const auto history = unit.markers.empty()
                                ? std::string()
                                : ", with its " + std::to_string(unit.markers.size()) +
                                      " superseded marker" + (unit.markers.size() == 1 ? "" : "s");
-      if (duplicate) {
+      if (match.duplicate) {
         const auto existing =
-            knowledge::one_line(knowledge::split_markers(present[*duplicate]).own);
-        body = knowledge::with_markers_beside(body, present[*duplicate], unit.markers);
+            knowledge::one_line(knowledge::split_markers(present[*match.duplicate]).own);
+        body = knowledge::with_markers_beside(body, present[*match.duplicate], unit.markers);
         store.record(Action{"", "duplicate", unit.own, from, into,
                             "already there as \"" + existing + "\"" +
                                 (history.empty() ? "" : "; kept beside it" + history)});
-        ++duplicates;
+        ++tally.duplicates;
         continue;
       }
-      if (update) {
+      if (match.update) {
         // The newer file's claim stands; the older one is kept beside it.
-        const auto standing = knowledge::one_line(knowledge::split_markers(present[*update]).own);
+        const auto standing =
+            knowledge::one_line(knowledge::split_markers(present[*match.update]).own);
         std::vector<std::string> markers{knowledge::superseded_marker(store.today(), unit.own)};
         markers.insert(markers.end(), unit.markers.begin(), unit.markers.end());
-        body = knowledge::with_markers_beside(body, present[*update], markers);
+        body = knowledge::with_markers_beside(body, present[*match.update], markers);
         store.record(Action{"", "superseded", unit.own, from, into,
                             "updated by the newer \"" + standing +
                                 "\", kept in a superseded marker" + history});
-        ++superseded;
+        ++tally.superseded;
         continue;
       }
       body = placed(body, old_body, claim, unit);
       present.push_back(knowledge::entry_with_markers(unit));
       store.record(
           Action{"", "absorbed", unit.own, from, into, "merged from a duplicate file" + history});
-      ++absorbed;
+      ++tally.absorbed;
     }
-    // Comments of the older file that belong to no claim (the markers of
-    // claims superseded before, a person's notes): history is never dropped.
+    return tally;
+  }
+
+  // The first claim of `present` that `own` duplicates, else the first of its
+  // first `own_claims` (the newer file's own) that updates it.
+  static Match match_of(const StoreView& store, const std::string& own,
+                        const std::vector<std::string>& present, std::size_t own_claims) {
+    Match match;
+    for (std::size_t i = 0; i < present.size(); ++i) {
+      const auto relation = store.compare(own, present[i]);
+      if (relation == Relation::duplicate) {
+        match.duplicate = i;
+        break;
+      }
+      if (relation == Relation::update && !match.update && i < own_claims) {
+        match.update = i;
+      }
+    }
+    return match;
+  }
+
+  // Keeps, at the end of `body`, the comments of the older file that belong
+  // to no claim (the markers of claims superseded before, a person's notes):
+  // history is never dropped. `carried` are those that went with a claim.
+  static void keep_loose_comments(StoreView& store, const std::string& from,
+                                  const std::string& into, const std::string& old_body,
+                                  std::vector<std::string>& carried, std::string& body) {
     std::vector<std::string> loose;
     for (auto& comment : knowledge::comments_of(old_body)) {
       const auto it = std::find(carried.begin(), carried.end(), comment);
@@ -432,22 +516,6 @@ private:
                               (loose.size() == 1 ? "" : "s") +
                               " outside any claim kept at the end"});
     }
-    if (body != store.body(into)) {
-      store.set_body(into, body);
-    }
-    merge_frontmatter(store, from, into);
-    if (!store.list(into, "related").empty() &&
-        std::find(m_linking.begin(), m_linking.end(), into) == m_linking.end()) {
-      m_linking.push_back(into);
-    }
-    redirect_related(store, from, into);
-    mend_index_link(store, from, into);
-    store.remove(from);
-    store.record(Action{"", "merged", "", from, into,
-                        percent(score) + " of significant words shared; " +
-                            std::to_string(claims.size()) + " claims accounted for (" +
-                            std::to_string(absorbed) + " absorbed, " + std::to_string(duplicates) +
-                            " duplicate, " + std::to_string(superseded) + " superseded)"});
   }
 
   // `body` with a claim of the older file and its markers added: under the
