@@ -180,8 +180,8 @@ void StoreWatch::sort_change(const watch::Change& change, Clock::time_point now,
     return;
   }
   if (is_git_path(change.path)) {
-    if (m_git_wait) {
-      m_git_retry = now; // index.lock or MERGE_HEAD moved: look again now
+    if (auto* waiting = std::get_if<run_state::WaitingForGit>(&m_state)) {
+      waiting->retry = now; // index.lock or MERGE_HEAD moved: look again now
     }
     return;
   }
@@ -238,15 +238,18 @@ std::optional<Clock::time_point> StoreWatch::deadline(Clock::time_point now,
   if (busy()) {
     return earliest; // triggers wait for the run's result
   }
-  if (m_git_wait) {
+  if (const auto* waiting = std::get_if<run_state::WaitingForGit>(&m_state)) {
     // Everything else due joins the waiting run once git is done.
-    consider(m_git_retry);
+    consider(waiting->retry);
     return earliest;
   }
   consider(m_triggers.deadline(now, wall));
-  consider(m_retry_at);
-  if (!m_triggers.paused()) {
-    consider(m_coalesced_until);
+  if (m_retry) {
+    consider(m_retry->at);
+  }
+  if (const auto* held = std::get_if<run_state::Coalescing>(&m_state);
+      held != nullptr && !m_triggers.paused()) {
+    consider(held->until);
   }
   consider(m_release_at);
   consider(m_replaced_look);
@@ -258,11 +261,12 @@ std::optional<Job> StoreWatch::take_job(Clock::time_point now, std::time_t wall,
     return std::nullopt;
   }
   const StoreLogScope scope(m_spec.name);
-  if (m_retry_at && now >= *m_retry_at) {
-    m_retry_at.reset();
-    m_triggers.request(m_retry->kind, m_retry->reason);
+  if (m_retry && now >= m_retry->at) {
+    m_triggers.request(m_retry->due.kind, m_retry->due.reason);
+    m_retry.reset();
   }
-  if (m_git_wait && m_git_retry && now < *m_git_retry) {
+  if (const auto* waiting = std::get_if<run_state::WaitingForGit>(&m_state);
+      waiting != nullptr && now < waiting->retry) {
     return std::nullopt;
   }
   std::optional<Due> due = take_due(now, wall);
@@ -279,8 +283,6 @@ std::optional<Job> StoreWatch::take_job(Clock::time_point now, std::time_t wall,
   if (coalesce(*due, now)) {
     return std::nullopt;
   }
-  m_coalesced.reset();
-  m_coalesced_until.reset();
   if (wait_for_git(*due, now)) {
     return std::nullopt;
   }
@@ -290,13 +292,15 @@ std::optional<Job> StoreWatch::take_job(Clock::time_point now, std::time_t wall,
 std::optional<Due> StoreWatch::take_due(Clock::time_point now, std::time_t wall) {
   std::optional<Due> due = m_triggers.take(now, wall);
   // A run held back (for git, or to coalesce snapshots) joins what is due now.
-  for (auto* held : {&m_git_wait, &m_coalesced}) {
-    if (held == &m_coalesced && m_triggers.paused()) {
-      continue; // an automatic run: it waits for resume
-    }
-    if (*held && (!due || ((*held)->kind == RunKind::full && due->kind != RunKind::full))) {
-      due = *held;
-    }
+  std::optional<Due> held;
+  if (const auto* waiting = std::get_if<run_state::WaitingForGit>(&m_state)) {
+    held = waiting->due;
+  } else if (const auto* coalescing = std::get_if<run_state::Coalescing>(&m_state);
+             coalescing != nullptr && !m_triggers.paused()) { // paused: it waits for resume
+    held = coalescing->due;
+  }
+  if (held && (!due || (held->kind == RunKind::full && due->kind != RunKind::full))) {
+    due = held;
   }
   return due;
 }
@@ -305,44 +309,37 @@ bool StoreWatch::folder_still_there() {
   if (!folder_present()) {
     // What was due is dropped, not kept due (the loop would spin on it): a
     // change once the folder is back starts the next run.
-    if (!m_missing) {
+    if (!std::holds_alternative<run_state::Missing>(m_state)) {
       spdlog::error("{}: the store's folder is gone (removed, renamed or unmounted); nothing runs "
                     "for it until it is back, and the other stores go on",
                     m_spec.root.string());
     }
-    m_missing = true;
-    m_coalesced.reset();
-    m_coalesced_until.reset();
-    m_git_wait.reset();
-    m_git_retry.reset();
-    m_retry_at.reset();
+    m_state = run_state::Missing{};
+    m_retry.reset();
     return false;
   }
-  if (m_missing) {
+  if (std::holds_alternative<run_state::Missing>(m_state)) {
     spdlog::info("{}: the store's folder is back", m_spec.root.string());
-    m_missing = false;
+    m_state = run_state::Idle{};
   }
   return true;
 }
 
 bool StoreWatch::wait_for_git(const Due& due, Clock::time_point now) {
+  const auto* waiting = std::get_if<run_state::WaitingForGit>(&m_state);
   if (auto busy_git = git_operation_in_progress(m_spec.root)) {
-    if (!m_git_wait || m_git_reason != *busy_git) {
+    if (waiting == nullptr || waiting->reason != *busy_git) {
       spdlog::info("waiting: {}", *busy_git);
     }
-    m_git_wait = due;
-    m_git_reason = *busy_git;
-    m_git_backoff = m_git_backoff.count() == 0 ? k_git_backoff_first
-                                               : std::min(m_git_backoff * 2, k_git_backoff_max);
-    m_git_retry = now + m_git_backoff;
+    const auto backoff = waiting == nullptr ? k_git_backoff_first
+                                            : std::min(waiting->backoff * 2, k_git_backoff_max);
+    m_state = run_state::WaitingForGit{due, *busy_git, now + backoff, backoff};
     return true;
   }
-  if (m_git_wait) {
+  if (waiting != nullptr) {
     spdlog::info("git is done; going on");
   }
-  m_git_wait.reset();
-  m_git_retry.reset();
-  m_git_backoff = std::chrono::milliseconds(0);
+  m_state = run_state::Idle{};
   return false;
 }
 
@@ -363,13 +360,14 @@ Job StoreWatch::start_job(const Due& due, std::time_t wall, std::uint64_t id, bo
   }
   m_changed.emplace();
   m_request_today.reset();
-  m_running = due;
+  m_state = run_state::Running{due};
   spdlog::info("consolidating ({}: {})", kind_name(due.kind), reason_name(due.reason));
   return job;
 }
 
 std::optional<Job> StoreWatch::release_job(Clock::time_point now, std::uint64_t id) {
-  if (!m_release_at || now < *m_release_at || m_git_wait || m_coalesced || m_retry_at) {
+  if (!m_release_at || now < *m_release_at || !std::holds_alternative<run_state::Idle>(m_state) ||
+      m_retry) {
     return std::nullopt; // nothing kept, not yet, or a run is still to come
   }
   m_release_at.reset();
@@ -392,12 +390,12 @@ bool StoreWatch::coalesce(const Due& due, Clock::time_point now) {
   if (!automatic || engine::snapshot_due(m_last_snapshot, now, m_spec.settings)) {
     return false;
   }
-  if (!m_coalesced) {
+  if (!std::holds_alternative<run_state::Coalescing>(m_state)) {
     spdlog::debug("changes wait for the snapshot interval (git.snapshot_interval_s)");
   }
-  m_coalesced = due;
-  m_coalesced_until =
-      *m_last_snapshot + std::chrono::seconds(m_spec.settings.get_int("git.snapshot_interval_s"));
+  m_state = run_state::Coalescing{
+      due,
+      *m_last_snapshot + std::chrono::seconds(m_spec.settings.get_int("git.snapshot_interval_s"))};
   return true;
 }
 
@@ -414,13 +412,13 @@ void StoreWatch::finished(const JobResult& result, Clock::time_point now, std::t
   } else {
     m_release_at.reset();
   }
-  m_running.reset();
+  m_state = run_state::Idle{};
   ++m_runs;
   m_last = result;
   m_last_at = wall;
   if (result.ok) {
     m_failures = 0;
-    m_retry_at.reset();
+    m_retry.reset();
     m_own.remember(result.written);
     if (engine::replaced_kept(m_spec.root, m_layout)) {
       m_replaced_look = now; // looked at as soon as the loop comes round
@@ -463,8 +461,7 @@ void StoreWatch::finished(const JobResult& result, Clock::time_point now, std::t
     if (m_failures <= k_max_retries) {
       const auto wait = std::chrono::seconds(1LL << m_failures);
       spdlog::error("consolidation failed: {}; retrying in {} s", result.error, wait.count());
-      m_retry_at = now + wait;
-      m_retry = Due{result.kind, result.reason};
+      m_retry = Retry{Due{result.kind, result.reason}, now + wait};
     } else {
       spdlog::error("consolidation failed: {}; no more retries until the next change",
                     result.error);

@@ -19,6 +19,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace engram::daemon {
@@ -38,6 +39,40 @@ struct StoreSpec {
 watch::WatchOptions watch_options(const config::Settings& settings);
 
 // The daemon's state for one store.
+// Where a store's next run stands: each state holds what it needs, so none
+// is inferred from which fields happen to be set.
+namespace run_state {
+// Nothing running or held back.
+struct Idle {};
+// A job is on the worker.
+struct Running {
+  Due due;
+};
+// A run held back while a git operation is in progress in the store.
+struct WaitingForGit {
+  Due due;
+  std::string reason;                // what git is doing
+  Clock::time_point retry;           // when to look at git again
+  std::chrono::milliseconds backoff; // the wait before that look, doubled each time
+};
+// An automatic run held back until the snapshot interval has passed.
+struct Coalescing {
+  Due due;
+  Clock::time_point until;
+};
+// The store's folder was found gone when a run was due (and that was said).
+struct Missing {};
+} // namespace run_state
+
+using RunState = std::variant<run_state::Idle, run_state::Running, run_state::WaitingForGit,
+                              run_state::Coalescing, run_state::Missing>;
+
+// A failed run, to be run again.
+struct Retry {
+  Due due;
+  Clock::time_point at;
+};
+
 class StoreWatch {
 public:
   // Nothing is watched until start().
@@ -96,7 +131,7 @@ public:
   // The settings in force.
   const config::Settings& settings() const { return m_spec.settings; }
   // True from take_job() until finished().
-  bool busy() const { return m_running.has_value(); }
+  bool busy() const { return std::holds_alternative<run_state::Running>(m_state); }
   // True while automatic runs are paused.
   bool paused() const { return m_triggers.paused(); }
 
@@ -139,26 +174,18 @@ private:
   Triggers m_triggers;
   OwnWrites m_own;
   std::set<std::string> m_notices;   // a rule's notes on the store, each logged once
-  std::optional<Due> m_running;      // the job in flight
-  std::vector<watch::Change> m_held; // events seen while it ran
+  RunState m_state;                  // what the next run is doing or waiting for
+  std::vector<watch::Change> m_held; // events seen while a run ran
   // What changed since the last job was taken, for the next one's
   // Job::changed; nullopt when it is not known (see there).
   std::optional<std::set<std::string>> m_changed;
-  std::optional<Due> m_git_wait;                // a run waiting for git
-  std::string m_git_reason;                     // what git is doing
-  std::optional<Clock::time_point> m_git_retry; // when to look at git again
-  std::chrono::milliseconds m_git_backoff{0};
-  std::optional<Due> m_coalesced; // a run held back to coalesce snapshots
-  std::optional<Clock::time_point> m_coalesced_until;
   std::optional<Clock::time_point> m_last_snapshot; // when the agent's changes were last committed
   std::optional<Date> m_request_today;              // --now of a pending request
   std::uint64_t m_failures = 0;                     // consecutive failed runs
-  std::optional<Clock::time_point> m_retry_at;      // re-run after a failure
-  std::optional<Due> m_retry;                       // what to re-run
+  std::optional<Retry> m_retry;                     // re-run after a failure
   std::uint64_t m_runs = 0;                         // consolidations finished
   std::optional<JobResult> m_last;                  // the last one
   std::time_t m_last_at = 0;                        // when it finished (wall)
-  bool m_missing = false; // the folder was found gone when a run was due, and said so
   // When what is kept of the store since its last run is let go, with no
   // run before then (daemon.release_after_s); nullopt: nothing is kept.
   // A release job runs on the worker before any job taken after it, and

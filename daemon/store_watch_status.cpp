@@ -39,17 +39,21 @@ nlohmann::json StoreWatch::status(Clock::time_point now, std::time_t wall) const
   out["watcher"] = m_watcher ? std::string(m_watcher->name()) : std::string();
   out["paused"] = m_triggers.paused();
   out["missing"] = !folder_present();
-  out["state"] = m_running                          ? "consolidating"
-                 : !folder_present()                ? "missing"
-                 : m_git_wait                       ? "waiting-for-git"
-                 : m_coalesced                      ? "waiting-for-snapshot-interval"
+  const auto* running = std::get_if<run_state::Running>(&m_state);
+  const auto* waiting = std::get_if<run_state::WaitingForGit>(&m_state);
+  out["state"] = running != nullptr   ? "consolidating"
+                 : !folder_present()  ? "missing"
+                 : waiting != nullptr ? "waiting-for-git"
+                 : std::holds_alternative<run_state::Coalescing>(m_state)
+                     ? "waiting-for-snapshot-interval"
                  : m_triggers.paused()              ? "paused"
                  : m_triggers.pending_changes() > 0 ? "settling"
                                                     : "idle";
-  out["running"] = m_running ? nlohmann::json{{"kind", kind_name(m_running->kind)},
-                                              {"reason", reason_name(m_running->reason)}}
-                             : nlohmann::json(nullptr);
-  out["waiting_for_git"] = m_git_wait ? nlohmann::json(m_git_reason) : nlohmann::json(nullptr);
+  out["running"] = running != nullptr ? nlohmann::json{{"kind", kind_name(running->due.kind)},
+                                                       {"reason", reason_name(running->due.reason)}}
+                                      : nlohmann::json(nullptr);
+  out["waiting_for_git"] =
+      waiting != nullptr ? nlohmann::json(waiting->reason) : nlohmann::json(nullptr);
   out["pending_changes"] = m_triggers.pending_changes() + m_held.size();
   out["writes_since_consolidation"] = m_triggers.writes();
   out["consolidations"] = m_runs;
@@ -89,24 +93,24 @@ nlohmann::json StoreWatch::status(Clock::time_point now, std::time_t wall) const
                     {"at", local_iso(*at)},
                     {"in_ms", std::max<std::int64_t>(0, (*at - wall) * 1000)}});
   }
-  if (m_coalesced_until) {
+  if (const auto* held = std::get_if<run_state::Coalescing>(&m_state)) {
     next.push_back({{"trigger", "changes, once the snapshot interval has passed"},
-                    {"in_ms", ms_until(*m_coalesced_until, now)}});
+                    {"in_ms", ms_until(held->until, now)}});
   }
-  if (m_retry_at) {
-    next.push_back({{"trigger", "retry after failure"}, {"in_ms", ms_until(*m_retry_at, now)}});
+  if (m_retry) {
+    next.push_back({{"trigger", "retry after failure"}, {"in_ms", ms_until(m_retry->at, now)}});
   }
   out["next"] = std::move(next);
   return out;
 }
 
 std::string StoreWatch::activity() const {
-  if (m_running) {
-    return fmt::format("{}: consolidating ({}: {})", m_spec.name, kind_name(m_running->kind),
-                       reason_name(m_running->reason));
+  if (const auto* running = std::get_if<run_state::Running>(&m_state)) {
+    return fmt::format("{}: consolidating ({}: {})", m_spec.name, kind_name(running->due.kind),
+                       reason_name(running->due.reason));
   }
-  if (m_git_wait) {
-    return fmt::format("{}: waiting: {}", m_spec.name, m_git_reason);
+  if (const auto* waiting = std::get_if<run_state::WaitingForGit>(&m_state)) {
+    return fmt::format("{}: waiting: {}", m_spec.name, waiting->reason);
   }
   if (m_triggers.paused()) {
     return fmt::format("{}: paused", m_spec.name);
