@@ -122,8 +122,10 @@ TEST_CASE("git log --grep, trailers and git blame lead to the consolidation that
   const std::string consolidation = head_of(sandbox, store);
   CHECK(git_out(sandbox, store, {"log", "--format=%H", "--grep", "^Engram-Run: full$"}) ==
         consolidation + "\n");
-  CHECK(git_out(sandbox, store, {"log", "--format=%H", "--grep", "Webhook deliveries time out"}) ==
-        consolidation + "\n");
+  // A claim is in the consolidation's note, which --grep searches with --notes.
+  CHECK(git_out(sandbox, store,
+                {"log", "--notes=engram", "--format=%H", "--grep",
+                 "Webhook deliveries time out"}) == consolidation + "\n");
 
   // The line the consolidation absorbed blames to it; the agent's line to the snapshot.
   const auto blame = git_lines(sandbox, store, {"blame", "-l", "-s", "semantic/shopify-api.md"});

@@ -58,7 +58,7 @@ TEST_CASE("each action is one line: its claim quoted, flattened and cut at 100 b
 }
 
 TEST_CASE("a commit message gives each file one line of counts, and no more lines however large "
-          "the run; the note has every action") {
+          "the run, and the note has every action") {
   Plan plan;
   plan.record = {
       Action{"episodic-decay", "absorbed", "A.", "episodic/1.md", "semantic/api.md", ""},
