@@ -317,44 +317,42 @@ std::vector<std::uint32_t> ClaimIndex::same_subject(const ClaimTable::Shape& in,
   return out;
 }
 
-std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimTable& table,
-                                            double near_threshold, Wanted wanted,
-                                            claims::KindMemo* memo, Scratch& scratch) const {
-  near_threshold = std::clamp(near_threshold, 0.0, 1.0);
-  const auto& in = table.shape(incoming);
-  auto& seen = scratch.seen;
-  auto& count = scratch.count;
-  if (seen.size() < table.size()) {
-    seen.resize(table.size(), 0);
-    count.resize(table.size(), 0);
-  }
-  const auto query = ++scratch.query;
-  std::vector<std::uint32_t> candidates;
+// The texts one query has seen, marked in its scratch, in the order it saw them.
+struct ClaimIndex::Query {
+  std::vector<std::uint32_t>& seen;      // text → the query that last saw it
+  std::vector<std::uint32_t>& count;     // text → its probed tokens, this query
+  std::uint32_t stamp = 0;               // this query's
+  std::vector<std::uint32_t> candidates; // the texts seen
+
   // Marks a text seen by this query, with its count of probed tokens reset.
-  auto see = [&](std::uint32_t id) {
-    if (seen[id] == query) {
+  bool see(std::uint32_t id) {
+    if (seen[id] == stamp) {
       return false;
     }
-    seen[id] = query;
+    seen[id] = stamp;
     count[id] = 0;
     candidates.push_back(id);
     return true;
-  };
-  auto postings = [&](std::uint32_t token) -> const std::vector<std::uint32_t>& {
-    static const std::vector<std::uint32_t> k_none;
-    return token < m_postings.size() ? m_postings[token] : k_none;
-  };
+  }
+};
 
+const std::vector<std::uint32_t>& ClaimIndex::postings_of(std::uint32_t token) const {
+  static const std::vector<std::uint32_t> k_none;
+  return token < m_postings.size() ? m_postings[token] : k_none;
+}
+
+void ClaimIndex::count_candidates(const ClaimTable::Shape& in, const ClaimTable& table,
+                                  double near_threshold, Wanted wanted, Query& query) const {
   // Equal normal forms are duplicates whatever their tokens.
   if (const auto it = m_by_normal.find(in.normal); it != m_by_normal.end()) {
     for (const auto id : it->second) {
-      see(id);
+      query.see(id);
     }
   }
   // How many of the incoming tokens a match holds, at least. A duplicate by
   // containment misses at most `most_missing` of them (with fewer than three,
   // none). An update of a claim about something (a subject) holds that whole
-  // subject, and is looked for below; an update of an instruction (no
+  // subject, and is looked for by the caller; an update of an instruction (no
   // subject) shares at least two words and half the incoming tokens.
   constexpr auto k_never = std::numeric_limits<std::size_t>::max();
   const auto n = in.all.size();
@@ -372,47 +370,48 @@ std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimT
   if (everything) {
     for (std::uint32_t id = 0; id < m_posted.size(); ++id) {
       if (m_posted[id] != 0) {
-        see(id);
+        query.see(id);
       }
     }
   } else if (holds_at_least != k_never) {
-    // Prefix filtering with counts: a match holds `holds_at_least` of the n
-    // tokens, so of the `probed` rarest it holds at least `bound`; counting
-    // through those postings finds every match, and only a text whose count
-    // reaches the bound is compared token by token. Probing a few tokens
-    // past the least (n - holds_at_least + 1) raises the bound above one, so
-    // a common word does not make every text holding it a candidate.
-    std::vector<std::uint32_t> order = in.all;
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-      const auto x = postings(a).size();
-      const auto y = postings(b).size();
-      return x != y ? x < y : a < b;
-    });
-    const auto probed = std::min(n, n - holds_at_least + 1 + k_extra_probes);
-    const auto bound = static_cast<std::uint32_t>(holds_at_least - (n - probed));
-    for (std::size_t k = 0; k < probed; ++k) {
-      for (const auto id : postings(order[k])) {
-        see(id);
-        ++count[id];
-      }
-    }
-    std::erase_if(candidates, [&](std::uint32_t id) {
-      return table.normal(id) != in.normal &&
-             (count[id] < bound || shared_count(in.all, table.shape(id).all) < holds_at_least);
-    });
+    probe_rarest(in, table, holds_at_least, query);
   }
+}
 
-  if (wanted == Wanted::related && !in.subject.empty()) {
-    // Kept whatever the counts above said: an update need not share many tokens.
-    std::sort(candidates.begin(), candidates.end());
-    const auto counted = candidates.size();
-    for (const auto id : same_subject(in, table)) {
-      if (!std::binary_search(candidates.begin(), candidates.begin() + counted, id)) {
-        candidates.push_back(id);
-      }
+void ClaimIndex::probe_rarest(const ClaimTable::Shape& in, const ClaimTable& table,
+                              std::size_t holds_at_least, Query& query) const {
+  // Prefix filtering with counts: a match holds `holds_at_least` of the n
+  // tokens, so of the `probed` rarest it holds at least `bound`; counting
+  // through those postings finds every match, and only a text whose count
+  // reaches the bound is compared token by token. Probing a few tokens
+  // past the least (n - holds_at_least + 1) raises the bound above one, so
+  // a common word does not make every text holding it a candidate.
+  const auto n = in.all.size();
+  std::vector<std::uint32_t> order = in.all;
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const auto x = postings_of(a).size();
+    const auto y = postings_of(b).size();
+    return x != y ? x < y : a < b;
+  });
+  const auto probed = std::min(n, n - holds_at_least + 1 + k_extra_probes);
+  const auto bound = static_cast<std::uint32_t>(holds_at_least - (n - probed));
+  auto& count = query.count;
+  for (std::size_t k = 0; k < probed; ++k) {
+    for (const auto id : postings_of(order[k])) {
+      query.see(id);
+      ++count[id];
     }
   }
+  std::erase_if(query.candidates, [&](std::uint32_t id) {
+    return table.normal(id) != in.normal &&
+           (count[id] < bound || shared_count(in.all, table.shape(id).all) < holds_at_least);
+  });
+}
 
+std::vector<ClaimMatch> ClaimIndex::matches_among(const ClaimTable::Shape& in,
+                                                  const std::vector<std::uint32_t>& candidates,
+                                                  const ClaimTable& table, double near_threshold,
+                                                  Wanted wanted, claims::KindMemo* memo) const {
   std::vector<ClaimMatch> out;
   for (const auto id : candidates) {
     const auto relation = claims::relation(in.prepared, table.shape(id).prepared, near_threshold);
@@ -442,6 +441,32 @@ std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimT
     return std::tie(a.path, a.index) < std::tie(b.path, b.index);
   });
   return out;
+}
+
+std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimTable& table,
+                                            double near_threshold, Wanted wanted,
+                                            claims::KindMemo* memo, Scratch& scratch) const {
+  near_threshold = std::clamp(near_threshold, 0.0, 1.0);
+  const auto& in = table.shape(incoming);
+  if (scratch.seen.size() < table.size()) {
+    scratch.seen.resize(table.size(), 0);
+    scratch.count.resize(table.size(), 0);
+  }
+  Query query{scratch.seen, scratch.count, ++scratch.query, {}};
+  count_candidates(in, table, near_threshold, wanted, query);
+
+  auto& candidates = query.candidates;
+  if (wanted == Wanted::related && !in.subject.empty()) {
+    // Kept whatever the counts above said: an update need not share many tokens.
+    std::sort(candidates.begin(), candidates.end());
+    const auto counted = candidates.size();
+    for (const auto id : same_subject(in, table)) {
+      if (!std::binary_search(candidates.begin(), candidates.begin() + counted, id)) {
+        candidates.push_back(id);
+      }
+    }
+  }
+  return matches_among(in, candidates, table, near_threshold, wanted, memo);
 }
 
 } // namespace engram::engine

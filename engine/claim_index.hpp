@@ -153,6 +153,30 @@ private:
   std::vector<std::uint32_t> same_subject(const ClaimTable::Shape& in,
                                           const ClaimTable& table) const;
 
+  // The texts one query has seen, each with its count of probed tokens.
+  struct Query;
+
+  // The texts holding `token`: none when no indexed text holds it.
+  const std::vector<std::uint32_t>& postings_of(std::uint32_t token) const;
+
+  // Marks in `query` the texts that could match `in` going by tokens: those
+  // of its normal form, and those holding as many of its tokens as a match
+  // must (all texts when a threshold of 0 lets any claim match).
+  void count_candidates(const ClaimTable::Shape& in, const ClaimTable& table, double near_threshold,
+                        Wanted wanted, Query& query) const;
+
+  // Marks in `query` the texts holding enough of the rarest of `in`'s tokens,
+  // then keeps those that hold `holds_at_least` of them (or `in`'s normal form).
+  void probe_rarest(const ClaimTable::Shape& in, const ClaimTable& table,
+                    std::size_t holds_at_least, Query& query) const;
+
+  // The claims of the indexed files whose texts, of `candidates`, `in`
+  // duplicates or updates as `wanted`, by path and then by position.
+  std::vector<ClaimMatch> matches_among(const ClaimTable::Shape& in,
+                                        const std::vector<std::uint32_t>& candidates,
+                                        const ClaimTable& table, double near_threshold,
+                                        Wanted wanted, claims::KindMemo* memo) const;
+
   // Adds a text's tokens to the postings, the first time the layer holds it.
   void post(std::uint32_t id, const ClaimTable& table);
 

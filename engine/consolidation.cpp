@@ -187,6 +187,100 @@ void keep(Session& session, Outcome& outcome, Workspace& model, Kept* kept) {
   kept->repository.emplace(session.take_repository());
 }
 
+// Opens the store's session, on the repository a kept run left open if there is one.
+Session open_session(const std::filesystem::path& root, const config::Settings& settings,
+                     Kept* kept) {
+  std::optional<git::Repository> reuse;
+  if (kept != nullptr) {
+    reuse.swap(kept->repository);
+  }
+  return Session::open(root, settings, std::move(reuse));
+}
+
+// Lines a writer added through a descriptor of a file an earlier run
+// replaced reach the live file before the snapshot, which commits them.
+// Returns what changed with the files carried over to added (kept in
+// `storage`), or `changed` itself when nothing was carried or nothing is
+// known to have changed.
+const std::vector<std::string>* with_carried(const std::filesystem::path& root,
+                                             const store::Layout& layout,
+                                             const std::vector<std::string>* changed,
+                                             std::vector<std::string>& storage) {
+  const auto carried = carry_over(root, layout, std::time(nullptr));
+  if (changed != nullptr && !carried.paths.empty()) {
+    storage = *changed;
+    storage.insert(storage.end(), carried.paths.begin(), carried.paths.end());
+    return &storage;
+  }
+  return changed;
+}
+
+// Ends a run whose plan changes nothing: nothing to commit, since the logs
+// held nothing that a memory could take (empty, unreadable lines, or only
+// files that are gone; said in the log).
+void finish_unchanged(const std::filesystem::path& root, const store::Layout& layout,
+                      const Plan& plan, const std::vector<usage::TakenLog>& logs) {
+  for (const auto& action : plan.record) {
+    spdlog::info("{}: {} {}: {} ({})", root.string(), action.rule, action.action, action.target,
+                 action.reason);
+  }
+  finish_usage(root, layout, logs, ApplyResult{});
+  refresh_recall_index(root, layout);
+}
+
+// The recall index of a new .index.json is made from the plan on a helper
+// thread while the plan is applied and committed (the commit mostly waits
+// for the device); the stamp of the written file is added after. Starts
+// that thread, filling `prepared`, when the plan writes .index.json.
+std::jthread prepare_records(const Plan& plan, const store::Layout& layout,
+                             std::optional<recall::Prepared>& prepared) {
+  std::jthread preparing;
+  if (const auto* index_json = planned_bytes(plan, layout.index_json)) {
+    prepared.emplace().index_json = *index_json;
+    preparing = std::jthread([&prepared, &layout] {
+      try {
+        prepared->records = recall::RecallIndex::records(prepared->index_json, layout);
+      } catch (const std::exception&) {
+        prepared.reset(); // not an index: the refresh below says so
+      }
+    });
+  }
+  return preparing;
+}
+
+// Applies and commits a plan that changes something, then finishes the
+// usage logs and brings the recall index up to date.
+void apply_plan(const std::filesystem::path& root, Session& session, Outcome& outcome,
+                const std::vector<usage::TakenLog>& logs, StepTimer& timer) {
+  Pending pending;
+  pending.operation = "consolidate";
+  pending.record = record_text(outcome.plan, nullptr);
+  const store::Layout& layout = session.layout();
+  std::optional<recall::Prepared> prepared;
+  std::jthread preparing = prepare_records(outcome.plan, layout, prepared);
+  auto committed = apply_and_commit(
+      session, outcome.plan.changes, std::move(pending),
+      [&](const ApplyResult& applied) { return commit_message(outcome.plan, applied); });
+  outcome.applied = std::move(committed.applied);
+  outcome.commit = std::move(committed.commit);
+  outcome.look_again.insert(outcome.look_again.end(), committed.carried.begin(),
+                            committed.carried.end());
+  if (outcome.commit) {
+    note_kept(root, layout, outcome.plan.record);
+  }
+  timer.step("apply and commit");
+  if (outcome.commit || !outcome.applied.written.empty() || !outcome.applied.removed.empty()) {
+    finish_usage(root, layout, logs, outcome.applied);
+  }
+  if (preparing.joinable()) {
+    preparing.join();
+  }
+  // Without records (the plan did not write it, or they could not be made),
+  // from the file as it is: written by someone else, if at all.
+  refresh_recall_index(root, layout, prepared ? &*prepared : nullptr);
+  timer.step("recall index");
+}
+
 } // namespace
 
 Outcome consolidate(const std::filesystem::path& root, const config::Settings& settings,
@@ -203,21 +297,10 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
   if (changed != nullptr && cache == nullptr) {
     changed = nullptr; // what changed is only worth knowing beside what was read before
   }
-  std::optional<git::Repository> reuse;
-  if (kept != nullptr) {
-    reuse.swap(kept->repository);
-  }
-  Session session = Session::open(root, settings, std::move(reuse));
+  Session session = open_session(root, settings, kept);
   outcome.recovery = finish_interrupted(session, changed != nullptr ? Sweep::no : Sweep::yes);
-  // Lines a writer added through a descriptor of a file an earlier run
-  // replaced reach the live file before the snapshot, which commits them.
   std::vector<std::string> changed_or_carried;
-  const auto carried = carry_over(root, session.layout(), std::time(nullptr));
-  if (changed != nullptr && !carried.paths.empty()) {
-    changed_or_carried = *changed;
-    changed_or_carried.insert(changed_or_carried.end(), carried.paths.begin(), carried.paths.end());
-    changed = &changed_or_carried;
-  }
+  changed = with_carried(root, session.layout(), changed, changed_or_carried);
   timer.step("session");
   // The agent's own edits go in a commit of their own, so this
   // consolidation's diff is only engram's.
@@ -240,59 +323,13 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
   report_once(root, held, outcome.plan.diagnostics);
   check_removal_cap(root, outcome.plan, model->memory_files(), settings);
   if (outcome.plan.empty()) {
-    // Nothing to commit: the logs held nothing that a memory could take
-    // (empty, unreadable lines, or only files that are gone; said in the log).
-    for (const auto& action : outcome.plan.record) {
-      spdlog::info("{}: {} {}: {} ({})", root.string(), action.rule, action.action, action.target,
-                   action.reason);
-    }
-    finish_usage(root, session.layout(), logs, ApplyResult{});
-    refresh_recall_index(root, session.layout());
+    finish_unchanged(root, session.layout(), outcome.plan, logs);
     timer.step("recall index");
     spdlog::debug("{}: ran: {}", root.string(), timer.line());
     keep(session, outcome, *model, kept);
     return outcome;
   }
-  Pending pending;
-  pending.operation = "consolidate";
-  pending.record = record_text(outcome.plan, nullptr);
-  // The recall index of a new .index.json is made from the plan on a helper
-  // thread while the plan is applied and committed (the commit mostly waits
-  // for the device); the stamp of the written file is added after.
-  const store::Layout& layout = session.layout();
-  std::optional<recall::Prepared> prepared;
-  std::jthread preparing;
-  if (const auto* index_json = planned_bytes(outcome.plan, layout.index_json)) {
-    prepared.emplace().index_json = *index_json;
-    preparing = std::jthread([&prepared, &layout] {
-      try {
-        prepared->records = recall::RecallIndex::records(prepared->index_json, layout);
-      } catch (const std::exception&) {
-        prepared.reset(); // not an index: the refresh below says so
-      }
-    });
-  }
-  auto committed = apply_and_commit(
-      session, outcome.plan.changes, std::move(pending),
-      [&](const ApplyResult& applied) { return commit_message(outcome.plan, applied); });
-  outcome.applied = std::move(committed.applied);
-  outcome.commit = std::move(committed.commit);
-  outcome.look_again.insert(outcome.look_again.end(), committed.carried.begin(),
-                            committed.carried.end());
-  if (outcome.commit) {
-    note_kept(root, layout, outcome.plan.record);
-  }
-  timer.step("apply and commit");
-  if (outcome.commit || !outcome.applied.written.empty() || !outcome.applied.removed.empty()) {
-    finish_usage(root, layout, logs, outcome.applied);
-  }
-  if (preparing.joinable()) {
-    preparing.join();
-  }
-  // Without records (the plan did not write it, or they could not be made),
-  // from the file as it is: written by someone else, if at all.
-  refresh_recall_index(root, layout, prepared ? &*prepared : nullptr);
-  timer.step("recall index");
+  apply_plan(root, session, outcome, logs, timer);
   spdlog::debug("{}: ran: {}", root.string(), timer.line());
   if (!outcome.commit && outcome.applied.written.empty() && outcome.applied.removed.empty()) {
     spdlog::info("{}: every change was deferred; nothing to commit", root.string());

@@ -7,8 +7,9 @@ packages=(
   build-essential cmake ninja-build pkg-config git clang-format clang libclang-rt-14-dev
   libboost-dev libboost-filesystem-dev
   libtomlplusplus-dev nlohmann-json3-dev libspdlog-dev libfmt-dev
-  libgit2-dev libssl-dev libdeflate-dev libcli11-dev libyaml-cpp-dev libmd4c-dev libicu-dev
+  libgit2-dev libssl-dev libcli11-dev libyaml-cpp-dev libmd4c-dev libicu-dev
   libstemmer-dev libsystemd-dev libmimalloc-dev catch2 inotify-tools python3
+  universal-ctags
 )
 
 missing=()

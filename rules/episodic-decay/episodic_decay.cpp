@@ -446,101 +446,27 @@ private:
     m_targets.clear(); // a new file can be the better target
   }
 
+  // Files a claim of episode `source` in `target`, unless the store already
+  // holds it (recorded as a duplicate) or it updates a claim of the target
+  // (superseded).
   void absorb(StoreView& store, const Claim& claim, const std::string& source,
               const std::string& target, const std::vector<std::string>& tags) {
     std::optional<std::string> uncertain; // a claim of the target this one may update
-    if (claim.kind == ClaimKind::solution) {
-      // A solution is a duplicate of a claim of the target that it
-      // duplicates as text; against another solution only titles count,
-      // and an equal title is amended below, never a duplicate.
-      for (const auto& match : store.duplicate_claims(claim.text, Layer::procedural, k_kinds)) {
-        if (match.path == target && match.kind != ClaimKind::solution &&
-            match.relation == Relation::duplicate) {
-          store.record(Action{"", "duplicate", claim.text, source, target,
-                              "already there as \"" + one_line(match.text) + "\""});
-          return;
-        }
-      }
-    } else {
-      // Every claim of the layer this one duplicates or updates, in path
-      // order: the target's own first (a duplicate there, else its first
-      // update), then a duplicate in any other file. Knowledge the store has
-      // anywhere is not appended again.
-      const Layer layer = claim.kind == ClaimKind::reference     ? Layer::reference
-                          : claim.kind == ClaimKind::behavioural ? Layer::procedural
-                                                                 : Layer::semantic;
-      const auto related = store.related_claims(claim.text, layer, k_kinds);
-      const engram::ClaimMatch* update = nullptr;
-      for (const auto& match : related) {
-        if (match.path != target) {
-          continue;
-        }
-        if (match.relation == Relation::uncertain && !uncertain) {
-          uncertain = match.text;
-        }
-        if (match.relation == Relation::duplicate) {
-          store.record(Action{"", "duplicate", claim.text, source, target,
-                              "already there as \"" + one_line(match.text) + "\""});
-          return;
-        }
-        if (match.relation == Relation::update && update == nullptr) {
-          update = &match;
-        }
-      }
-      if (update != nullptr) {
-        supersede(store, claim, update->text, source, target);
-        return;
-      }
-      for (const auto& match : related) {
-        if (match.path != target && match.relation == Relation::duplicate) {
-          store.record(Action{"", "duplicate", claim.text, source, match.path,
-                              "already there as \"" + one_line(match.text) + "\""});
-          return;
-        }
-      }
+    if (claim.kind == ClaimKind::solution ? solution_held(store, claim, source, target)
+                                          : claim_held(store, claim, source, target, uncertain)) {
+      return;
     }
     if (!store.exists(target)) {
       create(store, target, layer_for(claim.kind), tags, source);
     }
     // Read in place, and edited in place: the target can be long.
     const std::string& body = store.body(target);
-    engram::knowledge::Splice edit;
     std::string added; // what the claim adds to the target, for m_headings
-    if (claim.kind == ClaimKind::solution) {
-      const auto heading = "Solution: " + claim.title;
-      const auto section = m_headings.may_have(store, target, body, heading)
-                               ? find_section(body, heading)
-                               : std::nullopt;
-      if (section) {
-        const auto amended = amend_solution(store, claim, source, target, body, *section);
-        if (!amended) {
-          store.record(Action{"", "duplicate", claim.text, source, target,
-                              "solution '" + claim.title + "' already holds every line"});
-          return;
-        }
-        edit = {section->heading, section->end - section->heading, *amended};
-        added = *amended;
-      } else {
-        added = claim.text;
-        edit = {body.size(), 0, appendix(body, added, true)};
-      }
-    } else if (claim.kind == ClaimKind::behavioural) {
-      const auto title = title_for(claim);
-      const auto section = m_headings.may_have(store, target, body, title)
-                               ? find_section(body, title)
-                               : std::nullopt;
-      added = section ? as_entry(claim.text) : "## " + title + "\n\n" + as_entry(claim.text);
-      edit = section ? section_insertion(body, *section, added)
-                     : engram::knowledge::Splice{body.size(), 0, appendix(body, added, true)};
-    } else {
-      // Filed in the section its episode's heading names ("# Rate limits"
-      // into "## Rate limits"), else at the end.
-      added = as_entry(claim.text);
-      const auto section = engram::episodic_decay::matching_section(store, body, claim.context);
-      edit = section ? section_insertion(body, *section, added)
-                     : engram::knowledge::Splice{
-                           body.size(), 0,
-                           appendix(body, added, claim.text.find('\n') != std::string::npos)};
+    const auto edit = claim.kind == ClaimKind::solution
+                          ? solution_edit(store, claim, source, target, body, added)
+                          : claim_edit(store, claim, target, body, added);
+    if (!edit) {
+      return;
     }
     if (uncertain) {
       store.record(Action{"", "flagged", claim.text, source, target,
@@ -548,9 +474,117 @@ private:
                               "\": the same subject, one word replaced; both kept, for a person "
                               "to judge which holds"});
     }
-    store.replace_in_body(target, edit.at, edit.count, edit.text);
+    store.replace_in_body(target, edit->at, edit->count, edit->text);
     m_headings.wrote(store, target, added);
     store.record(Action{"", "absorbed", claim.text, source, target, kind_name(claim.kind)});
+  }
+
+  // True when a solution is a duplicate of a claim of the target that it
+  // duplicates as text, recorded as such; against another solution only
+  // titles count, and an equal title is amended (solution_edit), never a duplicate.
+  static bool solution_held(StoreView& store, const Claim& claim, const std::string& source,
+                            const std::string& target) {
+    for (const auto& match : store.duplicate_claims(claim.text, Layer::procedural, k_kinds)) {
+      if (match.path == target && match.kind != ClaimKind::solution &&
+          match.relation == Relation::duplicate) {
+        store.record(Action{"", "duplicate", claim.text, source, target,
+                            "already there as \"" + one_line(match.text) + "\""});
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // True when a claim (not a solution) is accounted for by what its layer
+  // holds: recorded as a duplicate, or superseding the claim of the target it
+  // updates. Every claim of the layer it duplicates or updates is looked at
+  // in path order: the target's own first (a duplicate there, else its first
+  // update), then a duplicate in any other file. Knowledge the store has
+  // anywhere is not appended again. Sets `uncertain` to the first claim of
+  // the target it may update.
+  bool claim_held(StoreView& store, const Claim& claim, const std::string& source,
+                  const std::string& target, std::optional<std::string>& uncertain) {
+    const Layer layer = claim.kind == ClaimKind::reference     ? Layer::reference
+                        : claim.kind == ClaimKind::behavioural ? Layer::procedural
+                                                               : Layer::semantic;
+    const auto related = store.related_claims(claim.text, layer, k_kinds);
+    const engram::ClaimMatch* update = nullptr;
+    for (const auto& match : related) {
+      if (match.path != target) {
+        continue;
+      }
+      if (match.relation == Relation::uncertain && !uncertain) {
+        uncertain = match.text;
+      }
+      if (match.relation == Relation::duplicate) {
+        store.record(Action{"", "duplicate", claim.text, source, target,
+                            "already there as \"" + one_line(match.text) + "\""});
+        return true;
+      }
+      if (match.relation == Relation::update && update == nullptr) {
+        update = &match;
+      }
+    }
+    if (update != nullptr) {
+      supersede(store, claim, update->text, source, target);
+      return true;
+    }
+    for (const auto& match : related) {
+      if (match.path != target && match.relation == Relation::duplicate) {
+        store.record(Action{"", "duplicate", claim.text, source, match.path,
+                            "already there as \"" + one_line(match.text) + "\""});
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // The edit that files a solution in `body` (the target's), amending the
+  // section of the same title if there is one, and what it adds in `added`;
+  // nullopt, recorded as a duplicate, when that section holds every line.
+  std::optional<engram::knowledge::Splice>
+  solution_edit(StoreView& store, const Claim& claim, const std::string& source,
+                const std::string& target, const std::string& body, std::string& added) {
+    const auto heading = "Solution: " + claim.title;
+    const auto section = m_headings.may_have(store, target, body, heading)
+                             ? find_section(body, heading)
+                             : std::nullopt;
+    if (!section) {
+      added = claim.text;
+      return engram::knowledge::Splice{body.size(), 0, appendix(body, added, true)};
+    }
+    const auto amended = amend_solution(store, claim, source, target, body, *section);
+    if (!amended) {
+      store.record(Action{"", "duplicate", claim.text, source, target,
+                          "solution '" + claim.title + "' already holds every line"});
+      return std::nullopt;
+    }
+    added = *amended;
+    return engram::knowledge::Splice{section->heading, section->end - section->heading, *amended};
+  }
+
+  // The edit that files a claim (not a solution) in `body` (the target's),
+  // and what it adds in `added`.
+  engram::knowledge::Splice claim_edit(const StoreView& store, const Claim& claim,
+                                       const std::string& target, const std::string& body,
+                                       std::string& added) {
+    if (claim.kind == ClaimKind::behavioural) {
+      const auto title = title_for(claim);
+      const auto section = m_headings.may_have(store, target, body, title)
+                               ? find_section(body, title)
+                               : std::nullopt;
+      added = section ? as_entry(claim.text) : "## " + title + "\n\n" + as_entry(claim.text);
+      return section ? section_insertion(body, *section, added)
+                     : engram::knowledge::Splice{body.size(), 0, appendix(body, added, true)};
+    }
+    // Filed in the section its episode's heading names ("# Rate limits"
+    // into "## Rate limits"), else at the end.
+    added = as_entry(claim.text);
+    const auto section = engram::episodic_decay::matching_section(store, body, claim.context);
+    return section ? section_insertion(body, *section, added)
+                   : engram::knowledge::Splice{
+                         body.size(), 0,
+                         appendix(body, added, claim.text.find('\n') != std::string::npos)};
   }
 
   // The `**Label:**` a line of a solution opens with ("**Solution:**"), or "".

@@ -125,44 +125,55 @@ std::vector<std::string> ordered_files(const StoreView& store, std::initializer_
   return files;
 }
 
-// The candidates of every block, in CORE.md's order, none repeating a Deep
-// Truth (`shown`) or a claim an earlier block would show.
-inline std::vector<BlockInput> block_inputs(const StoreView& store, ClaimCache& cache,
-                                            const std::vector<Truth>& shown) {
-  std::set<std::string> taken;
-  for (const auto& truth : shown) {
-    taken.insert(store.normalise(truth.text));
-  }
-  // Sort keys, read once per file: comparisons ask for them many times.
-  std::unordered_map<std::string, std::int64_t> uses_cache;
-  std::unordered_map<std::string, Date> day_cache;
-  const auto uses = [&](const std::string& path) {
-    auto it = uses_cache.find(path);
-    if (it == uses_cache.end()) {
-      it = uses_cache.emplace(path, usage::usage_of(store, path).uses).first;
-    }
-    return it->second;
-  };
-  const auto day = [&](const std::string& path) {
-    auto it = day_cache.find(path);
-    if (it == day_cache.end()) {
-      it = day_cache.emplace(path, session_day(store, path).value_or(Date(1, 1, 1))).first;
-    }
-    return it->second;
-  };
-  const auto by_uses = [&](const std::string& a, const std::string& b) {
-    return uses(a) > uses(b);
-  };
+// Sort keys of files, read once per file: comparisons ask for them many times.
+class SortKeys {
+public:
+  explicit SortKeys(const StoreView& store) : m_store(store) {}
 
-  std::vector<BlockInput> blocks;
+  // How many times the memory at `path` was used.
+  std::int64_t uses(const std::string& path) {
+    auto it = m_uses.find(path);
+    if (it == m_uses.end()) {
+      it = m_uses.emplace(path, usage::usage_of(m_store, path).uses).first;
+    }
+    return it->second;
+  }
+
+  // The day of the session at `path` (1-01-01 when it has none).
+  Date day(const std::string& path) {
+    auto it = m_days.find(path);
+    if (it == m_days.end()) {
+      it = m_days.emplace(path, session_day(m_store, path).value_or(Date(1, 1, 1))).first;
+    }
+    return it->second;
+  }
+
+private:
+  const StoreView& m_store;
+  std::unordered_map<std::string, std::int64_t> m_uses;
+  std::unordered_map<std::string, Date> m_days;
+};
+
+// The blocks made so far, and what they and the Deep Truths show, which a
+// later block does not repeat.
+class BlockList {
+public:
+  BlockList(const StoreView& store, ClaimCache& cache, const std::vector<Truth>& shown)
+      : m_store(store), m_cache(cache) {
+    for (const auto& truth : shown) {
+      m_taken.insert(store.normalise(truth.text));
+    }
+  }
+
   // Adds a block from files in order, keeping the claims `keep` accepts.
-  const auto add = [&](std::string name, const std::vector<std::string>& files, auto keep) {
+  template <typename Keep>
+  void add(std::string name, const std::vector<std::string>& files, Keep keep) {
     BlockInput block{std::move(name), {}};
     std::set<std::string> listed; // the block's own items, so none is listed twice
     for (const auto& path : files) {
-      for (auto& [line, kind] : claim_lines(cache, path)) {
+      for (auto& [line, kind] : claim_lines(m_cache, path)) {
         if (listed.contains(line) || !keep(path, line, kind) ||
-            taken.contains(store.normalise(line))) {
+            m_taken.contains(m_store.normalise(line))) {
           continue;
         }
         listed.insert(line);
@@ -171,58 +182,82 @@ inline std::vector<BlockInput> block_inputs(const StoreView& store, ClaimCache& 
     }
     // What this block would show is not repeated by the blocks after it.
     for (std::size_t i = 0; i < block.items.size() && i < k_block_items; ++i) {
-      taken.insert(store.normalise(block.items[i]));
+      m_taken.insert(m_store.normalise(block.items[i]));
     }
-    blocks.push_back(std::move(block));
+    m_blocks.push_back(std::move(block));
+  }
+
+  // The blocks, in the order they were added; the list is spent after.
+  std::vector<BlockInput> take() { return std::move(m_blocks); }
+
+private:
+  const StoreView& m_store;
+  ClaimCache& m_cache;
+  std::set<std::string> m_taken;
+  std::vector<BlockInput> m_blocks;
+};
+
+// The candidates of every block, in CORE.md's order, none repeating a Deep
+// Truth (`shown`) or a claim an earlier block would show.
+inline std::vector<BlockInput> block_inputs(const StoreView& store, ClaimCache& cache,
+                                            const std::vector<Truth>& shown) {
+  BlockList blocks(store, cache, shown);
+  SortKeys keys(store);
+  const auto uses = [&](const std::string& path) { return keys.uses(path); };
+  const auto by_uses = [&](const std::string& a, const std::string& b) {
+    return uses(a) > uses(b);
   };
 
   const auto any = [](const std::string&) { return true; };
-  add("user_profile",
-      ordered_files(
-          store, {Layer::semantic}, [&](const std::string& path) { return uses(path) > 0; },
-          by_uses),
-      [](const std::string&, const std::string&, ClaimKind) { return true; });
+  blocks.add("user_profile",
+             ordered_files(
+                 store, {Layer::semantic}, [&](const std::string& path) { return uses(path) > 0; },
+                 by_uses),
+             [](const std::string&, const std::string&, ClaimKind) { return true; });
 
-  add("project_context",
-      ordered_files(store, {Layer::episodic}, any,
-                    [&](const std::string& a, const std::string& b) { return day(a) > day(b); }),
-      [](const std::string&, const std::string&, ClaimKind) { return true; });
+  blocks.add("project_context",
+             ordered_files(store, {Layer::episodic}, any,
+                           [&](const std::string& a, const std::string& b) {
+                             return keys.day(a) > keys.day(b);
+                           }),
+             [](const std::string&, const std::string&, ClaimKind) { return true; });
 
-  add("behavioral_patterns",
-      ordered_files(store, {Layer::procedural}, any,
-                    [&](const std::string& a, const std::string& b) {
-                      const auto ca = confidence_rank(store, a);
-                      const auto cb = confidence_rank(store, b);
-                      return ca != cb ? ca > cb : uses(a) > uses(b);
-                    }),
-      // Instructions only: the "Why:" and "How to apply:" lines of an entry are its context.
-      [](const std::string&, const std::string&, ClaimKind kind) {
-        return kind == ClaimKind::behavioural;
-      });
+  blocks.add("behavioral_patterns",
+             ordered_files(store, {Layer::procedural}, any,
+                           [&](const std::string& a, const std::string& b) {
+                             const auto ca = confidence_rank(store, a);
+                             const auto cb = confidence_rank(store, b);
+                             return ca != cb ? ca > cb : uses(a) > uses(b);
+                           }),
+             // Instructions only: the "Why:" and "How to apply:" lines of an entry are its context.
+             [](const std::string&, const std::string&, ClaimKind kind) {
+               return kind == ClaimKind::behavioural;
+             });
 
-  add("active_decisions",
-      ordered_files(
-          store, {Layer::semantic, Layer::procedural, Layer::episodic},
-          [&](const std::string& path) { return uses(path) >= k_decision_min_uses; }, by_uses),
-      [&](const std::string& path, const std::string& line, ClaimKind) {
-        return knowledge::lower(store.field(path, "type").value_or("")) == "decision" ||
-               has_tag(store, path, "decision") || is_decision(line);
-      });
+  blocks.add("active_decisions",
+             ordered_files(
+                 store, {Layer::semantic, Layer::procedural, Layer::episodic},
+                 [&](const std::string& path) { return uses(path) >= k_decision_min_uses; },
+                 by_uses),
+             [&](const std::string& path, const std::string& line, ClaimKind) {
+               return knowledge::lower(store.field(path, "type").value_or("")) == "decision" ||
+                      has_tag(store, path, "decision") || is_decision(line);
+             });
 
-  add("learned_preferences",
-      ordered_files(
-          store, {Layer::semantic, Layer::procedural},
-          [&](const std::string& path) {
-            // A cheap look at the body first: most memories state no preference.
-            return confidence_rank(store, path) == 3 &&
-                   (has_tag(store, path, "preference") ||
-                    is_preference(knowledge::one_line(store.body(path))));
-          },
-          by_uses),
-      [&](const std::string& path, const std::string& line, ClaimKind) {
-        return has_tag(store, path, "preference") || is_preference(line);
-      });
-  return blocks;
+  blocks.add("learned_preferences",
+             ordered_files(
+                 store, {Layer::semantic, Layer::procedural},
+                 [&](const std::string& path) {
+                   // A cheap look at the body first: most memories state no preference.
+                   return confidence_rank(store, path) == 3 &&
+                          (has_tag(store, path, "preference") ||
+                           is_preference(knowledge::one_line(store.body(path))));
+                 },
+                 by_uses),
+             [&](const std::string& path, const std::string& line, ClaimKind) {
+               return has_tag(store, path, "preference") || is_preference(line);
+             });
+  return blocks.take();
 }
 
 // block_inputs with claims split for this call only.

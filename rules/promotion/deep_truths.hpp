@@ -154,9 +154,9 @@ private:
   std::unordered_map<std::string, std::vector<std::size_t>> m_by_path;
 };
 
-// The claims of every session, grouped by sameness.
-inline std::vector<ClaimGroup> group_session_claims(const StoreView& store, ClaimCache& cache,
-                                                    std::vector<SessionClaim>& nodes) {
+// Appends the claims of every session to `nodes`, each with its node in the index returned.
+inline NodeIndex number_session_claims(const StoreView& store, ClaimCache& cache,
+                                       std::vector<SessionClaim>& nodes) {
   NodeIndex id_of;
   for (const auto& path : store.files(Layer::episodic)) {
     const auto day = session_day(store, path);
@@ -173,6 +173,27 @@ inline std::vector<ClaimGroup> group_session_claims(const StoreView& store, Clai
       nodes.push_back(SessionClaim{path, i, claims[i].text, *day});
     }
   }
+  return id_of;
+}
+
+// Gives each group the wording of its newest session (then of the later
+// path): the latest way it was said.
+inline void word_groups(ClaimCache& cache, const std::vector<SessionClaim>& nodes,
+                        std::vector<ClaimGroup>& groups) {
+  for (auto& group : groups) {
+    const auto newest = *std::max_element(
+        group.members.begin(), group.members.end(), [&](std::size_t a, std::size_t b) {
+          return nodes[a].day != nodes[b].day ? nodes[a].day < nodes[b].day
+                                              : nodes[a].path < nodes[b].path;
+        });
+    group.text = cache.lines(nodes[newest].path)[nodes[newest].index];
+  }
+}
+
+// The claims of every session, grouped by sameness.
+inline std::vector<ClaimGroup> group_session_claims(const StoreView& store, ClaimCache& cache,
+                                                    std::vector<SessionClaim>& nodes) {
+  const NodeIndex id_of = number_session_claims(store, cache, nodes);
   std::vector<std::size_t> parent(nodes.size());
   std::iota(parent.begin(), parent.end(), 0);
   const auto find = [&](std::size_t x) {
@@ -225,15 +246,7 @@ inline std::vector<ClaimGroup> group_session_claims(const StoreView& store, Clai
     group.members.push_back(i);
     group.evidence.add(Session{nodes[i].day, nodes[i].path});
   }
-  for (auto& group : groups) {
-    // The newest session's wording (then the later path): the latest way it was said.
-    const auto newest = *std::max_element(
-        group.members.begin(), group.members.end(), [&](std::size_t a, std::size_t b) {
-          return nodes[a].day != nodes[b].day ? nodes[a].day < nodes[b].day
-                                              : nodes[a].path < nodes[b].path;
-        });
-    group.text = cache.lines(nodes[newest].path)[nodes[newest].index];
-  }
+  word_groups(cache, nodes, groups);
   return groups;
 }
 
@@ -336,19 +349,15 @@ inline bool ranks_before(const Truth& a, const Truth& b) {
   return a.text < b.text;
 }
 
-// This run's Deep Truths, from the store and last run's truths (`previous`).
-inline TruthOutcome deep_truths(const StoreView& store, ClaimCache& cache,
-                                const std::vector<Truth>& previous, const TruthSettings& s) {
-  std::vector<SessionClaim> nodes;
-  auto groups = group_session_claims(store, cache, nodes);
-
+// Last run's truths gather the sessions that state them again: each group of
+// session claims no truth owns yet goes to the first truth it states, and
+// its evidence with it.
+inline void gather_previous(const StoreView& store, const std::vector<SessionClaim>& nodes,
+                            std::vector<ClaimGroup>& groups, std::vector<Truth>& truths) {
   NodeIndex node_of;
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     node_of.add(nodes[n].path, nodes[n].index, n);
   }
-
-  // Last run's truths gather the sessions that state them again.
-  std::vector<Truth> truths = previous;
   for (std::size_t t = 0; t < truths.size(); ++t) {
     std::set<std::size_t> matched_nodes;
     for (const auto& match :
@@ -373,9 +382,12 @@ inline TruthOutcome deep_truths(const StoreView& store, ClaimCache& cache,
       }
     }
   }
-  const std::size_t carried = truths.size();
+}
 
-  // New truths: claims stated in enough sessions across enough days.
+// New truths: claims stated in enough sessions across enough days (of the
+// groups no truth of last run owns).
+inline void add_session_truths(const std::vector<ClaimGroup>& groups, const TruthSettings& s,
+                               std::vector<Truth>& truths) {
   for (const auto& group : groups) {
     if (!group.owner &&
         static_cast<std::int64_t>(group.evidence.sessions.size()) >= s.min_sessions &&
@@ -383,8 +395,11 @@ inline TruthOutcome deep_truths(const StoreView& store, ClaimCache& cache,
       truths.push_back(Truth{group.text, group.evidence});
     }
   }
+}
 
-  // Memories proven by use, and fresh stats for the memories truths came from.
+// Memories proven by use, and fresh stats for the memories truths came from.
+inline void add_proven_memories(const StoreView& store, ClaimCache& cache, const TruthSettings& s,
+                                std::vector<Truth>& truths) {
   const auto feedback = store.layer_path(Layer::procedural) + "/feedback.md";
   for (const Layer layer : {Layer::semantic, Layer::procedural, Layer::reference}) {
     for (const auto& path : store.files(layer)) {
@@ -416,7 +431,12 @@ inline TruthOutcome deep_truths(const StoreView& store, ClaimCache& cache,
       }
     }
   }
+}
 
+// What the Deep Truths are, from every truth in the running: the first
+// `carried` are last run's, the rest new.
+inline TruthOutcome rank_truths(const StoreView& store, const std::vector<Truth>& truths,
+                                std::size_t carried, const TruthSettings& s) {
   // Last run's truths are all checked, so a dropped one is reported. New
   // ones are checked in rank order only while the shown and held-back lists
   // have room: a check compares the truth with every superseded marker of the
@@ -457,6 +477,19 @@ inline TruthOutcome deep_truths(const StoreView& store, ClaimCache& cache,
     out.promoted.push_back(truths[t]);
   }
   return out;
+}
+
+// This run's Deep Truths, from the store and last run's truths (`previous`).
+inline TruthOutcome deep_truths(const StoreView& store, ClaimCache& cache,
+                                const std::vector<Truth>& previous, const TruthSettings& s) {
+  std::vector<SessionClaim> nodes;
+  auto groups = group_session_claims(store, cache, nodes);
+  std::vector<Truth> truths = previous;
+  gather_previous(store, nodes, groups, truths);
+  const std::size_t carried = truths.size();
+  add_session_truths(groups, s, truths);
+  add_proven_memories(store, cache, s, truths);
+  return rank_truths(store, truths, carried, s);
 }
 
 // deep_truths with claims split for this call only.
