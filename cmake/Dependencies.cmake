@@ -10,13 +10,9 @@ find_package(tomlplusplus 3 REQUIRED)
 find_package(yaml-cpp REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(ICU REQUIRED COMPONENTS uc i18n)
-# SHA-1, which libgit2 does not export: a pack's checksum, the index's, and
-# the ids of the objects engram writes itself (git/pack.cpp, index_file.cpp,
-# loose_object.cpp).
+# SHA-1 (base/sha1.cpp), which libgit2 does not export: the name of a store's
+# history kept outside it, and content hashes.
 find_package(OpenSSL 3 REQUIRED COMPONENTS Crypto)
-# Deflating the objects engram writes itself (git/deflate.cpp): libdeflate,
-# twice zlib's speed at git's level for loose objects.
-pkg_check_modules(LIBDEFLATE REQUIRED IMPORTED_TARGET libdeflate)
 pkg_check_modules(LIBGIT2 REQUIRED IMPORTED_TARGET libgit2)
 # md4c through pkg-config: Debian's md4cConfig.cmake also demands libmd4c-html,
 # which libmd4c-dev does not install.
@@ -46,7 +42,7 @@ add_library(engram::deps ALIAS engram_deps)
 target_include_directories(engram_deps INTERFACE ${STEMMER_INCLUDE_DIR})
 target_link_libraries(engram_deps INTERFACE
   fmt::fmt spdlog::spdlog nlohmann_json::nlohmann_json tomlplusplus::tomlplusplus
-  yaml-cpp CLI11::CLI11 ICU::uc ICU::i18n PkgConfig::MD4C PkgConfig::LIBGIT2 OpenSSL::Crypto PkgConfig::LIBDEFLATE
+  yaml-cpp CLI11::CLI11 ICU::uc ICU::i18n PkgConfig::MD4C PkgConfig::LIBGIT2 OpenSSL::Crypto
   ${STEMMER_LIBRARY}
   Threads::Threads ${CMAKE_DL_LIBS})
 if(SYSTEMD_FOUND)
