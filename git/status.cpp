@@ -83,13 +83,13 @@ bool Repository::is_clean() const {
 }
 
 std::vector<Change> Repository::changes(const std::vector<std::string>* only) const {
+  if (only != nullptr) {
+    return changes_among(*only);
+  }
   git_status_options options = GIT_STATUS_OPTIONS_INIT;
   options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
   options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
                   GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
-  if (only != nullptr) {
-    return changes_among(*only);
-  }
   StatusList status;
   if (git_status_list_new(&status.pointer, m_repository.get(), &options) != 0) {
     // One file git cannot read (another user's, mode 000) fails the whole
