@@ -1,7 +1,7 @@
-// `engram pack`: moves the loose git objects each commit adds into one pack,
-// where a folder's successive trees are stored as deltas, and removes the
-// loose copies; small packs are merged as they accumulate. The daemon does it on its own once they
-// pass `git.pack_loose_bytes`; this does it now, whatever their size.
+// `engram pack`: has git move the loose objects each commit adds into one
+// pack, where a folder's successive trees are stored as deltas, and remove the
+// loose copies; small packs are merged as they accumulate. The daemon does it
+// on its own once they pass `git.pack_loose_bytes`; this does it now.
 #include "cli/app.hpp"
 #include "cli/store_selection.hpp"
 #include "git/packing.hpp"
@@ -67,8 +67,9 @@ int run_pack(const Globals& globals, const PackOptions& options) {
 void add_pack_command(CLI::App& app, std::vector<Command>& commands) {
   auto options = std::make_shared<PackOptions>();
   CLI::App* command = app.add_subcommand(
-      "pack", "Move the store's loose git objects into one pack, deltas and all, and remove the "
-              "loose copies (the daemon does it once they pass git.pack_loose_bytes).");
+      "pack", "Have git move the store's loose objects into one pack (git repack "
+              "--geometric=2) and remove the loose copies (the daemon does it once they pass "
+              "git.pack_loose_bytes).");
   add_store_option(*command, options->store);
   commands.push_back(
       {command, [options](const Globals& globals) { return run_pack(globals, *options); }});

@@ -255,8 +255,8 @@ const std::vector<Key> k_config_key_table = {
             "a warning."),
     integer("git.pack_loose_bytes", 64 * 1024 * 1024, 0, std::int64_t{1} << 40,
             "Once the loose git objects commits add take more than this many bytes, the daemon "
-            "packs them (deltas and all) when the store goes quiet (daemon.release_after_s); "
-            "0 means never. `engram pack` packs them now."),
+            "has git pack them (git repack --geometric=2) when the store goes quiet "
+            "(daemon.release_after_s); 0 means never. `engram pack` packs them now."),
     text("git.remote", "", {},
          "The git remote to share the store through; empty means the store is local only."),
     flag("git.sync", false, "Pull from the remote before and push to it after each consolidation."),

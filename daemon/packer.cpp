@@ -2,7 +2,6 @@
 #include "daemon/packer.hpp"
 
 #include "daemon/log.hpp"
-#include "daemon/memory.hpp"
 #include "git/packing.hpp"
 
 #include <chrono>
@@ -85,7 +84,6 @@ void Packer::consider(const std::filesystem::path& root, const std::string& name
         spdlog::warn("cannot pack the loose objects: {}", error.what());
       }
     }
-    return_freed_memory(); // the packbuilder's windows and deltas
     const std::lock_guard done(m_mutex);
     m_busy = false;
   });

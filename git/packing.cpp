@@ -1,7 +1,6 @@
 // Packing: loose objects into one pack (see packing.hpp).
 #include "git/packing.hpp"
 
-#include "base/durability.hpp"
 #include "base/fault.hpp"
 #include "git/libgit2.hpp"
 
@@ -11,15 +10,21 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <git2/odb_backend.h>
-#include <git2/sys/odb_backend.h>
+#include <iterator>
+#include <map>
 #include <memory>
 #include <optional>
+#include <set>
+#include <spawn.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <utility>
 #include <vector>
+
+extern char** environ;
 
 namespace engram::git {
 
@@ -27,21 +32,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-using detail::Owned;
-
 struct FreeRepository {
   void operator()(git_repository* repository) const { git_repository_free(repository); }
 };
 using RepositoryHandle = std::unique_ptr<git_repository, FreeRepository>;
-using Packbuilder = Owned<git_packbuilder, git_packbuilder_free>;
-void free_backend(git_odb_backend* backend) {
-  backend->free(backend);
-}
-using OdbBackend = Owned<git_odb_backend, free_backend>;
 
 // The name of the file a packer holds with flock while it works. Not a
 // `.lock` file: those are git's, and engram waits a git command's out.
 constexpr const char* k_packing_lock = "engram-packing";
+
+// The niceness of git's repack: upkeep, behind whatever the user runs.
+constexpr int k_niceness = 10;
 
 // One loose object: its id and its size on disk.
 struct Loose {
@@ -111,205 +112,140 @@ std::uint64_t size_of(const fs::path& file) {
   return error ? 0 : static_cast<std::uint64_t>(size);
 }
 
-// One pack in objects/pack: its two files and the pack's size.
-struct PackFiles {
-  fs::path pack;
-  fs::path index;
-  std::uint64_t bytes = 0;
-};
-
-// The packs a merge may take, smallest first: each .pack with its .idx, and
-// none git marks as special: a .keep (no repack may touch it), a .promisor
-// (a partial clone's) or a .mtimes (a cruft pack of unreachable objects,
-// which `git gc` expires by those times).
-std::vector<PackFiles> mergeable_packs(const fs::path& pack_folder) {
-  std::vector<PackFiles> found;
+// The repository's packs: each .pack file's name, with its size and its
+// index's.
+std::map<std::string, std::uint64_t> list_packs(const fs::path& objects) {
+  std::map<std::string, std::uint64_t> packs;
   std::error_code error;
-  for (const auto& entry : fs::directory_iterator(pack_folder, error)) {
-    const fs::path& path = entry.path();
-    if (path.extension() != ".pack" || !path.filename().string().starts_with("pack-")) {
+  for (const auto& entry : fs::directory_iterator(objects / "pack", error)) {
+    if (entry.path().extension() == ".pack") {
+      packs[entry.path().filename().string()] =
+          size_of(entry.path()) + size_of(fs::path(entry.path()).replace_extension(".idx"));
+    }
+  }
+  return packs;
+}
+
+// Everything git's stderr said, read from `pipe` until git closes it (at
+// most the first 4 KiB kept), without its trailing newlines.
+std::string read_messages(int pipe) {
+  std::string said;
+  char buffer[4096];
+  for (;;) {
+    const auto got = ::read(pipe, buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) {
       continue;
     }
-    PackFiles pack{path, fs::path(path).replace_extension(".idx"), size_of(path)};
-    const auto marked = [&](const char* extension) {
-      return fs::exists(fs::path(path).replace_extension(extension), error);
-    };
-    if (fs::exists(pack.index, error) && !marked(".keep") && !marked(".promisor") &&
-        !marked(".mtimes")) {
-      found.push_back(std::move(pack));
+    if (got <= 0) {
+      break;
     }
+    said.append(buffer, static_cast<std::size_t>(got));
+    said.resize(std::min<std::size_t>(said.size(), sizeof buffer));
   }
-  std::sort(found.begin(), found.end(), [](const PackFiles& a, const PackFiles& b) {
-    return a.bytes != b.bytes ? a.bytes < b.bytes : a.pack < b.pack;
-  });
-  return found;
+  while (!said.empty() && said.back() == '\n') {
+    said.pop_back();
+  }
+  return said;
 }
 
-// A packbuilder for upkeep: one thread, since the machine's other core is
-// the agent's (and the daemon's next commit's).
-Expected<std::unique_ptr<Packbuilder>, std::string> start_pack(git_repository* repository) {
-  auto builder = std::make_unique<Packbuilder>();
-  if (git_packbuilder_new(&builder->pointer, repository) != 0) {
-    return unexpected(detail::last_error("cannot start a pack"));
+// Runs git's own repack on the repository at `gitdir` at low priority and
+// waits for it. The reason when it failed, in git's words: read through a
+// pipe, not a file, for they are often that the disk is full.
+std::optional<std::string> run_repack(const fs::path& gitdir) {
+  std::vector<std::string> args{
+      "git", "--git-dir=" + gitdir.string(), "repack", "-d", "-l", "-q", "--geometric=2"};
+  std::vector<char*> argv;
+  for (auto& arg : args) {
+    argv.push_back(arg.data());
   }
-  git_packbuilder_set_threads(builder->pointer, 1);
-  return builder;
-}
-
-// Writes what `builder` holds as a new pack in objects/pack and flushes it;
-// the pack's files, opened as a backend of their own to read back from.
-Expected<std::pair<PackFiles, std::unique_ptr<OdbBackend>>, std::string>
-write_pack(git_packbuilder* builder, const fs::path& objects, const fs::path& gitdir) {
-  detail::fresh_errors();
-  const fs::path pack_folder = objects / "pack";
-  if (git_packbuilder_write(builder, pack_folder.c_str(), 0, nullptr, nullptr) != 0) {
-    return unexpected(detail::last_error("cannot write the pack"));
+  argv.push_back(nullptr);
+  int pipe[2];
+  if (::pipe2(pipe, O_CLOEXEC) != 0) {
+    return fmt::format("cannot run git: {}", std::strerror(errno));
   }
-  const std::string name = fmt::format("pack-{}", git_packbuilder_name(builder));
-  PackFiles written{pack_folder / (name + ".pack"), pack_folder / (name + ".idx"), 0};
-  written.bytes = size_of(written.pack) + size_of(written.index);
-  // The pack durable before anything it holds is removed elsewhere.
-  if (auto failed = sync_file_system(gitdir)) {
-    return unexpected(
-        fmt::format("cannot flush the new pack {}: {}", written.pack.string(), *failed));
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, pipe[1], 2);
+  pid_t child = -1;
+  const int spawned = ::posix_spawnp(&child, "git", &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(pipe[1]);
+  if (spawned != 0) {
+    ::close(pipe[0]);
+    return fmt::format("cannot run git: {}", std::strerror(spawned));
   }
-  auto backend = std::make_unique<OdbBackend>();
-  if (git_odb_backend_one_pack(&backend->pointer, written.index.c_str()) != 0) {
-    return unexpected(
-        detail::last_error(fmt::format("cannot read the new pack {}", written.pack.string())));
+  (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(child), k_niceness);
+  const std::string said = read_messages(pipe[0]);
+  ::close(pipe[0]);
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
-  return std::pair{std::move(written), std::move(backend)};
-}
-
-// Packs the loose objects and removes each loose copy the new pack holds.
-std::optional<std::string> pack_loose(git_repository* repository, const fs::path& objects,
-                                      const fs::path& gitdir, Packed& packed) {
-  const std::vector<Loose> loose = list_loose(objects);
-  if (loose.empty()) {
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
     return std::nullopt;
   }
-  fault_point("packing-listed");
-  auto builder = start_pack(repository);
-  if (!builder) {
-    return std::move(builder.error());
-  }
-  Owned<git_odb, git_odb_free> odb;
-  if (git_repository_odb(&odb.pointer, repository) != 0) {
-    return detail::last_error("cannot open the object database");
-  }
-  std::vector<const Loose*> inserted;
-  inserted.reserve(loose.size());
-  for (const auto& object : loose) {
-    // Read whole first, its id checked against its bytes: the packbuilder
-    // reads only the header here, and one object cut short further on
-    // would fail the whole pack, every time.
-    git_odb_object* read = nullptr;
-    const bool readable = git_odb_read(&read, odb.pointer, &object.id) == 0;
-    git_odb_object_free(read);
-    if (!readable || git_packbuilder_insert((*builder)->pointer, &object.id, nullptr) != 0) {
-      ++packed.left; // unreadable (cut short, corrupt): left for `git fsck` to name
-      continue;
-    }
-    inserted.push_back(&object);
-  }
-  if (inserted.empty()) {
-    return std::nullopt;
-  }
-  auto written = write_pack((*builder)->pointer, objects, gitdir);
-  if (!written) {
-    return std::move(written.error());
-  }
-  git_odb_backend* in_pack = written->second->pointer;
-  fault_point("packing-written");
-  for (const Loose* object : inserted) {
-    if (in_pack->exists(in_pack, &object->id) == 0) {
-      ++packed.left;
-      continue;
-    }
-    const std::string hex = detail::to_hex(object->id);
-    const fs::path file = objects / hex.substr(0, 2) / hex.substr(2);
-    if (::unlink(file.c_str()) == 0 || errno == ENOENT) {
-      ++packed.objects;
-      packed.loose_bytes += object->bytes;
-      if (packed.objects == 1) {
-        fault_point("packing-removing");
-      }
-    }
-  }
-  // Folders left empty stay: a commit may be about to write into one
-  // (`git prune-packed` removes them, and git's writers make them again).
-  packed.pack_bytes = written->first.bytes;
-  packed.pack = fs::relative(written->first.pack, gitdir).string();
-  return std::nullopt;
+  return fmt::format("git repack failed: {}", said.empty() ? "no message" : said);
 }
 
-// Merges the small packs, as geometric_split picks them, into one; each old
-// pack is removed only once the new one holds every object it held.
-std::optional<std::string> merge_packs(git_repository* repository, const fs::path& objects,
-                                       const fs::path& gitdir, Packed& packed) {
-  const std::vector<PackFiles> packs = mergeable_packs(objects / "pack");
-  std::vector<std::uint64_t> sizes;
-  for (const auto& pack : packs) {
-    sizes.push_back(pack.bytes);
-  }
-  const std::size_t merging = geometric_split(sizes);
-  if (merging == 0) {
-    return std::nullopt;
-  }
-  auto builder = start_pack(repository);
-  if (!builder) {
-    return std::move(builder.error());
-  }
-  struct Listing {
-    git_packbuilder* builder;
-    std::vector<git_oid> ids;
-  } listing{(*builder)->pointer, {}};
-  for (std::size_t i = 0; i < merging; ++i) {
-    OdbBackend old;
-    if (git_odb_backend_one_pack(&old.pointer, packs[i].index.c_str()) != 0 ||
-        old.pointer->foreach (
-            old.pointer,
-            [](const git_oid* id, void* payload) {
-              auto* into = static_cast<Listing*>(payload);
-              into->ids.push_back(*id);
-              return git_packbuilder_insert(into->builder, id, nullptr);
-            },
-            &listing) != 0) {
-      // A pack that cannot be read whole is left as it is, and every other with it.
-      return std::optional<std::string>(detail::last_error(
-          fmt::format("cannot read the pack {} to merge it", packs[i].pack.string())));
+// Removes what a failed repack left in `objects`/pack: the temporary files
+// that were not there before it (`before`, the folder's names then).
+void remove_leftovers(const fs::path& objects, const std::set<std::string>& before) {
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(objects / "pack", error)) {
+    const std::string name = entry.path().filename().string();
+    if ((name.starts_with("tmp_") || name.starts_with(".tmp-")) && !before.contains(name)) {
+      fs::remove(entry.path(), error);
     }
   }
-  auto written = write_pack((*builder)->pointer, objects, gitdir);
-  if (!written) {
-    return std::move(written.error());
-  }
-  git_odb_backend* merged = written->second->pointer;
-  for (const auto& id : listing.ids) {
-    if (merged->exists(merged, &id) == 0) {
-      return std::optional<std::string>(
-          fmt::format("the merged pack {} lacks {}; the packs stay as they are",
-                      written->first.pack.string(), detail::to_hex(id)));
-    }
-  }
-  fault_point("packing-merged");
-  for (std::size_t i = 0; i < merging; ++i) {
-    if (packs[i].pack == written->first.pack) {
-      continue; // the same objects made the same pack
-    }
-    // The index first: a reader that finds no index never opens the pack.
-    std::error_code ignored;
-    fs::remove(packs[i].index, ignored);
-    fs::remove(packs[i].pack, ignored);
-    for (const char* extension : {".rev", ".bitmap"}) {
-      fs::remove(fs::path(packs[i].pack).replace_extension(extension), ignored);
-    }
-  }
-  packed.merged_packs = merging;
-  packed.pack = fs::relative(written->first.pack, gitdir).string();
-  packed.pack_bytes = written->first.bytes;
-  return std::nullopt;
 }
+
+// The names in `objects`/pack.
+std::set<std::string> pack_folder(const fs::path& objects) {
+  std::set<std::string> names;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(objects / "pack", error)) {
+    names.insert(entry.path().filename().string());
+  }
+  return names;
+}
+
+// What a repack did, from the loose objects and packs before and after it.
+Packed compare(std::vector<Loose> before, std::vector<Loose> after,
+               const std::map<std::string, std::uint64_t>& packs_before,
+               const std::map<std::string, std::uint64_t>& packs_after) {
+  const auto less = [](const Loose& a, const Loose& b) { return git_oid_cmp(&a.id, &b.id) < 0; };
+  std::sort(before.begin(), before.end(), less);
+  std::sort(after.begin(), after.end(), less);
+  std::vector<Loose> stayed;
+  std::set_intersection(before.begin(), before.end(), after.begin(), after.end(),
+                        std::back_inserter(stayed), less);
+  Packed packed;
+  packed.left = stayed.size();
+  packed.objects = before.size() - stayed.size();
+  for (const auto& object : before) {
+    packed.loose_bytes += object.bytes;
+  }
+  for (const auto& object : stayed) {
+    packed.loose_bytes -= object.bytes;
+  }
+  for (const auto& [name, bytes] : packs_before) {
+    packed.merged_packs += packs_after.contains(name) ? 0 : 1;
+  }
+  for (const auto& [name, bytes] : packs_after) {
+    if (!packs_before.contains(name)) {
+      packed.pack = "objects/pack/" + name;
+      packed.pack_bytes = bytes;
+    }
+  }
+  return packed;
+}
+
+// A file descriptor closed when it goes.
+struct Closer {
+  int fd;
+  ~Closer() { ::close(fd); }
+};
 
 } // namespace
 
@@ -358,13 +294,11 @@ Expected<Packed, std::string> pack_loose_objects(const fs::path& store) {
   if (!repository) {
     return unexpected(std::move(repository.error()));
   }
-  git_repository* handle = repository->get();
-  const fs::path gitdir = git_repository_commondir(handle);
-  const auto objects = detail::objects_folder(handle);
+  const fs::path gitdir = git_repository_commondir(repository->get());
+  const auto objects = detail::objects_folder(repository->get());
   if (!objects) {
     return unexpected(detail::last_error("cannot find the repository's objects"));
   }
-
   // One packer at a time: held until this returns, released by the kernel
   // should the process die.
   const fs::path lock_path = gitdir / k_packing_lock;
@@ -373,10 +307,7 @@ Expected<Packed, std::string> pack_loose_objects(const fs::path& store) {
     return unexpected(
         fmt::format("cannot create {}: {}", lock_path.string(), std::strerror(errno)));
   }
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{lock};
+  const Closer closer{.fd = lock};
   if (::flock(lock, LOCK_EX | LOCK_NB) != 0) {
     if (errno == EWOULDBLOCK) {
       Packed busy;
@@ -385,41 +316,19 @@ Expected<Packed, std::string> pack_loose_objects(const fs::path& store) {
     }
     return unexpected(fmt::format("cannot lock {}: {}", lock_path.string(), std::strerror(errno)));
   }
-
-  Packed packed;
-  if (auto failed = pack_loose(handle, *objects, gitdir, packed)) {
+  const auto loose_before = list_loose(*objects);
+  const auto packs_before = list_packs(*objects);
+  if (loose_before.empty()) {
+    return Packed{};
+  }
+  fault_point("packing-listed");
+  const auto names_before = pack_folder(*objects);
+  if (auto failed = run_repack(gitdir)) {
+    remove_leftovers(*objects, names_before);
     return unexpected(std::move(*failed));
   }
-  if (auto failed = merge_packs(handle, *objects, gitdir, packed)) {
-    return unexpected(std::move(*failed));
-  }
-  return packed;
-}
-
-std::size_t geometric_split(const std::vector<std::uint64_t>& ascending) {
-  constexpr std::uint64_t k_factor = 2;
-  if (ascending.size() < 2) {
-    return 0;
-  }
-  // From the largest down, the packs that already grow geometrically stay.
-  std::size_t split = ascending.size() - 1;
-  while (split > 0 && ascending[split] >= k_factor * ascending[split - 1]) {
-    --split;
-  }
-  if (split == 0) {
-    return 0;
-  }
-  // Those below the split are merged, and so is each pack above it that
-  // is not twice their total: it would be merged next time anyway.
-  std::uint64_t total = 0;
-  for (std::size_t i = 0; i < split; ++i) {
-    total += ascending[i];
-  }
-  while (split < ascending.size() && ascending[split] < k_factor * total) {
-    total += ascending[split];
-    ++split;
-  }
-  return split < 2 ? 0 : split;
+  fault_point("packing-repacked");
+  return compare(loose_before, list_loose(*objects), packs_before, list_packs(*objects));
 }
 
 } // namespace engram::git

@@ -1,7 +1,8 @@
-// Packing: the loose objects each commit adds (a one-file change on a
-// 100,000-file store writes a 1.2 MB tree) moved into one pack, where each
-// version of a tree is stored as its difference from another, and the loose
-// copies removed. What `git gc` does for loose objects, without its pruning.
+// Packing: the loose objects each commit adds (a one-file change on a large
+// store writes a large tree) moved into a pack, where each version of a tree
+// is stored as its difference from another, and the loose copies removed.
+// git itself does the packing (`git repack`); engram decides when, and says
+// what it did.
 #pragma once
 
 #include "base/expected.hpp"
@@ -40,23 +41,14 @@ struct Packed {
   std::string pack;              // the new pack's file, relative to .git ("" when none)
 };
 
-// Which packs a packing merges, given their sizes smallest first: the first
-// N (0: none). As `git repack --geometric=2`: the packs that already grow by
-// at least twice their predecessor stay, the smaller ones are merged, and so
-// is each next one smaller than twice their total. The packs stay few
-// (logarithmic in the history's size) and each object is merged again only
-// about as many times.
-std::size_t geometric_split(const std::vector<std::uint64_t>& ascending);
-
-// Writes every loose object of the repository at `store` into one new pack
-// (libgit2's packbuilder: similar objects stored as deltas of one another),
-// makes it durable, checks that the pack holds each object, and only then
-// removes each loose copy. Then merges small packs into one the same way
-// (geometric_split), each old pack removed once the new one holds it all. An object written
-// meanwhile is not listed and stays loose; one that cannot be read is left loose and counted in
-// `left`. Nothing is ever removed that the new pack does not hold, so a crash at any point leaves
-// every object readable. One packer at a time per repository (a lock file held with flock); another
-// gets `busy`.
+// Packs the loose objects of the repository at `store` with git's own
+// `git repack -d -l --geometric=2`, at low priority: every loose object git can read
+// into one new pack, small packs merged into it so that the packs stay few
+// (a pack marked `.keep` is never touched), and the loose copies removed once
+// the pack holds them. A crash at any point leaves every object readable.
+// Unreachable objects are packed, never pruned; one that cannot be read is
+// left loose and counted in `left`. One packer at a time per repository (a
+// lock file held with flock); another gets `busy`.
 [[nodiscard]] Expected<Packed, std::string> pack_loose_objects(const std::filesystem::path& store);
 
 } // namespace engram::git

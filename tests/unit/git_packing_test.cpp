@@ -1,4 +1,4 @@
-// Packing (git/packing.cpp): which packs a packing merges, and a Repository
+// Packing (git/packing.cpp): a Repository
 // kept open across packings — as the daemon keeps one — still reading every
 // object and committing, while loose objects and whole packs it had seen are
 // removed under it.
@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-using engram::git::geometric_split;
 using engram::git::loose_objects_if_near;
 using engram::git::pack_loose_objects;
 using engram::git::Repository;
@@ -31,23 +30,6 @@ Repository new_repository(const TempDir& dir) {
 }
 
 } // namespace
-
-TEST_CASE("packs that grow geometrically are left as they are") {
-  CHECK(geometric_split({}) == 0);
-  CHECK(geometric_split({5}) == 0);
-  CHECK(geometric_split({1, 40}) == 0);
-  CHECK(geometric_split({1, 3, 9, 27}) == 0);
-  CHECK(geometric_split({2, 4, 8}) == 0); // exactly twice is enough
-}
-
-TEST_CASE("the small packs are merged, and each next one under twice their total") {
-  CHECK(geometric_split({1, 1, 40}) == 2);
-  CHECK(geometric_split({1, 1, 1, 40}) == 3);
-  CHECK(geometric_split({1, 1, 3, 40}) == 3); // 3 < 2 × (1 + 1)
-  CHECK(geometric_split({10, 12, 40}) == 3);  // 40 < 2 × 22: the first pack too
-  CHECK(geometric_split({600, 1000}) == 2);
-  CHECK(geometric_split({1, 1, 5, 40}) == 2); // 5 ≥ 2 × 2 stays, and 40 with it
-}
 
 TEST_CASE("a repository kept open reads and commits across packings that remove what it saw") {
   const TempDir dir;
