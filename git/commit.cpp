@@ -258,17 +258,23 @@ Expected<CommitId, Failure> Repository::land(const git_oid& commit_id, const git
                                        "writing it");
     return unexpected(failure(GIT_ELOCKED, "cannot write the index"));
   }
+  StepTimer timer;
   if (auto made = write_marker(behind_marker(gitdir()))) {
     return unexpected(std::move(*made));
   }
   if (auto failed = move_head(commit_id, expected, text)) {
     return unexpected(std::move(*failed));
   }
+  timer.step("head");
   if (auto failed = flush()) {
     return unexpected(std::move(*failed));
   }
+  timer.step("flush");
   fault_point("before-index-write");
-  if (git_index_write(index) != 0) {
+  const int written = git_index_write(index);
+  timer.step("index");
+  spdlog::debug("{}: land: {}", m_workdir.string(), timer.line());
+  if (written != 0) {
     // HEAD and the objects are durable: only git's cache of the staging
     // area is behind. The marker left tells engram's next session to bring
     // it up to HEAD, and the next commit writes it too.

@@ -191,7 +191,8 @@ public:
   // and an addition. With `only` (store-relative file paths a watcher
   // reported), exactly those are looked at, their bytes against HEAD's, and
   // neither the rest of the tree nor the index is read: see changes_among.
-  // Throws engram::Error when status fails.
+  // Without, the index's stat data is refreshed and written, as `git status`
+  // does. Throws engram::Error when status fails.
   std::vector<Change> changes(const std::vector<std::string>* only = nullptr) const;
 
   // The files among `paths` whose bytes on disk (a link's target; git's
@@ -236,7 +237,8 @@ public:
   bool head_detached() const;
 
   // True when the working tree and the index match HEAD, untracked files
-  // included and ignored ones not. Throws engram::Error when status fails.
+  // included and ignored ones not. Refreshes the index as changes() does.
+  // Throws engram::Error when status fails.
   bool is_clean() const;
 
   // Brings the index up to HEAD when a commit moved HEAD and its process died

@@ -74,7 +74,8 @@ std::vector<std::string> every_path(git_repository* repository,
 bool Repository::is_clean() const {
   git_status_options options = GIT_STATUS_OPTIONS_INIT;
   options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
-  options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS;
+  options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
+                  GIT_STATUS_OPT_UPDATE_INDEX;
   StatusList status;
   if (git_status_list_new(&status.pointer, m_repository.get(), &options) != 0) {
     return changes_among(every_path(m_repository.get(), m_workdir)).empty(); // see changes()
@@ -88,8 +89,11 @@ std::vector<Change> Repository::changes(const std::vector<std::string>* only) co
   }
   git_status_options options = GIT_STATUS_OPTIONS_INIT;
   options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
+  // The index refreshed as `git status` refreshes it: a file whose stat
+  // data the index does not hold (a copied or restored store, a file
+  // written in the second its index was) is hashed once, not at every start.
   options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
-                  GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+                  GIT_STATUS_OPT_EXCLUDE_SUBMODULES | GIT_STATUS_OPT_UPDATE_INDEX;
   StatusList status;
   if (git_status_list_new(&status.pointer, m_repository.get(), &options) != 0) {
     // One file git cannot read (another user's, mode 000) fails the whole
