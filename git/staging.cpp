@@ -1,0 +1,315 @@
+// Staging: the agent's files admitted into the index and committed — every
+// file of the working tree (commit_all) or the paths a watcher named
+// (stage_paths) — each checked once staged against the bytes it was judged by.
+#include "git/repository.hpp"
+
+#include "base/error.hpp"
+#include "base/fault.hpp"
+#include "base/regular_file.hpp"
+#include "git/index_access.hpp"
+#include "git/libgit2.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace engram::git {
+
+using namespace detail;
+
+namespace {
+// A working-tree file as `admit` is shown it: its bytes, or only its size
+// when that is over the limit.
+struct WorkingBytes {
+  std::optional<std::string> bytes;        // nullopt: not read (too large, or unreadable)
+  std::optional<std::uintmax_t> too_large; // the size of a file over the limit
+};
+
+// A working-tree file's bytes as git would stage them unfiltered: a link's
+// target, a regular file's content up to `max_bytes` (a larger file is not
+// read; its size is given instead); no bytes for anything else (a FIFO is
+// never opened for reading) or when it cannot be read (staging then decides
+// what happens to it).
+WorkingBytes working_bytes(const std::filesystem::path& file, std::uintmax_t max_bytes) {
+  std::error_code error;
+  if (std::filesystem::is_symlink(std::filesystem::symlink_status(file, error))) {
+    const auto target = std::filesystem::read_symlink(file, error);
+    return {error ? std::nullopt : std::optional(target.string()), std::nullopt};
+  }
+  RegularFile::Failure failure{};
+  auto opened = RegularFile::open(file, failure);
+  if (!opened) {
+    return {};
+  }
+  const auto size = static_cast<std::uintmax_t>(opened->info().st_size);
+  if (size > max_bytes) {
+    return {std::nullopt, size};
+  }
+  auto bytes = opened->read(max_bytes);
+  if (bytes && bytes->size() > max_bytes) { // it grew while being read
+    return {std::nullopt, static_cast<std::uintmax_t>(bytes->size())};
+  }
+  return {std::move(bytes), std::nullopt};
+}
+
+// True when `admit` lets in the file it was shown as `seen`; a file over
+// its size limit is refused unread, one that could not be read is let
+// through (staging decides what happens to it).
+bool admits(const Admit& admit, const std::string& path, const WorkingBytes& seen) {
+  if (seen.too_large) {
+    if (admit.too_large) {
+      admit.too_large(path, *seen.too_large);
+    }
+    return false;
+  }
+  return !seen.bytes || admit.check(path, *seen.bytes);
+}
+
+// True when what the index now holds for `path` may be committed: the bytes
+// `admit` was shown before staging (`seen`, the same blob id), or bytes it
+// accepts now — the file changed in between, or a filter rewrote it.
+bool admit_staged(git_repository* repository, git_index* index, const std::string& path,
+                  const std::optional<std::string>& seen, const Admit& admit) {
+  const git_index_entry* entry = git_index_get_bypath(index, path.c_str(), 0);
+  if (entry == nullptr) {
+    return true;
+  }
+  if (seen) {
+    git_oid id;
+    if (git_odb_hash(&id, seen->data(), seen->size(), GIT_OBJECT_BLOB) == 0 &&
+        git_oid_equal(&id, &entry->id) != 0) {
+      return true;
+    }
+  }
+  Blob blob;
+  if (git_blob_lookup(&blob.pointer, repository, &entry->id) != 0) {
+    return false; // what cannot be checked is not committed
+  }
+  const auto size = static_cast<std::uintmax_t>(git_blob_rawsize(blob.pointer));
+  if (size > admit.max_bytes) { // it grew between the look and the staging
+    return admits(admit, path, WorkingBytes{std::nullopt, size});
+  }
+  return admit.check(path,
+                     std::string_view(static_cast<const char*>(git_blob_rawcontent(blob.pointer)),
+                                      static_cast<std::size_t>(size)));
+}
+
+} // namespace
+
+Expected<CommitId, Failure> Repository::commit_all(std::string_view message,
+                                                   const Signature& signature) {
+  return commit_all(message, signature, signature);
+}
+
+namespace {
+
+// What commit_all's add_all callback needs: the files `admit` is asked about,
+// and the bytes it saw of each one it let in, to check again once staged.
+struct AdmitAll {
+  const std::filesystem::path& workdir;
+  const Admit& admit;
+  std::vector<std::pair<std::string, std::optional<std::string>>> admitted;
+  std::vector<std::string> refused;
+};
+
+// git_index_add_all's callback: 0 adds the path, 1 skips it.
+int admit_for_add_all(const char* path, const char* /*matched*/, void* payload) {
+  auto& all = *static_cast<AdmitAll*>(payload);
+  auto seen = working_bytes(all.workdir / path, all.admit.max_bytes);
+  if (!admits(all.admit, path, seen)) {
+    all.refused.emplace_back(path);
+    return 1;
+  }
+  all.admitted.emplace_back(path, std::move(seen.bytes));
+  return 0;
+}
+
+// The files the index holds other than HEAD does that `all` did not ask
+// about, and that its `admit` refuses as staged.
+Expected<std::vector<std::string>, Failure> staged_beyond(git_repository* repository,
+                                                          git_index* index, const AdmitAll& all) {
+  Object head_tree;
+  if (git_revparse_single(&head_tree.pointer, repository, "HEAD^{tree}") != 0) {
+    head_tree.pointer = nullptr; // unborn: everything in the index is new
+  }
+  Diff diff;
+  if (const int code =
+          git_diff_tree_to_index(&diff.pointer, repository,
+                                 reinterpret_cast<git_tree*>(head_tree.pointer), index, nullptr);
+      code != 0) {
+    return unexpected(failure(code, "cannot compare the index with HEAD"));
+  }
+  std::vector<std::string> refused;
+  const std::size_t count = git_diff_num_deltas(diff.pointer);
+  for (std::size_t i = 0; i < count; ++i) {
+    const git_diff_delta* delta = git_diff_get_delta(diff.pointer, i);
+    if (delta->status != GIT_DELTA_ADDED && delta->status != GIT_DELTA_MODIFIED) {
+      continue;
+    }
+    const std::string path = delta->new_file.path;
+    const bool asked = std::any_of(all.admitted.begin(), all.admitted.end(),
+                                   [&](const auto& a) { return a.first == path; }) ||
+                       std::find(all.refused.begin(), all.refused.end(), path) != all.refused.end();
+    if (!asked && !admit_staged(repository, index, path, std::nullopt, all.admit)) {
+      refused.push_back(path);
+    }
+  }
+  return refused;
+}
+
+} // namespace
+
+Expected<CommitId, Failure> Repository::commit_all(std::string_view message,
+                                                   const Signature& author,
+                                                   const Signature& committer, const Admit& admit) {
+  Index owner;
+  auto index = fresh_index(m_repository.get(), owner);
+  if (!index) {
+    return unexpected(index.error());
+  }
+  // add_all picks up new and changed files (skipping ignored ones);
+  // update_all drops the entries of files that were deleted.
+  char star[] = "*";
+  char* patterns[] = {star};
+  const git_strarray pathspec{patterns, 1};
+  AdmitAll all{m_workdir, admit, {}, {}};
+  if (const int code = git_index_add_all(*index, &pathspec, GIT_INDEX_ADD_DEFAULT,
+                                         admit ? admit_for_add_all : nullptr, &all);
+      code != 0) {
+    return unexpected(failure(code, "cannot stage the working tree"));
+  }
+  if (const int code = git_index_update_all(*index, &pathspec, nullptr, nullptr); code != 0) {
+    return unexpected(failure(code, "cannot stage the working tree"));
+  }
+  // What changed after it was admitted is checked again as staged. A refused
+  // file goes back to HEAD's version even when the index had it already (the
+  // user's `git add`): a commit of the index would take it otherwise.
+  for (const auto& [path, seen] : all.admitted) {
+    if (!admit_staged(m_repository.get(), *index, path, seen, admit)) {
+      all.refused.push_back(path);
+    }
+  }
+  // add_all never shows the callback a file the index holds as it is on
+  // disk, so what the index had already is asked about here.
+  if (admit) {
+    if (auto held = staged_beyond(m_repository.get(), *index, all)) {
+      all.refused.insert(all.refused.end(), held->begin(), held->end());
+    } else {
+      return unexpected(held.error());
+    }
+  }
+  for (const auto& path : all.refused) {
+    if (const int code = stage_as_head(m_repository.get(), *index, path); code != 0) {
+      return unexpected(failure(code, fmt::format("cannot keep {} out of the commit", path)));
+    }
+  }
+  return commit_index(*index, message, author, committer);
+}
+
+Expected<CommitId, Failure> Repository::commit_paths(const std::vector<std::string>& paths,
+                                                     std::string_view message,
+                                                     const Signature& signature,
+                                                     std::string_view note) {
+  return commit_paths(paths, message, signature, signature, note);
+}
+
+Expected<CommitId, Failure> Repository::commit_paths(const std::vector<std::string>& paths,
+                                                     std::string_view message,
+                                                     const Signature& author,
+                                                     const Signature& committer,
+                                                     std::string_view note) {
+  const auto staged = stage_paths(paths, Unreadable::fail);
+  if (!staged) {
+    return unexpected(staged.error());
+  }
+  return commit_staged(message, author, committer, &*staged, note);
+}
+
+namespace {
+
+// A file's size and modification time, as lstat finds them; nullopt when it cannot.
+std::optional<std::pair<off_t, std::int64_t>> stat_of(const std::filesystem::path& path) {
+  struct stat info {};
+  if (::lstat(path.c_str(), &info) != 0) {
+    return std::nullopt;
+  }
+  return std::pair<off_t, std::int64_t>{
+      info.st_size,
+      static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec};
+}
+
+bool same_file_state(const std::optional<std::pair<off_t, std::int64_t>>& before,
+                     const std::optional<std::pair<off_t, std::int64_t>>& after) {
+  return before && after && *before == *after;
+}
+
+} // namespace
+
+Expected<std::vector<std::string>, Failure>
+Repository::stage_paths(const std::vector<std::string>& paths, Unreadable unreadable,
+                        const Admit& admit) {
+  Index owner;
+  auto index = fresh_index(m_repository.get(), owner);
+  if (!index) {
+    return unexpected(index.error());
+  }
+  std::vector<std::string> staged;
+  for (const auto& path : paths) {
+    std::error_code error;
+    const bool present = std::filesystem::symlink_status(m_workdir / path, error).type() !=
+                         std::filesystem::file_type::not_found;
+    // Its size and time before it is read, to know it was not being written meanwhile.
+    const auto before = present ? stat_of(m_workdir / path) : std::nullopt;
+    std::optional<std::string> seen;
+    if (present && admit) {
+      auto looked = working_bytes(m_workdir / path, admit.max_bytes);
+      fault_point("after-read-for-staging");
+      const bool let_in = admits(admit, path, looked);
+      seen = std::move(looked.bytes);
+      if (!let_in) {
+        if (const int code = stage_as_head(m_repository.get(), *index, path); code != 0) {
+          git_index_read(*index, 1);
+          return unexpected(failure(code, fmt::format("cannot keep {} out of the commit", path)));
+        }
+        continue;
+      }
+    }
+    int code = present ? git_index_add_bypath(*index, path.c_str())
+                       : git_index_remove_bypath(*index, path.c_str());
+    if (code == 0 && present && admit &&
+        !admit_staged(m_repository.get(), *index, path, seen, admit)) {
+      code = stage_as_head(m_repository.get(), *index, path);
+      if (code == 0) {
+        continue; // held back, not staged
+      }
+    }
+    if (code == 0 && present && !same_file_state(before, stat_of(m_workdir / path))) {
+      // Written while it was read (a writer in chunks): half a file must not
+      // be committed; the next commit takes it once it has settled.
+      code = stage_as_head(m_repository.get(), *index, path);
+      if (code == 0) {
+        spdlog::info("{} changed while it was read; it is left for the next commit", path);
+        continue;
+      }
+    }
+    if (code == 0) {
+      staged.push_back(path);
+      continue;
+    }
+    auto why = failure(code, present ? fmt::format("cannot stage {}", path)
+                                     : fmt::format("cannot stage the removal of {}", path));
+    if (unreadable == Unreadable::fail || why.locked == Locked::yes) {
+      git_index_read(*index, 1); // drop what this step staged in memory
+      return unexpected(std::move(why));
+    }
+    spdlog::info("{}; it is left for the next commit", why.message);
+  }
+  return staged;
+}
+
+} // namespace engram::git
