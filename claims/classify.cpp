@@ -3,6 +3,7 @@
 // from the claim's words why it went there.
 #include "claims/classify.hpp"
 
+#include "claims/classify_detail.hpp"
 #include "claims/normalise.hpp"
 #include "claims/tokens.hpp"
 #include "claims/words.hpp"
@@ -106,73 +107,6 @@ constexpr std::array<std::string_view, 16> k_clause_openers = {
     "when", "if",  "before", "after",  "once", "whenever", "to",    "while",
     "in",   "for", "on",     "during", "with", "unless",   "until", "from",
 };
-
-// Labels that open a to-do or an open item ("TODO: …", "Next step: …").
-constexpr std::array<std::string_view, 24> k_task_labels = {
-    "todo",          "to do",     "to-do",      "fixme",        "tbd",         "xxx",
-    "next",          "next step", "next steps", "next session", "action",      "action item",
-    "follow up",     "follow-up", "followup",   "later",        "pending",     "blocked",
-    "open question", "question",  "reminder",   "waiting on",   "waiting for", "task",
-};
-
-// Phrases that open a sentence stating an intention, not a fact.
-constexpr std::array<std::string_view, 14> k_task_openers = {
-    "need to", "needs to",        "still need to", "should look into", "look into",  "follow up",
-    "i'll",    "i will",          "we'll",         "we need to",       "waiting on", "waiting for",
-    "todo",    "remember to ask",
-};
-
-// Words that put an instruction in the near future: "Investigate it
-// tomorrow" is a to-do, "Investigate flaky tests first" a rule.
-constexpr std::array<std::string_view, 14> k_soon = {
-    "tomorrow",    "tonight",     "next week", "next month",     "next quarter",
-    "next year",   "next sprint", "this week", "this afternoon", "this evening",
-    "later today", "after lunch", "next time", "next session",
-};
-
-// Verbs of errands, which an instruction for the near future opens with.
-constexpr std::array<std::string_view, 14> k_errands = {
-    "remind", "investigate", "call",  "book",     "buy",       "order", "email",
-    "finish", "draft",       "renew", "schedule", "benchmark", "pick",  "fix",
-};
-
-// Words that name something about a session rather than the world.
-constexpr std::array<std::string_view, 34> k_session_labels = {
-    "session",      "session id",
-    "source",       "channel",
-    "client",       "model",
-    "duration",     "trigger",
-    "language",     "started",
-    "ended",        "resumed",
-    "user",         "participants",
-    "date",         "time",
-    "time zone",    "tokens",
-    "tokens used",  "cost",
-    "host",         "working directory",
-    "platform",     "agent",
-    "messages",     "transcript",
-    "compacted",    "context window",
-    "tools",        "tools used",
-    "conversation", "thread",
-    "device",       "session type",
-};
-
-// Phrases that open a line describing the session itself.
-constexpr std::array<std::string_view, 9> k_session_openers = {
-    "conversation with", "session with", "chat with",       "call with",    "resumed from",
-    "continued from",    "this session", "in this session", "session type",
-};
-
-// Whether `word` is one of the table `List`: by bisection of a sorted copy,
-// made once (asked for every word and clause classified).
-template <const auto& List> bool is_one_of(std::string_view word) {
-  static const auto sorted = [] {
-    auto copy = List;
-    std::sort(copy.begin(), copy.end());
-    return copy;
-  }();
-  return std::binary_search(sorted.begin(), sorted.end(), word);
-}
 
 // `token` without the brackets, quotes, backticks and punctuation around it.
 std::string_view without_marks(std::string_view token) {
@@ -302,17 +236,58 @@ bool is_reference(const Reading& prose, const Reading& outside_code) {
   if (!std::any_of(prose.tokens.begin(), prose.tokens.end(), is_place)) {
     static const PhraseSet k_storage_places(k_storage_phrases);
     return k_storage_places.found_in(words) &&
-           std::any_of(words.begin(), words.end(),
-                       [](const std::string& word) { return is_one_of<k_storage_nouns>(word); });
+           std::any_of(words.begin(), words.end(), [](const std::string& word) {
+             return detail::is_one_of<k_storage_nouns>(word);
+           });
   }
   static const PhraseSet k_weak_pointers(k_weak_pointer_phrases);
   static const PhraseSet k_storage(k_storage_phrases);
   if (k_weak_pointers.found_in(words) || k_storage.found_in(words)) {
     return true;
   }
-  return std::any_of(words.begin(), words.end(),
-                     [](const std::string& word) { return is_one_of<k_place_nouns>(word); });
+  return std::any_of(words.begin(), words.end(), [](const std::string& word) {
+    return detail::is_one_of<k_place_nouns>(word);
+  });
 }
+
+// Whether the claim is an instruction; `words` are words_of(prose).
+bool is_instruction(std::string_view prose, const std::vector<std::string>& words) {
+  static const PhraseSet k_instructions(k_instruction_phrases);
+  if (k_instructions.found_in(words)) {
+    return true;
+  }
+  const auto use = std::min(find_phrase(words, "use"), find_phrase(words, "using"));
+  if (use < words.size() &&
+      std::find(words.begin() + static_cast<long>(use), words.end(), "instead") != words.end()) {
+    return true;
+  }
+  // Each line and each sentence may start with an imperative.
+  std::size_t begin = 0;
+  for (std::size_t i = 0; i <= prose.size(); ++i) {
+    const bool end_of_clause =
+        i == prose.size() || prose[i] == '\n' ||
+        ((prose[i] == '.' || prose[i] == '!' || prose[i] == '?' || prose[i] == ';') &&
+         i + 1 < prose.size() && prose[i + 1] == ' ');
+    if (end_of_clause) {
+      if (detail::starts_imperative(prose.substr(begin, i - begin))) {
+        return true;
+      }
+      begin = i + 1;
+    }
+  }
+  return false;
+}
+
+// Most words after a label for a place to make it a pointer ("Design
+// files: Figma project Checkout v3"); more is a sentence about the place.
+constexpr std::size_t k_label_place_words = 6;
+
+// Most words of a label ("Time zone of the session: …").
+constexpr std::size_t k_label_words = 6;
+
+} // namespace
+
+namespace detail {
 
 // `line` without its container prefix, list marker, task box and emphasis.
 std::string_view strip_line_markup(std::string_view line) {
@@ -350,8 +325,8 @@ bool starts_imperative(std::string_view clause) {
   // refund"); not a label ("Note: the VPN …"), a third-person verb ("Runs
   // the job"), or a name in apposition ("Miso the cat is four").
   if (words.size() < 2 || !is_one_of<k_instruction_determiners>(words[1]) ||
-      words[0].ends_with('s') || words[0].ends_with("ing") ||
-      words[0].ends_with("ed") || is_one_of<k_object_words>(words[0]) || is_stopword(words[0])) {
+      words[0].ends_with('s') || words[0].ends_with("ing") || words[0].ends_with("ed") ||
+      is_one_of<k_object_words>(words[0]) || is_stopword(words[0])) {
     return false;
   }
   const auto text = strip_line_markup(clause);
@@ -366,41 +341,6 @@ bool starts_imperative(std::string_view clause) {
     return w == "is" || w == "are" || w == "was" || w == "were";
   });
 }
-
-// Whether the claim is an instruction; `words` are words_of(prose).
-bool is_instruction(std::string_view prose, const std::vector<std::string>& words) {
-  static const PhraseSet k_instructions(k_instruction_phrases);
-  if (k_instructions.found_in(words)) {
-    return true;
-  }
-  const auto use = std::min(find_phrase(words, "use"), find_phrase(words, "using"));
-  if (use < words.size() &&
-      std::find(words.begin() + static_cast<long>(use), words.end(), "instead") != words.end()) {
-    return true;
-  }
-  // Each line and each sentence may start with an imperative.
-  std::size_t begin = 0;
-  for (std::size_t i = 0; i <= prose.size(); ++i) {
-    const bool end_of_clause =
-        i == prose.size() || prose[i] == '\n' ||
-        ((prose[i] == '.' || prose[i] == '!' || prose[i] == '?' || prose[i] == ';') &&
-         i + 1 < prose.size() && prose[i + 1] == ' ');
-    if (end_of_clause) {
-      if (starts_imperative(prose.substr(begin, i - begin))) {
-        return true;
-      }
-      begin = i + 1;
-    }
-  }
-  return false;
-}
-
-// Most words after a label for a place to make it a pointer ("Design
-// files: Figma project Checkout v3"); more is a sentence about the place.
-constexpr std::size_t k_label_place_words = 6;
-
-// Most words of a label ("Time zone of the session: …").
-constexpr std::size_t k_label_words = 6;
 
 // A line's label and the rest: "**Label**: value", "Label: value" or
 // "Label — value" with a label of at most six words; nullopt otherwise.
@@ -423,80 +363,13 @@ std::optional<std::pair<std::string, std::string_view>> label_of(std::string_vie
   return std::pair{label, stripped.substr(end + 1)};
 }
 
-// Whether a phrase of `Phrases` opens `words`.
-template <const auto& Phrases> bool opened_by(const std::vector<std::string>& words) {
-  return std::any_of(Phrases.begin(), Phrases.end(), [&](std::string_view phrase) {
-    std::size_t i = 0;
-    for (const auto& part : words_of(phrase)) {
-      if (i >= words.size() || words[i] != part) {
-        return false;
-      }
-      ++i;
-    }
-    return true;
-  });
-}
-
-// Whether the claim is a to-do or an open item: a task box, a task label
-// ("TODO:", "Next step:"), or a sentence opening with an intention ("Need to …").
-bool is_task(std::string_view text) {
-  const auto line = strip_line_start(text.substr(0, text.find('\n')));
-  const auto words = words_of(strip_line_markup(line));
-  // A checklist step that recurs ("- [ ] Check the logs after each release")
-  // is a rule; any other task box is a to-do.
-  const bool recurring = std::any_of(words.begin(), words.end(), [](const std::string& w) {
-    return w == "each" || w == "every" || w == "always" || w == "whenever";
-  });
-  const auto start = text.find_first_not_of(" \t-*+>");
-  const auto raw = start == std::string_view::npos ? std::string_view() : text.substr(start);
-  if (raw.starts_with("[ ]") || raw.starts_with("[x]") || raw.starts_with("[X]")) {
-    return !recurring;
-  }
-  if (!words.empty() && (words[0] == "todo" || words[0] == "fixme")) {
-    return true;
-  }
-  if (const auto label = label_of(line); label && is_one_of<k_task_labels>(label->first)) {
-    return true;
-  }
-  if (opened_by<k_task_openers>(words)) {
-    return true;
-  }
-  // A question to put to someone, or an instruction for the near future.
-  const bool question = !words.empty() && words[0] == "ask" &&
-                        (std::find(words.begin(), words.end(), "whether") != words.end() ||
-                         std::find(words.begin(), words.end(), "about") != words.end());
-  static const PhraseSet k_soon_phrases(k_soon);
-  const bool errand = !words.empty() && (starts_imperative(line) || is_one_of<k_errands>(words[0]));
-  return question || (errand && !recurring && k_soon_phrases.found_in(words));
-}
-
-// Whether the claim is about the session itself: a session label
-// ("**Session ID**: …", "Model: …") or a line naming the conversation.
-bool is_session_metadata(std::string_view text) {
-  const auto line = strip_line_start(text.substr(0, text.find('\n')));
-  if (const auto label = label_of(line)) {
-    const auto& name = label->first;
-    // A label that is a session word, or opens with a phrase of two ("Context window at end").
-    const bool prefixed =
-        std::any_of(k_session_labels.begin(), k_session_labels.end(), [&](std::string_view phrase) {
-          return phrase.find(' ') != std::string_view::npos &&
-                 name.starts_with(std::string(phrase) + " ");
-        });
-    if (is_one_of<k_session_labels>(name) || prefixed || name.starts_with("session ") ||
-        name.ends_with(" of the session")) {
-      return true;
-    }
-  }
-  return opened_by<k_session_openers>(words_of(strip_line_markup(line)));
-}
-
-} // namespace
+} // namespace detail
 
 ClaimKind classify(std::string_view text) {
-  if (is_session_metadata(text)) {
+  if (detail::is_session_metadata(text)) {
     return ClaimKind::metadata;
   }
-  if (is_task(text)) {
+  if (detail::is_task(text)) {
     return ClaimKind::task;
   }
   // Code blocks show how, not what: their words neither point nor instruct.
@@ -513,17 +386,19 @@ ClaimKind classify(std::string_view text) {
     return ClaimKind::behavioural;
   }
   // "Benchmarks: bench/RESULTS.md", "Design files: Figma project …": a label, then a place.
-  if (const auto label = label_of(prose_only)) {
+  if (const auto label = detail::label_of(prose_only)) {
     const auto value = read(label->second);
     const bool place = std::any_of(value.tokens.begin(), value.tokens.end(), is_place) ||
-                       std::any_of(value.words.begin(), value.words.end(),
-                                   [](const auto& w) { return is_one_of<k_storage_nouns>(w); });
+                       std::any_of(value.words.begin(), value.words.end(), [](const auto& w) {
+                         return detail::is_one_of<k_storage_nouns>(w);
+                       });
     if (place && value.words.size() <= k_label_place_words) {
       return ClaimKind::reference;
     }
   }
   // "**Feedback:** stop adding a summary": the instruction follows its label.
-  if (const auto label = label_of(prose_only); label && starts_imperative(label->second)) {
+  if (const auto label = detail::label_of(prose_only);
+      label && detail::starts_imperative(label->second)) {
     return ClaimKind::behavioural;
   }
   return ClaimKind::factual;

@@ -6,12 +6,12 @@
 
 #include "claims/normalise.hpp"
 #include "claims/subject.hpp"
+#include "claims/token_values.hpp"
 #include "claims/words.hpp"
 #include "store/tags.hpp"
 
 #include <algorithm>
 #include <array>
-#include <fmt/format.h>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -88,96 +88,6 @@ std::string_view trim_token(std::string_view token) {
   return token;
 }
 
-// Whether a token is a value: a URL, a path, or anything with a digit.
-bool is_value(std::string_view token) {
-  if (token.find("://") != std::string_view::npos || token.starts_with("www.")) {
-    return true;
-  }
-  if (token.starts_with("/") || token.starts_with("~/") || token.starts_with("./") ||
-      token.starts_with("../") || token.find('\\') != std::string_view::npos) {
-    return true;
-  }
-  if (token.find('/') != std::string_view::npos && token.find('.') != std::string_view::npos) {
-    return true;
-  }
-  // An address or a handle: billing@acme.io, @dana.
-  const auto at = token.find('@');
-  if (at != std::string_view::npos && (at == 0 || token.find('.', at) != std::string_view::npos)) {
-    return token.size() > 1;
-  }
-  // A date format: DD/MM/YYYY, YYYY-MM-DD, HH:MM.
-  if (token.size() >= 5 && token.find_first_of("/-.:") != std::string_view::npos &&
-      token.find_first_not_of("dmyhs/-.:") == std::string_view::npos) {
-    return true;
-  }
-  return std::any_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-// Whether `text` is a plain decimal number.
-bool is_plain_number(std::string_view text) {
-  return !text.empty() && text.find_first_not_of("0123456789.") == std::string_view::npos &&
-         text.front() != '.' && std::count(text.begin(), text.end(), '.') <= 1;
-}
-
-// `n` as digits, without a fractional part when it has none.
-std::string number_text(double n) {
-  auto text = fmt::format("{:.6f}", n);
-  while (text.ends_with('0')) {
-    text.pop_back();
-  }
-  if (text.ends_with('.')) {
-    text.pop_back();
-  }
-  return text;
-}
-
-// A value in the form values compare in: "v1.4" as "1.4", "1,000" as "1000".
-std::string canonical_value(std::string_view token) {
-  std::string value;
-  for (std::size_t i = 0; i < token.size(); ++i) {
-    const char c = token[i];
-    const bool digit_before = i > 0 && token[i - 1] >= '0' && token[i - 1] <= '9';
-    const bool digit_after = i + 1 < token.size() && token[i + 1] >= '0' && token[i + 1] <= '9';
-    if (i == 0 && c == 'v' && digit_after) {
-      continue;
-    }
-    if (c == ',' && digit_before && digit_after) {
-      continue;
-    }
-    value += c;
-  }
-  // Thousands written with k, after a currency or not: "€500k" is "€500,000".
-  if (value.size() > 1 && value.back() == 'k') {
-    const auto digits = value.find_first_of("0123456789");
-    const auto prefix = value.substr(0, digits == std::string::npos ? 0 : digits);
-    const auto number = value.substr(prefix.size(), value.size() - prefix.size() - 1);
-    const bool currency =
-        prefix.empty() || prefix == "$" || prefix == "\xE2\x82\xAC" || prefix == "\xC2\xA3";
-    if (currency && is_plain_number(number)) {
-      value = prefix + number_text(std::stod(number) * 1000);
-    }
-  }
-  // An ordinal is its number ("March 5th" is "5 March"); a percentage
-  // compares without trailing zeros ("99.90%" is "99.9%").
-  for (const std::string_view suffix : {"st", "nd", "rd", "th"}) {
-    if (value.size() > suffix.size() && value.ends_with(suffix) &&
-        value.find_first_not_of("0123456789") == value.size() - suffix.size()) {
-      value.resize(value.size() - suffix.size());
-    }
-  }
-  if (value.ends_with('%') && value.find('.') != std::string::npos) {
-    value.pop_back();
-    while (value.ends_with('0')) {
-      value.pop_back();
-    }
-    if (value.ends_with('.')) {
-      value.pop_back();
-    }
-    value += '%';
-  }
-  return value;
-}
-
 // The end of a quoted value opened at `open` by `quote`, or npos. A single
 // quote opens only at a word start and closes only at a word end, so the
 // apostrophe in "don't" is no quote.
@@ -214,14 +124,6 @@ constexpr std::array<std::string_view, 12> k_switch_words = {
     "mode", "flag", "switch", "turned", "turn", "left", "leave", "kept", "keep", "is", "are", "set",
 };
 
-// Number words, as digits: "twelve characters" says what "12 characters" does.
-constexpr std::array<std::string_view, 28> k_number_words = {
-    "zero",     "one",     "two",     "three",     "four",     "five",     "six",
-    "seven",    "eight",   "nine",    "ten",       "eleven",   "twelve",   "thirteen",
-    "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
-    "thirty",   "forty",   "fifty",   "sixty",     "seventy",  "eighty",   "ninety",
-};
-
 // Irregular past forms, as their verbs: "took" says what "takes" does.
 const std::unordered_map<std::string_view, std::string_view>& irregular_verbs() {
   static const std::unordered_map<std::string_view, std::string_view> k_verbs = {
@@ -256,97 +158,6 @@ const std::unordered_map<std::string_view, std::string_view>& irregular_verbs() 
   return k_verbs;
 }
 
-// Whether `list` holds `word`.
-template <std::size_t N>
-bool is_listed(const std::array<std::string_view, N>& list, std::string_view word) {
-  return std::find(list.begin(), list.end(), word) != list.end();
-}
-
-// Nouns that, before a number, name one of many: "shard 3" is a thing, as
-// web-1 is, where "page 100" measures.
-constexpr std::array<std::string_view, 36> k_designators = {
-    "shard", "node",     "server",    "host",    "rule",     "step",     "phase",
-    "room",  "floor",    "partition", "replica", "worker",   "slot",     "rack",
-    "item",  "issue",    "ticket",    "pr",      "cluster",  "building", "gate",
-    "lane",  "terminal", "desk",      "chapter", "section",  "part",     "task",
-    "bug",   "case",     "bay",       "pod",     "instance", "number",
-};
-
-// Words that scale the number before them.
-constexpr std::array<std::pair<std::string_view, double>, 5> k_magnitudes = {{
-    {"thousand", 1e3},
-    {"million", 1e6},
-    {"billion", 1e9},
-    {"trillion", 1e12},
-    {"k", 1e3},
-}};
-
-// Numbers joined with the words around them that say what they are:
-// "2.5 million" is 2500000 (as "2,500,000" is), "shard 3" the thing shard-3.
-void join_numbers(std::vector<Token>& tokens) {
-  for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
-    auto& a = tokens[i];
-    auto& b = tokens[i + 1];
-    if (a.value && is_plain_number(a.text) && !b.value) {
-      const auto scale = std::find_if(k_magnitudes.begin(), k_magnitudes.end(),
-                                      [&](const auto& m) { return m.first == b.text; });
-      if (scale != k_magnitudes.end()) {
-        a.text = number_text(std::stod(a.text) * scale->second);
-        a.boundary = b.boundary;
-        tokens.erase(tokens.begin() + static_cast<long>(i) + 1);
-        continue;
-      }
-    }
-    if (!a.value && b.value && is_plain_number(b.text) && is_listed(k_designators, a.text)) {
-      a = {a.text + "-" + b.text, true, b.boundary, a.opener};
-      tokens.erase(tokens.begin() + static_cast<long>(i) + 1);
-    }
-  }
-}
-
-// The number a number word, or two joined by a hyphen ("thirty-five"), stands
-// for, or "". "one" stays a word: it is a pronoun as often as a number.
-std::string number_of(std::string_view token) {
-  const auto value = [](std::string_view word) -> int {
-    const auto it = std::find(k_number_words.begin(), k_number_words.end(), word);
-    if (it == k_number_words.end()) {
-      return -1;
-    }
-    const auto i = static_cast<int>(it - k_number_words.begin());
-    return i <= 20 ? i : 20 + (i - 20) * 10;
-  };
-  const auto hyphen = token.find('-');
-  if (hyphen != std::string_view::npos) {
-    const auto tens = value(token.substr(0, hyphen));
-    const auto ones = value(token.substr(hyphen + 1));
-    return tens >= 20 && tens % 10 == 0 && ones > 0 && ones < 10 ? std::to_string(tens + ones)
-                                                                 : std::string();
-  }
-  const auto n = value(token);
-  return n < 0 || token == "one" ? std::string() : std::to_string(n);
-}
-
-// A number token split from its unit: "16gb" is 16 and gb, "100ms" 100 and
-// ms. Ordinals (1st, 3rd) and anything else stay whole.
-std::pair<std::string_view, std::string_view> split_unit(std::string_view token) {
-  if (token.empty() || token.front() < '0' || token.front() > '9') {
-    return {token, {}};
-  }
-  auto letters = token.size();
-  while (letters > 0 && token[letters - 1] >= 'a' && token[letters - 1] <= 'z') {
-    --letters;
-  }
-  const auto unit = token.substr(letters);
-  const auto number = token.substr(0, letters);
-  const bool numeric =
-      !number.empty() && number.find_first_not_of("0123456789.,") == std::string_view::npos;
-  const bool ordinal = unit == "st" || unit == "nd" || unit == "rd" || unit == "th";
-  if (!numeric || unit.empty() || unit.size() > 4 || ordinal) {
-    return {token, {}};
-  }
-  return {number, unit};
-}
-
 // The value a word stands for, or "": a date word, true or false, a switch's
 // position (off; "on" is one only where it follows a switch), a schedule.
 std::string value_word(const std::string& word, Role role) {
@@ -363,7 +174,7 @@ std::string value_word(const std::string& word, Role role) {
   if (role == Role::disabling) {
     return "disabled";
   }
-  if (word == "off" || is_listed(k_frequencies, word)) {
+  if (word == "off" || detail::is_listed(k_frequencies, word)) {
     return word;
   }
   return {};
@@ -454,24 +265,24 @@ std::size_t take_quoted(const std::string& folded, std::size_t i, std::vector<To
   auto inner = folded.substr(i + 1, close - i - 1);
   const bool word =
       c != '`' && inner.find_first_not_of("abcdefghijklmnopqrstuvwxyz") == std::string::npos;
-  out.push_back({word ? std::move(inner) : canonical_value(inner), !word, false});
+  out.push_back({word ? std::move(inner) : detail::canonical_value(inner), !word, false});
   return close + 1;
 }
 
 // Appends the tokens of one unquoted token: a value (a number's unit split
 // off), a number, or its words (those that are numbers as values).
 void push_token(std::string_view token, std::vector<Token>& out) {
-  if (is_value(token)) {
-    const auto split = split_unit(token);
-    out.push_back({canonical_value(split.first), true, false});
+  if (detail::is_value(token)) {
+    const auto split = detail::split_unit(token);
+    out.push_back({detail::canonical_value(split.first), true, false});
     if (!split.second.empty()) {
       out.push_back({std::string(split.second), false, false});
     }
-  } else if (auto number = number_of(token); !number.empty()) {
+  } else if (auto number = detail::number_of(token); !number.empty()) {
     out.push_back({std::move(number), true, false});
   } else {
     for (auto& word : words_of(token)) {
-      auto digits = number_of(word);
+      auto digits = detail::number_of(word);
       out.push_back(digits.empty() ? Token{std::move(word), false, false}
                                    : Token{std::move(digits), true, false});
     }
@@ -487,7 +298,7 @@ void take_value_words(std::vector<Token>& out) {
       const bool switched_on =
           out[w].text == "on" &&
           (w + 1 == out.size() ||
-           (w > 0 && !out[w - 1].value && is_listed(k_switch_words, out[w - 1].text)));
+           (w > 0 && !out[w - 1].value && detail::is_listed(k_switch_words, out[w - 1].text)));
       if (switched_on) {
         value = "on";
       }
@@ -541,7 +352,7 @@ std::vector<Token> ordered_tokens(const std::string& folded) {
       out.back().boundary = out.back().boundary || colon;
     }
   }
-  join_numbers(out);
+  detail::join_numbers(out);
   if (!out.empty() && !out[0].value && opens_instruction(out[0].text)) {
     out[0].opener = true;
   }

@@ -1,8 +1,10 @@
 // Loading a configuration file: parse it with toml++, check every key against
-// the key table, and collect every problem as `file:line: message`.
+// the key table, and collect every problem as `file:line: message`. The
+// [[store]] tables are read by loader_stores.cpp.
+#include "config/loader.hpp"
+
 #include "config/config.hpp"
 #include "config/key_table.hpp"
-#include "store/profile.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -15,19 +17,6 @@
 namespace engram::config {
 
 namespace {
-
-// A problem in the file, kept with its line so all print in file order.
-struct Problem {
-  std::uint32_t line;  // 1-based, as editors count
-  std::string message; // without the `file:line: ` prefix
-};
-
-// The keys one part of the file sets (the top level, or one [[store]]) and where.
-struct Layer {
-  Settings& settings;                                      // where its values go
-  std::map<std::string, std::uint32_t, std::less<>> lines; // the line of each key it sets
-  bool is_store;                                           // a [[store]], not the top level
-};
 
 // Two keys whose values must be ordered; `strict` for "less than".
 struct Ordering {
@@ -42,6 +31,29 @@ constexpr Ordering k_orderings[] = {
     {"guard.core_block_chars", "guard.core_chars", false},
     {"daemon.settle_ms", "daemon.max_wait_ms", false},
 };
+
+// A key that can be written bare in TOML, so it can be rendered back as one.
+bool is_bare_key(std::string_view key) {
+  return !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-';
+  });
+}
+
+// True for `rules.<plugin>` and anything under it, where the rule is not built in.
+bool is_plugin_rule_part(std::string_view name) {
+  constexpr std::string_view prefix = "rules.";
+  if (!name.starts_with(prefix)) {
+    return false;
+  }
+  const std::string_view rule =
+      name.substr(prefix.size(), name.find('.', prefix.size()) - prefix.size());
+  return !rule.empty() && !is_builtin_rule(rule);
+}
+
+} // namespace
+
+namespace detail {
 
 // The line a node starts on; 1 when toml++ does not know it.
 std::uint32_t line_of(const toml::node& node) {
@@ -75,92 +87,6 @@ std::string_view describe_node(const toml::node& node) {
   }
   return "nothing";
 }
-
-// A key that can be written bare in TOML, so it can be rendered back as one.
-bool is_bare_key(std::string_view key) {
-  return !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-           c == '-';
-  });
-}
-
-// True for `rules.<plugin>` and anything under it, where the rule is not built in.
-bool is_plugin_rule_part(std::string_view name) {
-  constexpr std::string_view prefix = "rules.";
-  if (!name.starts_with(prefix)) {
-    return false;
-  }
-  const std::string_view rule =
-      name.substr(prefix.size(), name.find('.', prefix.size()) - prefix.size());
-  return !rule.empty() && !is_builtin_rule(rule);
-}
-
-// Lists in `store` the keys its [[store]] table (read into `layer`) sets:
-// the key table's in its order, then plugin keys, sorted.
-void note_overridden(const Layer& layer, StoreConfig& store) {
-  for (const auto& key : k_config_key_table) {
-    if (layer.lines.contains(key.name)) {
-      store.overridden.emplace_back(key.name);
-    }
-  }
-  for (const auto& [key, key_line] : layer.lines) {
-    if (find_key(key) == nullptr) {
-      store.overridden.push_back(key); // plugin keys, after the table's, sorted
-    }
-  }
-}
-
-// Checks every key of one file and builds its Config.
-class Loader {
-public:
-  // Prepares to load the text of `file`.
-  explicit Loader(std::filesystem::path file) : m_file(std::move(file)) {}
-
-  // Loads `text`, the file's contents; the Config, or every problem found in it.
-  Expected<Config, std::vector<std::string>> run(std::string_view text);
-
-private:
-  // Records a problem at `line`.
-  void report(std::uint32_t line, std::string message);
-
-  // Reads every key of `table`, whose own name is `prefix`, into `layer`.
-  void read_table(const toml::table& table, const std::string& prefix, Layer& layer);
-
-  // Reads one value of a key in the table.
-  void read_key(const Key& key, const toml::node& node, Layer& layer);
-
-  // Reads one value of a plugin rule's key, keeping its TOML type.
-  void read_plugin_key(const std::string& name, const toml::node& node, Layer& layer);
-
-  // Reads the `store` array: one StoreConfig per `[[store]]`.
-  void read_stores(const toml::node& node);
-
-  // Reads a [[store]] table's `name` into `store`.
-  void read_store_name(const toml::table& table, StoreConfig& store);
-
-  // Reads a [[store]] table's `profile` into `store` and its settings.
-  void read_store_profile(const toml::table& table, StoreConfig& store);
-
-  // Reads a [[store]] table's `path` into `store`, relative to `base`; the
-  // path's node, or nullptr after reporting why the store has none (it starts at `line`).
-  const toml::node* read_store_path(const toml::table& table, std::uint32_t line,
-                                    const std::filesystem::path& base, StoreConfig& store);
-
-  // Reports a path or name `store` shares with a [[store]] read before
-  // (they start at `store_lines`); `path` is its table's path node.
-  void report_reused(const toml::table& table, const toml::node& path, const StoreConfig& store,
-                     const std::vector<std::uint32_t>& store_lines);
-
-  // The checks that involve several keys, over the settings of one layer.
-  void check_across(const Layer& layer);
-
-  // The value of `node` as a Value of `type`, or nullopt after reporting why not.
-  std::optional<Value> convert(const std::string& name, Type type, const toml::node& node);
-
-  std::filesystem::path m_file;
-  std::vector<Problem> m_problems;
-  Config m_config;
-};
 
 void Loader::report(std::uint32_t line, std::string message) {
   m_problems.push_back({line, std::move(message)});
@@ -365,102 +291,6 @@ void Loader::read_plugin_key(const std::string& name, const toml::node& node, La
   }
 }
 
-void Loader::read_stores(const toml::node& node) {
-  const toml::array* array = node.as_array();
-  if (array == nullptr || !std::all_of(array->begin(), array->end(),
-                                       [](const toml::node& item) { return item.is_table(); })) {
-    report(line_of(node),
-           fmt::format("'store' must be written as [[store]] tables, not {}", describe_node(node)));
-    return;
-  }
-  const std::filesystem::path base = std::filesystem::absolute(m_file).parent_path();
-  std::vector<std::uint32_t> store_lines;
-  for (const toml::node& item : *array) {
-    const toml::table& table = *item.as_table();
-    const std::uint32_t line = line_of(item);
-    StoreConfig store{
-        .path = {}, .settings = m_config.global, .overridden = {}, .name = {}, .profile = {}};
-    Layer layer{store.settings, {}, true};
-    read_table(table, "", layer);
-    check_across(layer);
-    note_overridden(layer, store);
-    read_store_name(table, store);
-    read_store_profile(table, store);
-    const toml::node* path = read_store_path(table, line, base, store);
-    if (path == nullptr) {
-      continue;
-    }
-    report_reused(table, *path, store, store_lines);
-    store_lines.push_back(line);
-    m_config.stores.push_back(std::move(store));
-  }
-}
-
-void Loader::read_store_name(const toml::table& table, StoreConfig& store) {
-  if (const toml::node* name = table.get("name"); name != nullptr) {
-    if (!name->is_string() || name->value<std::string>()->empty()) {
-      report(line_of(*name), "a store's 'name' must be a non-empty string");
-    } else {
-      store.name = *name->value<std::string>();
-    }
-  }
-}
-
-void Loader::read_store_profile(const toml::table& table, StoreConfig& store) {
-  if (const toml::node* profile = table.get("profile"); profile != nullptr) {
-    const auto value = profile->value<std::string>();
-    if (!profile->is_string() || store::profile_named(*value) == nullptr) {
-      std::string names;
-      for (const auto& known : store::profiles()) {
-        names += fmt::format("{}\"{}\"", names.empty() ? "" : ", ", known.name);
-      }
-      report(line_of(*profile), fmt::format("a store's 'profile' must be one of {}", names));
-    } else {
-      store.profile = *value;
-      store.settings.set("layout.profile", *value); // what the engine reads
-    }
-  }
-}
-
-const toml::node* Loader::read_store_path(const toml::table& table, std::uint32_t line,
-                                          const std::filesystem::path& base, StoreConfig& store) {
-  const toml::node* path = table.get("path");
-  if (path == nullptr) {
-    report(line, "[[store]] has no 'path'");
-    return nullptr;
-  }
-  if (!path->is_string()) {
-    report(line_of(*path),
-           fmt::format("a store's 'path' must be a string, not {}", describe_node(*path)));
-    return nullptr;
-  }
-  if (path->value<std::string>()->empty()) {
-    report(line_of(*path), "a store's 'path' must not be empty");
-    return nullptr;
-  }
-  // Relative paths are relative to the file, which does not move when the
-  // daemon is started from another folder.
-  store.path = normalise_path(*path->value<std::string>(), base);
-  return path;
-}
-
-void Loader::report_reused(const toml::table& table, const toml::node& path,
-                           const StoreConfig& store,
-                           const std::vector<std::uint32_t>& store_lines) {
-  for (std::size_t i = 0; i < m_config.stores.size(); ++i) {
-    if (m_config.stores[i].path == store.path) {
-      report(line_of(path), fmt::format("store path '{}' is already used by the [[store]] "
-                                        "at line {}",
-                                        store.path.string(), store_lines[i]));
-    }
-    if (!store.name.empty() && m_config.stores[i].name == store.name) {
-      report(line_of(*table.get("name")),
-             fmt::format("store name '{}' is already used by the [[store]] at line {}", store.name,
-                         store_lines[i]));
-    }
-  }
-}
-
 void Loader::check_across(const Layer& layer) {
   // The line where this layer sets `key`, or 0 when it does not.
   const auto line = [&](std::string_view key) -> std::uint32_t {
@@ -505,7 +335,7 @@ void Loader::check_across(const Layer& layer) {
   }
 }
 
-} // namespace
+} // namespace detail
 
 Expected<Config, std::vector<std::string>> load(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
@@ -515,12 +345,12 @@ Expected<Config, std::vector<std::string>> load(const std::filesystem::path& fil
   }
   std::ostringstream text;
   text << in.rdbuf();
-  return Loader(file).run(text.str());
+  return detail::Loader(file).run(text.str());
 }
 
 Expected<Config, std::vector<std::string>> load_text(std::string_view text,
                                                      const std::filesystem::path& file) {
-  return Loader(file).run(text);
+  return detail::Loader(file).run(text);
 }
 
 } // namespace engram::config

@@ -1,0 +1,145 @@
+// Classification of what a claim is for rather than what it states: a to-do
+// or open item, or a line about the session itself. Checked before the
+// keyword rules (classify.cpp), as the seed's decision tree asks; kept apart
+// as their own word lists and shapes.
+#include "claims/classify_detail.hpp"
+#include "claims/normalise.hpp"
+#include "claims/words.hpp"
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <vector>
+
+namespace engram::claims {
+namespace {
+
+// Labels that open a to-do or an open item ("TODO: …", "Next step: …").
+constexpr std::array<std::string_view, 24> k_task_labels = {
+    "todo",          "to do",     "to-do",      "fixme",        "tbd",         "xxx",
+    "next",          "next step", "next steps", "next session", "action",      "action item",
+    "follow up",     "follow-up", "followup",   "later",        "pending",     "blocked",
+    "open question", "question",  "reminder",   "waiting on",   "waiting for", "task",
+};
+
+// Phrases that open a sentence stating an intention, not a fact.
+constexpr std::array<std::string_view, 14> k_task_openers = {
+    "need to", "needs to",        "still need to", "should look into", "look into",  "follow up",
+    "i'll",    "i will",          "we'll",         "we need to",       "waiting on", "waiting for",
+    "todo",    "remember to ask",
+};
+
+// Words that put an instruction in the near future: "Investigate it
+// tomorrow" is a to-do, "Investigate flaky tests first" a rule.
+constexpr std::array<std::string_view, 14> k_soon = {
+    "tomorrow",    "tonight",     "next week", "next month",     "next quarter",
+    "next year",   "next sprint", "this week", "this afternoon", "this evening",
+    "later today", "after lunch", "next time", "next session",
+};
+
+// Verbs of errands, which an instruction for the near future opens with.
+constexpr std::array<std::string_view, 14> k_errands = {
+    "remind", "investigate", "call",  "book",     "buy",       "order", "email",
+    "finish", "draft",       "renew", "schedule", "benchmark", "pick",  "fix",
+};
+
+// Words that name something about a session rather than the world.
+constexpr std::array<std::string_view, 34> k_session_labels = {
+    "session",      "session id",
+    "source",       "channel",
+    "client",       "model",
+    "duration",     "trigger",
+    "language",     "started",
+    "ended",        "resumed",
+    "user",         "participants",
+    "date",         "time",
+    "time zone",    "tokens",
+    "tokens used",  "cost",
+    "host",         "working directory",
+    "platform",     "agent",
+    "messages",     "transcript",
+    "compacted",    "context window",
+    "tools",        "tools used",
+    "conversation", "thread",
+    "device",       "session type",
+};
+
+// Phrases that open a line describing the session itself.
+constexpr std::array<std::string_view, 9> k_session_openers = {
+    "conversation with", "session with", "chat with",       "call with",    "resumed from",
+    "continued from",    "this session", "in this session", "session type",
+};
+
+// Whether a phrase of `Phrases` opens `words`.
+template <const auto& Phrases> bool opened_by(const std::vector<std::string>& words) {
+  return std::any_of(Phrases.begin(), Phrases.end(), [&](std::string_view phrase) {
+    std::size_t i = 0;
+    for (const auto& part : words_of(phrase)) {
+      if (i >= words.size() || words[i] != part) {
+        return false;
+      }
+      ++i;
+    }
+    return true;
+  });
+}
+
+} // namespace
+
+namespace detail {
+
+// Whether the claim is a to-do or an open item: a task box, a task label
+// ("TODO:", "Next step:"), or a sentence opening with an intention ("Need to …").
+bool is_task(std::string_view text) {
+  const auto line = strip_line_start(text.substr(0, text.find('\n')));
+  const auto words = words_of(strip_line_markup(line));
+  // A checklist step that recurs ("- [ ] Check the logs after each release")
+  // is a rule; any other task box is a to-do.
+  const bool recurring = std::any_of(words.begin(), words.end(), [](const std::string& w) {
+    return w == "each" || w == "every" || w == "always" || w == "whenever";
+  });
+  const auto start = text.find_first_not_of(" \t-*+>");
+  const auto raw = start == std::string_view::npos ? std::string_view() : text.substr(start);
+  if (raw.starts_with("[ ]") || raw.starts_with("[x]") || raw.starts_with("[X]")) {
+    return !recurring;
+  }
+  if (!words.empty() && (words[0] == "todo" || words[0] == "fixme")) {
+    return true;
+  }
+  if (const auto label = label_of(line); label && is_one_of<k_task_labels>(label->first)) {
+    return true;
+  }
+  if (opened_by<k_task_openers>(words)) {
+    return true;
+  }
+  // A question to put to someone, or an instruction for the near future.
+  const bool question = !words.empty() && words[0] == "ask" &&
+                        (std::find(words.begin(), words.end(), "whether") != words.end() ||
+                         std::find(words.begin(), words.end(), "about") != words.end());
+  static const PhraseSet k_soon_phrases(k_soon);
+  const bool errand = !words.empty() && (starts_imperative(line) || is_one_of<k_errands>(words[0]));
+  return question || (errand && !recurring && k_soon_phrases.found_in(words));
+}
+
+// Whether the claim is about the session itself: a session label
+// ("**Session ID**: …", "Model: …") or a line naming the conversation.
+bool is_session_metadata(std::string_view text) {
+  const auto line = strip_line_start(text.substr(0, text.find('\n')));
+  if (const auto label = label_of(line)) {
+    const auto& name = label->first;
+    // A label that is a session word, or opens with a phrase of two ("Context window at end").
+    const bool prefixed =
+        std::any_of(k_session_labels.begin(), k_session_labels.end(), [&](std::string_view phrase) {
+          return phrase.find(' ') != std::string_view::npos &&
+                 name.starts_with(std::string(phrase) + " ");
+        });
+    if (is_one_of<k_session_labels>(name) || prefixed || name.starts_with("session ") ||
+        name.ends_with(" of the session")) {
+      return true;
+    }
+  }
+  return opened_by<k_session_openers>(words_of(strip_line_markup(line)));
+}
+
+} // namespace detail
+} // namespace engram::claims

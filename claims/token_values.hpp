@@ -1,0 +1,41 @@
+// Values as tokenising reads them, private to claims/: what counts as a
+// value and its canonical form, shared by tokens.cpp and token_values.cpp.
+#pragma once
+
+#include "claims/subject.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace engram::claims::detail {
+
+// Whether `list` holds `word`.
+template <std::size_t N>
+bool is_listed(const std::array<std::string_view, N>& list, std::string_view word) {
+  return std::find(list.begin(), list.end(), word) != list.end();
+}
+
+// Whether a token is a value: a URL, a path, or anything with a digit.
+[[nodiscard]] bool is_value(std::string_view token);
+
+// A value in the form values compare in: "v1.4" as "1.4", "1,000" as "1000".
+[[nodiscard]] std::string canonical_value(std::string_view token);
+
+// Numbers joined with the words around them that say what they are:
+// "2.5 million" is 2500000 (as "2,500,000" is), "shard 3" the thing shard-3.
+void join_numbers(std::vector<Token>& tokens);
+
+// The number a number word, or two joined by a hyphen ("thirty-five"), stands
+// for, or "". "one" stays a word: it is a pronoun as often as a number.
+[[nodiscard]] std::string number_of(std::string_view token);
+
+// A number token split from its unit: "16gb" is 16 and gb, "100ms" 100 and
+// ms. Ordinals (1st, 3rd) and anything else stay whole.
+[[nodiscard]] std::pair<std::string_view, std::string_view> split_unit(std::string_view token);
+
+} // namespace engram::claims::detail
