@@ -57,8 +57,7 @@ bool is_hex(std::string_view text) {
 // The loose objects of the folder `objects`/XX numbered `folder`, appended
 // to `found`; temporaries and anything else are not objects and are skipped.
 void list_loose_folder(const fs::path& objects, int folder, std::vector<Loose>& found) {
-  char folder_name[3] = {};
-  std::snprintf(folder_name, sizeof folder_name, "%02x", folder);
+  const std::string folder_name = fmt::format("{:02x}", folder);
   const fs::path path = objects / folder_name;
   DIR* dir = ::opendir(path.c_str());
   if (dir == nullptr) {
@@ -73,7 +72,7 @@ void list_loose_folder(const fs::path& objects, int folder, std::vector<Loose>& 
       continue;
     }
     Loose loose;
-    const std::string hex = std::string(folder_name) + std::string(name);
+    const std::string hex = folder_name + std::string(name);
     if (git_oid_fromstrn(&loose.id, hex.data(), hex.size()) != 0) {
       continue;
     }
