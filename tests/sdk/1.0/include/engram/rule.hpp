@@ -1,6 +1,7 @@
 // Rule: what a consolidation rule is, and the view of the store it works on.
-// Part of the plugin SDK. Everything here is an abstract interface or a plain
-// value, so a plugin links nothing of engram's: the host implements StoreView.
+// Part of the plugin SDK. Everything here is an abstract interface, a plain
+// value or an inline helper, so a plugin links nothing of engram's: the host
+// implements StoreView and its interfaces (docs/sdk.md).
 #pragma once
 
 #include "engram/claim.hpp"
