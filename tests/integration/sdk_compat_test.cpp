@@ -2,6 +2,7 @@
 // engram 1.y with y >= x. The plugin here was built against SDK 1.0's
 // headers as they shipped (tests/sdk/1.0), not the tree's: this build must
 // load it, run it in a consolidation and commit what it wrote.
+#include "lib/plugin_folder.hpp"
 #include "lib/process.hpp"
 #include "lib/stores.hpp"
 
@@ -9,30 +10,15 @@
 #include <nlohmann/json.hpp>
 
 namespace fs = std::filesystem;
+using engram::test::plugin_config;
 using engram::test::read_file;
 using engram::test::Sandbox;
 using engram::test::semantic_memory;
 using engram::test::write_file;
 
-namespace {
-
-// A plugin folder holding the SDK 1.0 test rule, and a config naming it.
-fs::path sdk_one_config(const Sandbox& sandbox) {
-  const fs::path folder = sandbox.work("plugins");
-  fs::create_directories(folder);
-  fs::permissions(folder, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                              fs::perms::others_read | fs::perms::others_exec);
-  fs::copy_file(fs::path(ENGRAM_TEST_PLUGIN_DIR) / "sdk-1.0-rule.so", folder / "sdk-1.0-rule.so");
-  const fs::path config = sandbox.work("config.toml");
-  write_file(config, "[plugins]\ndirs = [\"" + folder.string() + "\"]\n");
-  return config;
-}
-
-} // namespace
-
 TEST_CASE("a plugin built against the SDK 1.0 headers loads and acts in this build") {
   const Sandbox sandbox;
-  const fs::path config = sdk_one_config(sandbox);
+  const fs::path config = plugin_config(sandbox, {"sdk-1.0-rule"});
 
   const auto listed = sandbox.engram({"--config", config.string(), "plugins", "--json"});
   INFO(listed.out);
