@@ -5,6 +5,7 @@
 #include "claims/normalise.hpp"
 
 #include "claims/source.hpp"
+#include "engram/text.hpp"
 
 #include <algorithm>
 #include <unicode/normalizer2.h>
@@ -23,25 +24,6 @@ bool is_edge(std::string_view text, std::size_t i) {
   const char c = text[i];
   return is_space(c) || (static_cast<unsigned char>(c) < 0x80 &&
                          !((c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')));
-}
-
-// `text` without HTML comments.
-std::string without_comments(std::string_view text) {
-  std::string out;
-  while (!text.empty()) {
-    const auto open = text.find("<!--");
-    out.append(text.substr(0, open));
-    if (open == std::string_view::npos) {
-      break;
-    }
-    const auto close = text.find("-->", open + 4);
-    if (close == std::string_view::npos) {
-      break;
-    }
-    out += ' ';
-    text.remove_prefix(close + 3);
-  }
-  return out;
 }
 
 // `text` without emphasis delimiters: runs of * _ ~~ that touch a word edge.
@@ -76,7 +58,7 @@ std::string without_emphasis(std::string_view text, KeepBackticks backticks) {
 
 // Markdown syntax removed, line by line.
 std::string without_markup(std::string_view text, KeepBackticks backticks) {
-  const std::string prose = without_comments(text);
+  const std::string prose = text::without_comments(text);
   std::string lines;
   std::string_view rest = prose;
   while (!rest.empty()) {

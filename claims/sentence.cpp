@@ -5,6 +5,8 @@
 // runs, so the offsets ICU returns stay offsets of the source.
 #include "claims/sentence.hpp"
 
+#include "engram/text.hpp"
+
 #include <algorithm>
 #include <array>
 #include <memory>
@@ -136,10 +138,7 @@ bool is_abbreviation(std::string_view word) {
   if (word.size() < 2 || word.back() != '.') {
     return false;
   }
-  std::string lower(word);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](char c) {
-    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-  });
+  const std::string lower = text::lower(word);
   if (std::find(k_abbreviations.begin(), k_abbreviations.end(), lower) != k_abbreviations.end()) {
     return true;
   }

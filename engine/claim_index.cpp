@@ -8,6 +8,7 @@
 
 #include "base/parallel.hpp"
 #include "base/splice.hpp"
+#include "engram/text.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -33,25 +34,6 @@ std::size_t most_missing(std::size_t n, double threshold) {
     ++m;
   }
   return m;
-}
-
-// How many numbers two sorted lists share.
-std::size_t shared_count(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
-  std::size_t shared = 0;
-  auto i = a.begin();
-  auto j = b.begin();
-  while (i != a.end() && j != b.end()) {
-    if (*i < *j) {
-      ++i;
-    } else if (*j < *i) {
-      ++j;
-    } else {
-      ++shared;
-      ++i;
-      ++j;
-    }
-  }
-  return shared;
 }
 
 // How many elements of sorted `a` sorted `b` lacks, counting no further than `most + 1`.
@@ -404,7 +386,7 @@ void ClaimIndex::probe_rarest(const ClaimTable::Shape& in, const ClaimTable& tab
   }
   std::erase_if(query.candidates, [&](std::uint32_t id) {
     return table.normal(id) != in.normal &&
-           (count[id] < bound || shared_count(in.all, table.shape(id).all) < holds_at_least);
+           (count[id] < bound || text::shared_count(in.all, table.shape(id).all) < holds_at_least);
   });
 }
 

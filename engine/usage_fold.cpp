@@ -2,7 +2,9 @@
 // the sum of every log ever taken; the date only moves forward.
 #include "engine/usage_fold.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <iterator>
 #include <fmt/format.h>
 
 namespace engram::engine {
@@ -12,8 +14,8 @@ namespace {
 // The layers whose memories recall returns and feedback names.
 bool is_usage_layer(const store::Layout& layout, const std::string& path) {
   const auto layer = layout.classify(path);
-  return layer && (*layer == Layer::episodic || *layer == Layer::semantic ||
-                   *layer == Layer::procedural || *layer == Layer::reference);
+  return layer && std::find(std::begin(k_usage_layers), std::end(k_usage_layers), *layer) !=
+                      std::end(k_usage_layers);
 }
 
 // A count field's value: 0 when absent; nullopt when it is not a whole number.

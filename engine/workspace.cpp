@@ -413,11 +413,6 @@ std::vector<std::string> Workspace::list(std::string_view path, std::string_view
   return file->frontmatter()->list(key).value_or(std::vector<std::string>{});
 }
 
-std::optional<Date> Workspace::date(std::string_view path, std::string_view key) const {
-  const auto* file = find(path);
-  return file == nullptr ? std::nullopt : file->date(key);
-}
-
 std::optional<Date> Workspace::decay_date(std::string_view path) const {
   const auto* file = find(path);
   if (file == nullptr) {
@@ -503,7 +498,7 @@ std::vector<Claim> Workspace::claims(std::string_view body) const {
 std::vector<Claim> Workspace::claims_of(std::string_view path, ClaimDetail detail) const {
   const auto it = m_files.find(path);
   if (it == m_files.end() || !it->second.current || !it->second.layer) {
-    return StoreView::claims_of(path, detail);
+    return definition::claims_of(*this, path, detail);
   }
   // The layer's index splits every file of it once, and each edit's sections again.
   return layer_index(*it->second.layer).claims_of(it->first, kinds_for(detail));

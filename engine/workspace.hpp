@@ -1,5 +1,6 @@
 // Workspace: the in-memory model of a store that rules read and change; the
-// host's implementation of the SDK's StoreView. Nothing here touches disk.
+// host's implementation of the SDK's StoreView, with its Language and its
+// StoreIndex (the claim indexes and the change log). Nothing here touches disk.
 #pragma once
 
 #include "config/config.hpp"
@@ -21,7 +22,9 @@
 namespace engram::engine {
 
 // The model of a store during one consolidation.
-class Workspace : public StoreView {
+// It is its own Language and StoreIndex: language() and index() return this
+// model, so what they answer can never outlive or drift from it.
+class Workspace : public StoreView, private Language, private StoreIndex {
 private:
   // One file of the model: what the snapshot held and what it holds now.
   struct File {
@@ -105,7 +108,7 @@ public:
   // when absent; 1 when the file has no frontmatter or is not in the store).
   int line_of(std::string_view path, std::string_view key) const;
 
-  // StoreView
+  // StoreView: the core.
   Date today() const override { return m_today; }
   RunKind run_kind() const override { return m_kind; }
   std::optional<Setting> setting(std::string_view key) const override;
@@ -117,22 +120,31 @@ public:
   const std::string& body(std::string_view path) const override;
   std::optional<std::string> field(std::string_view path, std::string_view key) const override;
   std::vector<std::string> list(std::string_view path, std::string_view key) const override;
-  std::optional<Date> date(std::string_view path, std::string_view key) const override;
   std::optional<Date> decay_date(std::string_view path) const override;
-  std::string content_hash(std::string_view path) const override;
   void write(std::string_view path, std::string bytes) override;
   void set_field(std::string_view path, std::string_view key, std::string_view value) override;
   void set_list(std::string_view path, std::string_view key,
                 const std::vector<std::string>& values) override;
   void set_body(std::string_view path, std::string body) override;
-  void replace_in_body(std::string_view path, std::size_t at, std::size_t count,
-                       std::string_view text) override;
   std::string store_name() const override;
   void remove(std::string_view path) override;
+  void record(Action action) override;
+  void diagnose(std::string_view path, int line, std::string reason) override;
+  const Language& language() const override { return *this; }
+  const StoreIndex* index() const override { return this; }
+  StoreIndex* mutable_index() override { return this; }
+
+  // Language (each hides StoreView's helper of its name, which asks this).
   std::vector<Claim> claims(std::string_view body) const override;
-  std::vector<Claim> claims_of(std::string_view path, ClaimDetail detail) const override;
   ClaimKind classify(std::string_view text) const override;
   Relation compare(std::string_view incoming, std::string_view existing) const override;
+  std::string normalise(std::string_view text) const override;
+  std::string canonical_tag(std::string_view tag) const override;
+  std::string slug(std::string_view text) const override;
+
+  // StoreIndex (each hides StoreView's helper of its name, which asks this).
+  std::vector<Claim> claims_of(std::string_view path,
+                               ClaimDetail detail = ClaimDetail::classified) const override;
   std::vector<ClaimMatch>
   related_claims(std::string_view incoming, Layer layer,
                  ClaimDetail detail = ClaimDetail::classified) const override;
@@ -142,18 +154,15 @@ public:
   std::vector<ClaimMatch>
   duplicate_claims(std::string_view incoming, Layer layer,
                    ClaimDetail detail = ClaimDetail::classified) const override;
-  std::string normalise(std::string_view text) const override;
-  std::string canonical_tag(std::string_view tag) const override;
-  std::string slug(std::string_view text) const override;
-  void record(Action action) override;
-  void diagnose(std::string_view path, int line, std::string reason) override;
+  std::string content_hash(std::string_view path) const override;
   std::optional<std::int64_t> modified(std::string_view path) const override;
-
-  std::uint64_t revision() const override { return m_log.revision(); }
   std::optional<Layer> layer_of(std::string_view path) const override;
+  std::uint64_t revision() const override { return m_log.revision(); }
   std::optional<std::vector<std::string>> changed_since(std::uint64_t revision) const override {
     return m_log.since(revision);
   }
+  void replace_in_body(std::string_view path, std::size_t at, std::size_t count,
+                       std::string_view text) override;
 
 private:
   // The `profile.*` settings: the resolved profile's, which no file configures.

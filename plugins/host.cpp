@@ -171,6 +171,31 @@ std::string load_library(boost::dll::shared_library& library, [[maybe_unused]] i
   return fmt::format("cannot be loaded: {}", reason);
 }
 
+// Why a descriptor's versions keep it out, or "" when they let it in: the
+// rule ABI first (the field every descriptor starts with), then the SDK
+// policy of docs/sdk.md: the same major version, and a minor version no
+// newer than engram's, whose interfaces only appended to the plugin's.
+std::string version_reason(const PluginDescriptor& descriptor) {
+  if (descriptor.abi_version < k_abi_version) {
+    return fmt::format("built with an SDK before 1.0 (rule ABI {}), engram has SDK {} (rule ABI "
+                       "{}): rebuild it against this SDK",
+                       descriptor.abi_version, k_sdk_version, k_abi_version);
+  }
+  if (descriptor.abi_version != k_abi_version) {
+    return fmt::format("built for rule ABI {}, engram has rule ABI {} (SDK {}): it needs a "
+                       "newer engram",
+                       descriptor.abi_version, k_abi_version, k_sdk_version);
+  }
+  if (descriptor.sdk_major != k_sdk_major || descriptor.sdk_minor < 0 ||
+      descriptor.sdk_minor > k_sdk_minor) {
+    return fmt::format("built with SDK {}.{}, engram has SDK {} and loads plugins built with SDK "
+                       "{}.0 to {}.{}",
+                       descriptor.sdk_major, descriptor.sdk_minor, k_sdk_version, k_sdk_major,
+                       k_sdk_major, k_sdk_minor);
+  }
+  return {};
+}
+
 } // namespace
 
 void Host::load_file(const fs::path& file) {
@@ -220,14 +245,10 @@ std::string Host::admit(Plugin& plugin, const fs::path& file) const {
   }
   const auto& descriptor =
       plugin.library.get_alias<const PluginDescriptor>("engram_plugin_descriptor");
-  if (descriptor.abi_version != k_abi_version) {
-    return fmt::format("built for rule ABI {}, engram has ABI {}", descriptor.abi_version,
-                       k_abi_version);
+  if (auto reason = version_reason(descriptor); !reason.empty()) {
+    return reason;
   }
-  const std::string sdk = descriptor.sdk_version == nullptr ? "" : descriptor.sdk_version;
-  if (sdk != k_sdk_version) {
-    return fmt::format("built with SDK {}, engram has SDK {}", sdk, k_sdk_version);
-  }
+  const std::string sdk = fmt::format("{}.{}", descriptor.sdk_major, descriptor.sdk_minor);
   const std::string name = descriptor.name == nullptr ? "" : descriptor.name;
   if (name.empty() ||
       name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") != std::string::npos) {

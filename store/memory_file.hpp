@@ -111,8 +111,8 @@ private:
 // The known date fields of the four-layer schema.
 inline constexpr std::string_view k_date_fields[] = {"created", "last-accessed", "decay-after"};
 
-// Reads a date the way engram accepts them: `YYYY-MM-DD`, quoted or not, or a
-// YAML timestamp (its date part). Anything else is nullopt, never a guess.
-std::optional<Date> parse_date_value(std::string_view text);
+// Reads a date the way engram accepts them (the SDK's, engram/date.hpp, so
+// that rules read every date as the host does).
+using engram::parse_date_value;
 
 } // namespace engram::store

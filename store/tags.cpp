@@ -3,6 +3,7 @@
 #include "store/tags.hpp"
 
 #include "base/text_hash.hpp"
+#include "engram/text.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -191,21 +192,7 @@ std::vector<std::string> canonical_tags(const std::vector<std::string>& tags) {
 }
 
 std::size_t shared_tag_count(const std::vector<std::string>& a, const std::vector<std::string>& b) {
-  std::size_t shared = 0;
-  auto i = a.begin();
-  auto j = b.begin();
-  while (i != a.end() && j != b.end()) {
-    if (*i < *j) {
-      ++i;
-    } else if (*j < *i) {
-      ++j;
-    } else {
-      ++shared;
-      ++i;
-      ++j;
-    }
-  }
-  return shared;
+  return text::shared_count(a, b);
 }
 
 } // namespace engram::store

@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <compare>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -113,5 +114,122 @@ private:
   unsigned m_month;
   unsigned m_day;
 };
+
+// How parse_date_value reads the time of a YAML timestamp.
+namespace date_detail {
+
+inline bool all_digits(std::string_view text, std::size_t min, std::size_t max) {
+  if (text.size() < min || text.size() > max) {
+    return false;
+  }
+  for (char c : text) {
+    if (c < '0' || c > '9') {
+      return false;
+    }
+  }
+  return true;
+}
+
+// True when `digits` (all digits) is at most `max`.
+inline bool at_most(std::string_view digits, int max) {
+  int value = 0;
+  for (char c : digits) {
+    value = value * 10 + (c - '0');
+  }
+  return value <= max;
+}
+
+// Checks the time and zone part of a YAML timestamp: `hh:mm:ss(.frac)?(Z|±hh(:mm)?)?`,
+// with a real time of day (`25:00:00` is no time, so its date is not read either).
+inline bool is_timestamp_time(std::string_view text) {
+  const auto c1 = text.find(':');
+  if (c1 == std::string_view::npos || !all_digits(text.substr(0, c1), 1, 2) ||
+      !at_most(text.substr(0, c1), 23)) {
+    return false;
+  }
+  text.remove_prefix(c1 + 1);
+  if (text.size() < 5 || !all_digits(text.substr(0, 2), 2, 2) || text[2] != ':' ||
+      !all_digits(text.substr(3, 2), 2, 2) || !at_most(text.substr(0, 2), 59) ||
+      !at_most(text.substr(3, 2), 60)) { // 60: a leap second
+    return false;
+  }
+  text.remove_prefix(5);
+  if (!text.empty() && text.front() == '.') {
+    std::size_t i = 1;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+      ++i;
+    }
+    if (i == 1) {
+      return false;
+    }
+    text.remove_prefix(i);
+  }
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
+    text.remove_prefix(1);
+  }
+  if (text.empty() || text == "Z") {
+    return true;
+  }
+  if (text.front() != '+' && text.front() != '-') {
+    return false;
+  }
+  text.remove_prefix(1);
+  const auto colon = text.find(':');
+  if (colon == std::string_view::npos) {
+    return all_digits(text, 1, 2) && at_most(text, 23);
+  }
+  return all_digits(text.substr(0, colon), 1, 2) && at_most(text.substr(0, colon), 23) &&
+         all_digits(text.substr(colon + 1), 2, 2) && at_most(text.substr(colon + 1), 59);
+}
+
+} // namespace date_detail
+
+// Reads a date the way engram accepts them: `YYYY-MM-DD`, or a YAML 1.1
+// timestamp (its date part, when its time of day is a real one). Anything
+// else is nullopt, never a guess. The host reads frontmatter dates with it
+// too, so a rule and engram agree on every date.
+inline std::optional<Date> parse_date_value(std::string_view text) {
+  if (auto date = Date::parse(text)) {
+    return date;
+  }
+  // A YAML 1.1 timestamp: yyyy-m?m-d?d, then T/t or spaces, then a time.
+  const auto d1 = text.find('-');
+  const auto d2 = d1 == std::string_view::npos ? d1 : text.find('-', d1 + 1);
+  if (d2 == std::string_view::npos) {
+    return std::nullopt;
+  }
+  std::size_t sep = d2 + 1;
+  while (sep < text.size() && text[sep] >= '0' && text[sep] <= '9') {
+    ++sep;
+  }
+  const auto year = text.substr(0, d1);
+  const auto month = text.substr(d1 + 1, d2 - d1 - 1);
+  const auto day = text.substr(d2 + 1, sep - d2 - 1);
+  if (!date_detail::all_digits(year, 4, 4) || !date_detail::all_digits(month, 1, 2) || !date_detail::all_digits(day, 1, 2) ||
+      sep >= text.size()) {
+    return std::nullopt;
+  }
+  std::size_t time = sep;
+  if (text[time] == 'T' || text[time] == 't') {
+    ++time;
+  } else {
+    while (time < text.size() && (text[time] == ' ' || text[time] == '\t')) {
+      ++time;
+    }
+    if (time == sep) {
+      return std::nullopt;
+    }
+  }
+  if (!date_detail::is_timestamp_time(text.substr(time))) {
+    return std::nullopt;
+  }
+  const int y = std::stoi(std::string(year));
+  const auto m = static_cast<unsigned>(std::stoi(std::string(month)));
+  const auto d = static_cast<unsigned>(std::stoi(std::string(day)));
+  if (!Date::is_valid(y, m, d)) {
+    return std::nullopt;
+  }
+  return Date(y, m, d);
+}
 
 } // namespace engram

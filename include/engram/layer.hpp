@@ -15,4 +15,10 @@ enum class Layer {
   archive,    // archive/, what forgetting retired (and its YYYY-MM-DD-forgotten.json lists)
 };
 
+// The layers whose memories carry usage fields (`uses`, `helpful`,
+// `last-accessed`, ...): what recall returns, feedback names, a run folds the
+// usage log into, and the rules that act on use read.
+inline constexpr Layer k_usage_layers[] = {Layer::semantic, Layer::procedural, Layer::reference,
+                                           Layer::episodic};
+
 } // namespace engram

@@ -9,9 +9,12 @@
 namespace engram {
 
 // What a plugin says about itself; the host reads it before calling anything.
+// Its first field is where every SDK has put its ABI version, so the host
+// reads that before anything else of a descriptor of any version.
 struct PluginDescriptor {
   int abi_version;         // k_abi_version the plugin was built with
-  const char* sdk_version; // k_sdk_version the plugin was built with
+  int sdk_major;           // k_sdk_major the plugin was built with
+  int sdk_minor;           // k_sdk_minor the plugin was built with
   const char* name;        // the rule's name, as in `[rules.<name>]`
   Phase phase;             // when the rule runs
   const char* description; // one line for `engram plugins`
@@ -29,7 +32,8 @@ using RuleFactory = Rule*();
                            runs_lightweight)                                                       \
   namespace engram_plugin_exports {                                                                \
   const engram::PluginDescriptor engram_descriptor = {engram::k_abi_version,                       \
-                                                      engram::k_sdk_version,                       \
+                                                      engram::k_sdk_major,                         \
+                                                      engram::k_sdk_minor,                         \
                                                       rule_name,                                   \
                                                       rule_phase,                                  \
                                                       rule_description,                            \

@@ -1,5 +1,6 @@
-// Text helpers for rules: lines, code points, Markdown list items. Part of the
-// plugin SDK; header-only so plugins link nothing.
+// Text helpers for rules and the host alike: lines, code points, case,
+// comments, Markdown list items. Part of the plugin SDK; header-only so
+// plugins link nothing, and one copy that rules and engram both use.
 #pragma once
 
 #include <cstddef>
@@ -37,6 +38,69 @@ inline std::string_view without_eol(std::string_view line) {
     line.remove_suffix(1);
   }
   return line;
+}
+
+// A text on one line: line breaks become spaces.
+inline std::string one_line(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    out += (c == '\n' || c == '\r') ? ' ' : c;
+  }
+  return out;
+}
+
+// An ASCII letter in lower case; every other byte as it is.
+inline char lower(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+// ASCII lower case (bytes of other scripts are kept).
+inline std::string lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    c = lower(c);
+  }
+  return out;
+}
+
+// `text` without its HTML comments, each replaced by a space (superseded
+// markers are history, not content); an unclosed `<!--` ends the text.
+inline std::string without_comments(std::string_view text) {
+  std::string out;
+  while (!text.empty()) {
+    const auto open = text.find("<!--");
+    out.append(text.substr(0, open));
+    if (open == std::string_view::npos) {
+      break;
+    }
+    const auto close = text.find("-->", open + 4);
+    if (close == std::string_view::npos) {
+      break;
+    }
+    out += ' ';
+    text.remove_prefix(close + 3);
+  }
+  return out;
+}
+
+// How many elements two sorted, duplicate-free vectors share.
+template <typename T> std::size_t shared_count(const std::vector<T>& a, const std::vector<T>& b) {
+  std::size_t shared = 0;
+  auto i = a.begin();
+  auto j = b.begin();
+  while (i != a.end() && j != b.end()) {
+    if (*i < *j) {
+      ++i;
+    } else if (*j < *i) {
+      ++j;
+    } else {
+      ++shared;
+      ++i;
+      ++j;
+    }
+  }
+  return shared;
 }
 
 // True for a line that starts a top-level list item (`- `, `* `, `+ `, `1. `).

@@ -79,7 +79,7 @@ struct Superseded {
 inline std::vector<Superseded> superseded_markers(const StoreView& store) {
   std::vector<Superseded> out;
   constexpr std::string_view previously = ": previously \"";
-  for (const Layer layer : usage::k_used_layers) {
+  for (const Layer layer : k_usage_layers) {
     for (const auto& path : store.files(layer)) {
       const auto body = store.body(path);
       if (body.find(knowledge::k_marker_open) == std::string::npos) {
@@ -312,7 +312,7 @@ inline std::string drop_reason(const StoreView& store, const Truth& truth,
     }
   }
   // A claim still held by a live memory stays; one only the archive holds has left.
-  for (const Layer layer : usage::k_used_layers) {
+  for (const Layer layer : k_usage_layers) {
     for (const auto& match : store.duplicate_claims(truth.text, layer, ClaimDetail::unclassified)) {
       if (match.relation == Relation::duplicate) {
         return {};

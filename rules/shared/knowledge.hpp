@@ -19,43 +19,10 @@
 
 namespace engram::knowledge {
 
-// A text on one line: line breaks become spaces.
-inline std::string one_line(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    out += (c == '\n' || c == '\r') ? ' ' : c;
-  }
-  return out;
-}
-
-// ASCII lower case (bytes of other scripts are kept).
-inline std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) {
-    return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  });
-  return out;
-}
-
-// `text` without its HTML comments (superseded markers are history, not content).
-inline std::string without_comments(std::string_view text) {
-  std::string out;
-  while (!text.empty()) {
-    const auto open = text.find("<!--");
-    out.append(text.substr(0, open));
-    if (open == std::string_view::npos) {
-      break;
-    }
-    const auto close = text.find("-->", open + 4);
-    if (close == std::string_view::npos) {
-      break;
-    }
-    out += ' ';
-    text.remove_prefix(close + 3);
-  }
-  return out;
-}
+// The SDK's text helpers, by the names these rules have always used.
+using text::lower;
+using text::one_line;
+using text::without_comments;
 
 // The dream seed's stopwords: words that say nothing about a memory's subject.
 inline constexpr std::array<std::string_view, 52> k_stopwords = {
@@ -113,21 +80,8 @@ template <typename T> double overlap(const std::vector<T>& a, const std::vector<
   if (a.empty() || b.empty()) {
     return 0.0;
   }
-  std::size_t shared = 0;
-  auto i = a.begin();
-  auto j = b.begin();
-  while (i != a.end() && j != b.end()) {
-    if (*i < *j) {
-      ++i;
-    } else if (*j < *i) {
-      ++j;
-    } else {
-      ++shared;
-      ++i;
-      ++j;
-    }
-  }
-  return static_cast<double>(shared) / static_cast<double>(std::min(a.size(), b.size()));
+  return static_cast<double>(text::shared_count(a, b)) /
+         static_cast<double>(std::min(a.size(), b.size()));
 }
 
 // How old a file is, for deciding which of two is the newer: its `created`

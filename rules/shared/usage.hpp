@@ -96,14 +96,10 @@ inline int field_line(const StoreView& store, const std::string& path, std::stri
   return 1;
 }
 
-// The layers whose files carry usage fields.
-inline constexpr Layer k_used_layers[] = {Layer::semantic, Layer::procedural, Layer::reference,
-                                          Layer::episodic};
-
 // True when at least one memory has a `uses` field: until then nothing has
 // recorded usage, and "never used" means "not measured", not "useless".
 inline bool store_has_usage_data(const StoreView& store) {
-  for (const Layer layer : k_used_layers) {
+  for (const Layer layer : k_usage_layers) {
     for (const auto& path : store.files(layer)) {
       if (store.field(path, "uses")) {
         return true;

@@ -1,6 +1,7 @@
 // Plugins in a consolidation: a configured folder's rules run with the
 // built-in ones, and a rule that throws loses only its own changes — the
 // others still run and the record names it.
+#include "lib/plugin_folder.hpp"
 #include "lib/process.hpp"
 #include "lib/stores.hpp"
 
@@ -9,26 +10,9 @@
 
 namespace fs = std::filesystem;
 using engram::test::episodic_memory;
+using engram::test::plugin_config;
 using engram::test::Sandbox;
 using engram::test::write_file;
-
-namespace {
-
-// A plugin folder holding copies of the named test plugins, and a config naming it.
-fs::path plugin_config(const Sandbox& sandbox, const std::vector<std::string>& plugins) {
-  const fs::path folder = sandbox.work("plugins");
-  fs::create_directories(folder);
-  fs::permissions(folder, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                              fs::perms::others_read | fs::perms::others_exec);
-  for (const auto& name : plugins) {
-    fs::copy_file(fs::path(ENGRAM_TEST_PLUGIN_DIR) / (name + ".so"), folder / (name + ".so"));
-  }
-  const fs::path config = sandbox.work("config.toml");
-  write_file(config, "[plugins]\ndirs = [\"" + folder.string() + "\"]\n");
-  return config;
-}
-
-} // namespace
 
 TEST_CASE("a plugin that throws does not stop the other rules, and the record names it") {
   const Sandbox sandbox;

@@ -56,7 +56,7 @@ TEST_CASE("plugins lists the built-in rules with phase, versions and the file th
     const auto rule = find(listing["rules"], "name", name);
     REQUIRE_FALSE(rule.is_null());
     CHECK(rule["phase"] == phase);
-    CHECK(rule["sdk"] == "0.1");
+    CHECK(rule["sdk"] == "1.0");
     CHECK_FALSE(rule["version"].get<std::string>().empty());
     CHECK_FALSE(rule["description"].get<std::string>().empty());
     const fs::path path = rule["path"].get<std::string>();

@@ -9,7 +9,8 @@ namespace test_exports {
 // A descriptor that is fine on its own.
 const engram::PluginDescriptor descriptor = {
     .abi_version = engram::k_abi_version,
-    .sdk_version = engram::k_sdk_version,
+    .sdk_major = engram::k_sdk_major,
+    .sdk_minor = engram::k_sdk_minor,
     .name = "no-factory",
     .phase = engram::Phase::merge,
     .description = "exports no factory",

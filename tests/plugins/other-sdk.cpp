@@ -1,5 +1,6 @@
-// A test plugin that says it was built with another SDK version: the host must
-// refuse it before calling its factory.
+// A test plugin that says it was built with a newer minor SDK version than
+// engram's: its interfaces may have virtuals this engram lacks, so the host
+// must refuse it before calling its factory.
 #include "engram/plugin.hpp"
 
 #include <boost/dll/alias.hpp>
@@ -17,13 +18,14 @@ public:
 
 namespace test_exports {
 
-// The right ABI but an SDK version engram does not have.
+// The right ABI but an SDK minor version after engram's.
 const engram::PluginDescriptor descriptor = {
     .abi_version = engram::k_abi_version,
-    .sdk_version = "9.9",
+    .sdk_major = engram::k_sdk_major,
+    .sdk_minor = engram::k_sdk_minor + 1,
     .name = "other-sdk",
     .phase = engram::Phase::merge,
-    .description = "built with SDK 9.9",
+    .description = "built with a newer minor SDK",
     .version = "1.0.0",
     .lightweight = false,
 };

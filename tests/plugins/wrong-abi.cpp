@@ -20,7 +20,8 @@ namespace test_exports {
 // A descriptor from a future engram whose rule interface changed.
 const engram::PluginDescriptor descriptor = {
     .abi_version = engram::k_abi_version + 1,
-    .sdk_version = engram::k_sdk_version,
+    .sdk_major = engram::k_sdk_major,
+    .sdk_minor = engram::k_sdk_minor,
     .name = "wrong-abi",
     .phase = engram::Phase::merge,
     .description = "built for another ABI",

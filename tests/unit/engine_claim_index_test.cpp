@@ -1,6 +1,6 @@
 // The claim index must find exactly what comparing with every claim finds:
-// Workspace::related_claims and duplicate_claims against the SDK's own definitions (the
-// StoreView defaults, which compare with each claim of each file), over a
+// Workspace::related_claims and duplicate_claims against the SDK's own definitions
+// (engram::definition, which compares with each claim of each file), over a
 // store whose claims duplicate and update each other, before and after edits.
 #include "engine/workspace.hpp"
 #include "lib/claims_dump.hpp"
@@ -100,9 +100,9 @@ TEST_CASE(
       INFO("threshold " << threshold << ", step " << step << ": " << incoming);
       for (const auto detail : {ClaimDetail::classified, ClaimDetail::unclassified}) {
         REQUIRE(dump(workspace.related_claims(incoming, Layer::semantic, detail)) ==
-                dump(workspace.StoreView::related_claims(incoming, Layer::semantic, detail)));
+                dump(engram::definition::related_claims(workspace, incoming, Layer::semantic, detail)));
         REQUIRE(dump(workspace.duplicate_claims(incoming, Layer::semantic, detail)) ==
-                dump(workspace.StoreView::duplicate_claims(incoming, Layer::semantic, detail)));
+                dump(engram::definition::duplicate_claims(workspace, incoming, Layer::semantic, detail)));
       }
       // Every claim of the layer asked at once: what asking one by one finds.
       if (step % 10 == 0) {
@@ -132,7 +132,7 @@ TEST_CASE(
         INFO(path);
         for (const auto detail : {ClaimDetail::classified, ClaimDetail::unclassified}) {
           REQUIRE(dump(workspace.claims_of(path, detail)) ==
-                  dump(workspace.StoreView::claims_of(path, detail)));
+                  dump(engram::definition::claims_of(workspace, path, detail)));
         }
       }
       // Edit the store as rules do: append, rewrite, edit in place, create, remove.
@@ -187,7 +187,7 @@ TEST_CASE(
                               RunKind::full);
   workspace.begin_rule("episodic-decay");
   workspace.replace_in_body("semantic/a.md", 6, 0, "- one and a half\n");
-  workspace.StoreView::replace_in_body("semantic/b.md", 6, 0, "- one and a half\n");
+  engram::definition::replace_in_body(workspace, "semantic/b.md", 6, 0, "- one and a half\n");
   CHECK(workspace.body("semantic/a.md") == "- one\n- one and a half\n- two\n");
   CHECK(workspace.read("semantic/a.md") == workspace.read("semantic/b.md"));
   CHECK(workspace.claims_of("semantic/a.md", ClaimDetail::unclassified).size() == 3);

@@ -50,9 +50,7 @@ public:
   }
   std::optional<std::string> field(std::string_view, std::string_view) const override { return {}; }
   std::vector<std::string> list(std::string_view, std::string_view) const override { return {}; }
-  std::optional<engram::Date> date(std::string_view, std::string_view) const override { return {}; }
   std::optional<engram::Date> decay_date(std::string_view) const override { return {}; }
-  std::string content_hash(std::string_view) const override { return {}; }
   void write(std::string_view path, std::string bytes) override {
     contents[std::string(path)] = std::move(bytes);
   }
@@ -60,16 +58,26 @@ public:
   void set_list(std::string_view, std::string_view, const std::vector<std::string>&) override {}
   void set_body(std::string_view path, std::string body) override { write(path, std::move(body)); }
   void remove(std::string_view path) override { contents.erase(std::string(path)); }
-  std::vector<engram::Claim> claims(std::string_view) const override { return {}; }
-  engram::ClaimKind classify(std::string_view) const override { return engram::ClaimKind::factual; }
-  engram::Relation compare(std::string_view, std::string_view) const override {
-    return engram::Relation::distinct;
-  }
-  std::string normalise(std::string_view text) const override { return std::string(text); }
-  std::string canonical_tag(std::string_view tag) const override { return std::string(tag); }
-  std::string slug(std::string_view text) const override { return std::string(text); }
   void record(engram::Action action) override { actions.push_back(std::move(action)); }
   void diagnose(std::string_view, int, std::string) override {}
+  const engram::Language& language() const override { return m_language; }
+
+private:
+  // Language: no claims, every text factual and distinct, names as given.
+  class FakeLanguage final : public engram::Language {
+  public:
+    std::vector<engram::Claim> claims(std::string_view) const override { return {}; }
+    engram::ClaimKind classify(std::string_view) const override {
+      return engram::ClaimKind::factual;
+    }
+    engram::Relation compare(std::string_view, std::string_view) const override {
+      return engram::Relation::distinct;
+    }
+    std::string normalise(std::string_view text) const override { return std::string(text); }
+    std::string canonical_tag(std::string_view tag) const override { return std::string(tag); }
+    std::string slug(std::string_view text) const override { return std::string(text); }
+  };
+  FakeLanguage m_language;
 };
 
 // Copies the named test plugins into `folder` (created if needed) as `<name>.so`, mode 0755.
@@ -144,15 +152,35 @@ TEST_CASE("a good plugin loads with its name, phase, version and path, and its r
   CHECK(store.actions[0].target == "semantic/good.md");
 }
 
-TEST_CASE("a plugin built for another rule ABI is refused with a reason naming both ABIs") {
+TEST_CASE("a plugin built for a newer rule ABI is refused with a reason naming both ABIs") {
   const auto reason = refusal_of("wrong-abi");
   CHECK(reason == "built for rule ABI " + std::to_string(engram::k_abi_version + 1) +
-                      ", engram has ABI " + std::to_string(engram::k_abi_version));
+                      ", engram has rule ABI " + std::to_string(engram::k_abi_version) +
+                      " (SDK " + engram::k_sdk_version + "): it needs a newer engram");
 }
 
-TEST_CASE("a plugin built with another SDK version is refused with a reason naming both versions") {
+TEST_CASE("a plugin built with an SDK before 1.0 is refused, its descriptor read no further") {
+  CHECK(refusal_of("before-1.0") ==
+        std::string("built with an SDK before 1.0 (rule ABI 13), engram has SDK ") +
+            engram::k_sdk_version + " (rule ABI " + std::to_string(engram::k_abi_version) +
+            "): rebuild it against this SDK");
+}
+
+TEST_CASE("a plugin built with a newer minor SDK version is refused with both versions") {
+  const auto minor = std::to_string(engram::k_sdk_minor);
+  const auto major = std::to_string(engram::k_sdk_major);
   CHECK(refusal_of("other-sdk") ==
-        std::string("built with SDK 9.9, engram has SDK ") + engram::k_sdk_version);
+        "built with SDK " + major + "." + std::to_string(engram::k_sdk_minor + 1) +
+            ", engram has SDK " + engram::k_sdk_version + " and loads plugins built with SDK " +
+            major + ".0 to " + major + "." + minor);
+}
+
+TEST_CASE("a plugin built with another major SDK version is refused with both versions") {
+  const auto major = std::to_string(engram::k_sdk_major);
+  CHECK(refusal_of("other-major") ==
+        "built with SDK " + std::to_string(engram::k_sdk_major + 1) + ".0, engram has SDK " +
+            engram::k_sdk_version + " and loads plugins built with SDK " + major + ".0 to " +
+            major + "." + std::to_string(engram::k_sdk_minor));
 }
 
 TEST_CASE("a plugin without a factory is refused with a reason naming the missing symbol") {
