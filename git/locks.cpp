@@ -2,6 +2,8 @@
 // lock files a dead git left behind.
 #include "git/locks.hpp"
 
+#include "git/repository.hpp"
+
 #include <cerrno>
 #include <dirent.h>
 #include <fmt/format.h>
@@ -84,6 +86,9 @@ std::vector<Busy> find_busy(const fs::path& gitdir) {
   };
   look("index.lock", "index.lock (a git command is writing the index)", true);
   look("HEAD.lock", "HEAD.lock", true);
+  // The notes ref each commit of engram's gets its record in: a run killed
+  // while libgit2 wrote it leaves its lock, which would stop every next one.
+  look(std::string(k_notes_ref) + ".lock", std::string(k_notes_ref) + ".lock", true);
   if (const std::string ref = head_ref(gitdir); !ref.empty()) {
     look(ref + ".lock", ref + ".lock", true);
   }

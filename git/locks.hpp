@@ -42,7 +42,7 @@ struct Waited {
 };
 
 // Every sign of another git operation in progress in `gitdir`: index.lock,
-// HEAD.lock and the current branch's ref lock, MERGE_HEAD, rebase-merge/,
+// HEAD.lock, the current branch's and engram's notes ref locks, MERGE_HEAD, rebase-merge/,
 // rebase-apply/, CHERRY_PICK_HEAD, REVERT_HEAD.
 std::vector<Busy> find_busy(const std::filesystem::path& gitdir);
 
