@@ -1,39 +1,22 @@
 // The index rule: rebuilds MEMORY.md (one line per memory, within its line
 // budget) and .index.json (every memory, always) from the store model.
+// What MEMORY.md shows is memory_md.cpp's, .index.json index_json.cpp's; this
+// file holds the rule, which renders only what changed since its last run.
+#include "index.hpp"
+
 #include "engram/plugin.hpp"
 #include "engram/text.hpp"
-#include "pointers.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <map>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
-namespace {
-
-using engram::Layer;
-using engram::StoreView;
-
-// One memory as the index shows it.
-struct IndexEntry {
-  std::string path;
-  std::string type;
-  std::vector<std::string> tags;
-  std::string salience;
-  std::string created;
-  std::string summary;
-};
-
-// The layers MEMORY.md lists, in order, with their section titles.
-const std::vector<std::pair<Layer, std::string>> k_sections = {
-    {Layer::working, "Working"},     {Layer::core, "Core"},
-    {Layer::semantic, "Semantic"},   {Layer::procedural, "Procedural"},
-    {Layer::reference, "Reference"}, {Layer::episodic, "Episodic"}};
+namespace engram_index::detail {
 
 std::int64_t int_setting(const StoreView& store, std::string_view key, std::int64_t fallback) {
   const auto value = store.setting(key);
@@ -41,270 +24,21 @@ std::int64_t int_setting(const StoreView& store, std::string_view key, std::int6
   return n == nullptr ? fallback : *n;
 }
 
-int salience_rank(const std::string& salience) {
-  return salience == "high" ? 3 : salience == "medium" ? 2 : salience == "low" ? 1 : 2;
-}
+} // namespace engram_index::detail
 
-// A one-line summary: the `summary` or `description` field, else the first line of text.
-std::string summarise(const StoreView& store, const std::string& path) {
-  for (const char* key : {"summary", "description"}) {
-    if (auto value = store.field(path, key); value && !value->empty()) {
-      return *value;
-    }
-  }
-  const std::string body = store.body(path);
-  std::string_view heading;
-  bool in_code = false;
-  std::size_t pos = 0;
-  while (pos < body.size()) {
-    const auto nl = body.find('\n', pos);
-    const std::size_t next = nl == std::string::npos ? body.size() : nl + 1;
-    auto line = engram::text::without_eol(std::string_view(body).substr(pos, next - pos));
-    pos = next;
-    if (line.starts_with("```") || line.starts_with("~~~")) {
-      in_code = !in_code;
-      continue;
-    }
-    if (in_code || engram::text::is_blank(line) || line.starts_with("<!--")) {
-      continue;
-    }
-    if (engram::text::is_heading(line)) {
-      if (heading.empty()) {
-        heading = line.substr(line.find_first_not_of('#'));
-      }
-      continue;
-    }
-    line.remove_prefix(line.find_first_not_of(" \t"));
-    if (engram::text::starts_list_item(line)) {
-      line.remove_prefix(line.find(' ') + 1);
-      if (line.starts_with("[ ] ") || line.starts_with("[x] ") || line.starts_with("[X] ")) {
-        line.remove_prefix(4);
-      }
-    }
-    return std::string(line);
-  }
-  const auto start = heading.find_first_not_of(" \t");
-  return start == std::string_view::npos ? std::string() : std::string(heading.substr(start));
-}
+namespace {
 
-// Cuts text to at most `limit` code points, ending with an ellipsis when cut.
-std::string cut(const std::string& text, std::size_t limit) {
-  if (engram::text::count_chars(text) <= limit) {
-    return text;
-  }
-  std::string out;
-  std::size_t chars = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const bool starts = (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80;
-    if (starts && ++chars > limit - 1) {
-      break;
-    }
-    out += text[i];
-  }
-  return out + "…";
-}
-
-std::string index_line(const IndexEntry& entry, std::size_t limit) {
-  std::string tags;
-  for (const auto& tag : entry.tags) {
-    tags += (tags.empty() ? "" : " ") + tag;
-  }
-  std::string line = "- [" + entry.path + "](" + entry.path + ")";
-  if (!tags.empty()) {
-    line += " `" + tags + "`";
-  }
-  if (!entry.summary.empty()) {
-    line += " — " + entry.summary;
-  }
-  return cut(line, limit);
-}
-
-// A pointer line as Claude Code writes them: `- [Title](file.md) — hook`.
-std::string pointer_line(const StoreView& store, const std::string& path, std::size_t limit) {
-  auto title = store.field(path, "name").value_or("");
-  if (title.empty()) {
-    const auto slash = path.rfind('/');
-    title = path.substr(slash == std::string::npos ? 0 : slash + 1);
-    title = title.substr(0, title.size() - (title.ends_with(".md") ? 3 : 0));
-  }
-  // What the file is about, not a claim of it: a claim quoted here would
-  // stay in the agent's index after a newer one superseded it in the file.
-  std::string hook = store.field(path, "description").value_or("");
-  if (hook.empty()) {
-    for (const auto& tag : store.list(path, "tags")) {
-      hook += (hook.empty() ? "" : ", ") + tag;
-    }
-  }
-  if (hook.empty()) {
-    hook = summarise(store, path);
-  }
-  return cut("- [" + title + "](" + path + ")" + (hook.empty() ? "" : " — " + hook), limit);
-}
-
-// Claude Code's MEMORY.md: a pointer line appended for each memory it does not
-// link, within what Claude Code loads (pointers.hpp). False when it changed nothing.
-bool keep_pointers(StoreView& store, const std::string& index_path, std::size_t line_chars) {
-  namespace ix = engram_index;
-  const std::string overflow(ix::k_overflow);
-  const std::string before = store.read(index_path);
-  auto linked = ix::linked_targets(before);
-  const bool links_overflow = linked.contains(overflow);
-  if (store.exists(overflow)) {
-    linked.merge(ix::linked_targets(store.read(overflow)));
-  }
-  std::vector<std::pair<std::string, std::string>> added;
-  for (const Layer layer : {Layer::semantic, Layer::procedural, Layer::reference}) {
-    for (const auto& path : store.files(layer)) {
-      if (path != overflow && !linked.contains(path) && !store.held(path)) {
-        added.emplace_back(path, pointer_line(store, path, line_chars));
-      }
-    }
-  }
-  std::sort(added.begin(), added.end());
-  const auto lines = ix::lines_of(before);
-  const std::string overflow_line =
-      "- [More memories](" + overflow + ") — index lines past what Claude Code loads from here";
-  const auto plan = ix::fit_pointers(
-      lines, added, static_cast<std::size_t>(int_setting(store, "profile.index_lines", 0)),
-      static_cast<std::size_t>(int_setting(store, "profile.index_bytes", 0)), overflow_line,
-      links_overflow);
-  if (plan.index == lines && plan.overflow.empty()) {
-    return false;
-  }
-  if (!plan.overflow.empty()) {
-    std::string body = store.exists(overflow) ? store.body(overflow) : "# More memories\n\n";
-    for (const auto& line : plan.overflow) {
-      body += (body.empty() || body.ends_with('\n') ? "" : "\n") + line + "\n";
-    }
-    if (store.exists(overflow)) {
-      store.set_body(overflow, body);
-    } else {
-      store.write(overflow, "---\nname: More memories\ndescription: index lines past what "
-                            "Claude Code loads from MEMORY.md\ntype: index\n---\n" +
-                                body);
-    }
-  }
-  // Appended to the agent's bytes as they are when none of its lines moved.
-  std::string text = plan.moved == 0 ? before : std::string();
-  if (!text.empty() && !text.ends_with('\n')) {
-    text += '\n';
-  }
-  for (std::size_t i = plan.moved == 0 ? lines.size() : 0; i < plan.index.size(); ++i) {
-    text += plan.index[i] + "\n";
-  }
-  store.write(index_path, text);
-  for (const auto& path : plan.linked) {
-    store.record(engram::Action{"", "linked", "", path, index_path,
-                                "a pointer line for a memory the index did not link"});
-  }
-  for (const auto& path : plan.overflowed) {
-    store.record(engram::Action{"", "linked", "", path, overflow,
-                                "past what Claude Code loads from " + index_path});
-  }
-  if (plan.moved != 0) {
-    store.record(engram::Action{"", "moved", "", index_path, overflow,
-                                std::to_string(plan.moved) +
-                                    " lines past what Claude Code loads, to a file it links"});
-  }
-  return true;
-}
-
-// Appends `text` as a JSON string. Plain text is copied as it is; anything
-// that needs escaping (quotes, control characters, non-ASCII that may not be
-// valid UTF-8) goes through the JSON library, which replaces invalid bytes.
-void append_json_string(std::string& out, std::string_view text) {
-  const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
-    const auto byte = static_cast<unsigned char>(c);
-    return byte >= 0x20 && byte < 0x80 && c != '"' && c != '\\';
-  });
-  if (plain) {
-    out += '"';
-    out += text;
-    out += '"';
-    return;
-  }
-  out += nlohmann::json(std::string(text))
-             .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-// One .index.json entry, written as one line of JSON: rendering text directly
-// keeps a store of 10,000 files from building (and freeing) a document tree on
-// every run, which was most of a one-file cycle's time.
-class EntryWriter {
-public:
-  explicit EntryWriter(std::string& out) : m_out(out) { m_out += '{'; }
-  ~EntryWriter() { m_out += '}'; }
-  EntryWriter(const EntryWriter&) = delete;
-  EntryWriter& operator=(const EntryWriter&) = delete;
-
-  void text(std::string_view key, const std::optional<std::string>& value) {
-    name(key);
-    if (value) {
-      append_json_string(m_out, *value);
-    } else {
-      m_out += "null";
-    }
-  }
-  void list(std::string_view key, const std::vector<std::string>& values) {
-    name(key);
-    m_out += '[';
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      m_out += i == 0 ? "" : ", ";
-      append_json_string(m_out, values[i]);
-    }
-    m_out += ']';
-  }
-
-private:
-  void name(std::string_view key) {
-    m_out += m_first ? "" : ", ";
-    m_first = false;
-    append_json_string(m_out, key);
-    m_out += ": ";
-  }
-
-  std::string& m_out;
-  bool m_first = true;
-};
-
-// Appends the .index.json entry of one memory and returns what MEMORY.md shows of it.
-IndexEntry write_entry(std::string& out, const StoreView& store, const std::string& path,
-                       bool episodic) {
-  IndexEntry shown{path,
-                   store.field(path, "type").value_or(""),
-                   store.list(path, "tags"),
-                   store.field(path, "salience").value_or(""),
-                   store.field(path, "created").value_or(""),
-                   summarise(store, path)};
-  EntryWriter entry(out);
-  entry.text("path", path);
-  entry.text("filename", path.substr(path.rfind('/') + 1));
-  entry.text("type", store.field(path, "type"));
-  entry.list("tags", shown.tags);
-  for (const auto* key : {"salience", "confidence", "source", "created"}) {
-    entry.text(key, store.field(path, key));
-  }
-  entry.text("last_accessed", store.field(path, "last-accessed"));
-  entry.text("summary", shown.summary);
-  entry.list("related", store.list(path, "related"));
-  for (const auto* key : {"project", "status"}) {
-    entry.text(key, store.field(path, key));
-  }
-  entry.list("trigger", store.list(path, "trigger"));
-  if (episodic) {
-    entry.text("retention", store.field(path, "retention"));
-    const auto decay = store.decay_date(path);
-    entry.text("decay_after",
-               decay ? std::optional<std::string>(decay->to_string()) : std::nullopt);
-  }
-  // No hash of the file's bytes: the entry describes the memory, and a
-  // hash would make every edit of any file a rewrite of the whole index, a
-  // large file and git object on a large store, on each agent's write.
-  return shown;
-}
-
-// .index.json up to its `generated` date; what follows the date is the rest.
-constexpr std::string_view k_index_head = "{\n  \"version\": 1,\n  \"generated\": \"";
+using engram::Layer;
+using engram::StoreView;
+using engram_index::detail::fold;
+using engram_index::detail::IndexEntry;
+using engram_index::detail::int_setting;
+using engram_index::detail::k_sections;
+using engram_index::detail::keep_pointers;
+using engram_index::detail::memory_text;
+using engram_index::detail::Sections;
+using engram_index::detail::write_entry;
+using engram_index::detail::write_index_json;
 
 // The settings the index depends on.
 struct Options {
@@ -326,90 +60,6 @@ Options read_options(const StoreView& store) {
   options.json_path = json_name == nullptr ? std::string(".index.json") : *json_name;
   options.retention = int_setting(store, "decay.retention_days", 90);
   return options;
-}
-
-// MEMORY.md's sections: each one's title and the entries it lists.
-using Sections = std::vector<std::pair<std::string, std::vector<IndexEntry>>>;
-
-// Sorts each section in the order folding keeps, then folds the least salient
-// entries of the biggest sections until the index fits; returns how many
-// entries of each section (by title) MEMORY.md shows.
-std::map<std::string, std::size_t> fold(Sections& sections, std::size_t max_lines) {
-  const std::size_t fixed = 4; // title, blank, note, blank
-  std::map<std::string, std::size_t> shown;
-  std::size_t total = fixed;
-  for (auto& [title, section] : sections) {
-    // Most salient first, then newest, then by path: the order folding keeps.
-    std::stable_sort(section.begin(), section.end(), [](const IndexEntry& a, const IndexEntry& b) {
-      if (salience_rank(a.salience) != salience_rank(b.salience)) {
-        return salience_rank(a.salience) > salience_rank(b.salience);
-      }
-      if (a.created != b.created) {
-        return a.created > b.created;
-      }
-      return a.path < b.path;
-    });
-    shown[title] = section.size();
-    total += section.empty() ? 0 : section.size() + 2;
-  }
-  while (total > max_lines) {
-    auto biggest =
-        std::max_element(sections.begin(), sections.end(), [&](const auto& a, const auto& b) {
-          return shown[a.first] < shown[b.first];
-        });
-    if (shown[biggest->first] == 0) {
-      break;
-    }
-    if (shown[biggest->first] == biggest->second.size()) {
-      ++total; // the section gains its "N more" line
-    }
-    --shown[biggest->first];
-    --total;
-  }
-  return shown;
-}
-
-// MEMORY.md as generated: each section's title and the entries `shown` says it shows.
-std::string memory_text(const Sections& sections, const std::map<std::string, std::size_t>& shown,
-                        std::size_t line_chars) {
-  std::string memory = "# Memory index\n\nGenerated by engram; edit the memories, not this file. "
-                       "Every memory is in .index.json.\n\n";
-  for (const auto& [title, section] : sections) {
-    if (section.empty()) {
-      continue;
-    }
-    memory += "## " + title + " (" + std::to_string(section.size()) + ")\n";
-    const auto visible = shown.at(title); // fold gave every section its count
-    for (std::size_t i = 0; i < visible; ++i) {
-      memory += index_line(section[i], line_chars) + "\n";
-    }
-    if (visible < section.size()) {
-      memory += "- … and " + std::to_string(section.size() - visible) +
-                " more, less salient: see .index.json\n";
-    }
-    memory += "\n";
-  }
-  return memory;
-}
-
-// Writes .index.json with its `count` entries, unless only its date would change.
-void write_index_json(StoreView& store, const std::string& json_path, const std::string& entries,
-                      std::size_t count) {
-  // `generated` alone changing is not a change: the old index stands when
-  // everything after its date is the same.
-  const std::string rest =
-      "\",\n  \"entries\": [" + entries + (count == 0 ? "]\n}\n" : "\n  ]\n}\n");
-  const std::string today = store.today().to_string();
-  if (store.exists(json_path)) {
-    const auto old = store.read(json_path);
-    if (old.starts_with(k_index_head) && old.ends_with(rest) &&
-        old.size() == k_index_head.size() + today.size() + rest.size()) {
-      return;
-    }
-  }
-  store.write(json_path, std::string(k_index_head) + today + rest);
-  store.record(
-      engram::Action{"", "rebuilt", "", "", json_path, std::to_string(count) + " entries"});
 }
 
 class IndexRule final : public engram::Rule {
