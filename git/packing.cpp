@@ -14,7 +14,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <spawn.h>
 #include <sys/file.h>
 #include <sys/resource.h>
@@ -111,18 +110,24 @@ std::uint64_t size_of(const fs::path& file) {
   return error ? 0 : static_cast<std::uint64_t>(size);
 }
 
-// The repository's packs: each .pack file's name, with its size and its
-// index's.
-std::map<std::string, std::uint64_t> list_packs(const fs::path& objects) {
-  std::map<std::string, std::uint64_t> packs;
+// What `objects`/pack holds: every name in it, each .pack with its size and
+// its index's (anything else, a temporary, with 0).
+using PackFolder = std::map<std::string, std::uint64_t>;
+
+PackFolder pack_folder(const fs::path& objects) {
+  PackFolder names;
   std::error_code error;
   for (const auto& entry : fs::directory_iterator(objects / "pack", error)) {
-    if (entry.path().extension() == ".pack") {
-      packs[entry.path().filename().string()] =
-          size_of(entry.path()) + size_of(fs::path(entry.path()).replace_extension(".idx"));
-    }
+    const bool pack = entry.path().extension() == ".pack";
+    names[entry.path().filename().string()] =
+        pack ? size_of(entry.path()) + size_of(fs::path(entry.path()).replace_extension(".idx"))
+             : 0;
   }
-  return packs;
+  return names;
+}
+
+bool is_pack(const std::string& name) {
+  return name.ends_with(".pack");
 }
 
 // Everything git's stderr said, read from `pipe` until git closes it (at
@@ -189,7 +194,7 @@ std::optional<std::string> run_repack(const fs::path& gitdir) {
 
 // Removes what a failed repack left in `objects`/pack: the temporary files
 // that were not there before it (`before`, the folder's names then).
-void remove_leftovers(const fs::path& objects, const std::set<std::string>& before) {
+void remove_leftovers(const fs::path& objects, const PackFolder& before) {
   std::error_code error;
   for (const auto& entry : fs::directory_iterator(objects / "pack", error)) {
     const std::string name = entry.path().filename().string();
@@ -199,20 +204,9 @@ void remove_leftovers(const fs::path& objects, const std::set<std::string>& befo
   }
 }
 
-// The names in `objects`/pack.
-std::set<std::string> pack_folder(const fs::path& objects) {
-  std::set<std::string> names;
-  std::error_code error;
-  for (const auto& entry : fs::directory_iterator(objects / "pack", error)) {
-    names.insert(entry.path().filename().string());
-  }
-  return names;
-}
-
 // What a repack did, from the loose objects and packs before and after it.
-Packed compare(std::vector<Loose> before, std::vector<Loose> after,
-               const std::map<std::string, std::uint64_t>& packs_before,
-               const std::map<std::string, std::uint64_t>& packs_after) {
+Packed compare(std::vector<Loose> before, std::vector<Loose> after, const PackFolder& packs_before,
+               const PackFolder& packs_after) {
   const auto less = [](const Loose& a, const Loose& b) { return git_oid_cmp(&a.id, &b.id) < 0; };
   std::sort(before.begin(), before.end(), less);
   std::sort(after.begin(), after.end(), less);
@@ -229,10 +223,10 @@ Packed compare(std::vector<Loose> before, std::vector<Loose> after,
     packed.loose_bytes -= object.bytes;
   }
   for (const auto& [name, bytes] : packs_before) {
-    packed.merged_packs += packs_after.contains(name) ? 0 : 1;
+    packed.merged_packs += is_pack(name) && !packs_after.contains(name) ? 1 : 0;
   }
   for (const auto& [name, bytes] : packs_after) {
-    if (!packs_before.contains(name)) {
+    if (is_pack(name) && !packs_before.contains(name)) {
       packed.pack = "objects/pack/" + name;
       packed.pack_bytes = bytes;
     }
@@ -316,18 +310,17 @@ Expected<Packed, std::string> pack_loose_objects(const fs::path& store) {
     return unexpected(fmt::format("cannot lock {}: {}", lock_path.string(), std::strerror(errno)));
   }
   const auto loose_before = list_loose(*objects);
-  const auto packs_before = list_packs(*objects);
+  const auto packs_before = pack_folder(*objects);
   if (loose_before.empty()) {
     return Packed{};
   }
   fault_point("packing-listed");
-  const auto names_before = pack_folder(*objects);
   if (auto failed = run_repack(gitdir)) {
-    remove_leftovers(*objects, names_before);
+    remove_leftovers(*objects, packs_before);
     return unexpected(std::move(*failed));
   }
   fault_point("packing-repacked");
-  return compare(loose_before, list_loose(*objects), packs_before, list_packs(*objects));
+  return compare(loose_before, list_loose(*objects), packs_before, pack_folder(*objects));
 }
 
 } // namespace engram::git
