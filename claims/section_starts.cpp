@@ -133,10 +133,20 @@ public:
     if (text.find("```") != std::string_view::npos || text.find("~~~") != std::string_view::npos) {
       return Step::blocked; // a fence inside a container, or inline: its reach is md4c's to judge
     }
+    if (m_comment) {
+      return in_comment(text);
+    }
     if (const auto content = skip_containers(text); content.starts_with('<')) {
-      const auto close = content.find("-->");
-      if (!content.starts_with("<!--") || close == std::string_view::npos || close < 4) {
+      if (!content.starts_with("<!--")) {
         return Step::blocked; // an HTML block can run past a heading line
+      }
+      const auto close = content.find("-->");
+      if (close < 4) {
+        return Step::blocked; // `<!-->`: where md4c ends it is its to judge
+      }
+      if (close == std::string_view::npos) {
+        m_comment = true; // a comment over several lines: no cut until it closes
+        return Step::line;
       }
     }
     if (is_equals_line(text)) {
@@ -164,6 +174,29 @@ public:
   }
 
 private:
+  // Reads a line inside an HTML comment that an earlier line opened. It ends
+  // at the first line holding `-->`, as md4c's comment block does; no cut
+  // falls inside it. Should md4c end it sooner (a container closing under
+  // it), the lines it then reads as Markdown keep the scan's guards: a fence
+  // or HTML block stops all cutting, a possible solution heading or setext
+  // underline holds back the cuts after it.
+  Step in_comment(std::string_view text) {
+    if (text.find("-->") != std::string_view::npos) {
+      m_comment = false;
+    } else if (skip_containers(text).starts_with('<') || is_equals_line(text)) {
+      return Step::blocked;
+    }
+    const bool blank = std::all_of(text.begin(), text.end(), is_space);
+    m_table_possible = !blank && (m_table_possible || text.find('|') != std::string_view::npos);
+    if (skip_containers(text).starts_with('#') && mentions_solution(text)) {
+      open_solution(1);
+    }
+    if (is_dash_line(text)) {
+      open_solution(2);
+    }
+    return Step::line;
+  }
+
   // Reads a line inside a fence.
   Step in_fence(std::string_view text) {
     // Inside a fence only a closing fence at column 0 is followed; any
@@ -270,6 +303,7 @@ private:
     return c >= 0x80 || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
   }
 
+  bool m_comment = false;        // an HTML comment over several lines is open
   char m_fence = 0;              // the open column-0 fence's character, 0 when none is open
   std::size_t m_fence_run = 0;   // and its length
   int m_solution = 0;            // the level of a `Solution:` section that may be open; 0: none

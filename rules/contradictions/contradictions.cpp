@@ -229,7 +229,7 @@ private:
       marker += (marker.empty() ? "" : "\n") + line;
     }
     const auto& own = unit.own;
-    const auto at = body.find(older.text);
+    const auto at = knowledge::find_claim(body, older.text);
     if (at == std::string::npos) {
       return false;
     }

@@ -281,7 +281,7 @@ void EpisodicDecayRule::keep_in_archive(StoreView& store, const Claim& claim,
 void EpisodicDecayRule::supersede(StoreView& store, const Claim& claim, const std::string& old_text,
                                   const std::string& source, const std::string& target) {
   const std::string& body = store.body(target);
-  const auto at = body.find(old_text);
+  const auto at = engram::knowledge::find_claim(body, old_text);
   // An item superseded before carries its markers as continuation lines:
   // the marker quotes only the claim itself, and the older markers follow,
   // so a history of updates stays a flat list instead of nesting.

@@ -5,6 +5,7 @@
 // and built into each plugin, so a plugin still links nothing of engram's.
 #pragma once
 
+#include "claim_place.hpp"
 #include "engram/rule.hpp"
 #include "engram/text.hpp"
 
@@ -455,7 +456,7 @@ inline std::string with_markers_beside(const std::string& body, std::string& bes
   if (fresh.empty()) {
     return body;
   }
-  const auto at = beside.empty() ? std::string::npos : body.find(beside);
+  const auto at = beside.empty() ? std::string::npos : find_claim(body, beside);
   if (at != std::string::npos && is_item(beside)) {
     const auto added = markers_after(beside, fresh);
     const std::size_t after = at + beside.size();

@@ -75,6 +75,31 @@ TEST_CASE("a solution stated anew keeps its old line in a superseded marker") {
   CHECK(live == 1);
 }
 
+TEST_CASE("an update supersedes the live claim, not its words quoted in an older marker") {
+  // The deploy timeout was superseded once and learned again: its words stand
+  // in a marker and, later, as a live item. The update is of the live one.
+  const std::string k_earlier =
+      "<!-- superseded 2026-10-01: previously \"- The deploy timeout is 30 seconds.\" -->";
+  const Sandbox sandbox;
+  const auto store = consolidated(sandbox, [&](const fs::path& s) {
+    write_file(s / "semantic" / "deploys.md",
+               semantic_memory({"deploys"}, "2026-01-05",
+                               "# Deploys\n\n- Deploys run from the release branch.\n  " +
+                                   k_earlier + "\n- The deploy timeout is 30 seconds.\n"));
+    write_file(s / "episodic" / "2026-05-01-deploys.md",
+               episodic_memory({"deploys"}, "2026-05-01", "2026-06-01",
+                               "# Deploys\n\nThe deploy timeout is 90 seconds.\n"));
+  });
+  const auto body = read_file(store / "semantic" / "deploys.md");
+  INFO(body);
+  CHECK_THAT(body, Catch::Contains("- Deploys run from the release branch.\n  " + k_earlier + "\n"));
+  CHECK_THAT(body, Catch::Contains("- The deploy timeout is 90 seconds.\n  <!-- superseded "
+                                   "2026-11-22: previously \"- The deploy timeout is 30 seconds.\" "
+                                   "-->"));
+  CHECK_THAT(body, !Catch::Contains("\" -->\" -->"));
+  CHECK(body.find("\n- The deploy timeout is 30 seconds.") == std::string::npos);
+}
+
 TEST_CASE("a new file's frontmatter comes from its episode, not a confirmed default") {
   const Sandbox sandbox;
   const auto store = consolidated(sandbox, [](const fs::path& s) {

@@ -71,6 +71,21 @@ TEST_CASE("a one-line claim with markers is written as a list item that carries 
         std::vector<std::string>{"<!-- x -->", "<!-- y -->"});
 }
 
+TEST_CASE("a claim is found where it stands, not where a marker quotes it or inside a word") {
+  const std::string body =
+      "- The page size is 250.\n  " + k_old_100 + "\n- Its limit:The page size is 100.\n" +
+      "- The page size is 100.\n";
+  const auto item = knowledge::find_claim(body, "- The page size is 100.");
+  CHECK(item == body.rfind("- The page size is 100."));
+  CHECK(knowledge::find_claim(body, "The page size is 100.") == item + 2);
+  CHECK(knowledge::find_claim("<!-- - The page size is 50. -->", "- The page size is 50.") ==
+        std::string::npos);
+  // An unclosed comment is text, as comments_of reads it.
+  CHECK(knowledge::find_claim("<!-- open\n- The page size is 50.\n", "- The page size is 50.") ==
+        10);
+  CHECK(knowledge::find_claim(body, "") == std::string::npos);
+}
+
 TEST_CASE("significant words leave out stopwords, short words and comments, and overlap counts the smaller set") {
   auto words = knowledge::raw_significant_words(
       "The REST API returns 250 items per page. " + k_old_100 + " It is 42.");
