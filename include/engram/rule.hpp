@@ -30,8 +30,8 @@ inline constexpr int k_abi_version = 14;
 // The SDK version a plugin was built against. A plugin built against SDK
 // 1.x loads in every engram whose SDK is 1.y with y >= x (docs/sdk.md).
 inline constexpr int k_sdk_major = 1;
-inline constexpr int k_sdk_minor = 0;
-inline constexpr const char* k_sdk_version = "1.0"; // the two above, for display
+inline constexpr int k_sdk_minor = 1;
+inline constexpr const char* k_sdk_version = "1.1"; // the two above, for display
 
 // When a rule runs in a consolidation; rules run in this order.
 enum class Phase { guard, decay, merge, resolve, prune, promote, index };

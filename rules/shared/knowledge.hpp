@@ -6,7 +6,9 @@
 #pragma once
 
 #include "claim_place.hpp"
+#include "engram/markers.hpp"
 #include "engram/rule.hpp"
+#include "engram/section_edits.hpp"
 #include "engram/text.hpp"
 
 #include <algorithm>
@@ -20,7 +22,21 @@
 
 namespace engram::knowledge {
 
-// The SDK's text helpers, by the names these rules have always used.
+// The SDK's text, marker and section helpers, by the names these rules have always used.
+using markers::as_entry;
+using markers::entry_with_markers;
+using markers::k_marker_open;
+using markers::MarkedClaim;
+using markers::markers_after;
+using markers::quote_for_marker;
+using markers::split_markers;
+using markers::superseded_marker;
+using sections::appended;
+using sections::appendix;
+using sections::insert_in_section;
+using sections::Section;
+using sections::section_insertion;
+using sections::Splice;
 using text::lower;
 using text::one_line;
 using text::without_comments;
@@ -203,56 +219,6 @@ inline bool is_item(std::string_view text) {
   return text::starts_list_item(text);
 }
 
-// The claim as it is written into another file: a list item when it is one line.
-inline std::string as_entry(std::string_view claim) {
-  if (is_item(claim) || claim.find('\n') != std::string_view::npos) {
-    return std::string(claim);
-  }
-  return "- " + std::string(claim);
-}
-
-// What appending a block to a body adds at its end: a list item joins a list
-// that ends the body, anything else starts a paragraph of its own.
-inline std::string appendix(const std::string& body, const std::string& block, bool as_paragraph) {
-  std::string out;
-  if (!body.empty() && body.back() != '\n') {
-    out += '\n';
-  }
-  // The last non-blank line, found from the end: the body can be long.
-  bool ends_in_item = false;
-  std::size_t end = body.size();
-  while (end > 0) {
-    const auto newline = end >= 2 ? body.rfind('\n', end - 2) : std::string::npos;
-    const std::size_t begin = newline == std::string::npos ? 0 : newline + 1;
-    const std::string_view line = std::string_view(body).substr(begin, end - begin);
-    if (!text::is_blank(line)) {
-      ends_in_item = is_item(line);
-      break;
-    }
-    end = begin;
-  }
-  if (!body.empty() && (as_paragraph || !ends_in_item) && !body.ends_with("\n\n")) {
-    out += '\n';
-  }
-  out += block;
-  if (!block.ends_with('\n')) {
-    out += '\n';
-  }
-  return out;
-}
-
-// A body with a block appended (see appendix), in place.
-inline std::string appended(std::string body, const std::string& block, bool as_paragraph) {
-  body += appendix(body, block, as_paragraph);
-  return body;
-}
-
-// Where a `## <title>` section of a body starts and ends.
-struct Section {
-  std::size_t heading; // offset of the heading line
-  std::size_t end;     // offset just past the section
-};
-
 // The start of the first line at or after `from` (itself a line start) that
 // begins with '#', or the body's size. '#' is rare in prose, newlines are
 // not: the search runs from one '#' to the next.
@@ -312,62 +278,6 @@ inline std::optional<Section> find_section(const std::string& body, const std::s
   return found;
 }
 
-// An edit of a body: `count` bytes at `at` become `text`.
-struct Splice {
-  std::size_t at = 0;
-  std::size_t count = 0;
-  std::string text;
-};
-
-// Inserting a block at the end of a section, after its last non-blank line.
-inline Splice section_insertion(const std::string& body, const Section& section,
-                                const std::string& block) {
-  std::size_t at = section.end;
-  while (at > section.heading &&
-         (body[at - 1] == '\n' || body[at - 1] == '\r' || body[at - 1] == ' ')) {
-    --at;
-  }
-  // The blank lines after the section's last line give way to one.
-  const auto content = body.find_first_not_of("\r\n ", at);
-  Splice splice{at, (content == std::string::npos ? body.size() : content) - at, "\n" + block};
-  if (!block.ends_with('\n')) {
-    splice.text += '\n';
-  }
-  if (content != std::string::npos) {
-    splice.text += '\n';
-  }
-  return splice;
-}
-
-// A body with a block inserted into one of its sections (see section_insertion).
-inline std::string insert_in_section(std::string body, const Section& section,
-                                     const std::string& block) {
-  const auto splice = section_insertion(body, section, block);
-  body.replace(splice.at, splice.count, splice.text);
-  return body;
-}
-
-// A claim's text made safe to quote inside an HTML comment.
-inline std::string quote_for_marker(std::string_view claim) {
-  std::string text = one_line(claim);
-  for (std::size_t at = text.find("-->"); at != std::string::npos; at = text.find("-->", at)) {
-    text.replace(at, 3, "--&gt;");
-  }
-  for (std::size_t at = text.find('"'); at != std::string::npos; at = text.find('"', at + 2)) {
-    text.replace(at, 1, "\\\"");
-  }
-  return text;
-}
-
-// The marker that keeps a superseded claim: `<!-- superseded DATE: previously "…" -->`.
-inline std::string superseded_marker(Date today, std::string_view claim) {
-  return "<!-- superseded " + today.to_string() + ": previously \"" + quote_for_marker(claim) +
-         "\" -->";
-}
-
-// How a superseded marker starts.
-inline constexpr std::string_view k_marker_open = "<!-- superseded ";
-
 // Every HTML comment of `text`, in order; an unclosed `<!--` is text, not a comment.
 inline std::vector<std::string> comments_of(std::string_view text) {
   std::vector<std::string> out;
@@ -381,63 +291,6 @@ inline std::vector<std::string> comments_of(std::string_view text) {
     open = close + 3;
   }
   return out;
-}
-
-// A claim as one unit: what it says, and the superseded markers that keep the
-// values it replaced. Markers hold no `-->` of their own (quote_for_marker), so
-// the first `-->` closes one, and a marker never holds another.
-struct MarkedClaim {
-  std::string own;                  // the claim without its markers, trailing space trimmed
-  std::vector<std::string> markers; // its `<!-- superseded … -->` markers, in order
-};
-
-// Splits a claim's text into what it says and its superseded markers.
-inline MarkedClaim split_markers(std::string_view text) {
-  MarkedClaim out;
-  while (!text.empty()) {
-    const auto open = text.find(k_marker_open);
-    const auto close =
-        open == std::string_view::npos ? open : text.find("-->", open + k_marker_open.size());
-    if (close == std::string_view::npos) {
-      out.own.append(text);
-      break;
-    }
-    out.own.append(text.substr(0, open));
-    out.markers.emplace_back(text.substr(open, close + 3 - open));
-    text.remove_prefix(close + 3);
-    // The marker's indentation goes with it, and so does its line when it had one of its own.
-    while (!out.own.empty() && (out.own.back() == ' ' || out.own.back() == '\t')) {
-      out.own.pop_back();
-    }
-    if (out.own.ends_with('\n') && (text.empty() || text.front() == '\n' || text.front() == '\r')) {
-      out.own.pop_back();
-      if (out.own.ends_with('\r')) {
-        out.own.pop_back();
-      }
-    }
-  }
-  while (!out.own.empty() && (out.own.back() == '\n' || out.own.back() == '\r' ||
-                              out.own.back() == ' ' || out.own.back() == '\t')) {
-    out.own.pop_back();
-  }
-  return out;
-}
-
-// The markers a claim carries after it: continuation lines of a list item (so
-// they stay part of it), else lines of the claim's own paragraph.
-inline std::string markers_after(std::string_view claim, const std::vector<std::string>& markers) {
-  std::string out;
-  for (const auto& marker : markers) {
-    out += (is_item(claim) ? "\n  " : "\n") + marker;
-  }
-  return out;
-}
-
-// A claim and its markers as one entry of a body: a one-line claim becomes a
-// list item, and its markers follow it as continuation lines.
-inline std::string entry_with_markers(const MarkedClaim& claim) {
-  const auto entry = as_entry(claim.own);
-  return entry + markers_after(entry, claim.markers);
 }
 
 // `body` with `markers` put right after the claim `beside` (continuation lines

@@ -25,12 +25,14 @@ TEST_CASE("cmake --install puts the binary, the SDK, its CMake package and the s
   CHECK(fs::is_regular_file(prefix / "lib" / "cmake" / "engram" / "engramConfig.cmake"));
   CHECK(fs::is_regular_file(prefix / "lib" / "cmake" / "engram" / "engramConfigVersion.cmake"));
   CHECK(fs::is_regular_file(prefix / "include" / "engram" / "date.hpp"));
-  // Every header of SDK 1.0 as it shipped is installed, so a plugin built
-  // against it builds against this install too.
-  for (const auto& header : fs::directory_iterator(fs::path(ENGRAM_SOURCE_DIR) / "tests" / "sdk" /
-                                                   "1.0" / "include" / "engram")) {
-    INFO(header.path().filename().string());
-    CHECK(fs::is_regular_file(prefix / "include" / "engram" / header.path().filename()));
+  // Every header of each SDK version as it shipped is installed, so a plugin
+  // built against any of them builds against this install too.
+  for (const auto& version :
+       fs::directory_iterator(fs::path(ENGRAM_SOURCE_DIR) / "tests" / "sdk")) {
+    for (const auto& header : fs::directory_iterator(version.path() / "include" / "engram")) {
+      INFO(header.path().string());
+      CHECK(fs::is_regular_file(prefix / "include" / "engram" / header.path().filename()));
+    }
   }
   CHECK(fs::is_regular_file(prefix / "lib" / "systemd" / "user" / "engram.service"));
   CHECK(fs::is_regular_file(prefix / "share" / "engram" / "launchd" / "io.engram.daemon.plist"));

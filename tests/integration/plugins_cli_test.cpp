@@ -5,6 +5,7 @@
 #include "lib/stores.hpp"
 
 #include <catch2/catch.hpp>
+#include <engram/rule.hpp>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
@@ -56,7 +57,7 @@ TEST_CASE("plugins lists the built-in rules with phase, versions and the file th
     const auto rule = find(listing["rules"], "name", name);
     REQUIRE_FALSE(rule.is_null());
     CHECK(rule["phase"] == phase);
-    CHECK(rule["sdk"] == "1.0");
+    CHECK(rule["sdk"] == engram::k_sdk_version);
     CHECK_FALSE(rule["version"].get<std::string>().empty());
     CHECK_FALSE(rule["description"].get<std::string>().empty());
     const fs::path path = rule["path"].get<std::string>();

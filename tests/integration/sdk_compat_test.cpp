@@ -1,7 +1,8 @@
 // The SDK policy (docs/sdk.md): a plugin built against SDK 1.x loads in every
-// engram 1.y with y >= x. The plugin here was built against SDK 1.0's
-// headers as they shipped (tests/sdk/1.0), not the tree's: this build must
-// load it, run it in a consolidation and commit what it wrote.
+// engram 1.y with y >= x. The plugins here were built against each minor
+// version's headers as they shipped (tests/sdk/1.0, tests/sdk/1.1), not the
+// tree's: this build must load each, run it in a consolidation and commit
+// what it wrote.
 #include "lib/plugin_folder.hpp"
 #include "lib/process.hpp"
 #include "lib/stores.hpp"
@@ -16,16 +17,37 @@ using engram::test::Sandbox;
 using engram::test::semantic_memory;
 using engram::test::write_file;
 
-TEST_CASE("a plugin built against the SDK 1.0 headers loads and acts in this build") {
-  const Sandbox sandbox;
-  const fs::path config = plugin_config(sandbox, {"sdk-1.0-rule"});
+namespace {
 
+// `engram plugins` lists the plugin's rule with the SDK version it was built against.
+void check_listed(const Sandbox& sandbox, const fs::path& config, const std::string& rule,
+                  const std::string& sdk) {
   const auto listed = sandbox.engram({"--config", config.string(), "plugins", "--json"});
   INFO(listed.out);
   INFO(listed.err);
   REQUIRE(listed.exit_code == 0);
-  CHECK_THAT(listed.out, Catch::Contains("\"sdk-1-0\""));
-  CHECK_THAT(listed.out, Catch::Contains("\"1.0\""));
+  CHECK_THAT(listed.out, Catch::Contains("\"" + rule + "\""));
+  CHECK_THAT(listed.out, Catch::Contains("\"" + sdk + "\""));
+}
+
+// The record of a consolidation of `store` with the plugins of `config`, which must succeed.
+nlohmann::json consolidated(const Sandbox& sandbox, const fs::path& config, const fs::path& store) {
+  const auto result = sandbox.engram({"--config", config.string(), "consolidate", "--store",
+                                      store.string(), "--now", "2026-11-22", "--json"});
+  INFO(result.out);
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  auto record = nlohmann::json::parse(result.out);
+  CHECK(record["failed_rules"].empty());
+  return record;
+}
+
+} // namespace
+
+TEST_CASE("a plugin built against the SDK 1.0 headers loads and acts in this build") {
+  const Sandbox sandbox;
+  const fs::path config = plugin_config(sandbox, {"sdk-1.0-rule"});
+  check_listed(sandbox, config, "sdk-1-0", "1.0");
 
   const fs::path store = sandbox.work("store");
   REQUIRE(sandbox.engram({"init", store.string()}).exit_code == 0);
@@ -33,13 +55,7 @@ TEST_CASE("a plugin built against the SDK 1.0 headers loads and acts in this bui
              semantic_memory({"sqlite", "cache"}, "2026-05-01",
                              "- The cache database lives in `var/cache.sqlite3`.\n"
                              "- The cache is rebuilt every night.\n"));
-  const auto result = sandbox.engram({"--config", config.string(), "consolidate", "--store",
-                                      store.string(), "--now", "2026-11-22", "--json"});
-  INFO(result.out);
-  INFO(result.err);
-  REQUIRE(result.exit_code == 0);
-  const auto record = nlohmann::json::parse(result.out);
-  CHECK(record["failed_rules"].empty());
+  const auto record = consolidated(sandbox, config, store);
   bool acted = false;
   for (const auto& action : record["actions"]) {
     acted = acted || (action["rule"] == "sdk-1-0" && action["action"] == "wrote" &&
@@ -56,5 +72,22 @@ TEST_CASE("a plugin built against the SDK 1.0 headers loads and acts in this bui
   CHECK_THAT(shown.out, Catch::Contains("semantic/sdk-1-0.md"));
   const auto note = sandbox.git(store, {"log", "-1", "--notes=engram", "--format=%N"});
   CHECK_THAT(note.out, Catch::Contains("sdk-1-0"));
+  CHECK(sandbox.git(store, {"status", "--porcelain"}).out.empty());
+}
+
+TEST_CASE("a plugin built against the SDK 1.1 headers loads and acts in this build") {
+  const Sandbox sandbox;
+  const fs::path config = plugin_config(sandbox, {"sdk-1.1-rule"});
+  check_listed(sandbox, config, "sdk-1-1", "1.1");
+
+  const fs::path store = sandbox.work("store");
+  REQUIRE(sandbox.engram({"init", store.string()}).exit_code == 0);
+  consolidated(sandbox, config, store);
+  // What 1.1 added wrote it: a marker, split back into an entry, inserted at a section's end.
+  CHECK(read_file(store / "semantic" / "sdk-1-1.md") ==
+        "# SDK 1.1\n\n- Written by a rule built against SDK 1.1.\n- The probe is 2.\n"
+        "  <!-- superseded 2026-11-22: previously \"The probe is 1.\" -->\n\n# End\n");
+  const auto shown = sandbox.git(store, {"show", "--name-only", "--format=%s", "HEAD"});
+  CHECK_THAT(shown.out, Catch::Contains("semantic/sdk-1-1.md"));
   CHECK(sandbox.git(store, {"status", "--porcelain"}).out.empty());
 }
