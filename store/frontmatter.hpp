@@ -76,6 +76,16 @@ public:
   // Removes a key and its value lines; does nothing when absent.
   void remove(std::string_view key);
 
+  // The lines a top-level key is written on, its key line and value lines with
+  // their endings, exactly as in the text; nullopt when absent.
+  std::optional<std::string> lines_of(std::string_view key) const;
+
+  // Replaces a key's lines with `lines` (as lines_of gives them, from another
+  // version of the block), keeping the key's place; appends them when absent.
+  // Throws Error, changing nothing, unless the block then holds `key` and
+  // every other key as before.
+  void set_lines(std::string_view key, std::string_view lines);
+
   // The current text between the fences, byte-identical to the input until edited.
   const std::string& text() const { return m_text; }
 

@@ -275,6 +275,25 @@ void Frontmatter::write_list(std::string_view key, const std::vector<std::string
   replace_span(key, line + m_eol);
 }
 
+std::optional<std::string> Frontmatter::lines_of(std::string_view key) const {
+  const auto* span = find(key);
+  if (span == nullptr) {
+    return std::nullopt;
+  }
+  return m_text.substr(span->begin, span->end - span->begin);
+}
+
+void Frontmatter::set_lines(std::string_view key, std::string_view lines) {
+  require_editable();
+  const std::string before = m_text;
+  std::string text(lines);
+  if (!text.empty() && !text.ends_with('\n')) {
+    text += m_eol;
+  }
+  replace_span(key, text);
+  verify_edit(key, before, has(key));
+}
+
 void Frontmatter::remove(std::string_view key) {
   require_editable();
   if (find(key) != nullptr) {
