@@ -3,6 +3,7 @@
 // episodic file keeps an agent's bytes. The run is paused at a rename (the
 // real binary, ENGRAM_TEST_PAUSE_AT), the agent writes, the run goes on.
 #include "lib/history.hpp"
+#include "lib/occurrences.hpp"
 #include "lib/paused_run.hpp"
 #include "lib/runs.hpp"
 
@@ -42,15 +43,6 @@ std::vector<std::string> overflowing_working(const Sandbox& sandbox, const fs::p
   return items;
 }
 
-// How many times `text` is in `within`.
-std::size_t count_of(const std::string& within, const std::string& text) {
-  std::size_t count = 0;
-  for (auto at = within.find(text); at != std::string::npos; at = within.find(text, at + 1)) {
-    ++count;
-  }
-  return count;
-}
-
 // Every item of `items` is in WORKING.md or the day's episodic file, once.
 void check_each_item_once(const fs::path& store, const std::vector<std::string>& items) {
   const fs::path moved_to = target_of(store);
@@ -58,7 +50,7 @@ void check_each_item_once(const fs::path& store, const std::vector<std::string>&
                            (fs::exists(moved_to) ? read_file(moved_to) : std::string());
   for (const auto& item : items) {
     INFO(item);
-    CHECK(count_of(both, item + "\n") == 1);
+    CHECK(occurrences(both, item + "\n") == 1);
   }
 }
 

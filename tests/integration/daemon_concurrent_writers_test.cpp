@@ -8,6 +8,7 @@
 // guessed with a sleep.
 #include "lib/daemon_process.hpp"
 #include "lib/history.hpp"
+#include "lib/occurrences.hpp"
 
 #include <atomic>
 #include <catch2/catch.hpp>
@@ -57,15 +58,6 @@ bool append_line(const fs::path& path, const std::string& line) {
   return wrote == static_cast<ssize_t>(line.size());
 }
 
-// How many times `needle` occurs in `text`.
-std::size_t occurrences(const std::string& text, const std::string& needle) {
-  std::size_t count = 0;
-  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) {
-    ++count;
-  }
-  return count;
-}
-
 // True for the files engram generates from the others (they quote memories).
 bool generated(const std::string& path) {
   return path == "MEMORY.md" || path == "CORE.md" || path == ".index.json";
@@ -98,8 +90,8 @@ TEST_CASE("with the daemon consolidating under load, concurrent writers lose no 
   std::vector<std::string> written;     // every marker, once all writers are done
   std::atomic<int> append_failures{0};  // `engram append` runs that failed
   std::mutex failure_mutex;
-  std::string first_failure;            // what the first failed `engram append` said
-  std::atomic<int> write_failures{0};   // plain appends that were not written whole
+  std::string first_failure;          // what the first failed `engram append` said
+  std::atomic<int> write_failures{0}; // plain appends that were not written whole
   std::vector<std::thread> writers;
   for (const std::string name : {"apa", "apb"}) {
     writers.emplace_back([&, name] {
