@@ -27,9 +27,8 @@ TEST_CASE("cmake --install puts the binary, the SDK, its CMake package and the s
   CHECK(fs::is_regular_file(prefix / "include" / "engram" / "date.hpp"));
   // Every header of each SDK version as it shipped is installed, so a plugin
   // built against any of them builds against this install too.
-  for (const auto& version :
-       fs::directory_iterator(fs::path(ENGRAM_SOURCE_DIR) / "tests" / "sdk")) {
-    for (const auto& header : fs::directory_iterator(version.path() / "include" / "engram")) {
+  for (const auto& frozen : fs::directory_iterator(fs::path(ENGRAM_SOURCE_DIR) / "tests" / "sdk")) {
+    for (const auto& header : fs::directory_iterator(frozen.path() / "include" / "engram")) {
       INFO(header.path().string());
       CHECK(fs::is_regular_file(prefix / "include" / "engram" / header.path().filename()));
     }
