@@ -30,6 +30,13 @@ void check_listed(const Sandbox& sandbox, const fs::path& config, const std::str
   CHECK_THAT(listed.out, Catch::Contains("\"" + sdk + "\""));
 }
 
+// A new store, made by `engram init`.
+fs::path new_store(const Sandbox& sandbox) {
+  const fs::path store = sandbox.work("store");
+  REQUIRE(sandbox.engram({"init", store.string()}).exit_code == 0);
+  return store;
+}
+
 // The record of a consolidation of `store` with the plugins of `config`, which must succeed.
 nlohmann::json consolidated(const Sandbox& sandbox, const fs::path& config, const fs::path& store) {
   const auto result = sandbox.engram({"--config", config.string(), "consolidate", "--store",
@@ -49,8 +56,7 @@ TEST_CASE("a plugin built against the SDK 1.0 headers loads and acts in this bui
   const fs::path config = plugin_config(sandbox, {"sdk-1.0-rule"});
   check_listed(sandbox, config, "sdk-1-0", "1.0");
 
-  const fs::path store = sandbox.work("store");
-  REQUIRE(sandbox.engram({"init", store.string()}).exit_code == 0);
+  const fs::path store = new_store(sandbox);
   write_file(store / "semantic" / "cache.md",
              semantic_memory({"sqlite", "cache"}, "2026-05-01",
                              "- The cache database lives in `var/cache.sqlite3`.\n"
@@ -80,8 +86,7 @@ TEST_CASE("a plugin built against the SDK 1.1 headers loads and acts in this bui
   const fs::path config = plugin_config(sandbox, {"sdk-1.1-rule"});
   check_listed(sandbox, config, "sdk-1-1", "1.1");
 
-  const fs::path store = sandbox.work("store");
-  REQUIRE(sandbox.engram({"init", store.string()}).exit_code == 0);
+  const fs::path store = new_store(sandbox);
   consolidated(sandbox, config, store);
   // What 1.1 added wrote it: a marker, split back into an entry, inserted at a section's end.
   CHECK(read_file(store / "semantic" / "sdk-1-1.md") ==
