@@ -30,7 +30,7 @@ struct MergeSide {
 struct MergeOptions {
   Date today;                  // the date of the superseded markers the merge writes
   std::string path;            // the file's store-relative path, for the record and diagnostics
-  double near_threshold = 0.9; // containment from which two claims are one (near_duplicate)
+  double near_threshold = 0.9; // duplicate containment: rules.episodic-decay.near_duplicate
 };
 
 // A merged file and the record of what came from where.
