@@ -44,17 +44,17 @@ std::string normalise_message(std::string_view message) {
   return result;
 }
 
-// Writes a commit object of `tree` with `parent` (or none) and sets `out` to
-// its id. Not git_commit_create: libgit2 1.5's returns 0 when the object
+// Writes a commit object of `tree` with `parents` (none for a first commit)
+// and sets `out` to its id. Not git_commit_create: libgit2 1.5's returns 0 when the object
 // database fails to write the commit (out of space, say), and HEAD would
 // then be moved to a commit that does not exist. git_odb_write reports it.
 int write_commit(git_oid& out, git_repository* repository, const git_signature* author,
                  const git_signature* committer, const std::string& text, const git_tree* tree,
-                 const git_commit* parent) {
-  const git_commit* parents[] = {parent};
+                 const std::vector<const git_commit*>& parents) {
   git_buf bytes = GIT_BUF_INIT;
+  std::vector<const git_commit*> list = parents; // libgit2 takes a non-const array
   int code = git_commit_create_buffer(&bytes, repository, author, committer, nullptr, text.c_str(),
-                                      tree, parent != nullptr ? 1 : 0, parents);
+                                      tree, list.size(), list.data());
   if (code == 0) {
     Owned<git_odb, git_odb_free> odb;
     code = git_repository_odb(&odb.pointer, repository);
@@ -67,11 +67,12 @@ int write_commit(git_oid& out, git_repository* repository, const git_signature* 
   return code;
 }
 
-// Writes the commit of the tree `tree_id` on `parent` (or none), by `author`
+// Writes the commit of the tree `tree_id` on `parents`, by `author`
 // and `committer` now; sets `out` to its id. nullopt when it worked.
 std::optional<Failure> new_commit(git_oid& out, git_repository* repository, const Signature& author,
                                   const Signature& committer, const std::string& text,
-                                  const git_oid& tree_id, const git_commit* parent) {
+                                  const git_oid& tree_id,
+                                  const std::vector<const git_commit*>& parents) {
   Tree tree;
   if (const int code = git_tree_lookup(&tree.pointer, repository, &tree_id); code != 0) {
     return failure(code, "cannot read the new tree");
@@ -83,7 +84,7 @@ std::optional<Failure> new_commit(git_oid& out, git_repository* repository, cons
     return Failure{last_error("invalid commit signature")};
   }
   if (const int code =
-          write_commit(out, repository, by.pointer, to.pointer, text, tree.pointer, parent);
+          write_commit(out, repository, by.pointer, to.pointer, text, tree.pointer, parents);
       code != 0) {
     return failure(code, "cannot create the commit");
   }
@@ -132,6 +133,34 @@ bool index_locked(git_index* index) {
   return file != nullptr && std::filesystem::exists(std::string(file) + ".lock", error);
 }
 
+// HEAD's commit into `head` and its id into `id`; nothing when HEAD is
+// unborn (the first commit). nullopt when it worked.
+std::optional<Failure> read_head(git_repository* repository, Commit& head, git_oid& id) {
+  const int found = git_reference_name_to_id(&id, repository, "HEAD");
+  if (found == GIT_ENOTFOUND) {
+    return std::nullopt;
+  }
+  if (found != 0) {
+    return failure(found, "cannot resolve HEAD");
+  }
+  if (const int code = git_commit_lookup(&head.pointer, repository, &id); code != 0) {
+    return failure(code, "cannot read HEAD's commit");
+  }
+  return std::nullopt;
+}
+
+// True when committing `tree` as a merge of `merged` into `head` would add
+// nothing to `merged`: HEAD is unborn or an ancestor of it and the tree is
+// its own. HEAD then moves to it, as `git merge` fast-forwards.
+bool fast_forwards(git_repository* repository, const git_commit* head, const git_commit* merged,
+                   const git_oid& tree) {
+  if (git_oid_equal(git_commit_tree_id(merged), &tree) == 0) {
+    return false;
+  }
+  return head == nullptr ||
+         git_graph_descendant_of(repository, git_commit_id(merged), git_commit_id(head)) == 1;
+}
+
 } // namespace
 
 Expected<CommitId, Failure> Repository::commit_staged(std::string_view message,
@@ -148,6 +177,46 @@ Expected<CommitId, Failure> Repository::commit_staged(std::string_view message,
     git_index_read(index.pointer, 1); // a retry stages again from what is on disk
   }
   return committed;
+}
+
+Expected<CommitId, Failure> Repository::commit_merge(const std::vector<std::string>& paths,
+                                                     const std::string& merged,
+                                                     std::string_view message,
+                                                     const Signature& signature,
+                                                     std::string_view note) {
+  git_oid merged_id;
+  if (git_oid_fromstr(&merged_id, merged.c_str()) != 0) {
+    return unexpected(Failure{fmt::format("'{}' is not a commit id", merged)});
+  }
+  const auto staged = stage_paths(paths, Unreadable::fail);
+  if (!staged) {
+    return unexpected(staged.error());
+  }
+  Index index;
+  if (const int code = git_repository_index(&index.pointer, m_repository.get()); code != 0) {
+    return unexpected(failure(code, "cannot read the index"));
+  }
+  auto committed =
+      commit_index(index.pointer, message, signature, signature, &*staged, note, &merged_id);
+  if (!committed) {
+    git_index_read(index.pointer, 1); // a retry stages again from what is on disk
+  }
+  return committed;
+}
+
+std::optional<Failure> Repository::write_tree(git_oid& out, git_index* index,
+                                              const git_commit* head,
+                                              const std::vector<std::string>* paths) const {
+  Tree head_tree;
+  const bool updated = paths != nullptr && head != nullptr &&
+                       git_commit_tree(&head_tree.pointer, head) == 0 &&
+                       updated_tree(out, index, head_tree.pointer, *paths);
+  if (!updated) {
+    if (const int code = git_index_write_tree(&out, index); code != 0) {
+      return failure(code, "cannot write the tree");
+    }
+  }
+  return std::nullopt;
 }
 
 bool Repository::updated_tree(git_oid& out, git_index* index, git_tree* head,
@@ -180,7 +249,7 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
                                                      const Signature& author,
                                                      const Signature& committer,
                                                      const std::vector<std::string>* paths,
-                                                     std::string_view note) {
+                                                     std::string_view note, const git_oid* merged) {
   git_repository* repository = m_repository.get();
   // The order: every object first (blobs, trees, the commit), one flush
   // making them durable together, then HEAD, then a flush making HEAD
@@ -196,26 +265,29 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
   }
   Commit parent;
   git_oid head_id;
-  const int head_result = git_reference_name_to_id(&head_id, repository, "HEAD");
-  if (head_result == 0) {
-    if (const int code = git_commit_lookup(&parent.pointer, repository, &head_id); code != 0) {
-      return unexpected(failure(code, "cannot read HEAD's commit"));
-    }
-  } else if (head_result != GIT_ENOTFOUND) {
-    return unexpected(failure(head_result, "cannot resolve HEAD"));
+  if (auto failed = read_head(repository, parent, head_id)) {
+    return unexpected(std::move(*failed));
   }
+  const int head_result = parent.pointer != nullptr ? 0 : GIT_ENOTFOUND;
   git_oid tree_id;
-  Tree head_tree;
-  const bool updated = paths != nullptr && parent.pointer != nullptr &&
-                       git_commit_tree(&head_tree.pointer, parent.pointer) == 0 &&
-                       updated_tree(tree_id, index, head_tree.pointer, *paths);
-  if (!updated) {
-    if (const int code = git_index_write_tree(&tree_id, index); code != 0) {
-      return unexpected(failure(code, "cannot write the tree"));
-    }
+  if (auto failed = write_tree(tree_id, index, parent.pointer, paths)) {
+    return unexpected(std::move(*failed));
   }
   timer.step("tree");
-  if (parent.pointer != nullptr &&
+  Commit other;
+  if (merged != nullptr) {
+    if (const int code = git_commit_lookup(&other.pointer, repository, merged); code != 0) {
+      return unexpected(failure(code, "cannot read the commit being merged"));
+    }
+    if (fast_forwards(repository, parent.pointer, other.pointer, tree_id)) {
+      if (auto failed = flush()) {
+        return unexpected(std::move(*failed));
+      }
+      return land(*merged, head_result == 0 ? &head_id : nullptr, normalise_message(message),
+                  index);
+    }
+  }
+  if (other.pointer == nullptr && parent.pointer != nullptr &&
       git_oid_equal(git_commit_tree_id(parent.pointer), &tree_id) != 0) {
     // HEAD holds this tree already: nothing to commit, and the index
     // (what was staged, stat data refreshed) is written all the same.
@@ -230,8 +302,14 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
 
   const std::string text = normalise_message(message);
   git_oid commit_id;
-  if (auto failed =
-          new_commit(commit_id, repository, author, committer, text, tree_id, parent.pointer)) {
+  std::vector<const git_commit*> parents;
+  for (const git_commit* one : {static_cast<const git_commit*>(parent.pointer),
+                                static_cast<const git_commit*>(other.pointer)}) {
+    if (one != nullptr) {
+      parents.push_back(one);
+    }
+  }
+  if (auto failed = new_commit(commit_id, repository, author, committer, text, tree_id, parents)) {
     return unexpected(std::move(*failed));
   }
   if (auto failed = add_note(repository, commit_id, committer, note)) {

@@ -22,6 +22,26 @@ void lookup_commit(Commit& commit, git_repository* repository, const std::string
   }
 }
 
+// The files a diff of two trees changed, with their blobs, sorted by path.
+std::vector<git::TreeChange> changes_of(git_diff* diff) {
+  std::vector<git::TreeChange> out; // not detail::TreeChange (folders.hpp), in a unity build
+  for (std::size_t i = 0; i < git_diff_num_deltas(diff); ++i) {
+    const git_diff_delta* delta = git_diff_get_delta(diff, i);
+    git::TreeChange change;
+    change.path = delta->new_file.path != nullptr ? delta->new_file.path : delta->old_file.path;
+    if (delta->status != GIT_DELTA_ADDED) {
+      change.before = to_hex(delta->old_file.id);
+    }
+    if (delta->status != GIT_DELTA_DELETED) {
+      change.after = to_hex(delta->new_file.id);
+    }
+    out.push_back(std::move(change));
+  }
+  std::sort(out.begin(), out.end(),
+            [](const git::TreeChange& a, const git::TreeChange& b) { return a.path < b.path; });
+  return out;
+}
+
 // The tree of `commit`'s first parent, or nullptr (with nothing owned) for a first commit.
 void first_parent_tree(Tree& tree, const git_commit* commit) {
   if (git_commit_parentcount(commit) == 0) {
@@ -296,20 +316,7 @@ Expected<Revert, std::string> revert_onto_head(const Repository& repository,
           0) {
     return unexpected(last_error(fmt::format("cannot compute the revert of {}", short_id)));
   }
-  for (std::size_t i = 0; i < git_diff_num_deltas(diff.pointer); ++i) {
-    const git_diff_delta* delta = git_diff_get_delta(diff.pointer, i);
-    git::TreeChange change; // not detail::TreeChange (folders.hpp), in a unity build
-    change.path = delta->new_file.path != nullptr ? delta->new_file.path : delta->old_file.path;
-    if (delta->status != GIT_DELTA_ADDED) {
-      change.before = to_hex(delta->old_file.id);
-    }
-    if (delta->status != GIT_DELTA_DELETED) {
-      change.after = to_hex(delta->new_file.id);
-    }
-    revert.changes.push_back(std::move(change));
-  }
-  std::sort(revert.changes.begin(), revert.changes.end(),
-            [](const git::TreeChange& a, const git::TreeChange& b) { return a.path < b.path; });
+  revert.changes = changes_of(diff.pointer);
   return revert;
 }
 
@@ -369,6 +376,39 @@ std::optional<std::string> blob_in_head(const Repository& repository, const std:
     return files.front().second;
   }
   return std::nullopt;
+}
+
+std::vector<TreeChange> changed_between(const Repository& repository,
+                                        const std::optional<std::string>& from,
+                                        const std::string& to) {
+  git_repository* handle = repository.handle();
+  Commit before;
+  Tree before_tree;
+  if (from) {
+    lookup_commit(before, handle, *from);
+    if (git_commit_tree(&before_tree.pointer, before.pointer) != 0) {
+      throw Error(last_error(fmt::format("cannot read the tree of {}", *from)));
+    }
+  }
+  Commit after;
+  lookup_commit(after, handle, to);
+  Tree after_tree;
+  Diff diff;
+  if (git_commit_tree(&after_tree.pointer, after.pointer) != 0 ||
+      git_diff_tree_to_tree(&diff.pointer, handle, before_tree.pointer, after_tree.pointer,
+                            nullptr) != 0) {
+    throw Error(last_error(
+        fmt::format("cannot compare the trees of {} and {}", from.value_or("nothing"), to)));
+  }
+  return changes_of(diff.pointer);
+}
+
+std::string blob_bytes(const Repository& repository, const std::string& id) {
+  auto bytes = repository.read_blob(id);
+  if (!bytes) {
+    throw Error("blob {} is missing from the repository; run `git fsck`", id);
+  }
+  return std::move(*bytes);
 }
 
 } // namespace engram::git

@@ -102,6 +102,17 @@ CommitDetail show(const Repository& repository, const std::string& id);
 std::vector<std::pair<std::string, std::string>>
 files_at(const Repository& repository, const std::string& id, const std::string& path);
 
+// Every file that differs between the trees of commits `from` (nullopt: an
+// empty tree) and `to`, with its blob in each, sorted by path. Throws
+// engram::Error when either cannot be read.
+std::vector<TreeChange> changed_between(const Repository& repository,
+                                        const std::optional<std::string>& from,
+                                        const std::string& to);
+
+// The bytes of blob `id`. Throws engram::Error, saying to run `git fsck`,
+// when the repository lacks it.
+std::string blob_bytes(const Repository& repository, const std::string& id);
+
 // The blob id of `path` in HEAD, or nullopt when HEAD lacks it (or is unborn).
 std::optional<std::string> blob_in_head(const Repository& repository, const std::string& path);
 

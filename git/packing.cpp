@@ -3,6 +3,7 @@
 
 #include "base/fault.hpp"
 #include "git/libgit2.hpp"
+#include "git/run_git.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -14,16 +15,11 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <spawn.h>
 #include <sys/file.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <utility>
 #include <vector>
-
-extern char** environ;
 
 namespace engram::git {
 
@@ -130,66 +126,18 @@ bool is_pack(const std::string& name) {
   return name.ends_with(".pack");
 }
 
-// Everything git's stderr said, read from `pipe` until git closes it (at
-// most the first 4 KiB kept), without its trailing newlines.
-std::string read_messages(int pipe) {
-  std::string said;
-  char buffer[4096];
-  for (;;) {
-    const auto got = ::read(pipe, buffer, sizeof buffer);
-    if (got < 0 && errno == EINTR) {
-      continue;
-    }
-    if (got <= 0) {
-      break;
-    }
-    said.append(buffer, static_cast<std::size_t>(got));
-    said.resize(std::min<std::size_t>(said.size(), sizeof buffer));
-  }
-  while (!said.empty() && said.back() == '\n') {
-    said.pop_back();
-  }
-  return said;
-}
-
 // Runs git's own repack on the repository at `gitdir` at low priority and
-// waits for it. The reason when it failed, in git's words: read through a
-// pipe, not a file, for they are often that the disk is full.
+// waits for it. The reason when it failed, in git's words (often that the
+// disk is full).
 std::optional<std::string> run_repack(const fs::path& gitdir) {
-  std::vector<std::string> args{
-      "git", "--git-dir=" + gitdir.string(), "repack", "-d", "-l", "-q", "--geometric=2"};
-  std::vector<char*> argv;
-  for (auto& arg : args) {
-    argv.push_back(arg.data());
-  }
-  argv.push_back(nullptr);
-  int pipe[2];
-  if (::pipe2(pipe, O_CLOEXEC) != 0) {
-    return fmt::format("cannot run git: {}", std::strerror(errno));
-  }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, pipe[1], 2);
-  pid_t child = -1;
-  const int spawned = ::posix_spawnp(&child, "git", &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(pipe[1]);
-  if (spawned != 0) {
-    ::close(pipe[0]);
-    return fmt::format("cannot run git: {}", std::strerror(spawned));
-  }
-  (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(child), k_niceness);
-  const std::string said = read_messages(pipe[0]);
-  ::close(pipe[0]);
-  int status = 0;
-  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+  const auto outcome = run_git({.gitdir = gitdir,
+                                .args = {"repack", "-d", "-l", "-q", "--geometric=2"},
+                                .niceness = k_niceness,
+                                .timeout = std::nullopt});
+  if (outcome.ok) {
     return std::nullopt;
   }
-  return fmt::format("git repack failed: {}", said.empty() ? "no message" : said);
+  return fmt::format("git repack failed: {}", outcome.said.empty() ? "no message" : outcome.said);
 }
 
 // Removes what a failed repack left in `objects`/pack: the temporary files

@@ -20,6 +20,7 @@ struct git_repository;
 struct git_index;
 struct git_tree;
 struct git_oid;
+struct git_commit;
 
 namespace engram::git {
 
@@ -186,6 +187,17 @@ public:
   commit_staged(std::string_view message, const Signature& author, const Signature& committer,
                 const std::vector<std::string>* paths = nullptr, std::string_view note = {});
 
+  // commit_paths for a merge of the commit `merged` (its id): the commit gets
+  // it as a second parent, even when the tree is HEAD's, so the history says
+  // it is merged. When the staged tree is `merged`'s own and HEAD is unborn
+  // or its ancestor, HEAD moves to it instead (a fast-forward) and that is
+  // the id returned.
+  [[nodiscard]] Expected<CommitId, Failure> commit_merge(const std::vector<std::string>& paths,
+                                                         const std::string& merged,
+                                                         std::string_view message,
+                                                         const Signature& signature,
+                                                         std::string_view note = {});
+
   // Every file the working tree or the index changed since HEAD, untracked
   // ones included and ignored ones not, sorted by path; renames are a deletion
   // and an addition. With `only` (store-relative file paths a watcher
@@ -272,12 +284,19 @@ private:
   Repository(git_repository* repository, std::filesystem::path workdir);
 
   // Writes `index` as a tree (HEAD's updated at `paths` only, when given),
-  // commits that tree on HEAD unless it is HEAD's already, and writes the
+  // commits that tree on HEAD unless it is HEAD's already (with `merged` as a
+  // second parent, or fast-forwarded to it: see commit_merge), and writes the
   // index's file once HEAD has moved, as git does.
   [[nodiscard]] Expected<CommitId, Failure>
   commit_index(git_index* index, std::string_view message, const Signature& author,
                const Signature& committer, const std::vector<std::string>* paths = nullptr,
-               std::string_view note = {});
+               std::string_view note = {}, const git_oid* merged = nullptr);
+
+  // Writes the tree to commit: HEAD's (`head`'s) updated at `paths` when
+  // given and that can be done, else the whole index's. nullopt when it worked.
+  [[nodiscard]] std::optional<Failure> write_tree(git_oid& out, git_index* index,
+                                                  const git_commit* head,
+                                                  const std::vector<std::string>* paths) const;
 
   // HEAD's tree `head` with `paths` as `index` has them (absent: removed);
   // false when that cannot be done so (a file where a folder is, say).
