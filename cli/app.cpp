@@ -79,6 +79,7 @@ int run(int argc, char** argv) {
   add_plugins_command(app, commands);
   add_log_command(app, commands);
   add_pack_command(app, commands);
+  add_sync_command(app, commands);
   add_show_command(app, commands);
   add_rollback_command(app, commands);
   add_restore_command(app, commands);

@@ -76,6 +76,7 @@ void add_discover_command(CLI::App& app, std::vector<Command>& commands);
 
 // Adds `engram pack` (loose git objects into one pack) to `app`.
 void add_pack_command(CLI::App& app, std::vector<Command>& commands);
+void add_sync_command(CLI::App& app, std::vector<Command>& commands);
 
 // Adds `engram show REV` (one commit's record and files) to `app`.
 void add_show_command(CLI::App& app, std::vector<Command>& commands);

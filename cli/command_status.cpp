@@ -7,6 +7,7 @@
 #include "daemon/control_socket.hpp"
 #include "engine/guards.hpp"
 #include "engine/holds.hpp"
+#include "engine/sync.hpp"
 #include "git/repository.hpp"
 #include "store/expiry.hpp"
 #include "store/profile.hpp"
@@ -14,6 +15,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -54,6 +56,8 @@ struct StatusReport {
   std::int64_t retention_days = 0;
   std::size_t errors = 0;
   std::size_t warnings = 0;
+  std::string remote;                      // git.remote; empty when the store is not shared
+  std::optional<engine::SyncState> synced; // the last sync round, when there was one
 };
 
 // The store's profile: as its `[[store]]` section says, else as init found it, else detected.
@@ -100,6 +104,8 @@ StatusReport gather(const SelectedStore& selected, const Date& today) {
   report.holds = engine::holds_at(selected.root);
   report.errors = snapshot.error_count();
   report.warnings = snapshot.diagnostics.size() - report.errors;
+  report.remote = settings.get_string("git.remote");
+  report.synced = engine::read_sync_state(report.history);
   return report;
 }
 
@@ -151,6 +157,15 @@ nlohmann::ordered_json to_json(const StatusReport& report) {
   json["diagnostics"] = {{"count", report.errors + report.warnings},
                          {"errors", report.errors},
                          {"warnings", report.warnings}};
+  json["sync"] = nullptr;
+  if (!report.remote.empty()) {
+    const auto& last = report.synced;
+    json["sync"] = {{"remote", report.remote},
+                    {"last", last ? nlohmann::ordered_json(last->time) : nullptr},
+                    {"ahead", last ? last->ahead : 0},
+                    {"behind", last ? last->behind : 0},
+                    {"problem", last ? last->problem : ""}};
+  }
   return json;
 }
 
@@ -169,6 +184,23 @@ std::string holds_text(const std::vector<engine::Hold>& holds) {
     }
   }
   return out;
+}
+
+// The sync line for people: the remote, how far apart, when, and what went wrong.
+std::string sync_text(const StatusReport& report) {
+  if (report.remote.empty()) {
+    return {};
+  }
+  if (!report.synced) {
+    return fmt::format("sync: {}: never synced (`engram sync` does a round)\n", report.remote);
+  }
+  const auto& last = *report.synced;
+  std::tm local{};
+  const std::time_t when = last.time;
+  localtime_r(&when, &local);
+  return fmt::format("sync: {}: {} ahead, {} behind, last round {:%Y-%m-%d %H:%M}{}\n",
+                     report.remote, last.ahead, last.behind, local,
+                     last.problem.empty() ? "" : ": " + last.problem);
 }
 
 // The report as a table for people.
@@ -219,6 +251,7 @@ std::string to_text(const StatusReport& report) {
   out += fmt::format("diagnostics: {} ({} errors, {} warnings){}\n",
                      report.errors + report.warnings, report.errors, report.warnings,
                      report.errors + report.warnings > 0 ? "; `engram check` lists them" : "");
+  out += sync_text(report);
   return out;
 }
 

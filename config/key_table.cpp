@@ -258,8 +258,19 @@ const std::vector<Key> k_config_key_table = {
             "has git pack them (git repack --geometric=2) when the store goes quiet "
             "(daemon.release_after_s); 0 means never. `engram pack` packs them now."),
     text("git.remote", "", {},
-         "The git remote to share the store through; empty means the store is local only."),
-    flag("git.sync", false, "Pull from the remote before and push to it after each consolidation."),
+         "The git remote to share the store through (any URL git speaks: ssh, https, a path); "
+         "empty means the store is local only."),
+    text("git.branch", "", {},
+         "The remote's branch the store shares; empty means the branch the store is on."),
+    flag("git.sync", false,
+         "Fetch and merge from git.remote before each consolidation and push after it; "
+         "`engram sync` does one round by hand."),
+    integer("git.sync_interval_s", 300, 0, k_day_s,
+            "While idle, the daemon syncs with the remote this often; 0 syncs only around "
+            "consolidations."),
+    text("git.machine", "", {},
+         "The name this machine's commits carry in their Engram-Machine trailer; empty means "
+         "the host name."),
 
     integer("daemon.settle_ms", 500, 0, k_hour_ms,
             "The quiet period after the last change before the daemon acts."),

@@ -235,6 +235,9 @@ std::string trailers(const Plan& plan, Recovered recovered) {
   std::string out =
       fmt::format("\nEngram-Run: {}\nEngram-Rules: {}\nEngram-Date: {}\n", run_name(plan),
                   rules.empty() ? "none" : rules, plan.today.to_string());
+  if (!plan.machine.empty()) {
+    out += fmt::format("Engram-Machine: {}\n", plan.machine);
+  }
   for (const auto& log : plan.usage_logs) {
     out += fmt::format("Engram-Usage: {}\n", log);
   }

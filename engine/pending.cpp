@@ -71,6 +71,10 @@ PendingText pending_parts(const Pending& pending) {
   writer.end_array();
   writer.key("head");
   write_optional(writer, pending.head);
+  if (pending.merged) {
+    writer.key("merged");
+    writer.string(*pending.merged);
+  }
   writer.key("message");
   writer.string(pending.message);
   writer.key("operation");
@@ -109,6 +113,9 @@ Pending pending_from_json(const nlohmann::json& json) {
   Pending pending;
   pending.operation = json.at("operation").get<std::string>();
   pending.head = string_or_null(json, "head");
+  if (json.contains("merged")) {
+    pending.merged = string_or_null(json, "merged");
+  }
   pending.message = json.at("message").get<std::string>();
   if (const auto& record = json.at("record"); !record.is_null()) {
     pending.record = json_text(record);

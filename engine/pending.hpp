@@ -31,10 +31,12 @@ struct PendingFile {
 struct Pending {
   std::string operation; // "consolidate", "rollback" or "restore"
   std::optional<std::string>
-      head;              // HEAD when it started (for the record; recovery does not need it)
-  std::string message;   // the commit message had everything been applied
-  std::string record;    // a consolidation's record as record_text writes it; empty for the others
+      head;            // HEAD when it started (for the record; recovery does not need it)
+  std::string message; // the commit message had everything been applied
+  std::string record;  // a consolidation's record as record_text writes it; empty for the others
   std::vector<PendingFile> files; // writes in the order applied, then removals
+  // A sync's merge: the remote's commit, the commit's second parent; nullopt for the others.
+  std::optional<std::string> merged;
 
   // Equal when every field is.
   bool operator==(const Pending&) const = default;

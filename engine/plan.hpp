@@ -26,6 +26,7 @@ struct Plan {
   RunKind kind = RunKind::full;
   bool subset = false; // the command chose its rules (--only, --skip): recorded as a subset run
   Date today{1970, 1, 1};
+  std::string machine; // the machine the run is on, for the Engram-Machine trailer; "": none
   std::vector<std::string> rules;            // the rules that ran, in order
   std::vector<std::string> failed_rules;     // rules whose changes were discarded
   std::vector<FileChange> changes;           // writes first (path order), then removals

@@ -133,12 +133,15 @@ Recovery finish_interrupted(Session& session, Sweep sweep) {
 
   std::vector<std::string> touched = recovery.finished.written;
   touched.insert(touched.end(), recovery.finished.removed.begin(), recovery.finished.removed.end());
-  if (!touched.empty()) {
+  if (!touched.empty() || pending->merged) {
     const CommitText text = recovered_message(*pending, recovery.finished);
     const auto signature = engram_signature(session.repository(), session.settings());
     recovery.commit =
         session.commit("cannot commit the interrupted change", [&](git::Repository& repository) {
-          return repository.commit_paths(touched, text.message, signature, text.note);
+          return pending->merged
+                     ? repository.commit_merge(touched, *pending->merged, text.message, signature,
+                                               text.note)
+                     : repository.commit_paths(touched, text.message, signature, text.note);
         });
   }
   clear_pending(session.root(), session.layout());

@@ -52,6 +52,11 @@ std::string hands_off_reason(const std::filesystem::path& root, const config::Se
                      profile.hands_off);
 }
 
+std::string machine_name(const config::Settings& settings) {
+  const auto& configured = settings.get_string("git.machine");
+  return configured.empty() ? git::host_name() : configured;
+}
+
 git::Signature engram_signature(const git::Repository& repository,
                                 const config::Settings& settings) {
   return repository.signature_for(git::Signature{settings.get_string("git.author_name"),

@@ -34,6 +34,10 @@ std::string hands_off_reason(const std::filesystem::path& root, const config::Se
 git::Signature engram_signature(const git::Repository& repository,
                                 const config::Settings& settings);
 
+// The name this machine's commits carry in their Engram-Machine trailer
+// (`git.machine`, else the host name): a shared store's log says who learned what.
+std::string machine_name(const config::Settings& settings);
+
 // The agent's signature for snapshot commits: `git.agent_name` and
 // `git.agent_email`, the email defaulting to agent@HOST.
 git::Signature agent_signature(const config::Settings& settings);

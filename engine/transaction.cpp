@@ -60,15 +60,20 @@ Committed apply_and_commit(Session& session, const std::vector<FileChange>& chan
   timer.step("apply");
   std::vector<std::string> touched = result.applied.written;
   touched.insert(touched.end(), result.applied.removed.begin(), result.applied.removed.end());
-  if (!touched.empty()) {
+  // A merge is recorded (the remote's commit as a parent) only when all of
+  // it landed: what was left for later must be merged again next time.
+  const bool merging = pending.merged && result.applied.deferred.empty();
+  if (!touched.empty() || merging) {
     fault_point("before-commit");
     const CommitText text = result.applied == everything ? planned : message(result.applied);
     const auto signature = engram_signature(repository, session.settings());
-    result.commit =
-        session.commit("the change was written but not committed (the next run commits it)",
-                       [&](git::Repository& open) {
-                         return open.commit_paths(touched, text.message, signature, text.note);
-                       });
+    result.commit = session.commit(
+        "the change was written but not committed (the next run commits it)",
+        [&](git::Repository& open) {
+          return merging ? open.commit_merge(touched, *pending.merged, text.message, signature,
+                                             text.note)
+                         : open.commit_paths(touched, text.message, signature, text.note);
+        });
     fault_point("after-commit");
     timer.step("commit");
   }

@@ -20,25 +20,16 @@ std::string short_id(const std::string& id) {
   return id.substr(0, 12);
 }
 
-// The bytes of blob `id`; throws engram::Error when the repository lacks it.
-std::string blob_bytes(const git::Repository& repository, const std::string& id) {
-  auto bytes = repository.read_blob(id);
-  if (!bytes) {
-    throw Error("blob {} is missing from the repository; run `git fsck`", id);
-  }
-  return std::move(*bytes);
-}
-
 // One file change from its blob in HEAD (nullopt: none) to blob `after` (nullopt: removed).
 FileChange change_of(const git::Repository& repository, const std::string& path,
                      const std::optional<std::string>& before,
                      const std::optional<std::string>& after) {
   FileChange change{path, before, nullptr, std::nullopt};
   if (before) {
-    change.base_bytes = std::make_shared<const std::string>(blob_bytes(repository, *before));
+    change.base_bytes = std::make_shared<const std::string>(git::blob_bytes(repository, *before));
   }
   if (after) {
-    change.new_bytes = blob_bytes(repository, *after);
+    change.new_bytes = git::blob_bytes(repository, *after);
   }
   return change;
 }

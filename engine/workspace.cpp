@@ -6,6 +6,8 @@
 // workspace_claims.cpp's.
 #include "engine/workspace.hpp"
 
+#include "engine/session.hpp"
+
 #include "base/error.hpp"
 #include "engram/text.hpp"
 #include "store/profile.hpp"
@@ -225,12 +227,11 @@ void Workspace::restore() {
   m_diagnostics.resize(m_undo_diagnostics);
 }
 
-namespace {} // namespace
-
 Plan Workspace::plan() {
   Plan plan;
   plan.kind = m_kind;
   plan.today = m_today;
+  plan.machine = machine_name(m_settings);
   std::vector<FileChange> removals;
   // In path order, as m_files is, over the files rules changed only.
   for (const auto& path : m_dirty) {

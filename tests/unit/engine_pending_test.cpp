@@ -50,7 +50,9 @@ TEST_CASE("a pending change is written to .engram/pending.json and read back exa
 }
 
 TEST_CASE("the working state is the JSON nlohmann writes, the record spliced in as it is") {
-  for (auto pending : {sample(), Pending{"rollback", std::nullopt, "Rollback\n", "", {}}}) {
+  for (auto pending :
+       {sample(), Pending{"rollback", std::nullopt, "Rollback\n", "", {}, std::nullopt},
+        Pending{"sync", std::nullopt, "sync: merge\n", "", {}, std::string(40, 'a')}}) {
     const std::string text = engine::pending_text(pending);
     const auto json = nlohmann::json::parse(text);
     CHECK(engram::json_text(json) == text);

@@ -1,0 +1,262 @@
+// Sharing a store through an ordinary git remote (`engram sync`): two
+// machines, each a store of its own with a configuration naming one bare
+// repository as its remote, read back with the `git` command.
+#include "lib/daemon_process.hpp"
+#include "lib/process.hpp"
+#include "lib/stores.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace fs = std::filesystem;
+using engram::test::read_file;
+using engram::test::Result;
+using engram::test::Sandbox;
+using engram::test::semantic_memory;
+using engram::test::write_file;
+
+namespace {
+
+constexpr const char* k_now = "2026-11-22";
+
+// One machine: its store and the configuration that shares it through `remote`.
+struct Machine {
+  fs::path store;
+  fs::path config;
+};
+
+// A bare repository to share stores through.
+fs::path bare_remote(const Sandbox& sandbox) {
+  const auto remote = sandbox.work("remote.git");
+  const auto made =
+      sandbox.git(sandbox.work(), {"init", "--quiet", "--bare", "-b", "main", remote.string()});
+  INFO(made.err);
+  REQUIRE(made.exit_code == 0);
+  return remote;
+}
+
+// A machine named `name` whose store shares `remote`; with `clone`, its store
+// starts as a clone of the remote, as a second machine joins.
+Machine machine(const Sandbox& sandbox, const std::string& name, const fs::path& remote,
+                bool clone) {
+  Machine m{sandbox.work(name + "/store"), sandbox.work(name + "/engram.toml")};
+  fs::create_directories(m.store.parent_path());
+  write_file(m.config, "[[store]]\npath = \"" + m.store.string() + "\"\ngit.remote = \"" +
+                           remote.string() + "\"\ngit.branch = \"main\"\ngit.sync = true\n" +
+                           "git.machine = \"" + name + "\"\n");
+  if (clone) {
+    const auto cloned =
+        sandbox.git(m.store.parent_path(), {"clone", "--quiet", remote.string(), m.store.string()});
+    INFO(cloned.err);
+    REQUIRE(cloned.exit_code == 0);
+  }
+  const auto init = sandbox.engram({"--config", m.config.string(), "init", m.store.string()});
+  INFO(init.out << init.err);
+  REQUIRE(init.exit_code == 0);
+  return m;
+}
+
+// Runs engram as `m` with `args`.
+Result as(const Sandbox& sandbox, const Machine& m, std::vector<std::string> args) {
+  args.insert(args.begin(), {"--config", m.config.string()});
+  return sandbox.engram(args);
+}
+
+// One sync round of `m` that must succeed; its JSON.
+nlohmann::json synced(const Sandbox& sandbox, const Machine& m) {
+  const auto run = as(sandbox, m, {"sync", "--store", m.store.string(), "--now", k_now, "--json"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  return nlohmann::json::parse(run.out);
+}
+
+// The text of every file of a store, for conflict markers.
+std::string all_text(const fs::path& store) {
+  std::string out;
+  for (const auto& entry : fs::recursive_directory_iterator(store)) {
+    if (entry.is_regular_file() && entry.path().string().find("/.git/") == std::string::npos) {
+      out += read_file(entry.path());
+    }
+  }
+  return out;
+}
+
+// `git fsck` of a repository finds nothing wrong.
+void check_fsck(const Sandbox& sandbox, const fs::path& repository) {
+  const auto fsck = sandbox.git(repository, {"fsck", "--strict", "--no-progress"});
+  INFO(repository.string() << ": " << fsck.out << fsck.err);
+  CHECK(fsck.exit_code == 0);
+}
+
+const std::string k_deploys = "semantic/deploys.md";
+
+// The shared file both machines add claims to.
+std::string deploys(const std::vector<std::string>& items) {
+  std::string body = "# Deploys\n\n";
+  for (const auto& item : items) {
+    body += "- " + item + "\n";
+  }
+  return semantic_memory({"deploys"}, "2026-01-05", body);
+}
+
+} // namespace
+
+TEST_CASE("two machines sharing a remote both end with every claim either learned, "
+          "merged claim by claim") {
+  const Sandbox sandbox;
+  const auto remote = bare_remote(sandbox);
+  const auto laptop = machine(sandbox, "laptop", remote, false);
+  write_file(laptop.store / k_deploys, deploys({"Deploys run from the release branch."}));
+  const auto first = synced(sandbox, laptop);
+  CHECK(first["pushed"] == true);
+  CHECK(first["fetched"].is_null());
+
+  const auto desk = machine(sandbox, "desk", remote, true);
+  CHECK(read_file(desk.store / k_deploys) == read_file(laptop.store / k_deploys));
+
+  // Both add a claim to the same file; the laptop shares first.
+  write_file(laptop.store / k_deploys, deploys({"Deploys run from the release branch.",
+                                                "The staging deploy takes 4 minutes."}));
+  CHECK(synced(sandbox, laptop)["pushed"] == true);
+  write_file(desk.store / k_deploys, deploys({"Deploys run from the release branch.",
+                                              "Rollbacks need the on-call engineer's approval."}));
+  const auto merged = synced(sandbox, desk);
+  INFO(merged.dump(2));
+  CHECK(merged["merge"] == "merge");
+  CHECK(merged["pushed"] == true);
+  const auto back = synced(sandbox, laptop);
+  CHECK(back["merge"] == "fast-forward");
+
+  for (const auto* m : {&laptop, &desk}) {
+    const auto body = read_file(m->store / k_deploys);
+    INFO(m->store.string() << "\n" << body);
+    CHECK_THAT(body, Catch::Contains("- The staging deploy takes 4 minutes."));
+    CHECK_THAT(body, Catch::Contains("- Rollbacks need the on-call engineer's approval."));
+    CHECK_THAT(body, Catch::Contains("- Deploys run from the release branch."));
+    const auto text = all_text(m->store);
+    CHECK(text.find("<<<<<<<") == std::string::npos);
+    CHECK(text.find(">>>>>>>") == std::string::npos);
+    check_fsck(sandbox, m->store);
+    CHECK(sandbox.git(m->store, {"status", "--porcelain"}).out.empty());
+  }
+  check_fsck(sandbox, remote);
+  // The merge is a commit with both sides as parents, saying where it came from.
+  const auto parents =
+      sandbox.git(desk.store, {"log", "-1", "--format=%P", "--grep", "^sync: merge"}).out;
+  CHECK(std::count(parents.begin(), parents.end(), ' ') == 1);
+  const auto message = sandbox
+                           .git(desk.store, {"log", "-1", "--format=%B%N", "--notes=engram",
+                                             "--grep", "^sync: merge"})
+                           .out;
+  CHECK_THAT(message, Catch::Contains("Engram-Machine: desk"));
+  CHECK_THAT(message, Catch::Contains("Engram-Merged: "));
+  CHECK_THAT(message, Catch::Contains("Rollbacks") || Catch::Contains("staging deploy"));
+  CHECK(sandbox.git(laptop.store, {"rev-parse", "HEAD"}).out ==
+        sandbox.git(desk.store, {"rev-parse", "HEAD"}).out);
+}
+
+TEST_CASE("a remote whose history was rewritten is refused, naming both tips, "
+          "and nothing local is touched") {
+  const Sandbox sandbox;
+  const auto remote = bare_remote(sandbox);
+  const auto laptop = machine(sandbox, "laptop", remote, false);
+  write_file(laptop.store / k_deploys, deploys({"Deploys run from the release branch."}));
+  synced(sandbox, laptop);
+  // Someone else replaces the remote's history with one of their own.
+  const auto other = sandbox.work("other");
+  REQUIRE(
+      sandbox.git(sandbox.work(), {"init", "--quiet", "-b", "main", other.string()}).exit_code ==
+      0);
+  write_file(other / "README.md", "a different history\n");
+  REQUIRE(sandbox.git(other, {"add", "-A"}).exit_code == 0);
+  REQUIRE(sandbox.git(other, {"commit", "--quiet", "-m", "start over"}).exit_code == 0);
+  REQUIRE(
+      sandbox.git(other, {"push", "--quiet", "--force", remote.string(), "main:main"}).exit_code ==
+      0);
+
+  const auto head = sandbox.git(laptop.store, {"rev-parse", "HEAD"}).out;
+  const auto tip = sandbox.git(remote, {"rev-parse", "main"}).out;
+  const auto run = as(sandbox, laptop, {"sync", "--store", laptop.store.string(), "--now", k_now});
+  INFO(run.err);
+  CHECK(run.exit_code == 1);
+  CHECK_THAT(run.err, Catch::Contains("was rewritten"));
+  CHECK_THAT(run.err, Catch::Contains(tip.substr(0, 12)));
+  CHECK_THAT(run.err, Catch::Contains(head.substr(0, 12)));
+  CHECK(sandbox.git(laptop.store, {"rev-parse", "HEAD"}).out == head);
+  CHECK(sandbox.git(remote, {"rev-parse", "main"}).out == tip);
+  CHECK_THAT(read_file(laptop.store / k_deploys),
+             Catch::Contains("Deploys run from the release branch."));
+}
+
+TEST_CASE("a push the remote refuses, or a remote out of reach, is reported and the commits "
+          "wait for the next round") {
+  const Sandbox sandbox;
+  const auto remote = bare_remote(sandbox);
+  const auto laptop = machine(sandbox, "laptop", remote, false);
+  synced(sandbox, laptop);
+  write_file(remote / "hooks" / "pre-receive", "#!/bin/sh\necho 'frozen for the audit' >&2\n"
+                                               "exit 1\n");
+  fs::permissions(remote / "hooks" / "pre-receive", fs::perms::owner_all);
+  write_file(laptop.store / k_deploys, deploys({"Deploys run from the release branch."}));
+  const auto refused =
+      as(sandbox, laptop, {"sync", "--store", laptop.store.string(), "--now", k_now});
+  CHECK(refused.exit_code == 1);
+  CHECK_THAT(refused.err, Catch::Contains("frozen for the audit"));
+  CHECK_THAT(refused.err, Catch::Contains("the remote refused it"));
+
+  fs::remove(remote / "hooks" / "pre-receive");
+  fs::rename(remote, sandbox.work("moved.git"));
+  const auto unreachable =
+      as(sandbox, laptop, {"sync", "--store", laptop.store.string(), "--now", k_now});
+  CHECK(unreachable.exit_code == 1);
+  CHECK_THAT(unreachable.err, Catch::Contains("cannot reach"));
+
+  fs::rename(sandbox.work("moved.git"), remote);
+  CHECK(synced(sandbox, laptop)["pushed"] == true);
+  const auto pushed = sandbox.git(remote, {"show", "main:" + k_deploys});
+  CHECK_THAT(pushed.out, Catch::Contains("Deploys run from the release branch."));
+}
+
+TEST_CASE("a daemon with git.sync pushes what it commits and merges what another machine "
+          "pushed while it was idle") {
+  using namespace std::chrono_literals;
+  const Sandbox sandbox;
+  const auto remote = bare_remote(sandbox);
+  const auto root = sandbox.work("store");
+  const auto made = engram::test::daemon_store(
+      sandbox, "[[store]]\npath = \"" + root.string() + "\"\ngit.remote = \"" + remote.string() +
+                   "\"\ngit.branch = \"main\"\ngit.sync = true\ngit.sync_interval_s = 1\n"
+                   "git.machine = \"laptop\"\n");
+  engram::test::DaemonProcess daemon(sandbox, made.store, made.config);
+  const auto remote_tip = [&] {
+    return sandbox.git(remote, {"rev-parse", "--verify", "-q", "main"}).out;
+  };
+  // The history it had is pushed by the first round, at start.
+  INFO(daemon.log());
+  REQUIRE(engram::test::wait_until([&] { return !remote_tip().empty(); }, 20s));
+
+  // What the agent writes is committed, and pushed.
+  write_file(made.store / k_deploys, deploys({"Deploys run from the release branch."}));
+  REQUIRE(engram::test::wait_until(
+      [&] {
+        return sandbox.git(remote, {"show", "main:" + k_deploys}).out.find("release branch") !=
+               std::string::npos;
+      },
+      20s));
+
+  // A second machine adds a claim to the same file and shares it by hand;
+  // the daemon's idle round brings it in.
+  const auto desk = machine(sandbox, "desk", remote, true);
+  write_file(desk.store / k_deploys, deploys({"Deploys run from the release branch.",
+                                              "Rollbacks need the on-call engineer's approval."}));
+  synced(sandbox, desk);
+  REQUIRE(engram::test::wait_until(
+      [&] { return read_file(made.store / k_deploys).find("Rollbacks need") != std::string::npos; },
+      20s));
+  CHECK(daemon.stop() == 0);
+  CHECK(sandbox.git(made.store, {"status", "--porcelain"}).out.empty());
+  check_fsck(sandbox, made.store);
+  const auto log = sandbox.git(made.store, {"log", "--format=%B"}).out;
+  CHECK_THAT(log, Catch::Contains("Engram-Machine: laptop"));
+}
