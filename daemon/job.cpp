@@ -6,6 +6,7 @@
 #include "daemon/log.hpp"
 #include "daemon/memory.hpp"
 #include "daemon/packer.hpp"
+#include "daemon/sync_job.hpp"
 #include "engine/consolidation.hpp"
 #include "engine/message.hpp"
 #include "store/scan.hpp"
@@ -85,6 +86,13 @@ private:
   std::map<std::string, engine::Kept> m_caches;
 };
 
+// `result` with how long its job took since `started`.
+JobResult finish(JobResult& result, std::chrono::steady_clock::time_point started) {
+  result.took = std::chrono::duration_cast<std::chrono::microseconds>(
+      std::chrono::steady_clock::now() - started);
+  return std::move(result);
+}
+
 // Runs one job; every failure becomes the result's error.
 JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, KeptStores& caches,
               Packer& packer) {
@@ -112,9 +120,7 @@ JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, KeptSt
     packer.consider(job.root, job.name, job.settings);
     result.ok = true;
     result.released = true;
-    result.took = std::chrono::duration_cast<std::chrono::microseconds>(
-        std::chrono::steady_clock::now() - started);
-    return result;
+    return finish(result, started);
   }
   try {
     if (job.consume_marker) {
@@ -123,6 +129,13 @@ JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, KeptSt
       const auto state = engine::layout_from(job.settings, job.root).state;
       std::error_code ignored;
       std::filesystem::remove(job.root / state / k_request_marker, ignored);
+    }
+    if (job.sync_only) {
+      sync_round(job, rules, &caches.of(job.root), result);
+      result.ok = true;
+      result.synced = true;
+      result.summary = "synced";
+      return finish(result, started);
     }
     const engine::Outcome outcome =
         engine::consolidate(job.root, job.settings, rules, job.today, job.kind, engine::DryRun::no,
@@ -142,6 +155,10 @@ JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, KeptSt
     for (const auto& rule : outcome.plan.failed_rules) {
       spdlog::error("rule {} failed; its changes were discarded", rule);
     }
+    if (syncs(job.settings) && (outcome.commit || outcome.snapshot_commit)) {
+      sync_round(job, rules, &caches.of(job.root), result); // pushed while it is news
+      result.synced = true;
+    }
     if (job.kind == RunKind::full) {
       // A store never quiet for release_after_s still gets its full runs.
       packer.consider(job.root, job.name, job.settings);
@@ -152,9 +169,7 @@ JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, KeptSt
     result.ok = false;
     result.error = error.what();
   }
-  result.took = std::chrono::duration_cast<std::chrono::microseconds>(
-      std::chrono::steady_clock::now() - started);
-  return result;
+  return finish(result, started);
 }
 
 } // namespace

@@ -41,6 +41,9 @@ struct Job {
   // store between runs (daemon.release_after_s), and the next job reads the
   // store again. Nothing is read or written.
   bool release = false;
+  // Not a consolidation: one sync round with the store's remote, due on the
+  // idle timer (git.sync_interval_s).
+  bool sync_only = false;
 };
 
 // What a consolidation did, as the loop and the control socket need it.
@@ -59,6 +62,8 @@ struct JobResult {
   WrittenFiles written;                       // engram's own writes and removals
   std::vector<std::string> look_again;        // for the next job's `changed`
   bool released = false;                      // a release job's result: nothing ran
+  bool synced = false;                        // a sync round ran (see sync_job.hpp)
+  std::string sync_problem;                   // why it stopped short; empty when it did not
   std::chrono::microseconds took{0};          // how long it ran
 
   // `took` in whole milliseconds, as replies and status report it.

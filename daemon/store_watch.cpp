@@ -1,6 +1,7 @@
 // StoreWatch: sorting a store's events into triggers (its jobs are in
 // store_watch_jobs.cpp, what it says of itself in store_watch_status.cpp).
 #include "daemon/store_watch.hpp"
+#include "daemon/sync_job.hpp"
 
 #include "daemon/git_activity.hpp"
 #include "daemon/log.hpp"
@@ -50,6 +51,9 @@ StoreWatch::StoreWatch(StoreSpec spec, std::time_t wall)
 void StoreWatch::start(const WatcherFactory& make_watcher, Clock::time_point now) {
   const StoreLogScope scope(m_spec.name);
   m_watcher = make_watcher(m_spec.root, m_watch_options);
+  if (syncs(m_spec.settings)) {
+    m_next_sync = now; // what the other machines learned while no daemon ran
+  }
   const auto interval = m_watcher->poll_interval();
   m_next_poll = interval.count() >= 0 ? std::optional(now + interval) : std::nullopt;
   spdlog::info("watching {} ({} watcher)", m_spec.root.string(), m_watcher->name());
@@ -240,6 +244,9 @@ std::optional<Clock::time_point> StoreWatch::deadline(Clock::time_point now,
   }
   consider(m_release_at);
   consider(m_replaced_look);
+  if (!m_triggers.paused()) {
+    consider(m_next_sync);
+  }
   return earliest;
 }
 
@@ -262,6 +269,11 @@ void StoreWatch::reconfigure(const config::Settings& settings, const WatcherFact
                              Clock::time_point now, std::time_t wall) {
   const StoreLogScope scope(m_spec.name);
   m_spec.settings = settings;
+  if (!syncs(settings)) {
+    m_next_sync.reset();
+  } else if (!m_next_sync) {
+    m_next_sync = now;
+  }
   m_layout = engine::layout_from(settings, m_spec.root);
   m_triggers.reconfigure(TriggerSettings::from(settings), wall);
   m_changed.reset(); // the next run reads the store under the new settings

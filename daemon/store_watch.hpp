@@ -162,6 +162,13 @@ private:
   // Looks at the files runs replaced while a writer still holds them open
   // (engine/replaced_files.hpp): one that grew is an agent's change.
   void look_at_replaced(Clock::time_point now);
+  // The idle sync round, when it is due and the store and git are free.
+  std::optional<Job> sync_job(Clock::time_point now, std::time_t wall, std::uint64_t id);
+  // Sorts the events held while a job ran, as read_changes would have.
+  void sort_held(Clock::time_point now);
+  // Notes a sync round's outcome: when the next one is due; a sync job's
+  // result is taken whole here.
+  void synced(const JobResult& result, Clock::time_point now);
   // Holds back an automatic lightweight run until the snapshot interval since
   // the last snapshot has passed; true when it was held.
   bool coalesce(const Due& due, Clock::time_point now);
@@ -194,6 +201,9 @@ private:
   // When to look again at replaced files a writer may still append to;
   // nullopt while none is kept.
   std::optional<Clock::time_point> m_replaced_look;
+  // When the next idle sync round is due; nullopt when the store is not shared.
+  std::optional<Clock::time_point> m_next_sync;
+  std::uint64_t m_sync_failures = 0; // rounds in a row that stopped short
 };
 
 } // namespace engram::daemon

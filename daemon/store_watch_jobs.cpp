@@ -3,6 +3,7 @@
 #include "daemon/git_activity.hpp"
 #include "daemon/log.hpp"
 #include "daemon/store_watch.hpp"
+#include "daemon/sync_job.hpp"
 #include "engine/consolidation.hpp"
 #include "engine/replaced_files.hpp"
 #include "git/repository.hpp"
@@ -47,6 +48,9 @@ std::optional<Job> StoreWatch::take_job(Clock::time_point now, std::time_t wall,
   }
   std::optional<Due> due = take_due(now, wall);
   if (!due) {
+    if (auto job = sync_job(now, wall, id)) {
+      return job;
+    }
     return release_job(now, id);
   }
   if (!folder_still_there()) {
@@ -158,6 +162,44 @@ std::optional<Job> StoreWatch::release_job(Clock::time_point now, std::uint64_t 
   return job;
 }
 
+std::optional<Job> StoreWatch::sync_job(Clock::time_point now, std::time_t wall, std::uint64_t id) {
+  if (!m_next_sync || now < *m_next_sync || m_triggers.paused() ||
+      !std::holds_alternative<run_state::Idle>(m_state) || m_retry) {
+    return std::nullopt;
+  }
+  if (!folder_present() || git_operation_in_progress(m_spec.root)) {
+    m_next_sync = now + std::chrono::seconds(1); // looked at again soon, not spun on
+    return std::nullopt;
+  }
+  Job job;
+  job.id = id;
+  job.name = m_spec.name;
+  job.root = m_spec.root;
+  job.settings = m_spec.settings;
+  job.reason = Reason::sync;
+  job.today = local_date(wall);
+  job.sync_only = true;
+  m_state = run_state::Running{Due{RunKind::lightweight, Reason::sync}};
+  spdlog::debug("syncing with {}", m_spec.settings.get_string("git.remote"));
+  return job;
+}
+
+void StoreWatch::synced(const JobResult& result, Clock::time_point now) {
+  if (result.synced && syncs(m_spec.settings)) {
+    m_sync_failures = result.sync_problem.empty() ? 0 : m_sync_failures + 1;
+    m_next_sync = next_sync(m_spec.settings, m_sync_failures, now);
+  }
+  if (result.reason == Reason::sync) {
+    // Its writes are engram's own, and the next run reads what it merged.
+    m_state = run_state::Idle{};
+    m_own.remember(result.written);
+    if (m_changed) {
+      m_changed->insert(result.look_again.begin(), result.look_again.end());
+    }
+    sort_held(now);
+  }
+}
+
 bool StoreWatch::coalesce(const Due& due, Clock::time_point now) {
   // Only the automatic lightweight runs wait: a guard, a request or a full run
   // must not, and each commits the agent's changes first anyway.
@@ -179,6 +221,10 @@ void StoreWatch::finished(const JobResult& result, Clock::time_point now, std::t
   const StoreLogScope scope(m_spec.name);
   if (result.released) {
     return; // nothing ran: no writes, no held events (the store was not busy)
+  }
+  synced(result, now);
+  if (result.reason == Reason::sync) {
+    return; // a sync round alone: no run to count (see synced)
   }
   // What the engine keeps of the store from this run is let go if no other
   // run comes first (a failed run may have kept some of it too).
@@ -243,6 +289,10 @@ void StoreWatch::finished(const JobResult& result, Clock::time_point now, std::t
                     result.error);
     }
   }
+  sort_held(now);
+}
+
+void StoreWatch::sort_held(Clock::time_point now) {
   std::vector<watch::Change> held;
   held.swap(m_held);
   std::size_t agent = 0;

@@ -22,6 +22,8 @@ std::string_view reason_name(Reason reason) {
     return "changes";
   case Reason::writes:
     return "writes";
+  case Reason::sync:
+    return "sync";
   }
   return "unknown";
 }
