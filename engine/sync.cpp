@@ -4,6 +4,7 @@
 #include "base/error.hpp"
 #include "engine/session.hpp"
 #include "engine/sync_merge.hpp"
+#include "git/history.hpp"
 #include "git/remote.hpp"
 #include "store/secrets.hpp"
 
@@ -39,11 +40,6 @@ void write_sync_state(const fs::path& gitdir, const Synced& synced) {
   fs::rename(temporary, path, error);
 }
 
-// A commit id as people read it.
-std::string short_id(const std::string& id) {
-  return id.substr(0, 12);
-}
-
 // Refuses a remote whose tip does not hold what this store last synced: its
 // history was rewritten (a force-push), and merging it would bring back, or
 // lose, what its owner removed. Nothing local is touched.
@@ -54,8 +50,8 @@ void refuse_rewritten(const Session& session, const git::Repository& repository,
     throw Error("{}: the history of {} ({}) was rewritten: its tip {} does not contain {}, "
                 "which this store last synced with; nothing was changed. Find out who "
                 "force-pushed, then point git.remote at a branch that keeps both histories",
-                session.root().string(), synced.remote, synced.branch, short_id(*synced.fetched),
-                short_id(*last));
+                session.root().string(), synced.remote, synced.branch,
+                git::short_id(*synced.fetched), git::short_id(*last));
   }
 }
 
@@ -87,7 +83,7 @@ CommitText merge_message(const Synced& synced, const MergePlan& plan, const Appl
   }
   return CommitText{fmt::format("sync: merge {} from {} ({})\n\n{}\nEngram-Run: sync\n"
                                 "Engram-Machine: {}\nEngram-Merged: {}\n",
-                                short_id(*synced.fetched), synced.remote, synced.branch, body,
+                                git::short_id(*synced.fetched), synced.remote, synced.branch, body,
                                 machine, *synced.fetched),
                     note};
 }

@@ -15,11 +15,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A commit id as people read it.
-std::string short_id(const std::string& id) {
-  return id.substr(0, 12);
-}
-
 // One file change from its blob in HEAD (nullopt: none) to blob `after` (nullopt: removed).
 FileChange change_of(const git::Repository& repository, const std::string& path,
                      const std::optional<std::string>& before,
@@ -106,7 +101,7 @@ git::Revert checked_revert(const Session& session, const git::Repository& reposi
     throw Error("{}: cannot roll back {} ({}): later changes touch the same lines in {}; nothing "
                 "was changed. Roll back those later commits first, or bring single files back "
                 "with `engram restore`",
-                session.root().string(), short_id(id), summary, files);
+                session.root().string(), git::short_id(id), summary, files);
   }
   return std::move(revert).value();
 }
@@ -184,7 +179,7 @@ Undone rollback(const fs::path& root, const config::Settings& settings, std::str
         return CommitText{
             fmt::format("rollback: {}\n\nReverts {} ({}):\n{}{}\nEngram-Run: rollback\n"
                         "Reverts: {}\n{}",
-                        undone.target_summary, short_id(undone.target), undone.target_summary,
+                        undone.target_summary, git::short_id(undone.target), undone.target_summary,
                         files_body(undone.changes, applied, "reverted"),
                         holds.empty() ? "" : k_hold_note, undone.target, holds),
             {}};
@@ -210,7 +205,7 @@ Undone restore(const fs::path& root, const config::Settings& settings, std::stri
     const auto files = git::files_at(repository, undone.target, *relative);
     if (files.empty()) {
       throw Error("{}: cannot restore {}: it was not in {} ({}); nothing was changed",
-                  root.string(), path, short_id(undone.target), undone.target_summary);
+                  root.string(), path, git::short_id(undone.target), undone.target_summary);
     }
     wanted.insert(files.begin(), files.end());
   }
@@ -234,8 +229,9 @@ Undone restore(const fs::path& root, const config::Settings& settings, std::stri
         return CommitText{
             fmt::format("restore: {} file{} as at {}\n\nBrings back, as they were at {} ({}):\n"
                         "{}{}\nEngram-Run: restore\nRestores: {}\n{}",
-                        n, n == 1 ? "" : "s", short_id(undone.target), short_id(undone.target),
-                        undone.target_summary, files_body(undone.changes, applied, "restored"),
+                        n, n == 1 ? "" : "s", git::short_id(undone.target),
+                        git::short_id(undone.target), undone.target_summary,
+                        files_body(undone.changes, applied, "restored"),
                         holds.empty() ? "" : k_hold_note, undone.target, holds),
             {}};
       });

@@ -267,21 +267,20 @@ Expected<Revert, std::string> revert_onto_head(const Repository& repository,
   git_repository* handle = repository.handle();
   Commit commit;
   lookup_commit(commit, handle, id);
-  const std::string short_id = id.substr(0, 12);
   if (git_commit_parentcount(commit.pointer) > 1) {
     return unexpected(
-        fmt::format("{} is a merge commit; roll back the commits it merged instead", short_id));
+        fmt::format("{} is a merge commit; roll back the commits it merged instead", short_id(id)));
   }
   if (git_commit_parentcount(commit.pointer) == 0) {
     return unexpected(fmt::format("{} is the store's first commit; there is nothing before it to "
                                   "go back to (use `engram restore` for single files)",
-                                  short_id));
+                                  short_id(id)));
   }
   Commit head;
   head_commit(head, handle);
   Index index;
   if (git_revert_commit(&index.pointer, handle, commit.pointer, head.pointer, 0, nullptr) != 0) {
-    return unexpected(last_error(fmt::format("cannot revert {}", short_id)));
+    return unexpected(last_error(fmt::format("cannot revert {}", short_id(id))));
   }
 
   Revert revert;
@@ -314,7 +313,7 @@ Expected<Revert, std::string> revert_onto_head(const Repository& repository,
       git_commit_tree(&head_tree.pointer, head.pointer) != 0 ||
       git_diff_tree_to_tree(&diff.pointer, handle, head_tree.pointer, reverted.pointer, nullptr) !=
           0) {
-    return unexpected(last_error(fmt::format("cannot compute the revert of {}", short_id)));
+    return unexpected(last_error(fmt::format("cannot compute the revert of {}", short_id(id))));
   }
   revert.changes = changes_of(diff.pointer);
   return revert;

@@ -17,6 +17,11 @@
 
 namespace engram::git {
 
+// A commit id as people read it: its first 12 hex digits.
+inline std::string short_id(const std::string& id) {
+  return id.substr(0, 12);
+}
+
 // One commit as `engram log` lists it.
 struct LogEntry {
   std::string id;                // 40 hex digits
@@ -40,8 +45,8 @@ struct FileDiff {
 // One commit in full, as `engram show` renders it.
 struct CommitDetail {
   LogEntry entry;
-  std::string message;                                       // the whole message
-  std::string note; // its note in k_notes_ref (a consolidation's full record); empty: none
+  std::string message; // the whole message
+  std::string note;    // its note in k_notes_ref (a consolidation's full record); empty: none
   std::vector<std::pair<std::string, std::string>> trailers; // key, value; in order
   std::vector<std::string> parents;                          // ids
   std::vector<FileDiff> files;                               // sorted by path
@@ -72,9 +77,9 @@ std::vector<std::string> recent_trailers(const Repository& repository, std::stri
 
 // One commit of HEAD's first-parent line as walk_trailers gives it.
 struct TrailedCommit {
-  std::string id;        // 40 hex digits
-  std::string summary;   // the message's first line
-  std::int64_t time = 0; // commit time, seconds since the epoch
+  std::string id;                                            // 40 hex digits
+  std::string summary;                                       // the message's first line
+  std::int64_t time = 0;                                     // commit time, seconds since the epoch
   std::vector<std::pair<std::string, std::string>> trailers; // key, value; in order
 };
 
