@@ -142,6 +142,9 @@ private:
   void check_guard(const std::string& relative);
   // True when the append's request marker is in the state folder.
   bool marker_present() const;
+  // Asks for a full run when an append's marker came during the last run
+  // and no run is due now to take it.
+  void serve_late_marker(Clock::time_point now, std::time_t wall);
   // True while the store's folder is where it was configured (not removed,
   // renamed away or unmounted).
   bool folder_present() const;

@@ -290,6 +290,18 @@ void StoreWatch::finished(const JobResult& result, Clock::time_point now, std::t
     }
   }
   sort_held(now);
+  if (result.ok) {
+    serve_late_marker(now, wall);
+  }
+}
+
+void StoreWatch::serve_late_marker(Clock::time_point now, std::time_t wall) {
+  // An append asked while the run worked, after it had looked for the
+  // marker: no watched file tells of it. A run due now anyway takes it.
+  const auto due = m_triggers.deadline(now, wall);
+  if ((!due || *due > now) && marker_present()) {
+    m_triggers.request(RunKind::full, Reason::marker);
+  }
 }
 
 void StoreWatch::sort_held(Clock::time_point now) {

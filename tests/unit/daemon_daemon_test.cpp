@@ -246,6 +246,32 @@ TEST_CASE("an append's request marker makes the daemon's next run a full one, wh
   CHECK(job.consume_marker);
 }
 
+TEST_CASE("an append's request marker written while a run works is served by one more run, "
+          "with no watched change after it") {
+  Harness harness;
+  // The append wrote its overflow file (seen), then its marker only once the
+  // run had started: the run did not see the marker, and nothing else changes.
+  harness.behaviour = [&](const Job& job) {
+    if (harness.jobs().size() == 1) {
+      write_file(harness.store() / ".engram" / "consolidate-requested", "guard\n");
+    } else if (job.consume_marker) {
+      fs::remove(harness.store() / ".engram" / "consolidate-requested");
+    }
+    return JobResult{};
+  };
+  harness.feed->push("episodic/2026-11-22-working-memory.md");
+  harness.turn();
+  harness.pass(500ms);
+  REQUIRE(harness.step_until([&] { return harness.finished() == 2; }));
+  const auto jobs = harness.jobs();
+  CHECK_FALSE(jobs.at(0).consume_marker);
+  CHECK(jobs.at(1).kind == RunKind::full);
+  CHECK(jobs.at(1).reason == Reason::marker);
+  CHECK(jobs.at(1).consume_marker);
+  harness.pass(10s);
+  CHECK(harness.jobs().size() == 2);
+}
+
 TEST_CASE("while git holds index.lock the daemon waits, and runs when the lock goes") {
   Harness harness;
   write_file(harness.store() / ".git" / "index.lock", "");
