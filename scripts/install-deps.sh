@@ -10,7 +10,12 @@ packages=(
   libgit2-dev libssl-dev libcli11-dev libyaml-cpp-dev libmd4c-dev libicu-dev
   libstemmer-dev libsystemd-dev libmimalloc-dev catch2 inotify-tools python3
   universal-ctags
+  openssh-server openssh-client lighttpd
 )
+
+# Servers the sync tests start themselves, on 127.0.0.1 and a free port:
+# installing them must not start them as system services too.
+servers=(openssh-server lighttpd)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -34,4 +39,21 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq </dev/null
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null
+# Debian's documented way to install a daemon without starting it: a
+# policy-rc.d that denies every start (exit 101), removed right after.
+policy=/usr/sbin/policy-rc.d
+made_policy=""
+for p in "${servers[@]}"; do
+  if [[ " ${missing[*]} " == *" $p "* ]] && [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null
+    $sudo chmod 755 "$policy"
+    made_policy=yes
+    break
+  fi
+done
+status=0
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null || status=$?
+if [ -n "$made_policy" ]; then
+  $sudo rm -f "$policy"
+fi
+exit $status

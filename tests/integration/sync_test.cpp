@@ -2,102 +2,40 @@
 // machines, each a store of its own with a configuration naming one bare
 // repository as its remote, read back with the `git` command.
 #include "lib/daemon_process.hpp"
+#include "lib/paused_run.hpp"
 #include "lib/process.hpp"
 #include "lib/stores.hpp"
+#include "lib/sync_machines.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
 
 namespace fs = std::filesystem;
+using engram::test::all_text;
+using engram::test::as;
+using engram::test::check_fsck;
+using engram::test::deploys;
+using engram::test::k_deploys;
+using engram::test::Machine;
 using engram::test::read_file;
 using engram::test::Result;
 using engram::test::Sandbox;
 using engram::test::semantic_memory;
+using engram::test::synced;
 using engram::test::write_file;
 
 namespace {
 
-constexpr const char* k_now = "2026-11-22";
-
-// One machine: its store and the configuration that shares it through `remote`.
-struct Machine {
-  fs::path store;
-  fs::path config;
-};
-
 // A bare repository to share stores through.
 fs::path bare_remote(const Sandbox& sandbox) {
-  const auto remote = sandbox.work("remote.git");
-  const auto made =
-      sandbox.git(sandbox.work(), {"init", "--quiet", "--bare", "-b", "main", remote.string()});
-  INFO(made.err);
-  REQUIRE(made.exit_code == 0);
-  return remote;
+  return engram::test::bare_remote(sandbox, sandbox.work("remote.git"));
 }
 
-// A machine named `name` whose store shares `remote`; with `clone`, its store
-// starts as a clone of the remote, as a second machine joins.
+// A machine sharing the bare repository at `remote`.
 Machine machine(const Sandbox& sandbox, const std::string& name, const fs::path& remote,
                 bool clone) {
-  Machine m{sandbox.work(name + "/store"), sandbox.work(name + "/engram.toml")};
-  fs::create_directories(m.store.parent_path());
-  write_file(m.config, "[[store]]\npath = \"" + m.store.string() + "\"\ngit.remote = \"" +
-                           remote.string() + "\"\ngit.branch = \"main\"\ngit.sync = true\n" +
-                           "git.machine = \"" + name + "\"\n");
-  if (clone) {
-    const auto cloned =
-        sandbox.git(m.store.parent_path(), {"clone", "--quiet", remote.string(), m.store.string()});
-    INFO(cloned.err);
-    REQUIRE(cloned.exit_code == 0);
-  }
-  const auto init = sandbox.engram({"--config", m.config.string(), "init", m.store.string()});
-  INFO(init.out << init.err);
-  REQUIRE(init.exit_code == 0);
-  return m;
-}
-
-// Runs engram as `m` with `args`.
-Result as(const Sandbox& sandbox, const Machine& m, std::vector<std::string> args) {
-  args.insert(args.begin(), {"--config", m.config.string()});
-  return sandbox.engram(args);
-}
-
-// One sync round of `m` that must succeed; its JSON.
-nlohmann::json synced(const Sandbox& sandbox, const Machine& m) {
-  const auto run = as(sandbox, m, {"sync", "--store", m.store.string(), "--now", k_now, "--json"});
-  INFO(run.out << run.err);
-  REQUIRE(run.exit_code == 0);
-  return nlohmann::json::parse(run.out);
-}
-
-// The text of every file of a store, for conflict markers.
-std::string all_text(const fs::path& store) {
-  std::string out;
-  for (const auto& entry : fs::recursive_directory_iterator(store)) {
-    if (entry.is_regular_file() && entry.path().string().find("/.git/") == std::string::npos) {
-      out += read_file(entry.path());
-    }
-  }
-  return out;
-}
-
-// `git fsck` of a repository finds nothing wrong.
-void check_fsck(const Sandbox& sandbox, const fs::path& repository) {
-  const auto fsck = sandbox.git(repository, {"fsck", "--strict", "--no-progress"});
-  INFO(repository.string() << ": " << fsck.out << fsck.err);
-  CHECK(fsck.exit_code == 0);
-}
-
-const std::string k_deploys = "semantic/deploys.md";
-
-// The shared file both machines add claims to.
-std::string deploys(const std::vector<std::string>& items) {
-  std::string body = "# Deploys\n\n";
-  for (const auto& item : items) {
-    body += "- " + item + "\n";
-  }
-  return semantic_memory({"deploys"}, "2026-01-05", body);
+  return engram::test::machine(sandbox, name, remote.string(), clone);
 }
 
 } // namespace
@@ -177,7 +115,9 @@ TEST_CASE("a remote whose history was rewritten is refused, naming both tips, "
 
   const auto head = sandbox.git(laptop.store, {"rev-parse", "HEAD"}).out;
   const auto tip = sandbox.git(remote, {"rev-parse", "main"}).out;
-  const auto run = as(sandbox, laptop, {"sync", "--store", laptop.store.string(), "--now", k_now});
+  const auto run =
+      as(sandbox, laptop,
+         {"sync", "--store", laptop.store.string(), "--now", engram::test::k_sync_now});
   INFO(run.err);
   CHECK(run.exit_code == 1);
   CHECK_THAT(run.err, Catch::Contains("was rewritten"));
@@ -200,7 +140,8 @@ TEST_CASE("a push the remote refuses, or a remote out of reach, is reported and 
   fs::permissions(remote / "hooks" / "pre-receive", fs::perms::owner_all);
   write_file(laptop.store / k_deploys, deploys({"Deploys run from the release branch."}));
   const auto refused =
-      as(sandbox, laptop, {"sync", "--store", laptop.store.string(), "--now", k_now});
+      as(sandbox, laptop,
+         {"sync", "--store", laptop.store.string(), "--now", engram::test::k_sync_now});
   CHECK(refused.exit_code == 1);
   CHECK_THAT(refused.err, Catch::Contains("frozen for the audit"));
   CHECK_THAT(refused.err, Catch::Contains("the remote refused it"));
@@ -208,7 +149,8 @@ TEST_CASE("a push the remote refuses, or a remote out of reach, is reported and 
   fs::remove(remote / "hooks" / "pre-receive");
   fs::rename(remote, sandbox.work("moved.git"));
   const auto unreachable =
-      as(sandbox, laptop, {"sync", "--store", laptop.store.string(), "--now", k_now});
+      as(sandbox, laptop,
+         {"sync", "--store", laptop.store.string(), "--now", engram::test::k_sync_now});
   CHECK(unreachable.exit_code == 1);
   CHECK_THAT(unreachable.err, Catch::Contains("cannot reach"));
 
@@ -259,4 +201,50 @@ TEST_CASE("a daemon with git.sync pushes what it commits and merges what another
   check_fsck(sandbox, made.store);
   const auto log = sandbox.git(made.store, {"log", "--format=%B"}).out;
   CHECK_THAT(log, Catch::Contains("Engram-Machine: laptop"));
+}
+
+TEST_CASE("a clone made while a consolidation is running is a sound store, and every machine "
+          "ends with every claim") {
+  const Sandbox sandbox;
+  const auto remote = bare_remote(sandbox);
+  const auto laptop = machine(sandbox, "laptop", remote, false);
+  write_file(laptop.store / k_deploys, deploys({"Deploys run from the release branch."}));
+  synced(sandbox, laptop);
+  write_file(laptop.store / k_deploys, deploys({"Deploys run from the release branch.",
+                                                "The staging deploy takes 4 minutes."}));
+  // The consolidation stops with its changes written and not yet committed.
+  engram::test::Run run(sandbox, "consolidate",
+                        {"--config", laptop.config.string(), "consolidate", "--store",
+                         laptop.store.string(), "--now", engram::test::k_sync_now},
+                        "after-pending");
+  REQUIRE(run.wait_paused());
+
+  // Meanwhile a teammate clones the remote, and someone copies the laptop's store with git.
+  const auto desk = machine(sandbox, "desk", remote, true);
+  const auto copy = sandbox.work("copy");
+  const auto cloned =
+      sandbox.git(sandbox.work(), {"clone", "--quiet", laptop.store.string(), copy.string()});
+  INFO(cloned.err);
+  REQUIRE(cloned.exit_code == 0);
+  check_fsck(sandbox, copy);
+  CHECK(sandbox.git(copy, {"status", "--porcelain"}).out.empty());
+  write_file(desk.store / k_deploys, deploys({"Deploys run from the release branch.",
+                                              "Rollbacks need the on-call engineer's approval."}));
+  CHECK(synced(sandbox, desk)["pushed"] == true);
+
+  run.resume();
+  const auto finished = run.finish();
+  INFO(finished.out << finished.err);
+  REQUIRE(finished.exit_code == 0);
+  CHECK(synced(sandbox, laptop)["merge"] == "merge");
+  CHECK(synced(sandbox, desk)["merge"] == "fast-forward");
+  for (const auto* m : {&laptop, &desk}) {
+    const auto body = read_file(m->store / k_deploys);
+    INFO(m->store.string() << "\n" << body);
+    CHECK_THAT(body, Catch::Contains("- The staging deploy takes 4 minutes."));
+    CHECK_THAT(body, Catch::Contains("- Rollbacks need the on-call engineer's approval."));
+    engram::test::check_no_conflict_markers(m->store);
+    check_fsck(sandbox, m->store);
+  }
+  check_fsck(sandbox, remote);
 }
