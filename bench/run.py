@@ -17,6 +17,9 @@ Scenarios (issue 6):
   6. dedupe over 10,000 semantic files.
   7. recall on a 10,000-entry index and the session-start hook on 10,000
      files; baselines: `cat .index.json`, `grep -c`, `engram --version`.
+  8. stores shared through one git remote (bench/sync_bench.py): ten
+     machines × 1,000 changes until all agree, bytes pushed per change; one
+     sync round at 10,000 files against `git pull --rebase && git push`.
 Scenarios 2, 3's daemon cycles, 4 and 5 run only when `engram daemon --help` works.
 
 Every timed run gets its own copy of a pristine generated store (copy time
@@ -40,6 +43,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import sync_bench
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -1046,7 +1051,9 @@ def main():
     parser.add_argument("--sizes", default="1000,10000,100000", help="scenario 3 store sizes")
     parser.add_argument("--full-sizes", default="1000,10000",
                         help="scenario 3 sizes that also get a full consolidation")
-    parser.add_argument("--scenarios", default="1,2,3,4,5,6,7")
+    parser.add_argument("--scenarios", default="1,2,3,4,5,6,7,8")
+    parser.add_argument("--sync-changes", type=int, default=1000,
+                        help="changes per machine (scenario 8)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--work-dir", default=None, help="where stores are generated (default: $TMPDIR)")
     parser.add_argument("--results", default=os.path.join(HERE, "RESULTS.md"))
@@ -1076,6 +1083,9 @@ def main():
             timed("6", scenario_dedupe, bench, args.runs)
         if "7" in scenarios:
             timed("7", scenario_recall, bench, args.runs)
+        if "8" in scenarios:
+            timed("8", sync_bench.scenario_sync, bench, args.runs, note_command, Stats, spread,
+                  10, args.sync_changes)
         daemon_scenarios = scenarios & {"2", "4", "5"}
         if daemon_scenarios and not daemon_available(bench):
             for s in sorted(daemon_scenarios):

@@ -14,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 namespace engram::engine {
 namespace {
@@ -108,16 +109,26 @@ void merge_fetched(Session& session, const config::Settings& settings, Date toda
       apply_and_commit(session, plan.changes, std::move(pending), [&](const ApplyResult& applied) {
         return merge_message(synced, plan, applied, machine);
       });
+  // Added to, not replaced: a round that merges twice (its push raced
+  // another machine's) reports both merges.
   synced.commit = committed.commit;
-  synced.touched = committed.applied.written;
+  synced.touched.insert(synced.touched.end(), committed.applied.written.begin(),
+                        committed.applied.written.end());
   synced.touched.insert(synced.touched.end(), committed.applied.removed.begin(),
                         committed.applied.removed.end());
-  synced.record = plan.record;
-  synced.kept_beside = plan.kept_beside;
+  synced.record.insert(synced.record.end(), plan.record.begin(), plan.record.end());
+  synced.kept_beside.insert(synced.kept_beside.end(), plan.kept_beside.begin(),
+                            plan.kept_beside.end());
   if (committed.commit) {
     synced.merge = *committed.commit == theirs ? "fast-forward" : "merge";
   }
 }
+
+// Pushes a round makes at most: a push the remote refused because another
+// machine pushed first is made again at once, after merging what that
+// machine pushed, instead of waiting for the next round (a team's machines
+// often sync at the same moment, after the same kind of event).
+constexpr int k_push_attempts = 3;
 
 // The first secret any commit about to be pushed adds, as `path:line: kind`.
 std::optional<std::string> secret_in_push(const git::Repository& repository,
@@ -152,6 +163,7 @@ void push_head(Session& session, Synced& synced) {
     return;
   }
   if (auto failed = git::push(repository, synced.remote, synced.branch, *head)) {
+    synced.refused = failed->rejected;
     synced.problem = failed->rejected
                          ? failed->message + " (the remote refused it; the next round merges "
                                              "what it holds first)"
@@ -162,16 +174,20 @@ void push_head(Session& session, Synced& synced) {
   git::write_ref(repository, git::k_synced_ref, *head, "engram sync: pushed");
 }
 
-// Finishes an interrupted change, commits the agent's edits, fetches, and
-// merges what the remote holds that the store lacks.
-void fetch_and_merge(Session& session, Date today, Synced& synced) {
-  git::Repository& repository = session.repository();
+// Finishes an interrupted change, commits the agent's edits, and names the
+// branch: what a round does once, before it fetches.
+void prepare(Session& session, Synced& synced) {
   synced.recovery = finish_interrupted(session);
   synced.branch = session.settings().get_string("git.branch");
   if (synced.branch.empty()) {
-    synced.branch = git::head_branch(repository).value_or("main");
+    synced.branch = git::head_branch(session.repository()).value_or("main");
   }
   synced.snapshot = snapshot(session);
+}
+
+// Fetches, and merges what the remote holds that the store lacks.
+void fetch_and_merge(Session& session, Date today, Synced& synced) {
+  git::Repository& repository = session.repository();
   auto fetched = git::fetch(repository, synced.remote, synced.branch);
   if (!fetched) {
     synced.problem = fetched.error();
@@ -199,18 +215,36 @@ Synced sync(const fs::path& root, const config::Settings& settings, Date today,
     throw Error("{}: no remote to sync with: set git.remote in the store's [[store]] table",
                 root.string());
   }
-  {
+  for (int attempt = 1; attempt <= k_push_attempts; ++attempt) {
+    const auto fetched_before = synced.fetched;
+    const auto commit_before = synced.commit;
+    const auto refusal = std::exchange(synced.problem, std::string());
+    synced.refused = false;
+    {
+      Session session = Session::open(root, settings);
+      if (attempt == 1) {
+        prepare(session, synced);
+      }
+      fetch_and_merge(session, today, synced);
+    }
+    if (attempt > 1 && synced.problem.empty() && synced.fetched == fetched_before) {
+      synced.problem = refusal; // the remote did not move: a hook refused, and would again
+      break;
+    }
+    if (synced.commit != commit_before && after_merge) {
+      after_merge(); // the generated files, made again from the merged ones, before the push
+    }
+    if (!synced.problem.empty()) {
+      break;
+    }
     Session session = Session::open(root, settings);
-    fetch_and_merge(session, today, synced);
-  }
-  if (!synced.merge.empty() && after_merge) {
-    after_merge(); // the generated files, made again from the merged ones, before the push
+    push_head(session, synced);
+    if (synced.pushed || !synced.refused) {
+      break;
+    }
   }
   Session session = Session::open(root, settings);
   git::Repository& repository = session.repository();
-  if (synced.problem.empty()) {
-    push_head(session, synced);
-  }
   // The remote's tip now: what was pushed, else what was fetched.
   const auto remote_tip =
       synced.pushed ? git::read_ref(repository, git::k_synced_ref) : synced.fetched;

@@ -35,6 +35,7 @@ struct Synced {
   std::vector<std::string> kept_beside; // files both sides changed that could not be merged:
                                         // the remote's copy, kept under this name beside ours
   bool pushed = false;                  // this machine's commits are on the remote
+  bool refused = false;                 // the remote refused the last push (it moved on, a hook)
   std::size_t ahead = 0;                // commits the remote lacks after the round
   std::size_t behind = 0;               // commits the remote has that the store lacks
   std::string problem;                  // why the round stopped short (unreachable, refused)
