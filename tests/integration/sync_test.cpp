@@ -248,3 +248,42 @@ TEST_CASE("a clone made while a consolidation is running is a sound store, and e
   }
   check_fsck(sandbox, remote);
 }
+
+TEST_CASE("a push that loses a race to another machine's merges what that machine pushed and "
+          "pushes again in the same round") {
+  const Sandbox sandbox;
+  const auto remote = bare_remote(sandbox);
+  const auto laptop = machine(sandbox, "laptop", remote, false);
+  write_file(laptop.store / k_deploys, deploys({"Deploys run from the release branch."}));
+  synced(sandbox, laptop);
+  // The desk's commit waits on a side branch of the remote; the hook moves
+  // main to it as the laptop's push arrives, as the desk's push landing
+  // first would (writing the ref's file: git forbids ref updates in hooks).
+  const auto desk = machine(sandbox, "desk", remote, true);
+  write_file(desk.store / k_deploys, deploys({"Deploys run from the release branch.",
+                                              "Rollbacks need the on-call engineer's approval."}));
+  REQUIRE(as(sandbox, desk,
+             {"consolidate", "--store", desk.store.string(), "--now", engram::test::k_sync_now})
+              .exit_code == 0);
+  REQUIRE(sandbox.git(desk.store, {"push", "--quiet", remote.string(), "HEAD:refs/heads/desk"})
+              .exit_code == 0);
+  const auto raced = sandbox.work("raced");
+  write_file(remote / "hooks" / "pre-receive",
+             "#!/bin/sh\nif [ ! -e '" + raced.string() + "' ]; then\n  : > '" + raced.string() +
+                 "'\n  git rev-parse refs/heads/desk > refs/heads/main\nfi\n");
+  fs::permissions(remote / "hooks" / "pre-receive", fs::perms::owner_all);
+
+  write_file(laptop.store / k_deploys, deploys({"Deploys run from the release branch.",
+                                                "The staging deploy takes 4 minutes."}));
+  const auto round = synced(sandbox, laptop);
+  INFO(round.dump(2));
+  CHECK(fs::exists(raced));
+  CHECK(round["pushed"] == true);
+  CHECK(round["merge"] == "merge");
+  const auto pushed = sandbox.git(remote, {"show", "main:" + k_deploys}).out;
+  CHECK_THAT(pushed, Catch::Contains("- The staging deploy takes 4 minutes."));
+  CHECK_THAT(pushed, Catch::Contains("- Rollbacks need the on-call engineer's approval."));
+  CHECK(sandbox.git(remote, {"rev-parse", "main"}).out ==
+        sandbox.git(laptop.store, {"rev-parse", "HEAD"}).out);
+  check_fsck(sandbox, remote);
+}
