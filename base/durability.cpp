@@ -1,5 +1,7 @@
-// Durability: one syncfs of the file system holding a folder.
+// Durability: one flush of the file system holding a folder (see platform.hpp).
 #include "base/durability.hpp"
+
+#include "base/platform.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -14,10 +16,9 @@ std::optional<std::string> sync_file_system(const std::filesystem::path& folder)
   if (fd < 0) {
     return fmt::format("cannot open {} to flush it: {}", folder.string(), std::strerror(errno));
   }
-  const int result = ::syncfs(fd);
-  const int saved = errno;
+  const int saved = platform::flush_file_system(fd);
   ::close(fd);
-  if (result != 0) {
+  if (saved != 0) {
     return fmt::format("cannot flush the file system of {}: {}", folder.string(),
                        std::strerror(saved));
   }

@@ -1,6 +1,8 @@
-// MappedFile: mmap with MAP_POPULATE, so the pages are mapped in one call
-// instead of one fault each.
+// MappedFile: mmap with the pages mapped in one call where the system can
+// (Linux's MAP_POPULATE), instead of one fault each.
 #include "base/mapped_file.hpp"
+
+#include "base/platform.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -18,7 +20,8 @@ std::optional<MappedFile> MappedFile::map(const RegularFile& file, std::size_t l
   if (size == 0) {
     return MappedFile(); // mmap refuses a length of 0
   }
-  void* start = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, file.fd(), 0);
+  void* start =
+      ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | platform::populate_flag(), file.fd(), 0);
   if (start == MAP_FAILED) {
     return std::nullopt;
   }

@@ -1,6 +1,7 @@
 // Detached packing (see detached_pack.hpp).
 #include "cli/detached_pack.hpp"
 
+#include "base/platform.hpp"
 #include "git/packing.hpp"
 
 #include <cerrno>
@@ -36,13 +37,12 @@ void pack_detached_if_due(const Globals& globals, const SelectedStore& selected)
     return;
   }
   const auto& loose = *near;
-  std::error_code error;
-  const fs::path binary = fs::read_symlink("/proc/self/exe", error);
-  if (error) {
-    spdlog::warn("cannot pack the loose objects: cannot find engram's own binary: {}",
-                 error.message());
+  const auto found = platform::executable_path();
+  if (!found) {
+    spdlog::warn("cannot pack the loose objects: cannot find engram's own binary");
     return;
   }
+  const fs::path& binary = *found;
   std::vector<std::string> args{"engram"};
   if (globals.config_file) {
     args.insert(args.end(), {"--config", fs::absolute(*globals.config_file).string()});

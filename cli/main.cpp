@@ -1,6 +1,7 @@
 // The `engram` executable: runs the command line and turns the failures that
 // escape it into `engram: message` and a non-zero exit status.
 #include "base/error.hpp"
+#include "base/platform.hpp"
 #include "cli/app.hpp"
 
 #include <cstdio>
@@ -8,6 +9,7 @@
 #include <fmt/format.h>
 
 int main(int argc, char** argv) {
+  engram::platform::remember_program(argc > 0 ? argv[0] : nullptr);
   try {
     return engram::cli::run(argc, argv);
   } catch (const engram::Fatal& fatal) {

@@ -19,10 +19,12 @@ pkg_check_modules(LIBGIT2 REQUIRED IMPORTED_TARGET libgit2)
 pkg_check_modules(MD4C REQUIRED IMPORTED_TARGET md4c)
 # sd_notify for `Type=notify` services; only Linux has systemd, and the daemon
 # runs without it elsewhere (launchd needs no notifications).
-if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
-  pkg_check_modules(SYSTEMD REQUIRED IMPORTED_TARGET libsystemd)
+# The portable build goes without it, as a build elsewhere would: the daemon
+# then speaks the notification protocol itself when NOTIFY_SOCKET is set.
+if(ENGRAM_PORTABLE)
+  set(SYSTEMD_FOUND FALSE)
 else()
-  pkg_check_modules(SYSTEMD IMPORTED_TARGET libsystemd)
+  pkg_check_modules(SYSTEMD REQUIRED IMPORTED_TARGET libsystemd)
 endif()
 
 # mimalloc replaces malloc in the engram executable (not in sanitizer builds,

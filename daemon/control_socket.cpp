@@ -4,6 +4,7 @@
 #include "daemon/control_socket.hpp"
 
 #include "base/error.hpp"
+#include "base/platform.hpp"
 
 #include <cerrno>
 #include <cstdlib>
@@ -12,7 +13,6 @@
 #include <fmt/format.h>
 #include <poll.h>
 #include <spdlog/spdlog.h>
-#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -68,7 +68,7 @@ std::uint64_t fnv1a(std::string_view text) {
 // Writes all of `bytes` to a blocking descriptor; false when it fails.
 bool write_all(int fd, std::string_view bytes) {
   while (!bytes.empty()) {
-    const ssize_t sent = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    const ssize_t sent = platform::send_quietly(fd, bytes.data(), bytes.size());
     if (sent < 0) {
       if (errno == EINTR) {
         continue;
@@ -78,18 +78,6 @@ bool write_all(int fd, std::string_view bytes) {
     bytes.remove_prefix(static_cast<std::size_t>(sent));
   }
   return true;
-}
-
-// The uid of the process at the other end of a connected Unix socket, as the
-// kernel recorded it at connect(); nullopt when it cannot be asked.
-std::optional<uid_t> peer_uid(int fd) {
-  ucred credentials{};
-  socklen_t size = sizeof credentials;
-  if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) != 0 ||
-      size != sizeof credentials) {
-    return std::nullopt;
-  }
-  return credentials.uid;
 }
 
 } // namespace
@@ -142,7 +130,7 @@ fs::path socket_path(const fs::path& root, const fs::path& folder) {
 ControlServer::ControlServer(EventLoop& loop, fs::path path, RequestHandler handler)
     : m_loop(loop), m_path(std::move(path)), m_handler(std::move(handler)) {
   const sockaddr_un address = address_of(m_path);
-  m_listener = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  m_listener = platform::make_socket(AF_UNIX, SOCK_STREAM, true);
   if (m_listener < 0) {
     throw Error("cannot create the control socket: {}", std::strerror(errno));
   }
@@ -172,7 +160,7 @@ ControlServer::~ControlServer() {
 
 void ControlServer::accept_all() {
   for (;;) {
-    const int fd = ::accept4(m_listener, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    const int fd = platform::accept_connection(m_listener);
     if (fd < 0) {
       if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
         spdlog::warn("control socket: accept failed: {}", std::strerror(errno));
@@ -187,9 +175,9 @@ void ControlServer::accept_all() {
     }
     // The socket's mode keeps other users out; this holds even when the mode
     // or the folder's was loosened (by hand, or a runtime folder shared).
-    if (const auto peer = peer_uid(fd); !peer || *peer != ::geteuid()) {
-      spdlog::warn("control socket: refused a client of {} (this daemon runs as uid {})",
-                   peer ? fmt::format("uid {}", *peer) : std::string("an unknown user"),
+    // Where the system cannot name the peer, the mode alone is the guard.
+    if (const auto peer = platform::peer_uid(fd); peer && *peer != ::geteuid()) {
+      spdlog::warn("control socket: refused a client of uid {} (this daemon runs as uid {})", *peer,
                    ::geteuid());
       write_all(fd, R"({"ok":false,"error":"this daemon serves only its own user"})"
                     "\n");
@@ -222,11 +210,11 @@ bool ControlServer::make_room() {
 }
 
 void ControlServer::on_ready(ConnectionId id, std::uint32_t events) {
-  if ((events & EPOLLOUT) != 0U) {
+  if ((events & k_writable) != 0U) {
     flush(id);
   }
   auto found = m_connections.find(id);
-  if (found == m_connections.end() || (events & (EPOLLIN | EPOLLHUP | EPOLLERR)) == 0U) {
+  if (found == m_connections.end() || (events & (k_readable | k_hangup)) == 0U) {
     return;
   }
   char buffer[4096];
@@ -297,7 +285,7 @@ void ControlServer::flush(ConnectionId id) {
   Connection& connection = found->second;
   while (!connection.out.empty()) {
     const ssize_t sent =
-        ::send(connection.fd, connection.out.data(), connection.out.size(), MSG_NOSIGNAL);
+        platform::send_quietly(connection.fd, connection.out.data(), connection.out.size());
     if (sent < 0) {
       if (errno == EINTR) {
         continue;
@@ -327,7 +315,7 @@ void ControlServer::drop(ConnectionId id) {
 std::optional<nlohmann::json> ask(const fs::path& path, const nlohmann::json& request,
                                   std::optional<std::chrono::milliseconds> timeout) {
   const sockaddr_un address = address_of(path);
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  const int fd = platform::make_socket(AF_UNIX, SOCK_STREAM, false);
   if (fd < 0) {
     throw Error("cannot create a socket: {}", std::strerror(errno));
   }

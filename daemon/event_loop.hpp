@@ -1,13 +1,16 @@
 // EventLoop: the daemon's one thread of I/O. It waits on file descriptors
-// (watchers, signals, sockets) with epoll, on one deadline with a timerfd, and
-// on wake-ups from other threads with an eventfd. It is driven one step at a
-// time, so a test can run it deterministically; it never reads a clock itself.
+// (watchers, signals, sockets), on one deadline, and on wake-ups from other
+// threads. It is driven one step at a time, so a test can run it
+// deterministically; it never reads a clock itself. Two backends, chosen in
+// cmake/platform.cmake: event_loop_epoll.cpp (Linux's epoll, timerfd and
+// eventfd) and event_loop_poll.cpp (POSIX poll and a pipe, everywhere).
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 
 namespace engram::daemon {
@@ -15,13 +18,18 @@ namespace engram::daemon {
 // The clock every deadline of the daemon is measured with.
 using Clock = std::chrono::steady_clock;
 
-// An epoll loop with one timer and a cross-thread wake-up.
+// The readiness bits a handler is called with, the same on every backend.
+inline constexpr std::uint32_t k_readable = 1U << 0; // data to read, or a connection to accept
+inline constexpr std::uint32_t k_writable = 1U << 1; // room to write
+inline constexpr std::uint32_t k_hangup = 1U << 2;   // the peer hung up, or an error
+
+// A loop over file descriptors with one timer and a cross-thread wake-up.
 class EventLoop {
 public:
-  // Called with the readiness bits (EPOLLIN, EPOLLOUT, EPOLLHUP, ...) of its descriptor.
+  // Called with the readiness bits (k_readable, k_writable, k_hangup) of its descriptor.
   using Handler = std::function<void(std::uint32_t events)>;
 
-  // Creates the epoll instance, the timerfd and the eventfd; throws engram::Error.
+  // Creates what the backend waits with; throws engram::Error.
   EventLoop();
   ~EventLoop();
   EventLoop(const EventLoop&) = delete;
@@ -52,15 +60,12 @@ public:
   bool timer_fired() const { return m_timer_fired; }
 
 private:
-  // Registers or re-registers `fd` with epoll.
-  void control(int op, int fd, bool write);
+  struct Backend; // what the backend waits with (see the two .cpp files)
 
-  int m_epoll = -1;                         // the epoll instance
-  int m_timer = -1;                         // the one deadline, CLOCK_MONOTONIC
-  int m_wake = -1;                          // eventfd other threads write to
+  std::unique_ptr<Backend> m_backend;
   bool m_timer_fired = false;               // set by the last step()
   std::map<int, Handler> m_handlers;        // by descriptor
-  std::optional<Clock::time_point> m_armed; // what the timer is set to, to skip redundant syscalls
+  std::optional<Clock::time_point> m_armed; // what the timer is set to, to skip redundant calls
 };
 
 } // namespace engram::daemon

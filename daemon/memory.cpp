@@ -1,15 +1,15 @@
 // Memory: mimalloc's collect when the process runs on it, found at run time
 // (the library is linked into the executable only; its options are set in
-// base/heap.cpp), else glibc's trim; and a thread's library state made
+// base/heap.cpp), else the C library's trim where it has one; and a thread's library state made
 // before it reads a store.
 #include "daemon/memory.hpp"
 
+#include "base/platform.hpp"
 #include "claims/slug.hpp"
 #include "claims/split.hpp"
 #include "store/tags.hpp"
 
 #include <dlfcn.h>
-#include <malloc.h>
 
 namespace engram::daemon {
 
@@ -19,7 +19,7 @@ void return_freed_memory() {
   if (collect != nullptr) {
     collect(true);
   } else {
-    ::malloc_trim(0);
+    platform::trim_heap();
   }
 }
 

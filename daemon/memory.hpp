@@ -9,7 +9,8 @@ namespace engram::daemon {
 // engram executable runs on mimalloc (see cmake/Dependencies.cmake), which
 // keeps freed pages until that thread's next allocations purge them, and a
 // thread gone quiet makes none: mi_collect(force) purges now. A process
-// without it (sanitizer builds, tests) has glibc's malloc: malloc_trim.
+// without it (sanitizer builds, tests) has the C library's malloc: its
+// trim where it has one (glibc's malloc_trim).
 void return_freed_memory();
 
 // Makes the calling thread's own library state — ICU's sentence iterator

@@ -2,6 +2,8 @@
 // systemd, so a build without libsystemd (macOS) simply never notifies.
 #include "daemon/notify.hpp"
 
+#include "base/platform.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstddef>
@@ -50,15 +52,15 @@ void Notifier::send(const std::string& message) {
     address.sun_path[0] = '\0'; // the abstract namespace
   }
   if (m_fd < 0) {
-    m_fd = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    m_fd = platform::make_socket(AF_UNIX, SOCK_DGRAM, true);
     if (m_fd < 0) {
       warn_once(std::strerror(errno));
       return;
     }
   }
   const auto size = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + length);
-  if (::sendto(m_fd, message.data(), message.size(), MSG_DONTWAIT | MSG_NOSIGNAL,
-               reinterpret_cast<const sockaddr*>(&address), size) < 0) {
+  if (::sendto(m_fd, message.data(), message.size(), 0, reinterpret_cast<const sockaddr*>(&address),
+               size) < 0) {
     if (errno == EAGAIN || errno == EWOULDBLOCK) {
       spdlog::debug("the service manager is not reading notifications; one was dropped");
       return;

@@ -1,21 +1,24 @@
-// Signals as events: SIGTERM, SIGINT and SIGHUP are blocked and read from a
-// signalfd on the loop, so a signal is handled between two events and never
-// interrupts a consolidation half-way. Made before any thread starts, so every
-// thread inherits the blocked mask.
+// Signals as events: SIGTERM, SIGINT and SIGHUP become readable bytes of one
+// descriptor on the loop, so a signal is handled between two events and never
+// interrupts a consolidation half-way. Made before any thread starts. Two
+// backends, chosen in cmake/platform.cmake: signals_signalfd.cpp (Linux: the
+// signals blocked in every thread and read from a signalfd) and
+// signals_pipe.cpp (POSIX: a handler writes the signal's number down a pipe).
 #pragma once
 
 #include <csignal>
+#include <memory>
 #include <optional>
 
 namespace engram::daemon {
 
-// The daemon's signalfd.
+// The daemon's signals, as a descriptor.
 class Signals {
 public:
-  // Blocks SIGTERM, SIGINT and SIGHUP for this thread (and the threads it
-  // starts later), ignores SIGPIPE, and opens the signalfd; throws engram::Error.
+  // Takes SIGTERM, SIGINT and SIGHUP over, ignores SIGPIPE, and opens the
+  // descriptor; throws engram::Error.
   Signals();
-  // Closes the signalfd and restores the previous mask.
+  // Closes the descriptor and gives the signals back as they were.
   ~Signals();
   Signals(const Signals&) = delete;
   Signals& operator=(const Signals&) = delete;
@@ -27,8 +30,10 @@ public:
   std::optional<int> next();
 
 private:
+  struct Previous; // how the signals were handled before (see the two .cpp files)
+
   int m_fd = -1;
-  sigset_t m_previous{}; // the mask in force before, restored on destruction
+  std::unique_ptr<Previous> m_previous;
 };
 
 } // namespace engram::daemon

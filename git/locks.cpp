@@ -2,10 +2,10 @@
 // lock files a dead git left behind.
 #include "git/locks.hpp"
 
+#include "base/platform.hpp"
 #include "git/repository.hpp"
 
 #include <cerrno>
-#include <dirent.h>
 #include <fmt/format.h>
 #include <fstream>
 #include <spdlog/spdlog.h>
@@ -41,8 +41,9 @@ std::chrono::milliseconds age_of(const fs::path& path) {
   if (::lstat(path.c_str(), &info) != 0) {
     return std::chrono::milliseconds(0);
   }
-  const auto changed = std::chrono::system_clock::from_time_t(info.st_mtim.tv_sec) +
-                       std::chrono::nanoseconds(info.st_mtim.tv_nsec);
+  const auto changed = std::chrono::system_clock::time_point(
+      std::chrono::duration_cast<std::chrono::system_clock::duration>(
+          std::chrono::nanoseconds(platform::modified_ns(info))));
   const auto age = std::chrono::system_clock::now() - changed;
   return std::max(std::chrono::duration_cast<std::chrono::milliseconds>(age),
                   std::chrono::milliseconds(0));
@@ -101,44 +102,8 @@ std::vector<Busy> find_busy(const fs::path& gitdir) {
 }
 
 bool held_open(const fs::path& path) {
-  struct stat target {};
-  if (::stat(path.c_str(), &target) != 0) {
-    return false; // gone: nobody holds it
-  }
-  DIR* proc = ::opendir("/proc");
-  if (proc == nullptr) {
-    return true; // cannot know: assume it is held
-  }
-  bool held = false;
-  while (dirent* process = ::readdir(proc)) {
-    const std::string pid = process->d_name;
-    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) {
-      continue;
-    }
-    const std::string fd_folder = "/proc/" + pid + "/fd";
-    DIR* fds = ::opendir(fd_folder.c_str());
-    if (fds == nullptr) {
-      continue; // another user's process, or one that just ended
-    }
-    while (dirent* fd = ::readdir(fds)) {
-      if (fd->d_name[0] == '.') {
-        continue;
-      }
-      struct stat open_file {};
-      const std::string link = fd_folder + "/" + fd->d_name;
-      if (::stat(link.c_str(), &open_file) == 0 && open_file.st_dev == target.st_dev &&
-          open_file.st_ino == target.st_ino) {
-        held = true;
-        break;
-      }
-    }
-    ::closedir(fds);
-    if (held) {
-      break;
-    }
-  }
-  ::closedir(proc);
-  return held;
+  // Where the system cannot tell, it is taken as held: nothing is removed on a guess.
+  return platform::held_open_by_any_process(path).value_or(true);
 }
 
 Expected<Waited, std::string> wait_until_idle(const fs::path& gitdir, const LockWait& wait) {

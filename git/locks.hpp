@@ -46,9 +46,9 @@ struct Waited {
 // rebase-apply/, CHERRY_PICK_HEAD, REVERT_HEAD.
 std::vector<Busy> find_busy(const std::filesystem::path& gitdir);
 
-// True when some process has `path` open. On Linux every /proc/<pid>/fd entry
-// this user may read is compared by device and inode; where that cannot be
-// known (no /proc) it answers true, so nothing is removed on a guess.
+// True when some process has `path` open (on Linux, every open file of this
+// user's processes is compared); where that cannot be known it answers true,
+// so nothing is removed on a guess.
 bool held_open(const std::filesystem::path& path);
 
 // Returns once no git operation is in progress in `gitdir`, pausing with

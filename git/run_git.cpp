@@ -1,6 +1,8 @@
 // Running git itself (see run_git.hpp).
 #include "git/run_git.hpp"
 
+#include "base/platform.hpp"
+
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -98,11 +100,11 @@ GitOutcome run_git(const GitRun& run) {
   auto envp = pointers(environment);
   int out_pipe[2];
   int err_pipe[2];
-  if (::pipe2(out_pipe, O_CLOEXEC) != 0) {
+  if (!platform::cloexec_pipe(out_pipe)) {
     outcome.said = fmt::format("cannot run git: {}", std::strerror(errno));
     return outcome;
   }
-  if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
+  if (!platform::cloexec_pipe(err_pipe)) {
     outcome.said = fmt::format("cannot run git: {}", std::strerror(errno));
     ::close(out_pipe[0]);
     ::close(out_pipe[1]);

@@ -1,13 +1,13 @@
 // Staging: the agent's files admitted into the index and committed — every
 // file of the working tree (commit_all) or the paths a watcher named
 // (stage_paths) — each checked once staged against the bytes it was judged by.
-#include "git/repository.hpp"
-
 #include "base/error.hpp"
 #include "base/fault.hpp"
+#include "base/platform.hpp"
 #include "base/regular_file.hpp"
 #include "git/index_access.hpp"
 #include "git/libgit2.hpp"
+#include "git/repository.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -238,9 +238,7 @@ std::optional<std::pair<off_t, std::int64_t>> stat_of(const std::filesystem::pat
   if (::lstat(path.c_str(), &info) != 0) {
     return std::nullopt;
   }
-  return std::pair<off_t, std::int64_t>{
-      info.st_size,
-      static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec};
+  return std::pair<off_t, std::int64_t>{info.st_size, platform::modified_ns(info)};
 }
 
 bool same_file_state(const std::optional<std::pair<off_t, std::int64_t>>& before,

@@ -3,6 +3,7 @@
 #include "plugins/host.hpp"
 
 #include "base/fault.hpp"
+#include "base/platform.hpp"
 
 #include <algorithm>
 #include <boost/dll/shared_library.hpp>
@@ -18,7 +19,7 @@ namespace fs = std::filesystem;
 
 struct Host::Plugin {
   // The descriptor it was loaded through: held while it is loaded, so no
-  // other plugin is loaded through the same /proc/self/fd name (the loader
+  // other plugin is loaded through the same descriptor path (the loader
   // takes a name it has loaded for that library again).
   int fd = -1;
   boost::dll::shared_library library; // destroyed before the descriptor is closed
@@ -108,12 +109,11 @@ std::string unsafe_reason(const fs::path& path) {
 }
 
 fs::path builtin_rule_folder() {
-  std::error_code ec;
-  const auto exe = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) {
+  const auto exe = platform::executable_path();
+  if (!exe) {
     return {};
   }
-  return (exe.parent_path() / ".." / "lib" / "engram" / "rules").lexically_normal();
+  return (exe->parent_path() / ".." / "lib" / "engram" / "rules").lexically_normal();
 }
 
 void Host::load_folder(const fs::path& folder) {
@@ -150,11 +150,8 @@ namespace {
 std::string load_library(boost::dll::shared_library& library, [[maybe_unused]] int fd,
                          const fs::path& file) {
   boost::dll::fs::error_code ec;
-#ifdef __linux__
-  const fs::path loaded = fmt::format("/proc/self/fd/{}", fd);
-#else
-  const fs::path loaded = file; // no descriptor path: the checks before loading are the guard
-#endif
+  // Where the system has no path for a descriptor, the checks before loading are the guard.
+  const fs::path loaded = platform::path_of_descriptor(fd).value_or(file);
   library.load(loaded, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local, ec);
   if (!ec) {
     return {};

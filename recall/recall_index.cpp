@@ -3,6 +3,7 @@
 #include "recall/recall_index.hpp"
 
 #include "base/error.hpp"
+#include "base/platform.hpp"
 #include "base/regular_file.hpp"
 #include "base/write_all.hpp"
 #include "recall/recall_index_format.hpp"
@@ -132,9 +133,7 @@ std::optional<SourceStamp> stamp_of(const fs::path& file) {
   if (::stat(file.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) {
     return std::nullopt;
   }
-  return SourceStamp{static_cast<std::uintmax_t>(info.st_size),
-                     static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 +
-                         info.st_mtim.tv_nsec,
+  return SourceStamp{static_cast<std::uintmax_t>(info.st_size), platform::modified_ns(info),
                      static_cast<std::uint64_t>(info.st_ino)};
 }
 

@@ -3,6 +3,7 @@
 // the walk goes on.
 #include "store/scan.hpp"
 
+#include "base/platform.hpp"
 #include "base/sha1.hpp"
 #include "base/utf8.hpp"
 #include "store/scan_walker.hpp"
@@ -263,11 +264,10 @@ Snapshot scan(const fs::path& root, const Layout& layout, const ScanLimits& limi
 }
 
 FileIdentity identity_of(const struct stat& info) {
-  return FileIdentity{
-      static_cast<std::uint64_t>(info.st_dev), static_cast<std::uint64_t>(info.st_ino),
-      static_cast<std::int64_t>(info.st_size),
-      static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec,
-      static_cast<std::int64_t>(info.st_ctim.tv_sec) * 1'000'000'000 + info.st_ctim.tv_nsec};
+  return FileIdentity{static_cast<std::uint64_t>(info.st_dev),
+                      static_cast<std::uint64_t>(info.st_ino),
+                      static_cast<std::int64_t>(info.st_size), platform::modified_ns(info),
+                      platform::changed_ns(info)};
 }
 
 std::vector<const Entry*> Snapshot::in(Layer layer) const {

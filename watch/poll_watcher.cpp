@@ -2,6 +2,7 @@
 #include "watch/poll_watcher.hpp"
 
 #include "base/error.hpp"
+#include "base/platform.hpp"
 
 #include <sys/stat.h>
 
@@ -15,8 +16,7 @@ namespace fs = std::filesystem;
 // macOS st_mtimespec; asking the type which it has keeps #ifdefs out.
 template <typename Stat> std::int64_t mtime_ns(const Stat& status) {
   if constexpr (requires { status.st_mtim; }) {
-    return static_cast<std::int64_t>(status.st_mtim.tv_sec) * 1'000'000'000 +
-           status.st_mtim.tv_nsec;
+    return platform::modified_ns(status);
   } else {
     return static_cast<std::int64_t>(status.st_mtimespec.tv_sec) * 1'000'000'000 +
            status.st_mtimespec.tv_nsec;

@@ -1,11 +1,11 @@
-// make_watcher: the registry of watcher backends, and the only place that
-// knows which platform has which.
+// make_watcher: the registry of watcher backends. Which native backend this
+// build has is cmake/Platform.cmake's choice (ENGRAM_WATCH_INOTIFY).
 #include "base/error.hpp"
 #include "watch/poll_watcher.hpp"
 
 #include <spdlog/spdlog.h>
 
-#ifdef __linux__
+#ifdef ENGRAM_WATCH_INOTIFY
 #include "watch/inotify_watcher.hpp"
 #endif
 
@@ -16,7 +16,7 @@ namespace {
 // The native backend of this platform, or nullptr when it has none.
 std::unique_ptr<Watcher> make_native(const std::filesystem::path& root,
                                      const WatchOptions& options) {
-#ifdef __linux__
+#ifdef ENGRAM_WATCH_INOTIFY
   return std::make_unique<InotifyWatcher>(root, options);
 #else
   (void)root;
@@ -44,7 +44,8 @@ std::unique_ptr<Watcher> make_watcher(const std::filesystem::path& root,
   if (options.backend == "inotify") {
     auto watcher = make_native(root, options);
     if (!watcher) {
-      throw Error("the inotify watcher backend exists only on Linux; use \"poll\" or \"auto\"");
+      throw Error(
+          "this build has no inotify watcher backend (Linux has one); use \"poll\" or \"auto\"");
     }
     return watcher;
   }

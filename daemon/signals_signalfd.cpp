@@ -1,7 +1,7 @@
-// Signals over signalfd(2).
-#include "daemon/signals.hpp"
-
+// Signals over Linux's signalfd(2) (see signals.hpp): blocked in this thread
+// and every thread it starts later, so only the loop ever sees them.
 #include "base/error.hpp"
+#include "daemon/signals.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -10,13 +10,17 @@
 
 namespace engram::daemon {
 
-Signals::Signals() {
+struct Signals::Previous {
+  sigset_t mask{}; // the mask in force before, restored on destruction
+};
+
+Signals::Signals() : m_previous(std::make_unique<Previous>()) {
   sigset_t handled;
   sigemptyset(&handled);
   for (const int signal : {SIGTERM, SIGINT, SIGHUP}) {
     sigaddset(&handled, signal);
   }
-  if (pthread_sigmask(SIG_BLOCK, &handled, &m_previous) != 0) {
+  if (pthread_sigmask(SIG_BLOCK, &handled, &m_previous->mask) != 0) {
     throw Error("cannot block signals: {}", std::strerror(errno));
   }
   // A client that hangs up before its reply must not kill the daemon.
@@ -24,14 +28,14 @@ Signals::Signals() {
   m_fd = ::signalfd(-1, &handled, SFD_NONBLOCK | SFD_CLOEXEC);
   if (m_fd < 0) {
     const int code = errno;
-    pthread_sigmask(SIG_SETMASK, &m_previous, nullptr);
+    pthread_sigmask(SIG_SETMASK, &m_previous->mask, nullptr);
     throw Error("signalfd: {}", std::strerror(code));
   }
 }
 
 Signals::~Signals() {
   ::close(m_fd);
-  pthread_sigmask(SIG_SETMASK, &m_previous, nullptr);
+  pthread_sigmask(SIG_SETMASK, &m_previous->mask, nullptr);
 }
 
 std::optional<int> Signals::next() {
