@@ -34,13 +34,13 @@ def git(args, cwd, env):
 class Machine:
     """One store sharing the remote, with the configuration that says so."""
 
-    def __init__(self, bench, folder, name, remote):
+    def __init__(self, bench, folder, name, remote, branch="main"):
         self.bench, self.name = bench, name
         self.store = os.path.join(folder, name)
         self.config = os.path.join(folder, name + ".toml")
         with open(self.config, "w") as f:
             f.write(f'[[store]]\npath = "{self.store}"\ngit.remote = "{remote}"\n'
-                    f'git.branch = "main"\ngit.sync = true\ngit.machine = "{name}"\n')
+                    f'git.branch = "{branch}"\ngit.sync = true\ngit.machine = "{name}"\n')
 
     def engram(self, *args, check=True):
         argv = [self.bench.engram, "--config", self.config, *args]
@@ -173,7 +173,8 @@ def one_round_at(bench, runs, pristine):
             shutil.copytree(origin, path, symlinks=True)
         other = Machine(bench, folder, f"other-{run}", remote["engram"])
         git(["clone", "-q", remote["engram"], other.store], folder, bench.env)
-        mine = Machine(bench, folder, f"mine-{run}", remote["engram"])
+        branch = git(["symbolic-ref", "--short", "HEAD"], other.store, bench.env)
+        mine = Machine(bench, folder, f"mine-{run}", remote["engram"], branch)
         git(["clone", "-q", remote["engram"], mine.store], folder, bench.env)
         mine.engram("init", mine.store)
         # The other machine pushed a change to one file; this one changed another.
@@ -181,7 +182,7 @@ def one_round_at(bench, runs, pristine):
             f.write(f"- The other machine's fact {letters(run)} holds.\n")
         git(["commit", "-q", "-am", "other"], other.store, bench.env)
         for path in remote.values():
-            subprocess.run(["git", "push", "-q", path, "main"], cwd=other.store, env=bench.env,
+            subprocess.run(["git", "push", "-q", path, branch], cwd=other.store, env=bench.env,
                            check=True, capture_output=True)
         plain = os.path.join(folder, f"plain-{run}")
         shutil.copytree(mine.store, plain, symlinks=True)
@@ -199,7 +200,7 @@ def one_round_at(bench, runs, pristine):
                         "git pull -q --rebase && git push -q"], cwd=plain, env=bench.env,
                        check=True, capture_output=True)
         git_times.append(time.perf_counter() - start)
-        if git(["rev-parse", "main"], remote["engram"], bench.env) != mine.head():
+        if git(["rev-parse", branch], remote["engram"], bench.env) != mine.head():
             raise RuntimeError("engram's round did not push")
     return engram_times, git_times
 
