@@ -1,18 +1,25 @@
 // `engram daemon`: keep stores consolidated as agents write to them, in the
 // foreground (systemd and launchd supervise it; `make run` runs it in a
 // terminal). The stores are those given with --store, else the configuration's
-// `[[store]]`s, else the default store.
+// `[[store]]`s, else the default store. With none it can keep, it exits with
+// daemon::k_exit_nothing_to_keep, which its service does not restart.
 #include "base/error.hpp"
 #include "cli/app.hpp"
 #include "cli/rule_plugins.hpp"
 #include "daemon/daemon.hpp"
 #include "daemon/log.hpp"
+#include "daemon/service_files.hpp"
 #include "engine/recovery.hpp"
 #include "plugins/host.hpp"
 #include "watch/watcher.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <memory>
 #include <spdlog/spdlog.h>
@@ -27,7 +34,31 @@ namespace fs = std::filesystem;
 // What `engram daemon` was asked to do.
 struct DaemonCommandOptions {
   std::vector<fs::path> stores; // --store, repeatable
+  std::string log_file;         // --log-file; empty: stderr as it is
 };
+
+// Sends stdout and stderr to the end of `file` (a leading `~` is the home
+// folder), creating its folder. launchd can only name a file per user in a
+// plist, so the agent passes `~/…` and engram finds the user's own.
+void log_to_file(const std::string& file) {
+  const fs::path path = config::expand_home(file);
+  std::error_code error;
+  fs::create_directories(path.parent_path(), error);
+  if (error) {
+    throw Fatal("{}: cannot create the log's folder: {}", path.string(), error.message());
+  }
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    throw Fatal("{}: cannot open the log: {}", path.string(), std::strerror(errno));
+  }
+  std::fflush(stdout);
+  std::fflush(stderr);
+  ::dup2(fd, STDOUT_FILENO);
+  ::dup2(fd, STDERR_FILENO);
+  ::close(fd);
+  // stderr is no longer the journal's, so lines need their own timestamps.
+  ::unsetenv("JOURNAL_STREAM");
+}
 
 // A store's name in log lines: its `[[store]] name`, else its folder's name.
 std::string store_name(const config::Config& config, const fs::path& root) {
@@ -68,6 +99,9 @@ std::vector<daemon::StoreSpec> chosen_stores(const config::Config& config,
 // Runs `engram daemon`.
 int run_daemon(const Globals& globals, const DaemonCommandOptions& options,
                const CLI::Option* log_level_option) {
+  if (!options.log_file.empty()) {
+    log_to_file(options.log_file); // first, so configuration errors land in it too
+  }
   const auto config = load_config(globals);
   if (!config) {
     return k_exit_usage;
@@ -110,7 +144,20 @@ int run_daemon(const Globals& globals, const DaemonCommandOptions& options,
   };
   daemon::Daemon keeper(std::move(daemon_options), daemon::engine_consolidator(host.slots()),
                         watch::make_watcher);
-  return keeper.run(); // engram::Fatal (no store can be kept) ends in main
+  try {
+    return keeper.run();
+  } catch (const Fatal& fatal) {
+    if (!keeper.stores().empty()) {
+      throw; // a failure while keeping stores: main reports it, and a restart may help
+    }
+    // start() kept nothing. Restarting cannot help until the configuration or
+    // the stores change, so the status says so and the service does not retry.
+    spdlog::error("{}", fatal.what());
+    spdlog::error("nothing to keep: exiting with status {}, which the service does not restart; "
+                  "fix the stores above, then start the daemon again",
+                  daemon::k_exit_nothing_to_keep);
+    return daemon::k_exit_nothing_to_keep;
+  }
 }
 
 } // namespace
@@ -127,6 +174,11 @@ void add_daemon_command(CLI::App& app, std::vector<Command>& commands) {
                    "A store to keep; repeat for several (default: the configuration's "
                    "[[store]]s, else $XDG_DATA_HOME/engram/memory)")
       ->type_name("PATH");
+  command
+      ->add_option("--log-file", options->log_file,
+                   "Append the log to FILE instead of stderr (a leading ~ is your home folder), "
+                   "creating its folder; the launchd agent uses ~/Library/Logs/engram/engram.log")
+      ->type_name("FILE");
   // `engram daemon --config F --log-level L` reads as naturally as the other order.
   command->fallthrough();
   const CLI::Option* log_level_option = app.get_option_no_throw("--log-level");

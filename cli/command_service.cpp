@@ -1,12 +1,14 @@
-// `engram service install|uninstall [--systemd|--launchd] [--dry-run]`: write
-// (or remove) the service file that runs `engram daemon` for this user — a
-// systemd user unit or a launchd agent — with this binary's path and the
-// stores it may write, and print the commands that turn it on (or off).
-// engram never runs systemctl or launchctl itself: the user decides when.
+// `engram service install|uninstall|render [--systemd|--launchd]`: write (or
+// remove) the service file that runs `engram daemon` for this user — a
+// systemd user unit or a launchd agent — with this binary's path and every
+// store it keeps, and print the commands that turn it on (or off); `render`
+// prints the file a package installs, which `cmake --install` uses. engram
+// never runs systemctl or launchctl itself: the user decides when.
 #include "base/error.hpp"
 #include "cli/app.hpp"
 #include "daemon/service_files.hpp"
 #include "engine/apply.hpp"
+#include "git/repository.hpp"
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -23,16 +25,40 @@ namespace {
 namespace fs = std::filesystem;
 
 // What `engram service` was asked to do.
+enum class ServiceAction { install, uninstall, render };
+
+// What `engram service` was asked to do it with.
 struct ServiceOptions {
-  bool systemd = false; // --systemd
-  bool launchd = false; // --launchd
-  bool dry_run = false; // --dry-run
+  bool systemd = false;           // --systemd
+  bool launchd = false;           // --launchd
+  bool dry_run = false;           // --dry-run
+  std::optional<fs::path> binary; // render --binary
 };
 
 // A folder from the environment, else `fallback` under the home folder.
 fs::path env_folder(const char* name, const fs::path& home, const fs::path& fallback) {
   const char* value = std::getenv(name);
   return value != nullptr && *value != '\0' ? fs::path(value) : home / fallback;
+}
+
+// The service manager asked for, else this platform's.
+daemon::ServiceManager chosen_manager(const ServiceOptions& options) {
+  return options.systemd   ? daemon::ServiceManager::systemd
+         : options.launchd ? daemon::ServiceManager::launchd
+                           : daemon::native_service_manager();
+}
+
+// The stores the daemon keeps with this configuration, as `engram daemon`
+// chooses them: the configured ones, else the default store.
+std::vector<fs::path> kept_stores(const config::Config& config) {
+  std::vector<fs::path> stores;
+  for (const auto& store : config.stores) {
+    stores.push_back(store.path);
+  }
+  if (stores.empty()) {
+    stores.push_back(config::default_store_path());
+  }
+  return stores;
 }
 
 // The parameters for this user and this binary.
@@ -48,13 +74,50 @@ daemon::ServiceParams service_params(const Globals& globals, const config::Confi
   if (globals.config_file) {
     params.config = fs::absolute(*globals.config_file);
   }
-  for (const auto& store : config.stores) {
-    params.write_paths.push_back(store.path);
-  }
-  if (params.write_paths.empty()) {
-    params.write_paths.push_back(config::default_store_path());
+  // engram's data folder first, as in the packaged unit: the default store and
+  // the histories of stores that live inside a project's own repository.
+  params.write_paths.push_back(config::default_store_path().parent_path());
+  for (const auto& store : kept_stores(config)) {
+    params.write_paths.push_back(store);
   }
   return params;
+}
+
+// Prints, as `path: reason`, each folder the service's daemon must write but
+// could not; true when there is none.
+bool all_writable(daemon::ServiceManager manager, const std::vector<fs::path>& folders) {
+  bool writable = true;
+  for (const auto& folder : folders) {
+    if (const auto reason = daemon::unwritable_reason(manager, folder)) {
+      fmt::print(stderr, "{}\n", *reason);
+      writable = false;
+    }
+  }
+  return writable;
+}
+
+// Warns about each store the daemon would leave out because it is not a store
+// yet; with none configured and no default store, the daemon would have
+// nothing to keep at all.
+void warn_missing_stores(const config::Config& config) {
+  for (const auto& store : kept_stores(config)) {
+    if (git::Repository::exists_at(store)) {
+      continue;
+    }
+    if (config.stores.empty()) {
+      fmt::print(stderr,
+                 "warning: no [[store]] is configured and the default store {} does not exist: "
+                 "the daemon would have nothing to keep and exit with status {}, which the "
+                 "service does not restart; create it with `engram init {}` (or configure a "
+                 "[[store]]), then start the service\n",
+                 store.string(), daemon::k_exit_nothing_to_keep, store.string());
+    } else {
+      fmt::print(stderr,
+                 "warning: {}: not a store yet, so the daemon leaves it out; create it with "
+                 "`engram init {}`, then restart the service\n",
+                 store.string(), store.string());
+    }
+  }
 }
 
 // A file's bytes, or nullopt when it does not exist.
@@ -76,50 +139,87 @@ void print_commands(const std::string& heading, const std::vector<std::string>& 
   }
 }
 
-// Runs `engram service install` or `uninstall`.
-int run_service(const Globals& globals, const ServiceOptions& options, bool install) {
+// Runs `engram service install`.
+int run_install(const Globals& globals, const ServiceOptions& options) {
   const auto config = load_config(globals);
   if (!config) {
     return k_exit_usage;
   }
-  const auto manager = options.systemd   ? daemon::ServiceManager::systemd
-                       : options.launchd ? daemon::ServiceManager::launchd
-                                         : daemon::native_service_manager();
-  const daemon::ServiceFile file =
-      daemon::render_service(manager, service_params(globals, *config));
-  const auto before = existing(file.path);
-
-  if (!install) {
-    if (!before) {
-      fmt::print("no service file at {}; nothing to uninstall\n", file.path.string());
-      return k_exit_ok;
-    }
-    if (options.dry_run) {
-      fmt::print("would remove {}\n", file.path.string());
-    } else {
-      fs::remove(file.path);
-      // What `systemctl --user disable` would remove, which it cannot once the file is gone.
-      std::error_code ignored;
-      fs::remove(file.path.parent_path() / "default.target.wants" / file.path.filename(), ignored);
-      fmt::print("removed {}\n", file.path.string());
-    }
-    print_commands("stop the running daemon with:", file.disable_commands);
-    return k_exit_ok;
+  const auto manager = chosen_manager(options);
+  const daemon::ServiceParams params = service_params(globals, *config);
+  // Refused before anything is written: a unit whose daemon cannot write a
+  // store would fail at every write, long after the user stopped looking.
+  if (!all_writable(manager, params.write_paths)) {
+    fmt::print(stderr, "engram: no service file written; keep those stores elsewhere\n");
+    return k_exit_usage;
   }
-
+  warn_missing_stores(*config);
+  const daemon::ServiceFile file = daemon::render_service(manager, params);
+  const auto before = existing(file.path);
   if (options.dry_run) {
     fmt::print("would write {}:\n\n{}\n", file.path.string(), file.content);
   } else if (before == file.content) {
     fmt::print("{} is already installed and up to date\n", file.path.string());
   } else {
-    if (!file.log_dir.empty()) {
-      fs::create_directories(file.log_dir);
-    }
     engine::write_atomically(file.path, file.content);
     fmt::print("{} {}\n", before ? "updated" : "wrote", file.path.string());
   }
   print_commands("enable and start it with:", file.enable_commands);
   return k_exit_ok;
+}
+
+// Runs `engram service uninstall`.
+int run_uninstall(const Globals& globals, const ServiceOptions& options) {
+  const auto config = load_config(globals);
+  if (!config) {
+    return k_exit_usage;
+  }
+  const daemon::ServiceFile file =
+      daemon::render_service(chosen_manager(options), service_params(globals, *config));
+  if (!fs::exists(file.path)) {
+    fmt::print("no service file at {}; nothing to uninstall\n", file.path.string());
+    return k_exit_ok;
+  }
+  if (options.dry_run) {
+    fmt::print("would remove {}\n", file.path.string());
+  } else {
+    fs::remove(file.path);
+    // What `systemctl --user disable` would remove, which it cannot once the file is gone.
+    std::error_code ignored;
+    fs::remove(file.path.parent_path() / "default.target.wants" / file.path.filename(), ignored);
+    fmt::print("removed {}\n", file.path.string());
+  }
+  print_commands("stop the running daemon with:", file.disable_commands);
+  return k_exit_ok;
+}
+
+// Runs `engram service render`: the packaged file on stdout. It reads no
+// configuration, since a package is for whoever runs it.
+int run_render(const ServiceOptions& options) {
+  const fs::path binary = options.binary.value_or(fs::path());
+  if (!binary.is_absolute()) {
+    fmt::print(stderr, "{}: the binary must be given as an absolute path\n", binary.string());
+    return k_exit_usage;
+  }
+  fmt::print(
+      "{}",
+      daemon::render_service(chosen_manager(options), daemon::packaged_params(binary)).content);
+  return k_exit_ok;
+}
+
+// The help line of each `engram service` action.
+const char* action_help(ServiceAction action) {
+  switch (action) {
+  case ServiceAction::install:
+    return "Write the service file for this user and its configured stores, and print the "
+           "commands that enable it";
+  case ServiceAction::uninstall:
+    return "Remove the service file and print the commands that stop the daemon";
+  case ServiceAction::render:
+    return "Print the service file a package installs (for any user, the default data "
+           "folder only): what `cmake --install` writes";
+  }
+  return "";
 }
 
 } // namespace
@@ -130,22 +230,37 @@ void add_service_command(CLI::App& app, std::vector<Command>& commands) {
                  "`engram daemon`");
   service->require_subcommand(1);
   service->fallthrough();
-  for (const bool install : {true, false}) {
+  for (const auto action :
+       {ServiceAction::install, ServiceAction::uninstall, ServiceAction::render}) {
     auto options = std::make_shared<ServiceOptions>();
-    CLI::App* command = service->add_subcommand(
-        install ? "install" : "uninstall",
-        install ? "Write the service file for this user and print the commands that enable it"
-                : "Remove the service file and print the commands that stop the daemon");
+    const char* name = action == ServiceAction::install     ? "install"
+                       : action == ServiceAction::uninstall ? "uninstall"
+                                                            : "render";
+    CLI::App* command = service->add_subcommand(name, action_help(action));
     auto* systemd = command->add_flag("--systemd", options->systemd,
                                       "A systemd user unit (the default on Linux)");
     auto* launchd =
         command->add_flag("--launchd", options->launchd, "A launchd agent (the default on macOS)");
     systemd->excludes(launchd);
-    command->add_flag("--dry-run", options->dry_run,
-                      "Print what would be written or removed; change nothing");
+    if (action == ServiceAction::render) {
+      command->add_option("--binary", options->binary, "The engram the service runs")
+          ->type_name("PATH")
+          ->required();
+    } else {
+      command->add_flag("--dry-run", options->dry_run,
+                        "Print what would be written or removed; change nothing");
+    }
     command->fallthrough();
-    commands.push_back({command, [options, install](const Globals& globals) {
-                          return run_service(globals, *options, install);
+    commands.push_back({command, [options, action](const Globals& globals) {
+                          switch (action) {
+                          case ServiceAction::install:
+                            return run_install(globals, *options);
+                          case ServiceAction::uninstall:
+                            return run_uninstall(globals, *options);
+                          case ServiceAction::render:
+                            return run_render(*options);
+                          }
+                          return k_exit_usage;
                         }});
   }
 }

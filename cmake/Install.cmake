@@ -16,33 +16,70 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/engramConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/engramConfig.cmake
   ${PROJECT_BINARY_DIR}/engramConfigVersion.cmake DESTINATION ${ENGRAM_CMAKE_DIR})
 
-# Service definitions: a systemd user unit and a launchd agent. Both name the
-# installed binary, and `cmake --install --prefix DIR` picks the prefix only at
-# install time, so they are configured then, not when the build is configured.
-# (file(INSTALL) adds $DESTDIR, as install(FILES) would.)
-foreach(service
-    "systemd/engram.service.in|engram.service|${CMAKE_INSTALL_LIBDIR}/systemd/user"
-    "launchd/io.engram.daemon.plist.in|io.engram.daemon.plist|${CMAKE_INSTALL_DATADIR}/engram/launchd")
-  string(REPLACE "|" ";" parts "${service}")
-  list(GET parts 0 template)
-  list(GET parts 1 name)
-  list(GET parts 2 destination)
-  install(CODE "
-    if(IS_ABSOLUTE \"${CMAKE_INSTALL_BINDIR}\")
-      set(CMAKE_INSTALL_FULL_BINDIR \"${CMAKE_INSTALL_BINDIR}\")
-    else()
-      set(CMAKE_INSTALL_FULL_BINDIR \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}\")
+# Service definitions: a systemd user unit and a launchd agent, rendered by the
+# built engram itself (`engram service render`), so the packaged files and the
+# ones `engram service install` writes come from one template and one function.
+# They name the installed binary, and `cmake --install --prefix DIR` picks the
+# prefix only at install time, so they are rendered then.
+
+# Where systemd's user manager looks for units of a system prefix; a packager
+# may name another folder (relative to the prefix, or absolute).
+find_package(PkgConfig QUIET)
+if(PKG_CONFIG_FOUND)
+  pkg_get_variable(ENGRAM_SYSTEMD_PREFIX systemd prefix)
+  pkg_get_variable(ENGRAM_SYSTEMD_USER_UNIT_DIR_DEFAULT systemd systemduserunitdir)
+endif()
+set(ENGRAM_SYSTEMD_USER_UNIT_DIR "" CACHE STRING
+  "Where `cmake --install` puts the systemd user unit (empty: where systemd looks for the prefix)")
+
+install(CODE "
+  if(IS_ABSOLUTE \"${CMAKE_INSTALL_BINDIR}\")
+    set(bindir \"${CMAKE_INSTALL_BINDIR}\")
+  else()
+    set(bindir \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}\")
+  endif()
+  # The folder systemd's user manager searches for this prefix: the packager's
+  # choice; systemd's own for its prefix (/usr); the user's data folder for a
+  # prefix in the home folder (~/.local: ~/.local/share/systemd/user, which
+  # `engram service install`'s ~/.config/systemd/user overrides); else the
+  # prefix's lib/systemd/user (searched for /usr/local).
+  set(home \"\$ENV{HOME}\")
+  string(FIND \"\${CMAKE_INSTALL_PREFIX}/\" \"\${home}/\" in_home)
+  if(NOT \"${ENGRAM_SYSTEMD_USER_UNIT_DIR}\" STREQUAL \"\")
+    set(units \"${ENGRAM_SYSTEMD_USER_UNIT_DIR}\")
+  elseif(\"\${CMAKE_INSTALL_PREFIX}\" STREQUAL \"${ENGRAM_SYSTEMD_PREFIX}\"
+         AND NOT \"${ENGRAM_SYSTEMD_USER_UNIT_DIR_DEFAULT}\" STREQUAL \"\")
+    set(units \"${ENGRAM_SYSTEMD_USER_UNIT_DIR_DEFAULT}\")
+  elseif(NOT home STREQUAL \"\" AND NOT home STREQUAL \"/\" AND in_home EQUAL 0)
+    set(units \"\$ENV{XDG_DATA_HOME}\")
+    if(units STREQUAL \"\")
+      set(units \"\${home}/.local/share\")
     endif()
-    # What `engram service install` fills in per user: here the defaults, the
-    # default store and launchd logs in /tmp (a per-user install logs to ~/Library/Logs).
-    set(ENGRAM_GLOBAL_ARGS \"\")
-    set(ENGRAM_PLIST_ARGS \"\")
-    set(ENGRAM_WRITE_PATHS \"-%h/.local/share/engram\")
-    set(ENGRAM_LOG_DIR \"/tmp\")
-    # One staging folder per destination, so installs to two prefixes at once do not mix.
-    string(MD5 staging \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}\")
-    set(staged \"${PROJECT_BINARY_DIR}/install-time/\${staging}/${name}\")
-    configure_file(\"${PROJECT_SOURCE_DIR}/${template}\" \"\${staged}\" @ONLY)
-    file(INSTALL \"\${staged}\" DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${destination}\")
-  ")
-endforeach()
+    set(units \"\${units}/systemd/user\")
+  else()
+    set(units \"${CMAKE_INSTALL_LIBDIR}/systemd/user\")
+  endif()
+  if(NOT IS_ABSOLUTE \"\${units}\")
+    set(units \"\${CMAKE_INSTALL_PREFIX}/\${units}\")
+  endif()
+  # One staging folder per destination, so installs to two prefixes at once do not mix.
+  string(MD5 staging \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}\")
+  set(staged \"${PROJECT_BINARY_DIR}/install-time/\${staging}\")
+  file(MAKE_DIRECTORY \"\${staged}\")
+  foreach(service \"systemd|engram.service|\${units}\"
+                  \"launchd|io.engram.daemon.plist|\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DATADIR}/engram/launchd\")
+    string(REPLACE \"|\" \";\" parts \"\${service}\")
+    list(GET parts 0 manager)
+    list(GET parts 1 name)
+    list(GET parts 2 destination)
+    execute_process(
+      COMMAND ${CMAKE_CROSSCOMPILING_EMULATOR} \"$<TARGET_FILE:engram>\" service render
+              --\${manager} --binary \"\${bindir}/engram\"
+      OUTPUT_FILE \"\${staged}/\${name}\" ERROR_VARIABLE error RESULT_VARIABLE status)
+    if(NOT status EQUAL 0)
+      message(FATAL_ERROR \"engram service render --\${manager} failed (\${status}): \${error}\")
+    endif()
+    # file(INSTALL) adds \$DESTDIR, as install(FILES) would.
+    file(INSTALL \"\${staged}/\${name}\" DESTINATION \"\${destination}\")
+  endforeach()
+")

@@ -1,9 +1,13 @@
-// Service files: filling the templates' @NAME@ placeholders for one user.
+// Service files: filling the templates' @NAME@ placeholders, for a package or one user.
 #include "daemon/service_files.hpp"
 
 #include "engram_service_templates.hpp"
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fmt/format.h>
+#include <unistd.h>
 
 namespace engram::daemon {
 
@@ -32,6 +36,55 @@ std::string shell_word(const std::string& text) {
   return out + "'";
 }
 
+// `path` relative to `home` as `~/…` when it lies inside it; else unchanged.
+fs::path home_relative(const fs::path& path, const fs::path& home) {
+  if (home.empty() || !path.is_absolute()) {
+    return path;
+  }
+  const fs::path relative = path.lexically_normal().lexically_relative(home.lexically_normal());
+  if (relative.empty() || *relative.begin() == "..") {
+    return path;
+  }
+  return relative == "." ? fs::path("~") : fs::path("~") / relative;
+}
+
+// True when `path` is `folder` or inside it (both in one spelling).
+bool within(const std::string& path, const std::string& folder) {
+  return path == folder || (path.starts_with(folder) && path[folder.size()] == '/');
+}
+
+// The ReadWritePaths= words: each folder once, none inside another, `%h` for
+// the home folder (so a unit for the default store reads as the packaged one),
+// and `-` before each, so a store that does not exist yet does not keep the
+// daemon from starting.
+std::string write_path_words(const ServiceParams& params) {
+  std::vector<std::string> folders;
+  for (const fs::path& path : params.write_paths) {
+    std::string folder = home_relative(path, params.home).lexically_normal().string();
+    if (folder.size() > 1 && folder.ends_with('/')) {
+      folder.pop_back(); // one spelling per folder
+    }
+    folders.push_back(std::move(folder));
+  }
+  std::string words;
+  for (const std::string& folder : folders) {
+    const bool covered = std::any_of(folders.begin(), folders.end(), [&](const std::string& other) {
+      return &other != &folder && within(folder, other) && (folder != other || &other < &folder);
+    });
+    if (covered) {
+      continue;
+    }
+    std::string word = systemd_word("-" + folder);
+    if (folder == "~" || folder.starts_with("~/")) {
+      // `%h` must stay a specifier: put it in after `%` was doubled.
+      const auto at = word.find("-~");
+      word.replace(at, 2, "-%h");
+    }
+    words += (words.empty() ? "" : " ") + word;
+  }
+  return words;
+}
+
 // The systemd user unit.
 ServiceFile render_systemd(const ServiceParams& params) {
   ServiceFile file;
@@ -40,16 +93,10 @@ ServiceFile render_systemd(const ServiceParams& params) {
   if (params.config) {
     args = " --config " + systemd_word(params.config->string());
   }
-  std::string writable;
-  for (const fs::path& path : params.write_paths) {
-    // `-`: a store that does not exist yet must not keep the daemon from starting.
-    writable += (writable.empty() ? "" : " ") + systemd_word("-" + path.string());
-  }
   std::string text = k_systemd_template;
-  // The placeholder is the install folder; the whole binary path is one word.
-  text = fill(text, "@CMAKE_INSTALL_FULL_BINDIR@/engram", systemd_word(params.binary.string()));
+  text = fill(text, "@ENGRAM_BINARY@", systemd_word(params.binary.string()));
   text = fill(text, "@ENGRAM_GLOBAL_ARGS@", args);
-  text = fill(text, "@ENGRAM_WRITE_PATHS@", writable);
+  text = fill(text, "@ENGRAM_WRITE_PATHS@", write_path_words(params));
   file.content = std::move(text);
   file.enable_commands = {"systemctl --user daemon-reload",
                           "systemctl --user enable --now engram.service",
@@ -65,16 +112,15 @@ ServiceFile render_systemd(const ServiceParams& params) {
 ServiceFile render_launchd(const ServiceParams& params) {
   ServiceFile file;
   file.path = params.home / "Library" / "LaunchAgents" / "io.engram.daemon.plist";
-  file.log_dir = params.home / "Library" / "Logs" / "engram";
   std::string args;
   if (params.config) {
     args = "\n    <string>--config</string>\n    <string>" + xml_escape(params.config->string()) +
            "</string>";
   }
   std::string text = k_launchd_template;
-  text = fill(text, "@CMAKE_INSTALL_FULL_BINDIR@/engram", xml_escape(params.binary.string()));
+  text = fill(text, "@ENGRAM_BINARY@", xml_escape(params.binary.string()));
   text = fill(text, "@ENGRAM_PLIST_ARGS@", args);
-  text = fill(text, "@ENGRAM_LOG_DIR@", xml_escape(file.log_dir.string()));
+  text = fill(text, "@ENGRAM_LOG_FILE@", k_launchd_log_file);
   file.content = std::move(text);
   const std::string plist = shell_word(file.path.string());
   file.enable_commands = {"launchctl bootstrap gui/$(id -u) " + plist,
@@ -82,6 +128,20 @@ ServiceFile render_launchd(const ServiceParams& params) {
   file.disable_commands = {"launchctl bootout gui/$(id -u)/io.engram.daemon"};
   return file;
 }
+
+// Folders a systemd unit with this template's sandbox does not share with the
+// rest of the system, and why.
+struct HiddenFolder {
+  const char* folder;
+  const char* reason;
+};
+constexpr HiddenFolder k_hidden_by_unit[] = {
+    {"/tmp", "the unit's PrivateTmp=yes gives the daemon an empty /tmp of its own"},
+    {"/var/tmp", "the unit's PrivateTmp=yes gives the daemon an empty /var/tmp of its own"},
+    {"/dev", "the unit's PrivateDevices=yes gives the daemon a /dev of its own"},
+    {"/proc", "/proc is the kernel's, not a place for files"},
+    {"/sys", "/sys is the kernel's, not a place for files"},
+};
 
 } // namespace
 
@@ -93,8 +153,47 @@ ServiceManager native_service_manager() {
 #endif
 }
 
+ServiceParams packaged_params(const fs::path& binary) {
+  ServiceParams params;
+  params.binary = binary;
+  // The data folder rather than the store, so histories kept outside a store
+  // are writable too; systemd's user manager does not see $XDG_DATA_HOME.
+  params.write_paths = {"~/.local/share/engram"};
+  return params;
+}
+
 ServiceFile render_service(ServiceManager manager, const ServiceParams& params) {
   return manager == ServiceManager::systemd ? render_systemd(params) : render_launchd(params);
+}
+
+std::optional<std::string> unwritable_reason(ServiceManager manager, const fs::path& store) {
+  std::error_code error;
+  // Where it really is: a symbolic link into /tmp is as hidden as /tmp.
+  const fs::path real = fs::weakly_canonical(fs::absolute(store), error);
+  const std::string where = (error ? store : real).string();
+  if (manager == ServiceManager::systemd) {
+    for (const HiddenFolder& hidden : k_hidden_by_unit) {
+      if (within(where, hidden.folder)) {
+        return fmt::format("{}: under {}, which the daemon's service cannot write: {}",
+                           store.string(), hidden.folder, hidden.reason);
+      }
+    }
+  }
+  // The daemon runs as this user: what the user cannot write, neither can it.
+  // A store that does not exist yet must be creatable in its nearest folder.
+  fs::path probe = error ? store : real;
+  while (!fs::exists(probe, error) && probe.has_relative_path()) {
+    probe = probe.parent_path();
+  }
+  if (!fs::is_directory(probe, error)) {
+    return fmt::format("{}: {} is a file, where a folder would have to be", store.string(),
+                       probe.string());
+  }
+  if (::access(probe.c_str(), W_OK) != 0) {
+    return fmt::format("{}: {} is not writable by you, and the daemon runs as you ({})",
+                       store.string(), probe.string(), std::strerror(errno));
+  }
+  return std::nullopt;
 }
 
 std::string systemd_word(const std::string& text) {

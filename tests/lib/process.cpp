@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
-
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -119,6 +118,12 @@ Result run(const std::vector<std::string>& args, const Environment& changes,
 }
 
 Sandbox::Sandbox() {
+  for (const char* folder : {"home", "config", "data", "work"}) {
+    std::filesystem::create_directories(m_dir / folder);
+  }
+}
+
+Sandbox::Sandbox(const std::filesystem::path& parent) : m_dir(parent) {
   for (const char* folder : {"home", "config", "data", "work"}) {
     std::filesystem::create_directories(m_dir / folder);
   }

@@ -43,6 +43,9 @@ pid_t spawn(const std::vector<std::string>& args, const Environment& changes,
 class Sandbox {
 public:
   Sandbox();
+  // A sandbox inside `parent` rather than $TMPDIR: for what /tmp changes,
+  // such as a systemd unit, which gives its daemon a /tmp of its own.
+  explicit Sandbox(const std::filesystem::path& parent);
 
   // The sandbox's root folder.
   const std::filesystem::path& root() const { return m_dir.path(); }

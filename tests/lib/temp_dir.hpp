@@ -19,10 +19,12 @@ namespace engram::test {
 class TempDir {
 public:
   // Creates the directory; throws when it cannot.
-  TempDir() {
-    const char* base = std::getenv("TMPDIR");
-    std::string pattern =
-        std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/engram-test-XXXXXX";
+  TempDir() : TempDir(default_parent()) {}
+
+  // Creates the directory inside `parent` (created too); throws when it cannot.
+  explicit TempDir(const std::filesystem::path& parent) {
+    std::filesystem::create_directories(parent);
+    std::string pattern = (parent / "engram-test-XXXXXX").string();
     if (mkdtemp(pattern.data()) == nullptr) {
       throw std::runtime_error("cannot create a temporary directory");
     }
@@ -48,6 +50,12 @@ public:
   }
 
 private:
+  // $TMPDIR, else /tmp.
+  static std::filesystem::path default_parent() {
+    const char* base = std::getenv("TMPDIR");
+    return base != nullptr && *base != '\0' ? base : "/tmp";
+  }
+
   std::filesystem::path m_path;
 };
 
