@@ -8,7 +8,7 @@ STORE ?= $(XDG_DATA_HOME)/engram/memory
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
 
-.PHONY: all setup configure build test test-asan test-tsan run install format clean fuzz release bench sweep judgments secrets
+.PHONY: all setup configure build test test-portable test-asan test-tsan run install format clean fuzz release bench sweep judgments secrets
 
 all: build
 
@@ -25,6 +25,13 @@ build: configure
 
 test: setup build
 	@ctest --preset $(PRESET) -j $(JOBS)
+
+# The POSIX backends only, built as a build off Linux would be (no epoll,
+# inotify, signalfd, syncfs or /proc; see cmake/Platform.cmake), as a unity
+# build; then the daemon's, the watchers' and the sync tests on it.
+test-portable: setup
+	@umask 022 && cmake --preset portable >/dev/null && cmake --build --preset portable -j $(JOBS)
+	@ctest --preset portable -j $(JOBS)
 
 # The whole suite under AddressSanitizer and UBSan (CI runs it after `test`).
 test-asan: setup

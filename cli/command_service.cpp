@@ -5,6 +5,7 @@
 // prints the file a package installs, which `cmake --install` uses. engram
 // never runs systemctl or launchctl itself: the user decides when.
 #include "base/error.hpp"
+#include "base/platform.hpp"
 #include "cli/app.hpp"
 #include "daemon/service_files.hpp"
 #include "engine/apply.hpp"
@@ -64,11 +65,11 @@ std::vector<fs::path> kept_stores(const config::Config& config) {
 // The parameters for this user and this binary.
 daemon::ServiceParams service_params(const Globals& globals, const config::Config& config) {
   daemon::ServiceParams params;
-  std::error_code error;
-  params.binary = fs::read_symlink("/proc/self/exe", error);
-  if (error) {
-    throw Error("cannot find the engram binary's own path: {}", error.message());
+  const auto binary = platform::executable_path();
+  if (!binary) {
+    throw Error("cannot find the engram binary's own path");
   }
+  params.binary = *binary;
   params.home = config::expand_home("~");
   params.config_home = env_folder("XDG_CONFIG_HOME", params.home, ".config");
   if (globals.config_file) {

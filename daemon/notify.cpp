@@ -1,5 +1,6 @@
-// Notifier: the sd_notify protocol, sent without blocking; the one place the daemon depends on
-// systemd, so a build without libsystemd (macOS) simply never notifies.
+// Notifier: the sd_notify protocol, sent without blocking, to NOTIFY_SOCKET
+// when a service manager set it, and the watchdog read from WATCHDOG_USEC:
+// plain datagrams and variables, so no build needs libsystemd for them.
 #include "daemon/notify.hpp"
 
 #include "base/platform.hpp"
@@ -15,23 +16,26 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#ifdef ENGRAM_HAVE_SYSTEMD
-#include <systemd/sd-daemon.h>
-#endif
-
 namespace engram::daemon {
 
 Notifier::Notifier() {
-#ifdef ENGRAM_HAVE_SYSTEMD
-  std::uint64_t usec = 0;
-  if (sd_watchdog_enabled(0, &usec) > 0 && usec > 0) {
+  // The watchdog as systemd describes it: WATCHDOG_USEC, for this process
+  // when WATCHDOG_PID names it or is unset; pinged at half the interval.
+  const char* usec_text = std::getenv("WATCHDOG_USEC");
+  const char* pid_text = std::getenv("WATCHDOG_PID");
+  if (usec_text == nullptr ||
+      (pid_text != nullptr && *pid_text != '\0' && std::atol(pid_text) != ::getpid())) {
+    return;
+  }
+  const auto usec = std::strtoull(usec_text, nullptr, 10);
+  if (usec > 0) {
     m_watchdog = std::chrono::milliseconds(std::max<std::uint64_t>(1, usec / 2000));
   }
-#endif
 }
 
 void Notifier::send(const std::string& message) {
-#ifdef ENGRAM_HAVE_SYSTEMD
+  // The protocol itself needs no libsystemd: one datagram to NOTIFY_SOCKET,
+  // which only a service manager (or a test standing in for one) sets.
   // Not sd_notify: it sends blocking, and a service manager that does not
   // read (hung, or a test's socket nobody drains) would stop the event loop
   // once its queue is full. A notification that does not fit is dropped; the
@@ -67,11 +71,6 @@ void Notifier::send(const std::string& message) {
     }
     warn_once(std::strerror(errno));
   }
-#else
-  (void)message;
-  (void)m_warned;
-  (void)m_fd;
-#endif
 }
 
 void Notifier::warn_once(const std::string& reason) {

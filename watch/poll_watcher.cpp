@@ -12,17 +12,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Nanoseconds of a stat's modification time. POSIX names the field st_mtim,
-// macOS st_mtimespec; asking the type which it has keeps #ifdefs out.
-template <typename Stat> std::int64_t mtime_ns(const Stat& status) {
-  if constexpr (requires { status.st_mtim; }) {
-    return platform::modified_ns(status);
-  } else {
-    return static_cast<std::int64_t>(status.st_mtimespec.tv_sec) * 1'000'000'000 +
-           status.st_mtimespec.tv_nsec;
-  }
-}
-
 // `parent` joined with `name` as a store-relative generic path.
 std::string join(const std::string& parent, const std::string& name) {
   return parent.empty() ? name : parent + '/' + name;
@@ -48,7 +37,7 @@ void walk(const fs::path& root, const std::string& relative, std::string_view st
     if (is_ignored(child, state_dir)) {
       continue;
     }
-    stamps[child] = Stamp{mtime_ns(status), static_cast<std::uint64_t>(status.st_size),
+    stamps[child] = Stamp{platform::modified_ns(status), static_cast<std::uint64_t>(status.st_size),
                           static_cast<std::uint64_t>(status.st_ino)};
   }
 }
