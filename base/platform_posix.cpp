@@ -37,6 +37,15 @@ bool set_flags(int fd, bool nonblocking) {
   return flags >= 0 && ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0;
 }
 
+// Asks that a write to `fd` whose peer is gone fail with EPIPE instead of
+// raising SIGPIPE, where the system has the option (macOS, the BSDs).
+void no_sigpipe([[maybe_unused]] int fd) {
+#ifdef SO_NOSIGPIPE
+  const int on = 1;
+  ::setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, sizeof on);
+#endif
+}
+
 // Closes `fd` keeping errno, for the failure paths.
 int close_keeping_errno(int fd) {
   const int saved = errno;
@@ -146,10 +155,7 @@ int make_socket(int domain, int type, bool nonblocking) {
   if (fd < 0) {
     return -1;
   }
-#ifdef SO_NOSIGPIPE
-  const int on = 1;
-  ::setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, sizeof on);
-#endif
+  no_sigpipe(fd);
   return set_flags(fd, nonblocking) ? fd : close_keeping_errno(fd);
 }
 
@@ -158,10 +164,7 @@ int accept_connection(int listener) {
   if (fd < 0) {
     return -1;
   }
-#ifdef SO_NOSIGPIPE
-  const int on = 1;
-  ::setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, sizeof on);
-#endif
+  no_sigpipe(fd);
   return set_flags(fd, true) ? fd : close_keeping_errno(fd);
 }
 

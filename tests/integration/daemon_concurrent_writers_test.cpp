@@ -8,6 +8,7 @@
 // guessed with a sleep.
 #include "lib/daemon_process.hpp"
 #include "lib/history.hpp"
+#include "lib/line_writer.hpp"
 #include "lib/occurrences.hpp"
 
 #include <atomic>
@@ -28,34 +29,9 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// `n` as three lowercase letters ("aaa", "aab", ...): a marker no rule reads
-// as a number, so no two lines look like one claim with a changed value; of
-// one width, so no marker is a part of another.
-std::string letters(std::size_t n) {
-  std::string out(3, 'a');
-  for (std::size_t i = 3; i-- > 0; n /= 26) {
-    out[i] = static_cast<char>('a' + n % 26);
-  }
-  return out;
-}
-
 // The marker of line `n` of writer `writer`; unique in the whole store.
 std::string marker(const std::string& writer, std::size_t n) {
   return "cw" + writer + "x" + letters(n) + "q";
-}
-
-// Appends `line` to `path` with one write(2) on an O_APPEND descriptor, as
-// `echo line >> file` does; false when the line was not written whole. Called
-// from the writer threads, so it counts a failure instead of asserting:
-// Catch's assertions are for the test's own thread only.
-bool append_line(const fs::path& path, const std::string& line) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-  if (fd < 0) {
-    return false;
-  }
-  const ssize_t wrote = ::write(fd, line.data(), line.size());
-  ::close(fd);
-  return wrote == static_cast<ssize_t>(line.size());
 }
 
 // True for the files engram generates from the others (they quote memories).

@@ -7,6 +7,7 @@
 // The remote is served by OpenSSH's sshd when it is installed, else by path.
 #include "lib/daemon_process.hpp"
 #include "lib/git_servers.hpp"
+#include "lib/line_writer.hpp"
 #include "lib/occurrences.hpp"
 #include "lib/sync_machines.hpp"
 
@@ -28,30 +29,9 @@ namespace {
 constexpr std::size_t k_rounds = 50;
 const std::string k_shared = "semantic/shared-runbook.md";
 
-// `n` as three lowercase letters: a marker no rule reads as a number, so no
-// two lines look like one claim whose value changed.
-std::string letters(std::size_t n) {
-  std::string out(3, 'a');
-  for (std::size_t i = 3; i-- > 0; n /= 26) {
-    out[i] = static_cast<char>('a' + n % 26);
-  }
-  return out;
-}
-
 // The marker of round `n` of machine `name` in file `file` ("s" shared, "o" own).
 std::string marker(const std::string& name, const std::string& file, std::size_t n) {
   return "sy" + name + file + "x" + letters(n) + "q";
-}
-
-// Appends `line` to `path` with one write(2), as `echo line >> file` does.
-bool append_line(const fs::path& path, const std::string& line) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-  if (fd < 0) {
-    return false;
-  }
-  const ssize_t wrote = ::write(fd, line.data(), line.size());
-  ::close(fd);
-  return wrote == static_cast<ssize_t>(line.size());
 }
 
 // The file of machine `name`'s own notes.
