@@ -112,6 +112,9 @@ load_or_default(const std::optional<std::filesystem::path>& file);
 // The effective configuration as TOML that load() accepts (`engram config show`).
 std::string render_toml(const Config& config);
 
+// A value as TOML text: `4000`, `"semantic"`, `["a", "b"]`.
+std::string render_value(const Value& value);
+
 // Every key with its type, default and help (`engram config keys`).
 std::string render_key_reference();
 

@@ -160,6 +160,28 @@ const std::vector<std::string_view> k_builtin_rules = {
     "working-memory", "episodic-decay", "dedupe",    "contradictions",
     "stale-refs",     "forgetting",     "promotion", "index"};
 
+const std::string_view k_config_intro =
+    "engram reads TOML from $XDG_CONFIG_HOME/engram/config.toml "
+    "(~/.config/engram/config.toml when XDG_CONFIG_HOME is unset), or from the file given with "
+    "`--config FILE`. Every key is optional; a key left out has the default shown. Unknown keys "
+    "and bad values are errors, reported as `file:line: message`, and nothing runs until they "
+    "are fixed. `engram config show` prints the effective configuration.";
+
+const std::string_view k_store_section_help =
+    "One section per store. `path` is required: the store's folder (`~` is expanded; a relative "
+    "path is relative to the configuration file's folder); no two stores may share one. `name` "
+    "is an optional label. `profile` says what kind of memory folder it is — `four-layer` "
+    "(engram's own), `claude-code`, `openclaw` or `unknown` — and is detected from its "
+    "files when left out (`engram status` shows it). Any other key above, written by its full "
+    "name (`guard.working_chars = 4000`) or in a sub-table (`[store.guard]` after the "
+    "`[[store]]` line), overrides the top-level value for that store only.";
+
+const std::string_view k_plugin_rules_help =
+    "A table for a rule engram does not ship belongs to a plugin loaded from `plugins.dirs`. Its "
+    "keys are kept as they are typed (booleans, integers, numbers, strings, lists of strings) "
+    "for the plugin to read; a `[[store]]` may override them like any other key. Unknown keys in "
+    "a built-in rule's table are errors.";
+
 const std::vector<TableHelp> k_config_tables = {
     {"layout", "The names of a store's files and folders, relative to its root. Each is a single "
                "name: no '/', not \".\", \"..\" or \".git\"."},

@@ -49,6 +49,15 @@ extern const std::vector<Key> k_config_key_table;
 // Every table of k_config_key_table, in the same order, with a description.
 extern const std::vector<TableHelp> k_config_tables;
 
+// What the configuration file is and how it is read: the reference's first paragraph.
+extern const std::string_view k_config_intro;
+
+// What a `[[store]]` section holds.
+extern const std::string_view k_store_section_help;
+
+// What a `[rules.<plugin rule>]` table holds.
+extern const std::string_view k_plugin_rules_help;
+
 // The names of the rules engram ships; `[rules.<other>]` belongs to a plugin.
 extern const std::vector<std::string_view> k_builtin_rules;
 
@@ -75,6 +84,9 @@ std::string_view describe_type(Type type);
 
 // The type of a value.
 Type type_of(const Value& value);
+
+// A key's type and limits, as the reference lists them: "integer, 1 to 100".
+std::string describe_limits(const Key& key);
 
 // What is wrong with a value of the right type (range, then validator), or nullopt.
 std::optional<std::string> check_value(const Key& key, const Value& value);

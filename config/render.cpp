@@ -61,28 +61,6 @@ std::string toml_real(double number) {
   return text;
 }
 
-// A value as TOML.
-std::string toml_value(const Value& value) {
-  switch (type_of(value)) {
-  case Type::boolean:
-    return std::get<bool>(value) ? "true" : "false";
-  case Type::integer:
-    return fmt::format("{}", std::get<std::int64_t>(value));
-  case Type::real:
-    return toml_real(std::get<double>(value));
-  case Type::string:
-    return toml_string(std::get<std::string>(value));
-  case Type::string_list: {
-    std::string out = "[";
-    for (const auto& item : std::get<std::vector<std::string>>(value)) {
-      out += fmt::format("{}{}", out.size() > 1 ? ", " : "", toml_string(item));
-    }
-    return out + "]";
-  }
-  }
-  return {};
-}
-
 // The rule a plugin key belongs to, and the key's name inside the rule's table.
 std::pair<std::string_view, std::string_view> split_plugin_key(std::string_view key) {
   const std::string_view rest = key.substr(std::string_view("rules.").size());
@@ -110,7 +88,29 @@ std::string wrap(std::string_view text, std::string_view indent) {
   return out + line + "\n";
 }
 
-// A key's type and limits, as the reference lists them: "integer, 1 to 100".
+} // namespace
+
+std::string render_value(const Value& value) {
+  switch (type_of(value)) {
+  case Type::boolean:
+    return std::get<bool>(value) ? "true" : "false";
+  case Type::integer:
+    return fmt::format("{}", std::get<std::int64_t>(value));
+  case Type::real:
+    return toml_real(std::get<double>(value));
+  case Type::string:
+    return toml_string(std::get<std::string>(value));
+  case Type::string_list: {
+    std::string out = "[";
+    for (const auto& item : std::get<std::vector<std::string>>(value)) {
+      out += fmt::format("{}{}", out.size() > 1 ? ", " : "", toml_string(item));
+    }
+    return out + "]";
+  }
+  }
+  return {};
+}
+
 std::string describe_limits(const Key& key) {
   std::string text(describe_type(key.type).substr(describe_type(key.type).find(' ') + 1));
   const auto number = [&](double limit) {
@@ -130,8 +130,6 @@ std::string describe_limits(const Key& key) {
   return text;
 }
 
-} // namespace
-
 std::string render_toml(const Config& config) {
   std::string out = "# engram's effective configuration";
   out += config.source.empty() ? " (built-in defaults).\n"
@@ -142,7 +140,8 @@ std::string render_toml(const Config& config) {
     out += fmt::format("\n[{}]\n", table.name);
     for (const auto& key : k_config_key_table) {
       if (table_of(key.name) == table.name) {
-        out += fmt::format("{} = {}\n", leaf_of(key.name), toml_value(config.global.get(key.name)));
+        out +=
+            fmt::format("{} = {}\n", leaf_of(key.name), render_value(config.global.get(key.name)));
       }
     }
   }
@@ -158,7 +157,7 @@ std::string render_toml(const Config& config) {
                          rule);
       current_rule = rule;
     }
-    out += fmt::format("{} = {}\n", key, toml_value(value));
+    out += fmt::format("{} = {}\n", key, render_value(value));
   }
 
   for (const auto& store : config.stores) {
@@ -170,7 +169,7 @@ std::string render_toml(const Config& config) {
       out += fmt::format("profile = {}\n", toml_string(store.profile));
     }
     for (const auto& key : store.overridden) {
-      out += fmt::format("{} = {}\n", key, toml_value(store.settings.get(key)));
+      out += fmt::format("{} = {}\n", key, render_value(store.settings.get(key)));
     }
   }
   return out;
@@ -178,13 +177,7 @@ std::string render_toml(const Config& config) {
 
 std::string render_key_reference() {
   std::string out = "engram configuration keys\n=========================\n\n";
-  out += wrap("engram reads TOML from $XDG_CONFIG_HOME/engram/config.toml "
-              "(~/.config/engram/config.toml when XDG_CONFIG_HOME is unset), or from the file "
-              "given with `--config FILE`. Every key is optional; a key left out has the default "
-              "shown. Unknown keys and bad values are errors, reported as `file:line: message`, "
-              "and nothing runs until they are fixed. `engram config show` prints the effective "
-              "configuration.",
-              "");
+  out += wrap(k_config_intro, "");
   for (const auto& table : k_config_tables) {
     out += fmt::format("\n[{}]\n", table.name);
     out += wrap(table.help, "");
@@ -192,26 +185,14 @@ std::string render_key_reference() {
       if (table_of(key.name) != table.name) {
         continue;
       }
-      out += fmt::format("\n  {} = {}\n", leaf_of(key.name), toml_value(key.default_value));
+      out += fmt::format("\n  {} = {}\n", leaf_of(key.name), render_value(key.default_value));
       out += wrap(fmt::format("({}) {}", describe_limits(key), key.help), "      ");
     }
   }
   out += "\n[[store]]\n";
-  out += wrap("One section per store. `path` is required: the store's folder (`~` is expanded; "
-              "a relative path is relative to the configuration file's folder); no two stores "
-              "may share one. `name` is an optional label. `profile` says what kind of memory "
-              "folder it is — `four-layer` (engram's own), `claude-code`, `openclaw` or "
-              "`unknown` — and is detected from its files when left out (`engram status` shows "
-              "it). Any other key above, written by its full name (`guard.working_chars = "
-              "4000`) or in a sub-table (`[store.guard]` after the `[[store]]` line), overrides "
-              "the top-level value for that store only.",
-              "");
+  out += wrap(k_store_section_help, "");
   out += "\n[rules.<plugin rule>]\n";
-  out += wrap("A table for a rule engram does not ship belongs to a plugin loaded from "
-              "`plugins.dirs`. Its keys are kept as they are typed (booleans, integers, numbers, "
-              "strings, lists of strings) for the plugin to read; a `[[store]]` may override "
-              "them like any other key. Unknown keys in a built-in rule's table are errors.",
-              "");
+  out += wrap(k_plugin_rules_help, "");
   return out;
 }
 
