@@ -86,6 +86,9 @@ int run(int argc, char** argv) {
   add_daemon_command(app, commands);
   add_control_commands(app, commands);
   add_service_command(app, commands);
+  add_completion_command(app, commands);
+  add_manual_command(app, commands);
+  add_help_command(app, commands);
 
   try {
     app.parse(argc, argv);

@@ -96,6 +96,15 @@ void add_feedback_command(CLI::App& app, std::vector<Command>& commands);
 // Adds `engram hook session-start|user-prompt-submit|session-end` (agent hooks) to `app`.
 void add_hook_command(CLI::App& app, std::vector<Command>& commands);
 
+// Adds `engram help [COMMAND...]` (the text --help prints) to `app`; add it after every other.
+void add_help_command(CLI::App& app, std::vector<Command>& commands);
+
+// Adds `engram completion bash|zsh|fish` (a shell's completion script) to `app`.
+void add_completion_command(CLI::App& app, std::vector<Command>& commands);
+
+// Adds the hidden `engram manual engram|engram.toml` (a man page in roff) to `app`.
+void add_manual_command(CLI::App& app, std::vector<Command>& commands);
+
 // Loads the configuration named by --config, else the default one. When it is
 // invalid, prints each problem as `file:line: message` and returns nullopt.
 std::optional<config::Config> load_config(const Globals& globals);

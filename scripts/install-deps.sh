@@ -11,7 +11,11 @@ packages=(
   libstemmer-dev libsystemd-dev libmimalloc-dev catch2 inotify-tools python3
   universal-ctags
   openssh-server openssh-client lighttpd
+  man-db groff-base zsh fish
 )
+
+# man-db and groff render the man pages in their test; zsh and fish check
+# that the completion scripts written for them parse.
 
 # Servers the sync tests start themselves, on 127.0.0.1 and a free port:
 # installing them must not start them as system services too.
