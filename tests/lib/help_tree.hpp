@@ -49,9 +49,11 @@ inline HelpCommand parse_help(const std::string& help) {
 // Every command under `path`, read from the --help of each, parents first.
 inline std::vector<HelpCommand> help_tree(const Sandbox& sandbox,
                                           const std::vector<std::string>& path = {}) {
-  auto args = path;
+  // Not Sandbox::engram, which takes `consolidate --help` for a run to check.
+  std::vector<std::string> args{ENGRAM_BINARY};
+  args.insert(args.end(), path.begin(), path.end());
   args.push_back("--help");
-  const auto help = sandbox.engram(args);
+  const auto help = run(args, sandbox.engram_environment());
   if (help.exit_code != 0) {
     throw std::runtime_error("engram --help failed: " + help.err);
   }
