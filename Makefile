@@ -8,7 +8,7 @@ STORE ?= $(XDG_DATA_HOME)/engram/memory
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
 
-.PHONY: all setup configure build test test-portable test-asan test-tsan run install format clean fuzz release bench sweep judgments secrets
+.PHONY: all setup configure build test test-portable test-asan test-tsan run install uninstall package format clean fuzz release bench sweep judgments secrets
 
 all: build
 
@@ -56,7 +56,19 @@ run: setup build
 install: release
 	@umask 022 && cmake --install build/release --prefix "$(PREFIX)" --strip
 
-# The release build of what runs (the executable and its rules, no tests).
+# Removes what `make install` put in place: the files its install_manifest.txt
+# lists, and the engram folders left empty.
+INSTALL_MANIFEST ?= build/release/install_manifest.txt
+uninstall:
+	@cmake -DMANIFEST="$(INSTALL_MANIFEST)" -P cmake/Uninstall.cmake
+
+# The Debian package of the release build (what `make install` installs, under
+# /usr), written to build/release/: `sudo apt install ./build/release/engram_*.deb`.
+package: release
+	@cd build/release && cpack -G DEB
+
+# The release build of what runs and is installed (the executable, its rules,
+# man pages and completions; no tests).
 # The release preset is a unity build (16 files a unit, to build in minutes):
 # two files of one unit may not give one name to two things in their
 # anonymous namespaces; dev and ci, one file a unit, do not catch that, so
