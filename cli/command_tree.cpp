@@ -142,8 +142,11 @@ bool takes_value(const OptionInfo& option) {
 
 std::string summary(const std::string& description) {
   // A period followed by a space ends the sentence; one inside a word ("e.g")
-  // does not, and a description of one sentence is kept whole.
-  const auto end = description.find(". ");
+  // or an ellipsis ("PATH... ") does not, and one sentence is kept whole.
+  auto end = description.find(". ");
+  while (end != std::string::npos && end > 0 && description[end - 1] == '.') {
+    end = description.find(". ", end + 1);
+  }
   std::string first = description.substr(0, end);
   if (!first.empty() && first.back() == '.') {
     first.pop_back();

@@ -79,7 +79,10 @@ std::vector<std::string> argument_specs(const CommandInfo& command) {
   for (std::size_t i = 0; i < command.arguments.size(); ++i) {
     const auto& argument = command.arguments[i];
     const std::string position = argument.repeatable ? "*" : std::to_string(i + 1);
-    specs.push_back(fmt::format("'{}:{}{}:{}'", position, argument.required ? "" : ":",
+    // `n::` marks an optional argument; after `*` a second colon means
+    // something else (the words are narrowed), and `*` is optional anyway.
+    const bool optional = !argument.required && !argument.repeatable;
+    specs.push_back(fmt::format("'{}:{}{}:{}'", position, optional ? ":" : "",
                                 escape_quote(argument.value_name), escape_quote(action(argument))));
   }
   return specs;
