@@ -65,7 +65,7 @@ uninstall:
 # The Debian package of the release build (what `make install` installs, under
 # /usr), written to build/release/: `sudo apt install ./build/release/engram_*.deb`.
 package: release
-	@cd build/release && cpack -G DEB
+	@cd build/release && umask 022 && cpack -G DEB
 
 # The release build of what runs and is installed (the executable, its rules,
 # man pages and completions; no tests).

@@ -19,6 +19,10 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS git)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_STRIP_FILES ON)
+# Folders 0755 whatever the packager's umask: the plugin host refuses a rule
+# folder that others can write to.
+set(CPACK_INSTALL_DEFAULT_DIRECTORY_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE
+  GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
 # Installed with DESTDIR under the final prefix, not into the staging folder
 # as the prefix: the service files name the binary by its installed path.
 set(CPACK_SET_DESTDIR ON)
