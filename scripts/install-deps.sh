@@ -11,6 +11,8 @@ packages=(
   libstemmer-dev libsystemd-dev libmimalloc-dev catch2 inotify-tools python3
   universal-ctags
   openssh-server openssh-client lighttpd
+  # The report test opens `engram report`'s page in it, headless.
+  chromium
 )
 
 # Servers the sync tests start themselves, on 127.0.0.1 and a free port:
