@@ -252,7 +252,7 @@ std::string runs_table(const engine::StoreHistory& history) {
 }
 
 // The page's heading: the store, the period and when it was made.
-std::string heading(const engine::StoreHistory& history, const ReportSource& source) {
+std::string page_heading(const engine::StoreHistory& history, const ReportSource& source) {
   std::string period = "no commits";
   if (!history.points.empty()) {
     period = fmt::format(
@@ -282,7 +282,7 @@ std::string render_report(const engine::StoreHistory& history, const ReportSourc
                   "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n"
                   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                   "<title>engram report: {}</title>\n<style>{}</style>\n</head>\n<body>\n{}",
-                  escape_html(source.store), k_style, heading(history, source));
+                  escape_html(source.store), k_style, page_heading(history, source));
   for (const auto& chart : charts) {
     page += fmt::format("<section>\n<h2>{}</h2>\n{}\n</section>\n", escape_html(chart.title),
                         render_chart(chart));
