@@ -83,6 +83,7 @@ int run(int argc, char** argv) {
   add_show_command(app, commands);
   add_rollback_command(app, commands);
   add_restore_command(app, commands);
+  add_report_command(app, commands);
   add_daemon_command(app, commands);
   add_control_commands(app, commands);
   add_service_command(app, commands);

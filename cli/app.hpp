@@ -87,6 +87,9 @@ void add_rollback_command(CLI::App& app, std::vector<Command>& commands);
 // Adds `engram restore REV -- PATH...` (files as they were at a commit) to `app`.
 void add_restore_command(CLI::App& app, std::vector<Command>& commands);
 
+// Adds `engram report` (an HTML page of how the store changed over time) to `app`.
+void add_report_command(CLI::App& app, std::vector<Command>& commands);
+
 // Adds `engram recall QUERY` (the memories that answer a query) to `app`.
 void add_recall_command(CLI::App& app, std::vector<Command>& commands);
 

@@ -184,6 +184,7 @@ void walk_trailers(const Repository& repository,
     const char* summary = git_commit_summary(commit.pointer);
     seen.summary = summary != nullptr ? summary : "";
     seen.time = git_commit_time(commit.pointer);
+    seen.offset_minutes = git_commit_time_offset(commit.pointer);
     seen.trailers = trailers_of(git_commit_message(commit.pointer));
     if (!visit(seen)) {
       return;
@@ -235,6 +236,14 @@ std::string note_of(git_repository* handle, const git_oid& id) {
 }
 
 } // namespace
+
+std::string note_of(const Repository& repository, const std::string& id) {
+  git_oid oid;
+  if (git_oid_fromstr(&oid, id.c_str()) != 0) {
+    return {};
+  }
+  return note_of(repository.handle(), oid);
+}
 
 CommitDetail show(const Repository& repository, const std::string& id) {
   git_repository* handle = repository.handle();

@@ -81,6 +81,7 @@ struct TrailedCommit {
   std::string summary;                                       // the message's first line
   std::int64_t time = 0;                                     // commit time, seconds since the epoch
   std::vector<std::pair<std::string, std::string>> trailers; // key, value; in order
+  int offset_minutes = 0;                                    // the committer's UTC offset
 };
 
 // Calls `visit` with each commit of HEAD's first-parent line, newest first,
@@ -93,6 +94,10 @@ void walk_trailers(const Repository& repository,
 // branch or tag. Says why when it names none.
 [[nodiscard]] Expected<std::string, std::string> resolve(const Repository& repository,
                                                          std::string_view rev);
+
+// The note k_notes_ref holds for commit `id` (a consolidation's record);
+// empty when it has none.
+std::string note_of(const Repository& repository, const std::string& id);
 
 // The commit `id` in full. Throws engram::Error when it cannot be read.
 CommitDetail show(const Repository& repository, const std::string& id);

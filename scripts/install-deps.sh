@@ -12,10 +12,12 @@ packages=(
   universal-ctags
   openssh-server openssh-client lighttpd
   man-db groff-base zsh fish
+  chromium
 )
 
 # man-db and groff render the man pages in their test; zsh and fish check
-# that the completion scripts written for them parse.
+# that the completion scripts written for them parse; the report test opens
+# `engram report`'s page in a headless chromium.
 
 # Servers the sync tests start themselves, on 127.0.0.1 and a free port:
 # installing them must not start them as system services too.
