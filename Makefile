@@ -71,8 +71,8 @@ package: release
 # man pages and completions; no tests).
 # The release preset is a unity build (16 files a unit, to build in minutes):
 # two files of one unit may not give one name to two things in their
-# anonymous namespaces; dev and ci, one file a unit, do not catch that, so
-# .ci/run builds this too.
+# anonymous namespaces. The ci preset is batched the same way, so CI's
+# `make test` finds such a clash before a release build does.
 release: setup
 	@umask 022 && cmake --preset release >/dev/null && \
 	  cmake --build --preset release -j $(JOBS) --target engram-product

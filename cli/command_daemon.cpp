@@ -2,19 +2,23 @@
 // foreground (systemd and launchd supervise it; `make run` runs it in a
 // terminal). The stores are those given with --store, else the configuration's
 // `[[store]]`s, else the default store. With none it can keep, it exits with
-// daemon::k_exit_nothing_to_keep, which its service does not restart.
+// daemon::k_exit_nothing_to_keep, which its systemd unit does not restart; or,
+// with --wait-for-store (the launchd agent, as launchd cannot be told not to
+// restart), it waits for one.
 #include "base/error.hpp"
 #include "cli/app.hpp"
 #include "cli/rule_plugins.hpp"
 #include "daemon/daemon.hpp"
 #include "daemon/log.hpp"
 #include "daemon/service_files.hpp"
+#include "daemon/wait_for_store.hpp"
 #include "engine/recovery.hpp"
 #include "plugins/host.hpp"
 #include "watch/watcher.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +26,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <memory>
+#include <optional>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -35,7 +40,11 @@ namespace fs = std::filesystem;
 struct DaemonCommandOptions {
   std::vector<fs::path> stores; // --store, repeatable
   std::string log_file;         // --log-file; empty: stderr as it is
+  bool wait_for_store = false;  // --wait-for-store
 };
+
+// How often a daemon waiting for a store reads its configuration again.
+constexpr std::chrono::seconds k_store_check{30};
 
 // Sends stdout and stderr to the end of `file` (a leading `~` is the home
 // folder), creating its folder. launchd can only name a file per user in a
@@ -96,13 +105,68 @@ std::vector<daemon::StoreSpec> chosen_stores(const config::Config& config,
   return specs;
 }
 
+// Says what an interrupted run left and what recovery did with it.
+void recover_store(const daemon::StoreSpec& store) {
+  const auto recovery = engine::recover(store.root, store.settings);
+  if (recovery.operation) {
+    spdlog::warn("finished an interrupted {}{}", *recovery.operation,
+                 recovery.commit ? " as " + recovery.commit->substr(0, 12) : std::string());
+  }
+  if (!recovery.removed_temporaries.empty()) {
+    spdlog::info("removed {} temporary file(s) an interrupted run left",
+                 recovery.removed_temporaries.size());
+  }
+  if (recovery.snapshot) {
+    spdlog::info("committed the agent's changes made while no daemon watched as {}",
+                 recovery.snapshot->commit.substr(0, 12));
+  }
+}
+
+// Keeps the stores `config` names until stopped: the daemon's exit status, or
+// nullopt when it could keep none of them.
+std::optional<int> keep_stores(const config::Config& config, const Globals& globals,
+                               const DaemonCommandOptions& options, bool level_given,
+                               const plugins::Host& host) {
+  daemon::DaemonOptions daemon_options;
+  daemon_options.stores = chosen_stores(config, options);
+  daemon_options.log_level_fixed = level_given;
+  daemon_options.recover = recover_store;
+  daemon_options.load_config = [file = globals.config_file] {
+    return config::load_or_default(file);
+  };
+  daemon::Daemon keeper(std::move(daemon_options), daemon::engine_consolidator(host.slots()),
+                        watch::make_watcher);
+  try {
+    return keeper.run();
+  } catch (const Fatal& fatal) {
+    if (!keeper.stores().empty()) {
+      throw; // a failure while keeping stores: main reports it, and a restart may help
+    }
+    spdlog::error("{}", fatal.what());
+    return std::nullopt;
+  }
+}
+
+// True when the configuration, read again, names a store folder that exists.
+bool store_appeared(const Globals& globals, const DaemonCommandOptions& options) {
+  const auto config = config::load_or_default(globals.config_file);
+  if (!config) {
+    return false; // a configuration being edited: the next look may find it whole
+  }
+  const auto specs = chosen_stores(*config, options);
+  return std::any_of(specs.begin(), specs.end(), [](const daemon::StoreSpec& spec) {
+    std::error_code error;
+    return fs::is_directory(spec.root, error);
+  });
+}
+
 // Runs `engram daemon`.
 int run_daemon(const Globals& globals, const DaemonCommandOptions& options,
                const CLI::Option* log_level_option) {
   if (!options.log_file.empty()) {
     log_to_file(options.log_file); // first, so configuration errors land in it too
   }
-  const auto config = load_config(globals);
+  auto config = load_config(globals);
   if (!config) {
     return k_exit_usage;
   }
@@ -120,43 +184,30 @@ int run_daemon(const Globals& globals, const DaemonCommandOptions& options,
   for (const auto& refused : host.refused()) {
     spdlog::warn("plugin refused: {}: {}", refused.path, refused.reason);
   }
-
-  daemon::DaemonOptions daemon_options;
-  daemon_options.stores = chosen_stores(*config, options);
-  daemon_options.log_level_fixed = level_given;
-  daemon_options.recover = [](const daemon::StoreSpec& store) {
-    const auto recovery = engine::recover(store.root, store.settings);
-    if (recovery.operation) {
-      spdlog::warn("finished an interrupted {}{}", *recovery.operation,
-                   recovery.commit ? " as " + recovery.commit->substr(0, 12) : std::string());
+  while (true) {
+    if (const auto status = keep_stores(*config, globals, options, level_given, host)) {
+      return *status;
     }
-    if (!recovery.removed_temporaries.empty()) {
-      spdlog::info("removed {} temporary file(s) an interrupted run left",
-                   recovery.removed_temporaries.size());
+    if (!options.wait_for_store) {
+      // Restarting cannot help until the configuration or the stores change,
+      // so the status says so and the service does not retry.
+      spdlog::error("nothing to keep: exiting with status {}, which the service does not "
+                    "restart; fix the stores above, then start the daemon again",
+                    daemon::k_exit_nothing_to_keep);
+      return daemon::k_exit_nothing_to_keep;
     }
-    if (recovery.snapshot) {
-      spdlog::info("committed the agent's changes made while no daemon watched as {}",
-                   recovery.snapshot->commit.substr(0, 12));
+    spdlog::warn("nothing to keep: waiting for a store (the configuration is read again every "
+                 "{} s, and on SIGHUP)",
+                 std::chrono::duration_cast<std::chrono::seconds>(k_store_check).count());
+    if (daemon::wait_for_store([&] { return store_appeared(globals, options); }, k_store_check) ==
+        daemon::WaitEnd::stopped) {
+      spdlog::info("stopped while waiting for a store");
+      return k_exit_ok;
     }
-  };
-  daemon_options.load_config = [file = globals.config_file] {
-    return config::load_or_default(file);
-  };
-  daemon::Daemon keeper(std::move(daemon_options), daemon::engine_consolidator(host.slots()),
-                        watch::make_watcher);
-  try {
-    return keeper.run();
-  } catch (const Fatal& fatal) {
-    if (!keeper.stores().empty()) {
-      throw; // a failure while keeping stores: main reports it, and a restart may help
+    spdlog::info("a store to keep appeared; starting again");
+    if (auto reloaded = config::load_or_default(globals.config_file)) {
+      config = std::move(*reloaded);
     }
-    // start() kept nothing. Restarting cannot help until the configuration or
-    // the stores change, so the status says so and the service does not retry.
-    spdlog::error("{}", fatal.what());
-    spdlog::error("nothing to keep: exiting with status {}, which the service does not restart; "
-                  "fix the stores above, then start the daemon again",
-                  daemon::k_exit_nothing_to_keep);
-    return daemon::k_exit_nothing_to_keep;
   }
 }
 
@@ -179,6 +230,10 @@ void add_daemon_command(CLI::App& app, std::vector<Command>& commands) {
                    "Append the log to FILE instead of stderr (a leading ~ is your home folder), "
                    "creating its folder; the launchd agent uses ~/Library/Logs/engram/engram.log")
       ->type_name("FILE");
+  command->add_flag("--wait-for-store", options->wait_for_store,
+                    "With no store it can keep, wait for one (the configuration is read again "
+                    "every 30 s and on SIGHUP) instead of exiting with status 78; the launchd "
+                    "agent uses it, as launchd restarts whatever exits with an error");
   // `engram daemon --config F --log-level L` reads as naturally as the other order.
   command->fallthrough();
   const CLI::Option* log_level_option = app.get_option_no_throw("--log-level");

@@ -310,9 +310,9 @@ const std::vector<Key> k_config_key_table = {
          "A daily full consolidation at this local time (HH:MM); \"\" is off."),
     integer("daemon.poll_interval_ms", 2000, 10, k_hour_ms,
             "How often the polling watcher looks for changes."),
-    text("daemon.watcher", "auto", one_of({"auto", "inotify", "poll"}),
-         "How changes are noticed: \"inotify\" (Linux), \"poll\", or \"auto\" for the best one "
-         "available."),
+    text("daemon.watcher", "auto", one_of({"auto", "inotify", "fsevents", "poll"}),
+         "How changes are noticed: \"inotify\" (Linux), \"fsevents\" (macOS), \"poll\", or "
+         "\"auto\" for the best one available."),
     text("daemon.log_level", "info", one_of({"trace", "debug", "info", "warn", "error", "off"}),
          "The least severe message the daemon logs: trace, debug, info, warn, error or off.",
          Scope::global_only),

@@ -3,7 +3,7 @@
 // subtree left without watches (ENOSPC) is polled with the stat walk.
 #pragma once
 
-#include "watch/poll_watcher.hpp"
+#include "watch/stamps.hpp"
 
 #include <cstdint>
 #include <set>

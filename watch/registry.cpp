@@ -1,5 +1,6 @@
 // make_watcher: the registry of watcher backends. Which native backend this
-// build has is cmake/Platform.cmake's choice (ENGRAM_WATCH_INOTIFY).
+// build has is cmake/Platform.cmake's choice (ENGRAM_WATCH_INOTIFY on Linux,
+// ENGRAM_WATCH_FSEVENTS on macOS, neither elsewhere).
 #include "base/error.hpp"
 #include "watch/poll_watcher.hpp"
 
@@ -8,16 +9,31 @@
 #ifdef ENGRAM_WATCH_INOTIFY
 #include "watch/inotify_watcher.hpp"
 #endif
+#ifdef ENGRAM_WATCH_FSEVENTS
+#include "watch/fsevents_watcher.hpp"
+#endif
 
 namespace engram::watch {
 
 namespace {
 
+// The name of this build's native backend ("" when it has none).
+constexpr std::string_view k_native =
+#if defined(ENGRAM_WATCH_INOTIFY)
+    "inotify";
+#elif defined(ENGRAM_WATCH_FSEVENTS)
+    "fsevents";
+#else
+    "";
+#endif
+
 // The native backend of this platform, or nullptr when it has none.
 std::unique_ptr<Watcher> make_native(const std::filesystem::path& root,
                                      const WatchOptions& options) {
-#ifdef ENGRAM_WATCH_INOTIFY
+#if defined(ENGRAM_WATCH_INOTIFY)
   return std::make_unique<InotifyWatcher>(root, options);
+#elif defined(ENGRAM_WATCH_FSEVENTS)
+  return std::make_unique<FseventsWatcher>(root, options);
 #else
   (void)root;
   (void)options;
@@ -41,13 +57,12 @@ std::unique_ptr<Watcher> make_watcher(const std::filesystem::path& root,
   if (options.backend == "poll") {
     return std::make_unique<PollWatcher>(root, options);
   }
-  if (options.backend == "inotify") {
-    auto watcher = make_native(root, options);
-    if (!watcher) {
-      throw Error(
-          "this build has no inotify watcher backend (Linux has one); use \"poll\" or \"auto\"");
+  if (options.backend == "inotify" || options.backend == "fsevents") {
+    if (options.backend != k_native) {
+      throw Error("this build has no {} watcher backend ({} has one); use \"poll\" or \"auto\"",
+                  options.backend, options.backend == "inotify" ? "Linux" : "macOS");
     }
-    return watcher;
+    return make_native(root, options);
   }
   if (options.backend == "auto") {
     try {
@@ -60,7 +75,7 @@ std::unique_ptr<Watcher> make_watcher(const std::filesystem::path& root,
     }
     return std::make_unique<PollWatcher>(root, options);
   }
-  throw Error("unknown watcher backend \"{}\" (auto, inotify or poll)", options.backend);
+  throw Error("unknown watcher backend \"{}\" (auto, inotify, fsevents or poll)", options.backend);
 }
 
 } // namespace engram::watch

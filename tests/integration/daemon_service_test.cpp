@@ -2,20 +2,28 @@
 // agent written for the sandbox's user, checked by the tools that read them:
 // `systemd-analyze verify` where it runs, Python's plistlib for the plist, and
 // a real systemd user manager where the machine has one.
+#include "lib/daemon_process.hpp"
 #include "lib/process.hpp"
 
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <string>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
 namespace fs = std::filesystem;
 using engram::test::read_file;
 using engram::test::Sandbox;
+using engram::test::wait_until;
 using engram::test::write_file;
+using namespace std::chrono_literals;
 
 namespace {
+
+constexpr auto npos = std::string::npos;
 
 // True when `program` is found in PATH.
 bool on_path(const std::string& program) {
@@ -251,17 +259,53 @@ TEST_CASE("service install --launchd writes an agent that parses as a property l
   INFO(parsed.err);
   REQUIRE(parsed.exit_code == 0);
   const auto args = parsed.out_lines();
-  REQUIRE(args.size() == 4);
+  REQUIRE(args.size() == 5);
   CHECK(args.at(0) == ENGRAM_BINARY);
+  CHECK(args.at(2) == "--wait-for-store");
 
-  // Run as launchd would, with the user's HOME: the log lands in their Library.
+  // Run as launchd would, with the user's HOME: the log lands in their
+  // Library, and with no store it waits for one instead of exiting (launchd
+  // would restart it every ThrottleInterval seconds).
   std::vector<std::string> command(args.begin(), args.end());
-  const auto ran = engram::test::run(command, sandbox.engram_environment());
-  CHECK(ran.exit_code == 78);
-  CHECK(ran.err.empty());
+  const fs::path err = sandbox.root() / "agent.err";
+  const pid_t agent =
+      engram::test::spawn(command, sandbox.engram_environment(), sandbox.root() / "agent.out", err);
   const fs::path log = sandbox.root() / "home" / "Library" / "Logs" / "engram" / "engram.log";
-  REQUIRE(fs::exists(log));
-  CHECK_THAT(read_file(log), Catch::Contains("nothing to keep: exiting with status 78"));
+  const auto logged = [&](const std::string& line) {
+    return wait_until([&] { return fs::exists(log) && read_file(log).find(line) != npos; }, 20s);
+  };
+  REQUIRE(logged("nothing to keep: waiting for a store"));
+  // A store appears; SIGHUP makes the agent look at once instead of at its next check.
+  REQUIRE(sandbox.engram({"init", sandbox.default_store().string()}).exit_code == 0);
+  ::kill(agent, SIGHUP);
+  const bool kept = logged("ready: keeping 1 store");
+  ::kill(agent, SIGTERM);
+  int status = 0;
+  ::waitpid(agent, &status, 0);
+  INFO(read_file(log));
+  CHECK(kept);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(read_file(err).empty());
+}
+
+TEST_CASE("a daemon waiting for a store stops at once on SIGTERM, with status 0") {
+  const Sandbox sandbox;
+  const fs::path err = sandbox.root() / "daemon.err";
+  const pid_t daemon = engram::test::spawn({ENGRAM_BINARY, "daemon", "--wait-for-store"},
+                                           sandbox.engram_environment(),
+                                           sandbox.root() / "daemon.out", err);
+  REQUIRE(wait_until(
+      [&] { return read_file(err).find("nothing to keep: waiting for a store") != npos; }, 20s));
+  // SIGHUP with still no store: it looks, and goes on waiting.
+  ::kill(daemon, SIGHUP);
+  ::kill(daemon, SIGTERM);
+  int status = 0;
+  ::waitpid(daemon, &status, 0);
+  INFO(read_file(err));
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK_THAT(read_file(err), Catch::Contains("stopped while waiting for a store"));
 }
 
 TEST_CASE("service uninstall removes the file and its link, and says how to stop the daemon") {

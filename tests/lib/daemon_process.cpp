@@ -184,10 +184,13 @@ bool DaemonProcess::wait_idle_after(std::size_t runs, std::chrono::milliseconds 
 
 std::string daemon_config(const std::string& tables, const std::string& daemon_keys) {
   // Snapshots are not coalesced here, so each settled burst commits at once.
+  // The poll watcher (the portable build's, and inotify's fallback) looks as
+  // often as the daemon settles, so a test waits for a change, not a poll.
+  const bool own_poll = daemon_keys.find("poll_interval_ms") != std::string::npos;
   return tables + "\n[git]\nsnapshot_interval_s = 0\n" +
          "\n[daemon]\nsettle_ms = 100\nmax_wait_ms = 1000\nidle_full_after_s = 0\n"
          "full_at = \"\"\n" +
-         daemon_keys;
+         (own_poll ? "" : "poll_interval_ms = 100\n") + daemon_keys;
 }
 
 DaemonStore daemon_store(const Sandbox& sandbox, const std::string& tables,

@@ -108,7 +108,8 @@ struct DaemonStore {
 
 // `engram init --example` at `name` in the sandbox's work folder, and a
 // configuration of `tables` (whole TOML tables) and a [daemon] table that
-// settles quickly (settle_ms 100, max_wait_ms 1000), the idle and daily
+// settles quickly (settle_ms 100, max_wait_ms 1000), polls as often
+// (poll_interval_ms 100, unless `daemon_keys` sets it), has the idle and daily
 // triggers off, then `daemon_keys` (more lines of that table), and snapshots
 // not coalesced (git.snapshot_interval_s 0).
 DaemonStore daemon_store(const Sandbox& sandbox, const std::string& tables = "",

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks that no file of the product names a call only one platform has,
 outside the backend files cmake/Platform.cmake chooses from: a Linux-only
-call elsewhere would break the build on macOS, where nobody here builds.
+call elsewhere would break the build on macOS, where nobody here builds, and
+an Apple-only one the build here.
 
 Usage: check.py PROJECT_ROOT. Prints `path:line: reason` for each and exits 1."""
 
@@ -15,7 +16,8 @@ BACKENDS = {
     "daemon/event_loop_epoll.cpp", "daemon/event_loop_poll.cpp",
     "daemon/signals_signalfd.cpp", "daemon/signals_pipe.cpp",
     "watch/inotify_watcher.cpp", "watch/inotify_watcher.hpp",
-    "watch/registry.cpp",  # includes the inotify watcher where the build chose it
+    "watch/fsevents_watcher.cpp", "watch/fsevents_watcher.hpp",
+    "watch/registry.cpp",  # includes the native watcher the build chose
 }
 # The product's folders (tests, benchmarks and fuzzers run on Linux only).
 PRODUCT = ["base", "claims", "cli", "config", "daemon", "engine", "git", "hook", "include",
@@ -32,7 +34,11 @@ LINUX_ONLY = [
     r"\bprctl\b", r"\bSCHED_BATCH\b", r"\bclose_range\b", r"\bmemfd_create\b", r"<linux/",
     r"\bgetrandom\b", r"\bsendfile\b",
 ]
-PATTERN = re.compile("|".join(LINUX_ONLY))
+# Calls and headers only Apple's systems have.
+APPLE_ONLY = [
+    r"\bFSEvent\w+", r"\bkFSEvent\w+", r"CoreServices/", r"\bdispatch_\w+", r"\bCF\w+Ref\b",
+]
+PATTERN = re.compile("|".join(LINUX_ONLY + APPLE_ONLY))
 
 
 def main():
@@ -52,13 +58,13 @@ def main():
                         code = line.split("//", 1)[0]
                         found = PATTERN.search(code)
                         if found:
-                            print(f"{relative}:{number}: {found.group(0)} is Linux-only; "
+                            print(f"{relative}:{number}: {found.group(0)} is not on every platform; "
                                   "call it through base/platform.hpp or a backend file")
                             problems += 1
     if problems:
-        print(f"{problems} Linux-only call(s) outside the platform backends")
+        print(f"{problems} platform-specific call(s) outside the platform backends")
         return 1
-    print("no Linux-only call outside the platform backends")
+    print("no platform-specific call outside the platform backends")
     return 0
 
 
