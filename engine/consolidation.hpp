@@ -19,9 +19,6 @@
 
 namespace engram::engine {
 
-// Whether a consolidation writes anything.
-enum class DryRun { yes, no };
-
 // What a long-running caller (the daemon, one per store) keeps of a store
 // between its runs: what the last scan read, the model the last run made of
 // it (its files as that run found them), and the repository open with its

@@ -398,10 +398,14 @@ nlohmann::json record_json(const Plan& plan, const ApplyResult* applied) {
 }
 
 std::string unified_diff(const Plan& plan) {
+  return unified_diff(plan.changes);
+}
+
+std::string unified_diff(const std::vector<FileChange>& changes) {
   static const int k_init = git_libgit2_init();
   (void)k_init;
   std::string out;
-  for (const auto& change : plan.changes) {
+  for (const auto& change : changes) {
     // libgit2 adds the a/ and b/ prefixes, and shows a missing side (no
     // buffer) as /dev/null, so a created or removed file reads as git's would.
     const char* old_data = change.base_bytes ? change.base_bytes->data() : nullptr;

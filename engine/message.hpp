@@ -76,4 +76,7 @@ nlohmann::json record_json(const Plan& plan, const ApplyResult* applied);
 // The unified diff of every change in the plan.
 std::string unified_diff(const Plan& plan);
 
+// The unified diff of `changes`, each from the bytes it was planned from.
+std::string unified_diff(const std::vector<FileChange>& changes);
+
 } // namespace engram::engine
