@@ -1,9 +1,10 @@
-// What `engram consolidate` says as it works and when it is done: a progress
+// What long commands say as they work and when they are done: a progress
 // line on a terminal (run under a pseudo-terminal with util-linux's
-// `script`), none on a pipe or with --quiet; the record counted per rule and
-// per file by default, every action with --verbose.
+// `script`), none on a pipe or with --quiet; consolidate's record counted per
+// rule and per file by default, every action with --verbose.
 #include "lib/history.hpp"
 #include "lib/process.hpp"
+#include "lib/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
 #include <regex>
@@ -100,4 +101,28 @@ TEST_CASE("consolidate prints the record counted per rule and per file, every ac
   REQUIRE(verbose.exit_code == 0);
   CHECK_THAT(verbose.out, Catch::Contains("- episodic-decay "));
   CHECK_THAT(verbose.out, !Catch::Contains("by rule:"));
+}
+
+TEST_CASE("discover shows a progress line of the folders it looks at, on a terminal only") {
+  const Sandbox sandbox;
+  const fs::path home = sandbox.work().parent_path() / "home"; // HOME, as the sandbox sets it
+  for (const auto* project : {"-home-dev-shop", "-home-dev-blog"}) {
+    engram::test::write_file(home / ".claude/projects" / project / "memory" / "MEMORY.md",
+                             "- [User role](user_role.md) — backend developer\n");
+  }
+  const std::regex line(R"(discover: [^,]+/memory, [01] of 2 folders, [0-9]+\.[0-9] s elapsed)");
+
+  const auto terminal = on_terminal(sandbox, {"discover"});
+  INFO(terminal.out << terminal.err);
+  REQUIRE(terminal.exit_code == 0);
+  CHECK(std::regex_search(terminal.out, line));
+  CHECK_THAT(terminal.out, Catch::Contains("-home-dev-shop/memory"));
+
+  const auto piped = sandbox.engram({"discover"});
+  REQUIRE(piped.exit_code == 0);
+  CHECK_FALSE(std::regex_search(piped.err, line));
+  CHECK(piped.err.find('\r') == std::string::npos);
+
+  const auto silenced = on_terminal(sandbox, {"discover", "--quiet"});
+  CHECK_FALSE(std::regex_search(silenced.out, line));
 }
