@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
 
 namespace engram::cli {
 
@@ -125,6 +126,22 @@ void print_text(const engine::Outcome& outcome, engine::DryRun dry, bool verbose
   }
 }
 
+// The record of the daemon's run for people: every action when `verbose`,
+// else counted. A record this engram cannot read (a daemon of another
+// version) is shown as the daemon rendered it.
+std::string daemon_record_text(const nlohmann::json& reply, bool verbose) {
+  auto text = reply.value("record_text", std::string());
+  if (!verbose) {
+    try {
+      text = engine::render_summary(
+          engine::plan_from_record(reply.value("record", nlohmann::json::object())));
+    } catch (const nlohmann::json::exception&) {
+      spdlog::debug("the daemon's record cannot be counted here; shown whole");
+    }
+  }
+  return text;
+}
+
 // The outcome of a consolidation the daemon ran, printed as print_text and
 // to_json print one run here: JSON adds the daemon's pid and why it ran.
 int print_daemon_reply(const SelectedStore& selected, const nlohmann::json& reply, bool json,
@@ -165,9 +182,7 @@ int print_daemon_reply(const SelectedStore& selected, const nlohmann::json& repl
     fmt::print("nothing to consolidate\n");
     return k_exit_ok;
   }
-  fmt::print("{}\n{}", reply.value("summary", std::string()),
-             verbose ? reply.value("record_text", std::string())
-                     : engine::render_summary(engine::plan_from_record(record)));
+  fmt::print("{}\n{}", reply.value("summary", std::string()), daemon_record_text(reply, verbose));
   const auto deferred = record.value("deferred", nlohmann::json::array());
   if (!deferred.empty()) {
     fmt::print("deferred to the next run (changed while engram worked, or waiting on one that "

@@ -2,11 +2,13 @@
 // line on a terminal (run under a pseudo-terminal with util-linux's
 // `script`), none on a pipe or with --quiet; consolidate's record counted per
 // rule and per file by default, every action with --verbose.
+#include "lib/daemon_process.hpp"
 #include "lib/history.hpp"
 #include "lib/process.hpp"
 #include "lib/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 #include <regex>
 
 namespace fs = std::filesystem;
@@ -125,4 +127,26 @@ TEST_CASE("discover shows a progress line of the folders it looks at, on a termi
 
   const auto silenced = on_terminal(sandbox, {"discover", "--quiet"});
   CHECK_FALSE(std::regex_search(silenced.out, line));
+}
+
+TEST_CASE("a consolidation the daemon runs is counted the same way, every action with --verbose") {
+  const Sandbox sandbox;
+  for (const bool verbose : {false, true}) {
+    const auto made = engram::test::daemon_store(sandbox, "", "", verbose ? "verbose" : "counted");
+    engram::test::DaemonProcess daemon(sandbox, made.store, made.config);
+    std::vector<std::string> args{"--config",  made.config.string(), "consolidate",
+                                  "--store",   made.store.string(),  "--now",
+                                  "2026-11-22"};
+    if (verbose) {
+      args.push_back("--verbose");
+    }
+    const auto result = sandbox.engram(args);
+    INFO(result.out << result.err);
+    REQUIRE(result.exit_code == 0);
+    CHECK_THAT(result.err, Catch::Contains(fmt::format("pid {}", daemon.pid())));
+    const bool counted = result.out.find("by rule:\n  episodic-decay: ") != std::string::npos;
+    const bool every = result.out.find("- episodic-decay ") != std::string::npos;
+    CHECK(counted == !verbose);
+    CHECK(every == verbose);
+  }
 }
