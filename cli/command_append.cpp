@@ -5,6 +5,7 @@
 #include "base/error.hpp"
 #include "base/utf8.hpp"
 #include "cli/app.hpp"
+#include "cli/json_output.hpp"
 #include "cli/store_selection.hpp"
 #include "cli/working_append.hpp"
 #include "engine/apply.hpp"
@@ -37,6 +38,7 @@ struct AppendOptions {
   std::string section = "Now";    // --section
   std::optional<std::string> now; // --now YYYY-MM-DD
   std::vector<std::string> words; // TEXT (several arguments are joined by spaces)
+  bool json = false;              // --json
 };
 
 // The name of the marker file that asks the daemon for a consolidation.
@@ -201,13 +203,49 @@ Placement place(const SelectedStore& selected, const AppendOptions& options, con
               k_attempts);
 }
 
+// Why the text or section cannot be appended, or nullopt when they can.
+std::optional<std::string> unusable_input(const std::string& item_text,
+                                          const std::string& section) {
+  if (item_text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    return "the text is empty";
+  }
+  if (const auto bad = first_invalid_utf8(item_text)) {
+    return fmt::format("the text is not valid UTF-8 (byte {})", *bad + 1);
+  }
+  if (section.empty() || section.find_first_of("\r\n") != std::string::npos) {
+    return "--section must be one line of text";
+  }
+  return std::nullopt;
+}
+
+// Says where the text went: for people, or as one JSON object.
+void print_placement(Format format, const SelectedStore& selected, const AppendOptions& options,
+                     const Placement& placement) {
+  if (format == Format::json) {
+    print_json(
+        {{"store", selected.root.string()},
+         {"path", placement.relative.generic_string()},
+         {"section", placement.overflow ? nlohmann::json() : nlohmann::json(options.section)},
+         {"overflow", placement.overflow},
+         {"reason", placement.overflow ? nlohmann::json(placement.why) : nlohmann::json()},
+         {"consolidation_requested", placement.overflow}});
+  } else if (placement.overflow) {
+    fmt::print("saved to {} instead of {} ({}); a consolidation is requested\n",
+               placement.relative.generic_string(), selected.layout.working, placement.why);
+  } else {
+    fmt::print("appended to {} under ## {}\n", placement.relative.generic_string(),
+               options.section);
+  }
+}
+
 // Runs `engram append`.
 int run_append(const Globals& globals, const AppendOptions& options) {
-  const auto config = load_config(globals);
+  const Format format = format_of(options.json);
+  const auto config = load_config(globals, format);
   if (!config) {
     return k_exit_usage;
   }
-  const auto today_or_not = today_from(options.now, "append");
+  const auto today_or_not = today_from(options.now, "append", format);
   if (!today_or_not) {
     return k_exit_usage;
   }
@@ -216,25 +254,17 @@ int run_append(const Globals& globals, const AppendOptions& options) {
   for (const auto& word : options.words) {
     item_text += (item_text.empty() ? "" : " ") + word;
   }
-  if (item_text.find_first_not_of(" \t\r\n") == std::string::npos) {
-    fmt::print(stderr, "engram: append: the text is empty\n");
-    return k_exit_usage;
-  }
-  if (const auto bad = first_invalid_utf8(item_text)) {
-    fmt::print(stderr, "engram: append: the text is not valid UTF-8 (byte {})\n", *bad + 1);
-    return k_exit_usage;
-  }
-  if (options.section.empty() || options.section.find_first_of("\r\n") != std::string::npos) {
-    fmt::print(stderr, "engram: append: --section must be one line of text\n");
-    return k_exit_usage;
+  if (const auto unusable = unusable_input(item_text, options.section)) {
+    fmt::print(stderr, "engram: append: {}\n", *unusable);
+    return report_failure(format, k_exit_usage, *unusable);
   }
   const SelectedStore selected = select_store(*config, options.store);
-  if (refuses_hands_off(selected, "append")) {
+  if (refuses_hands_off(selected, "append", format)) {
     return k_exit_problems;
   }
   if (!fs::is_directory(selected.root)) {
     fmt::print(stderr, "engram: append: no store at {}\n", selected.root.string());
-    return k_exit_problems;
+    return report_failure(format, k_exit_problems, "no store at " + selected.root.string());
   }
 
   Placement placement;
@@ -248,15 +278,9 @@ int run_append(const Globals& globals, const AppendOptions& options) {
     }
   } catch (const Error& error) {
     fmt::print(stderr, "engram: append: {}\n", error.what());
-    return k_exit_problems;
+    return report_failure(format, k_exit_problems, error.what());
   }
-  if (placement.overflow) {
-    fmt::print("saved to {} instead of {} ({}); a consolidation is requested\n",
-               placement.relative.generic_string(), selected.layout.working, placement.why);
-  } else {
-    fmt::print("appended to {} under ## {}\n", placement.relative.generic_string(),
-               options.section);
-  }
+  print_placement(format, selected, options, placement);
   return k_exit_ok;
 }
 
@@ -275,6 +299,7 @@ void add_append_command(CLI::App& app, std::vector<Command>& commands) {
       ->capture_default_str();
   command->add_option("--now", options->now, "Date the item as DATE (default: today)")
       ->type_name("YYYY-MM-DD");
+  command->add_flag("--json", options->json, "Print where the text went as one JSON object");
   command->add_option("text", options->words, "The text to remember (words are joined by spaces)")
       ->required()
       ->type_name("TEXT");

@@ -7,6 +7,7 @@
 #include "cli/detached_pack.hpp"
 #include "cli/history_output.hpp"
 #include "cli/keep_until_exit.hpp"
+#include "cli/progress_line.hpp"
 #include "cli/rule_plugins.hpp"
 #include "cli/store_selection.hpp"
 #include "daemon/control_socket.hpp"
@@ -19,6 +20,7 @@
 #include <fmt/format.h>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
 
 namespace engram::cli {
 
@@ -34,6 +36,8 @@ struct ConsolidateOptions {
   std::vector<std::string> only;              // --only RULE,...: run these rules and no other
   std::vector<std::string> skip;              // --skip RULE: run every rule but these
   bool allow_removals = false;                // --allow-removals: no removal cap this run
+  bool verbose = false;                       // --verbose: every action, not the counts
+  bool quiet = false;                         // --quiet: no progress line
 };
 
 // The outcome as JSON text on stdout: the record, what was applied, and the
@@ -73,8 +77,10 @@ void print_json(const SelectedStore& selected, const engine::Outcome& outcome, e
 }
 
 // Prints the outcome for people: the plan or what was committed on stdout,
-// skipped files and failed rules on stderr.
-void print_text(const engine::Outcome& outcome, engine::DryRun dry) {
+// skipped files and failed rules on stderr. A run that applied prints its
+// record counted per rule and per file, every action only when `verbose`: a
+// full run over a large store acts tens of thousands of times.
+void print_text(const engine::Outcome& outcome, engine::DryRun dry, bool verbose) {
   const auto& plan = outcome.plan;
   for (const auto& diagnostic : plan.diagnostics) {
     fmt::print(stderr, "{} (skipped)\n", diagnostic.to_string());
@@ -101,7 +107,7 @@ void print_text(const engine::Outcome& outcome, engine::DryRun dry) {
   }
   fmt::print("{}\n", engine::summary_line(plan));
   // Megabytes after a full consolidation: written as rendered, not copied into fmt's buffer.
-  const auto record = engine::render_record(plan);
+  const auto record = verbose ? engine::render_record(plan) : engine::render_summary(plan);
   std::fwrite(record.data(), 1, record.size(), stdout);
   const auto& applied = outcome.applied;
   if (!applied.deferred.empty()) {
@@ -112,16 +118,34 @@ void print_text(const engine::Outcome& outcome, engine::DryRun dry) {
     }
   }
   if (outcome.commit) {
-    fmt::print("committed {} ({} written, {} removed)\n", short_id(*outcome.commit),
-               applied.written.size(), applied.removed.size());
+    fmt::print("committed {} ({} written, {} removed){}\n", short_id(*outcome.commit),
+               applied.written.size(), applied.removed.size(),
+               verbose ? "" : "; every action: engram show " + short_id(*outcome.commit));
   } else {
     fmt::print("every change was deferred; nothing was committed\n");
   }
 }
 
+// The record of the daemon's run for people: every action when `verbose`,
+// else counted. A record this engram cannot read (a daemon of another
+// version) is shown as the daemon rendered it.
+std::string daemon_record_text(const nlohmann::json& reply, bool verbose) {
+  auto text = reply.value("record_text", std::string());
+  if (!verbose) {
+    try {
+      text = engine::render_summary(
+          engine::plan_from_record(reply.value("record", nlohmann::json::object())));
+    } catch (const nlohmann::json::exception&) {
+      spdlog::debug("the daemon's record cannot be counted here; shown whole");
+    }
+  }
+  return text;
+}
+
 // The outcome of a consolidation the daemon ran, printed as print_text and
 // to_json print one run here: JSON adds the daemon's pid and why it ran.
-int print_daemon_reply(const SelectedStore& selected, const nlohmann::json& reply, bool json) {
+int print_daemon_reply(const SelectedStore& selected, const nlohmann::json& reply, bool json,
+                       bool verbose) {
   if (!reply.value("ok", false)) {
     fmt::print(stderr, "engram: consolidate: {}\n", reply.value("error", std::string("failed")));
     return k_exit_problems;
@@ -158,8 +182,7 @@ int print_daemon_reply(const SelectedStore& selected, const nlohmann::json& repl
     fmt::print("nothing to consolidate\n");
     return k_exit_ok;
   }
-  fmt::print("{}\n{}", reply.value("summary", std::string()),
-             reply.value("record_text", std::string()));
+  fmt::print("{}\n{}", reply.value("summary", std::string()), daemon_record_text(reply, verbose));
   const auto deferred = record.value("deferred", nlohmann::json::array());
   if (!deferred.empty()) {
     fmt::print("deferred to the next run (changed while engram worked, or waiting on one that "
@@ -203,7 +226,7 @@ std::optional<int> consolidate_through_daemon(const SelectedStore& selected,
   if (!reply) {
     return std::nullopt;
   }
-  return print_daemon_reply(selected, *reply, options.json);
+  return print_daemon_reply(selected, *reply, options.json, options.verbose);
 }
 
 // The rules a consolidation runs: all loaded ones, or the subset --only and
@@ -281,18 +304,25 @@ int run_consolidate(const Globals& globals, const ConsolidateOptions& options) {
     settings.set("guard.max_removals_per_run", std::int64_t{0});
   }
   engine::Outcome outcome;
+  const auto progress = progress_on_stderr("consolidate", options.quiet);
   try {
     outcome = engine::consolidate(selected.root, settings, *rules, today, kind, dry, nullptr,
-                                  nullptr, subset);
+                                  nullptr, subset, progress.get());
   } catch (const Error& error) {
+    if (progress) {
+      progress->finish();
+    }
     fmt::print(stderr, "engram: consolidate: {}\n", error.what());
     return k_exit_problems;
+  }
+  if (progress) {
+    progress->finish();
   }
 
   if (options.json) {
     print_json(selected, outcome, dry, *kept_host);
   } else {
-    print_text(outcome, dry);
+    print_text(outcome, dry, options.verbose);
   }
   if (kind == RunKind::full && dry == engine::DryRun::no) {
     pack_detached_if_due(globals, selected);
@@ -331,6 +361,9 @@ void add_consolidate_command(CLI::App& app, std::vector<Command>& commands) {
       ->type_name("RULE")
       ->delimiter(',')
       ->excludes(only);
+  command->add_flag("--verbose", options->verbose,
+                    "Print every action of the record, not its counts per rule and per file");
+  command->add_flag("--quiet", options->quiet, "No progress line on a terminal");
   command->add_flag("--allow-removals", options->allow_removals,
                     "Let this run remove more memory files than guard.max_removals_per_run and "
                     "guard.max_removals_share allow (a first run over a large backlog)");

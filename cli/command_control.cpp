@@ -3,6 +3,7 @@
 // consolidations, or to re-read its configuration (as SIGHUP does).
 #include "base/error.hpp"
 #include "cli/app.hpp"
+#include "cli/json_output.hpp"
 #include "cli/store_selection.hpp"
 #include "daemon/control_socket.hpp"
 
@@ -22,11 +23,23 @@ constexpr std::chrono::seconds k_control_timeout{10};
 // What a control command was asked to do.
 struct ControlOptions {
   std::optional<std::filesystem::path> store; // --store
+  bool json = false;                          // --json
 };
+
+// The daemon's reply as one JSON object: the store, the request, and for
+// pause and resume whether automatic consolidations now wait.
+void print_reply_json(const SelectedStore& selected, const std::string& request,
+                      const nlohmann::json& reply) {
+  print_json({{"store", selected.root.string()},
+              {"request", request},
+              {"paused", request == "reload" ? nlohmann::json()
+                                             : nlohmann::json(reply.value("paused", false))}});
+}
 
 // Sends `request` to the daemon keeping the selected store and reports its reply.
 int run_control(const Globals& globals, const ControlOptions& options, const std::string& request) {
-  const auto config = load_config(globals);
+  const Format format = format_of(options.json);
+  const auto config = load_config(globals, format);
   if (!config) {
     return k_exit_usage;
   }
@@ -37,21 +50,28 @@ int run_control(const Globals& globals, const ControlOptions& options, const std
         daemon::ask(daemon::socket_path(selected.root), {{"request", request}}, k_control_timeout);
   } catch (const Error& error) {
     fmt::print(stderr, "engram: {}: {}\n", request, error.what());
-    return k_exit_problems;
+    return report_failure(format, k_exit_problems, error.what());
   }
   if (!reply) {
-    fmt::print(stderr, "engram: {}: no daemon keeps {}; start one with `engram daemon`\n", request,
-               selected.root.string());
-    return k_exit_problems;
+    const auto why =
+        fmt::format("no daemon keeps {}; start one with `engram daemon`", selected.root.string());
+    fmt::print(stderr, "engram: {}: {}\n", request, why);
+    return report_failure(format, k_exit_problems, why);
   }
   if (!reply->value("ok", false)) {
+    std::vector<std::string> problems;
     for (const auto& problem : reply->value("errors", nlohmann::json::array())) {
-      fmt::print(stderr, "{}\n", problem.get<std::string>());
+      problems.push_back(problem.get<std::string>());
+      fmt::print(stderr, "{}\n", problems.back());
     }
-    fmt::print(stderr, "engram: {}: {}\n", request,
-               reply->value("error", std::string("the configuration has errors; the daemon "
-                                                 "keeps the one in force")));
-    return k_exit_problems;
+    const auto why = reply->value(
+        "error", std::string("the configuration has errors; the daemon keeps the one in force"));
+    fmt::print(stderr, "engram: {}: {}\n", request, why);
+    return report_failure(format, k_exit_problems, why, problems);
+  }
+  if (format == Format::json) {
+    print_reply_json(selected, request, *reply);
+    return k_exit_ok;
   }
   if (request == "reload") {
     fmt::print("the daemon keeping {} reloaded its configuration\n", selected.root.string());
@@ -69,6 +89,7 @@ void add_control(CLI::App& app, std::vector<Command>& commands, const std::strin
   auto options = std::make_shared<ControlOptions>();
   CLI::App* command = app.add_subcommand(name, help);
   add_store_option(*command, options->store);
+  command->add_flag("--json", options->json, "Print the daemon's answer as one JSON object");
   commands.push_back({command, [options, name](const Globals& globals) {
                         return run_control(globals, *options, name);
                       }});

@@ -4,6 +4,7 @@
 // `--add` writes the ones the configuration lacks as `[[store]]` entries.
 #include "base/error.hpp"
 #include "cli/app.hpp"
+#include "cli/progress_line.hpp"
 #include "config/config.hpp"
 #include "daemon/control_socket.hpp"
 #include "git/repository.hpp"
@@ -25,8 +26,9 @@ namespace fs = std::filesystem;
 
 // What `engram discover` was asked to do.
 struct DiscoverOptions {
-  bool add = false;  // --add
-  bool json = false; // --json
+  bool add = false;   // --add
+  bool json = false;  // --json
+  bool quiet = false; // --quiet: no progress line
 };
 
 // One folder as discover reports it.
@@ -128,6 +130,29 @@ nlohmann::json to_json(const std::vector<Seen>& seen) {
   return out;
 }
 
+// What engram knows of each found folder: its history, its [[store]], its
+// daemon. Asking a daemon can take a while, so `progress` hears of each folder.
+std::vector<Seen> look_at(std::vector<store::Found> found_folders, const config::Config& config,
+                          ProgressLine* progress) {
+  std::vector<Seen> seen;
+  for (auto& found : found_folders) {
+    if (progress != nullptr) {
+      progress->update(found.path.string(), seen.size(), found_folders.size(), "folders");
+    }
+    Seen folder{std::move(found)};
+    // Letta's own repository is no engram history.
+    folder.store = folder.found.detection.profile->hands_off.empty() &&
+                   git::Repository::exists_at(folder.found.path);
+    folder.configured = config.store_for(folder.found.path) != nullptr;
+    folder.daemon_pid = daemon_of(folder.found.path);
+    seen.push_back(std::move(folder));
+  }
+  if (progress != nullptr) {
+    progress->finish();
+  }
+  return seen;
+}
+
 int run_discover(const Globals& globals, const DiscoverOptions& options) {
   const auto config = load_config(globals);
   if (!config) {
@@ -138,17 +163,10 @@ int run_discover(const Globals& globals, const DiscoverOptions& options) {
     const char* value = std::getenv(name);
     return std::string(value == nullptr ? "" : value);
   };
-  std::vector<Seen> seen;
-  for (auto& found :
-       store::discover(home == nullptr ? fs::path("/") : fs::path(home), environment)) {
-    Seen folder{std::move(found)};
-    // Letta's own repository is no engram history.
-    folder.store = folder.found.detection.profile->hands_off.empty() &&
-                   git::Repository::exists_at(folder.found.path);
-    folder.configured = config->store_for(folder.found.path) != nullptr;
-    folder.daemon_pid = daemon_of(folder.found.path);
-    seen.push_back(std::move(folder));
-  }
+  const auto progress = progress_on_stderr("discover", options.quiet);
+  const auto seen =
+      look_at(store::discover(home == nullptr ? fs::path("/") : fs::path(home), environment),
+              *config, progress.get());
   if (options.json) {
     fmt::print("{}\n", to_json(seen).dump(2));
   } else {
@@ -187,6 +205,7 @@ void add_discover_command(CLI::App& app, std::vector<Command>& commands) {
   command->add_flag("--add", options->add,
                     "Write each one the configuration lacks as a [[store]] entry");
   command->add_flag("--json", options->json, "Print the folders as a JSON array");
+  command->add_flag("--quiet", options->quiet, "No progress line on a terminal");
   commands.push_back(
       {command, [options](const Globals& globals) { return run_discover(globals, *options); }});
 }

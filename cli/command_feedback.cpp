@@ -3,6 +3,7 @@
 // folds it into the memory's `helpful` or `unhelpful` count.
 #include "base/error.hpp"
 #include "cli/app.hpp"
+#include "cli/json_output.hpp"
 #include "cli/store_selection.hpp"
 #include "usage/log.hpp"
 
@@ -24,6 +25,7 @@ struct FeedbackOptions {
   bool helpful = false;           // --helpful
   bool unhelpful = false;         // --unhelpful
   std::optional<std::string> now; // --now YYYY-MM-DD
+  bool json = false;              // --json
 };
 
 // FILE as a store-relative path: taken from the store's root when it names a
@@ -55,26 +57,28 @@ Expected<std::string, std::string> memory_path(const SelectedStore& selected,
 }
 
 int run_feedback(const Globals& globals, const FeedbackOptions& options) {
-  const auto config = load_config(globals);
+  const Format format = format_of(options.json);
+  const auto config = load_config(globals, format);
   if (!config) {
     return k_exit_usage;
   }
-  const auto today = today_from(options.now, "feedback");
+  const auto today = today_from(options.now, "feedback", format);
   if (!today) {
     return k_exit_usage;
   }
   if (options.helpful == options.unhelpful) {
-    fmt::print(stderr, "engram: feedback: give exactly one of --helpful and --unhelpful\n");
-    return k_exit_usage;
+    const char* why = "give exactly one of --helpful and --unhelpful";
+    fmt::print(stderr, "engram: feedback: {}\n", why);
+    return report_failure(format, k_exit_usage, why);
   }
   const SelectedStore selected = select_store(*config, options.store);
-  if (refuses_hands_off(selected, "feedback")) {
+  if (refuses_hands_off(selected, "feedback", format)) {
     return k_exit_problems;
   }
   const auto path = memory_path(selected, options.file);
   if (!path) {
     fmt::print(stderr, "engram: feedback: {}\n", path.error());
-    return k_exit_problems;
+    return report_failure(format, k_exit_problems, path.error());
   }
   usage::Event event;
   event.kind = usage::EventKind::feedback;
@@ -85,7 +89,14 @@ int run_feedback(const Globals& globals, const FeedbackOptions& options) {
     usage::append(selected.root, selected.layout, event);
   } catch (const Error& error) {
     fmt::print(stderr, "engram: feedback: {}\n", error.what());
-    return k_exit_problems;
+    return report_failure(format, k_exit_problems, error.what());
+  }
+  if (format == Format::json) {
+    print_json({{"store", selected.root.string()},
+                {"path", *path},
+                {"helpful", options.helpful},
+                {"date", today->to_string()}});
+    return k_exit_ok;
   }
   fmt::print("noted: {} was {}; the next consolidation counts it\n", *path,
              options.helpful ? "helpful" : "not helpful");
@@ -106,6 +117,7 @@ void add_feedback_command(CLI::App& app, std::vector<Command>& commands) {
   command->add_flag("--unhelpful", options->unhelpful, "The memory did not help");
   command->add_option("--now", options->now, "Note it as on DATE (default: today)")
       ->type_name("YYYY-MM-DD");
+  command->add_flag("--json", options->json, "Print what was noted as one JSON object");
   command->add_option("file", options->file, "The memory (store-relative, or a path to the file)")
       ->required()
       ->type_name("FILE");

@@ -4,6 +4,7 @@
 // It never overwrites a file, and leaves a store that already is one as it was.
 #include "base/error.hpp"
 #include "cli/app.hpp"
+#include "cli/json_output.hpp"
 #include "cli/store_selection.hpp"
 #include "engine/session.hpp"
 #include "engine/snapshot.hpp"
@@ -44,6 +45,21 @@ struct InitOptions {
   std::optional<fs::path> path;    // the PATH argument
   std::optional<fs::path> store;   // --store, the same thing by another name
   std::optional<fs::path> example; // --example DIR
+  bool json = false;               // --json
+};
+
+// What `engram init` did, gathered as it goes and printed once at the end,
+// for people or as one JSON object.
+struct InitReport {
+  fs::path root;
+  bool created = false;                // false: it was a store already
+  std::optional<fs::path> outside;     // the history's folder, when kept outside the store
+  fs::path owner;                      // the foreign repository that made it go outside
+  std::optional<std::string> snapshot; // the commit of the files that were there before
+  std::size_t snapshot_files = 0;      // how many files that commit holds
+  int example_files = 0;               // files copied from --example
+  store::Detection detected;           // the profile the folder looked like
+  std::optional<std::string> commit;   // the commit that creates the store
 };
 
 // Creates a file with `content` unless something is already at `path`; the
@@ -244,6 +260,48 @@ void print_profile(const store::Detection& detected) {
   }
 }
 
+// The report as one JSON object.
+void print_init_json(const InitReport& report) {
+  const store::Profile& profile = *report.detected.profile;
+  const auto optional = [](const auto& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json();
+  };
+  print_json(
+      {{"store", report.root.string()},
+       {"created", report.created},
+       {"history", report.outside ? report.outside->string() : (report.root / ".git").string()},
+       {"history_outside", report.outside.has_value()},
+       {"snapshot_commit", optional(report.snapshot)},
+       {"snapshot_files", report.snapshot_files},
+       {"example_files", report.example_files},
+       {"profile",
+        {{"name", profile.name}, {"agent", profile.agent}, {"evidence", report.detected.evidence}}},
+       {"commit", optional(report.commit)}});
+}
+
+// The report in words, as `init` has always said it.
+void print_init_text(const InitReport& report) {
+  if (!report.created) {
+    fmt::print("{} is already an engram store; nothing changed\n", report.root.string());
+    return;
+  }
+  if (report.outside) {
+    fmt::print("note: {} belongs to the git repository {}, which is not engram's; the store's "
+               "history is kept outside it, in {}, and nothing is committed to {}\n",
+               report.root.string(), report.owner.string(), report.outside->string(),
+               report.owner.string());
+  }
+  if (report.snapshot) {
+    fmt::print("commit {} snapshot: {} existing file{}\n", report.snapshot->substr(0, 12),
+               report.snapshot_files, report.snapshot_files == 1 ? "" : "s");
+  }
+  fmt::print("created engram store at {}\n", report.root.string());
+  print_profile(report.detected);
+  if (report.commit) {
+    fmt::print("commit {} init: create engram store\n", report.commit->substr(0, 12));
+  }
+}
+
 // Creates whatever of the layout is missing under `root`.
 void create_layout(const SelectedStore& store, bool history_outside) {
   const fs::path& root = store.root;
@@ -278,40 +336,40 @@ bool history_goes_outside(const fs::path& root) {
 }
 
 // Creates the store's repository (or opens the one there), `outside` the
-// folder or in it, and says where when outside. False when it cannot.
-bool create_history(const fs::path& root, bool outside) {
+// folder or in it, and notes where when outside. Why not, when it cannot.
+std::optional<std::string> create_history(const fs::path& root, bool outside, InitReport& report) {
   auto created = outside ? git::Repository::init_outside(root) : git::Repository::init(root);
   if (!created) {
-    fmt::print(stderr, "engram: {}\n", created.error());
-    return false;
+    return created.error();
   }
   if (outside) {
-    const auto owner =
+    report.owner =
         fs::exists(root / ".git") ? root : git::Repository::enclosing(root).value_or(root);
-    fmt::print("note: {} belongs to the git repository {}, which is not engram's; the store's "
-               "history is kept outside it, in {}, and nothing is committed to {}\n",
-               root.string(), owner.string(), created->gitdir().string(), owner.string());
+    report.outside = created->gitdir();
   }
-  return true;
+  return std::nullopt;
 }
 
 // Why `engram init` stops before creating anything, as its exit code: the
 // path is not a folder, the folder is an agent's that takes in every file, or
 // it is a store already. Nothing when it goes on.
-std::optional<int> stop_before_init(const SelectedStore& store) {
+std::optional<int> stop_before_init(const SelectedStore& store, Format format) {
   const fs::path& root = store.root;
   if (occupied(root) && !fs::is_directory(root)) {
     fmt::print(stderr, "engram: {} exists and is not a folder\n", root.string());
-    return k_exit_problems;
+    return report_failure(format, k_exit_problems, root.string() + " exists and is not a folder");
   }
   // Before anything is created: a folder whose agent takes in every file
   // (Letta's, basic-memory's) gets nothing from engram, not even a .git.
-  if (refuses_hands_off(store, "init")) {
+  if (refuses_hands_off(store, "init", format)) {
     fmt::print(stderr, "engram: init: nothing was created or changed in {}\n", root.string());
     return k_exit_problems;
   }
   if (is_store(root, store.layout)) {
-    fmt::print("{} is already an engram store; nothing changed\n", root.string());
+    InitReport report;
+    report.root = root;
+    report.detected = store::detect_profile(root);
+    format == Format::json ? print_init_json(report) : print_init_text(report);
     return k_exit_ok;
   }
   return std::nullopt;
@@ -319,20 +377,19 @@ std::optional<int> stop_before_init(const SelectedStore& store) {
 
 // Commits the files the folder held before engram came, as the agent's
 // changes when it had a repository, else as adopted files.
-void snapshot_existing(engine::Session& session, bool had_repository) {
+void snapshot_existing(engine::Session& session, bool had_repository, InitReport& report) {
   const auto reason =
       had_repository ? engine::SnapshotReason::agent : engine::SnapshotReason::adopted;
   // What it holds back, the commit below holds back again and reports.
   std::vector<engine::HeldBack> reported_below;
   if (const auto snapshot = engine::snapshot(session, reason, &reported_below)) {
-    fmt::print("commit {} snapshot: {} existing file{}\n", snapshot->commit.substr(0, 12),
-               snapshot->files.size(), snapshot->files.size() == 1 ? "" : "s");
+    report.snapshot = snapshot->commit;
+    report.snapshot_files = snapshot->files.size();
   }
 }
 
-// Commits the new store and says what was created.
-void commit_store(engine::Session& session, const SelectedStore& store,
-                  const store::Detection& detected) {
+// Commits the new store and notes the commit.
+void commit_store(engine::Session& session, const SelectedStore& store, InitReport& report) {
   const fs::path& root = store.root;
   const auto signature = engine::engram_signature(session.repository(), store.settings);
   // Everything not committed yet: the layout, the example's files, and any
@@ -349,26 +406,24 @@ void commit_store(engine::Session& session, const SelectedStore& store,
   if (held.empty() && !session.repository().is_clean()) {
     spdlog::warn("{} has changes git could not stage", root.string());
   }
-  fmt::print("created engram store at {}\n", root.string());
-  print_profile(detected);
-  if (commit) {
-    fmt::print("commit {} init: create engram store\n", commit->substr(0, 12));
-  }
+  report.commit = commit;
 }
 
 // Runs `engram init`.
 int run_init(const Globals& globals, const InitOptions& options) {
-  const auto config = load_config(globals);
+  const Format format = format_of(options.json);
+  const auto config = load_config(globals, format);
   if (!config) {
     return k_exit_usage;
   }
   if (options.path && options.store && *options.path != *options.store) {
-    fmt::print(stderr, "engram: init: give the store either as PATH or as --store, not both\n");
-    return k_exit_usage;
+    const char* why = "give the store either as PATH or as --store, not both";
+    fmt::print(stderr, "engram: init: {}\n", why);
+    return report_failure(format, k_exit_usage, why);
   }
   const SelectedStore store = select_store(*config, options.path ? options.path : options.store);
   const fs::path& root = store.root;
-  if (const auto stop = stop_before_init(store)) {
+  if (const auto stop = stop_before_init(store, format)) {
     return *stop;
   }
 
@@ -378,29 +433,35 @@ int run_init(const Globals& globals, const InitOptions& options) {
   const bool outside = history_goes_outside(root);
   const bool had_repository = !outside && git::Repository::exists_at(root);
   // Before engram adds its layout, which would look like its own folder.
-  const auto detected = store::detect_profile(root);
+  InitReport report;
+  report.root = root;
+  report.created = true;
+  report.detected = store::detect_profile(root);
   fs::create_directories(root);
-  if (!create_history(root, outside)) {
-    return k_exit_problems;
+  if (const auto failed = create_history(root, outside, report)) {
+    fmt::print(stderr, "engram: {}\n", *failed);
+    return report_failure(format, k_exit_problems, *failed);
   }
   try {
     engine::Session session = engine::Session::open(root, store.settings);
     if (had_files) {
-      snapshot_existing(session, had_repository);
+      snapshot_existing(session, had_repository, report);
     }
     if (options.example) {
-      const int copied = copy_example(*options.example, root);
-      spdlog::info("copied {} example files from {}", copied, options.example->string());
+      report.example_files = copy_example(*options.example, root);
+      spdlog::info("copied {} example files from {}", report.example_files,
+                   options.example->string());
     }
     create_layout(store, outside);
     const auto* configured = store::profile_named(store.settings.get_string("layout.profile"));
     store::record_profile(root, store.layout.state,
-                          configured != nullptr ? *configured : *detected.profile);
-    commit_store(session, store, detected);
+                          configured != nullptr ? *configured : *report.detected.profile);
+    commit_store(session, store, report);
   } catch (const Error& error) {
     fmt::print(stderr, "engram: {}\n", error.what());
-    return k_exit_problems;
+    return report_failure(format, k_exit_problems, error.what());
   }
+  format == Format::json ? print_init_json(report) : print_init_text(report);
   return k_exit_ok;
 }
 
@@ -418,6 +479,7 @@ void add_init_command(CLI::App& app, std::vector<Command>& commands) {
                    "A folder of memory files to copy in first (existing files win)")
       ->type_name("DIR")
       ->check(CLI::Validator(CLI::ExistingDirectory).description(""));
+  command->add_flag("--json", options->json, "Print what was created as one JSON object");
   commands.push_back(
       {command, [options](const Globals& globals) { return run_init(globals, *options); }});
 }

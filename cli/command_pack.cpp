@@ -3,6 +3,7 @@
 // loose copies; small packs are merged as they accumulate. The daemon does it
 // on its own once they pass `git.pack_loose_bytes`; this does it now.
 #include "cli/app.hpp"
+#include "cli/json_output.hpp"
 #include "cli/store_selection.hpp"
 #include "git/packing.hpp"
 
@@ -19,15 +20,29 @@ namespace {
 // What `engram pack` was asked to do.
 struct PackOptions {
   std::optional<std::filesystem::path> store; // --store
+  bool json = false;                          // --json
 };
 
 std::string mib(std::uint64_t bytes) {
   return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
 }
 
+// What was packed as one JSON object.
+void print_packed_json(const SelectedStore& selected, const git::Packed& packed) {
+  print_json({{"store", selected.root.string()},
+              {"busy", packed.busy},
+              {"objects", packed.objects},
+              {"loose_bytes", packed.loose_bytes},
+              {"pack", packed.pack.empty() ? nlohmann::json() : nlohmann::json(packed.pack)},
+              {"pack_bytes", packed.pack_bytes},
+              {"merged_packs", packed.merged_packs},
+              {"left", packed.left}});
+}
+
 // Runs `engram pack`.
 int run_pack(const Globals& globals, const PackOptions& options) {
-  const auto config = load_config(globals);
+  const Format format = format_of(options.json);
+  const auto config = load_config(globals, format);
   if (!config) {
     return k_exit_usage;
   }
@@ -35,7 +50,11 @@ int run_pack(const Globals& globals, const PackOptions& options) {
   const auto packed = git::pack_loose_objects(selected.root);
   if (!packed) {
     fmt::print(stderr, "engram: pack: {}: {}\n", selected.root.string(), packed.error());
-    return k_exit_problems;
+    return report_failure(format, k_exit_problems, packed.error());
+  }
+  if (format == Format::json) {
+    print_packed_json(selected, *packed);
+    return packed->left != 0 ? k_exit_problems : k_exit_ok;
   }
   if (packed->busy) {
     fmt::print(stderr, "engram: pack: another engram is packing {}; nothing done\n",
@@ -71,6 +90,7 @@ void add_pack_command(CLI::App& app, std::vector<Command>& commands) {
               "--geometric=2) and remove the loose copies (the daemon does it once they pass "
               "git.pack_loose_bytes).");
   add_store_option(*command, options->store);
+  command->add_flag("--json", options->json, "Print what was packed as one JSON object");
   commands.push_back(
       {command, [options](const Globals& globals) { return run_pack(globals, *options); }});
 }

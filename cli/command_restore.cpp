@@ -22,6 +22,7 @@ struct RestoreOptions {
   std::string rev;                            // REV
   std::vector<std::string> paths;             // PATH…
   bool json = false;                          // --json
+  bool dry_run = false;                       // --dry-run
 };
 
 // Runs `engram restore`.
@@ -31,16 +32,21 @@ int run_restore(const Globals& globals, const RestoreOptions& options) {
     return k_exit_usage;
   }
   const SelectedStore selected = select_store(*config, options.store);
+  const auto dry = options.dry_run ? engine::DryRun::yes : engine::DryRun::no;
   engine::Undone undone;
   try {
-    undone = engine::restore(selected.root, selected.settings, options.rev, options.paths);
+    undone = engine::restore(selected.root, selected.settings, options.rev, options.paths, dry);
   } catch (const Error& error) {
     fmt::print(stderr, "engram: restore: {}\n", error.what());
     return k_exit_problems;
   }
   if (options.json) {
-    fmt::print("{}\n", undone_json(undone).dump(2));
+    fmt::print("{}\n", undone_json(undone, dry).dump(2));
     return undone.committed.applied.deferred.empty() ? k_exit_ok : k_exit_problems;
+  }
+  if (dry == engine::DryRun::yes) {
+    print_undo_dry_run(undone, "restore");
+    return k_exit_ok;
   }
   print_recovery(undone.recovery);
   if (undone.snapshot) {
@@ -77,6 +83,8 @@ void add_restore_command(CLI::App& app, std::vector<Command>& commands) {
       ->required();
   add_store_option(*command, options->store);
   command->add_flag("--json", options->json, "Print what was done as JSON");
+  command->add_flag("--dry-run", options->dry_run,
+                    "Print the diff it would apply against the last commit; write nothing");
   commands.push_back(
       {command, [options](const Globals& globals) { return run_restore(globals, *options); }});
 }

@@ -22,6 +22,7 @@ struct RollbackOptions {
   std::optional<std::filesystem::path> store; // --store
   std::string rev;                            // REV
   bool json = false;                          // --json
+  bool dry_run = false;                       // --dry-run
 };
 
 // Prints what a rollback did, for people; files it had to leave go to stderr.
@@ -54,15 +55,18 @@ int run_rollback(const Globals& globals, const RollbackOptions& options) {
     return k_exit_usage;
   }
   const SelectedStore selected = select_store(*config, options.store);
+  const auto dry = options.dry_run ? engine::DryRun::yes : engine::DryRun::no;
   engine::Undone undone;
   try {
-    undone = engine::rollback(selected.root, selected.settings, options.rev);
+    undone = engine::rollback(selected.root, selected.settings, options.rev, dry);
   } catch (const Error& error) {
     fmt::print(stderr, "engram: rollback: {}\n", error.what());
     return k_exit_problems;
   }
   if (options.json) {
-    fmt::print("{}\n", undone_json(undone).dump(2));
+    fmt::print("{}\n", undone_json(undone, dry).dump(2));
+  } else if (dry == engine::DryRun::yes) {
+    print_undo_dry_run(undone, "roll back");
   } else {
     print_rollback(undone);
   }
@@ -81,6 +85,8 @@ void add_rollback_command(CLI::App& app, std::vector<Command>& commands) {
       ->required();
   add_store_option(*command, options->store);
   command->add_flag("--json", options->json, "Print what was done as JSON");
+  command->add_flag("--dry-run", options->dry_run,
+                    "Print the diff it would apply against the last commit; write nothing");
   commands.push_back(
       {command, [options](const Globals& globals) { return run_rollback(globals, *options); }});
 }

@@ -7,6 +7,7 @@
 #include "base/error.hpp"
 #include "base/platform.hpp"
 #include "cli/app.hpp"
+#include "cli/json_output.hpp"
 #include "daemon/service_files.hpp"
 #include "engine/apply.hpp"
 #include "git/repository.hpp"
@@ -34,6 +35,7 @@ struct ServiceOptions {
   bool launchd = false;           // --launchd
   bool dry_run = false;           // --dry-run
   std::optional<fs::path> binary; // render --binary
+  bool json = false;              // --json
 };
 
 // A folder from the environment, else `fallback` under the home folder.
@@ -85,16 +87,17 @@ daemon::ServiceParams service_params(const Globals& globals, const config::Confi
 }
 
 // Prints, as `path: reason`, each folder the service's daemon must write but
-// could not; true when there is none.
-bool all_writable(daemon::ServiceManager manager, const std::vector<fs::path>& folders) {
-  bool writable = true;
+// could not; returns those reasons, none when every folder is writable.
+std::vector<std::string> unwritable(daemon::ServiceManager manager,
+                                    const std::vector<fs::path>& folders) {
+  std::vector<std::string> reasons;
   for (const auto& folder : folders) {
-    if (const auto reason = daemon::unwritable_reason(manager, folder)) {
+    if (auto reason = daemon::unwritable_reason(manager, folder)) {
       fmt::print(stderr, "{}\n", *reason);
-      writable = false;
+      reasons.push_back(std::move(*reason));
     }
   }
-  return writable;
+  return reasons;
 }
 
 // Warns about each store the daemon would leave out because it is not a store
@@ -140,9 +143,27 @@ void print_commands(const std::string& heading, const std::vector<std::string>& 
   }
 }
 
+// The manager's name, as --systemd and --launchd spell it.
+const char* manager_name(daemon::ServiceManager manager) {
+  return manager == daemon::ServiceManager::launchd ? "launchd" : "systemd";
+}
+
+// What install or uninstall did (`done`: written, updated, unchanged,
+// would_write, removed, would_remove or absent) as one JSON object, with the
+// commands that finish the job.
+void print_service_json(daemon::ServiceManager manager, const daemon::ServiceFile& file,
+                        std::string_view done, const std::vector<std::string>& commands) {
+  print_json({{"manager", manager_name(manager)},
+              {"path", file.path.string()},
+              {"done", done},
+              {"content", file.content},
+              {"commands", commands}});
+}
+
 // Runs `engram service install`.
 int run_install(const Globals& globals, const ServiceOptions& options) {
-  const auto config = load_config(globals);
+  const Format format = format_of(options.json);
+  const auto config = load_config(globals, format);
   if (!config) {
     return k_exit_usage;
   }
@@ -150,20 +171,31 @@ int run_install(const Globals& globals, const ServiceOptions& options) {
   const daemon::ServiceParams params = service_params(globals, *config);
   // Refused before anything is written: a unit whose daemon cannot write a
   // store would fail at every write, long after the user stopped looking.
-  if (!all_writable(manager, params.write_paths)) {
-    fmt::print(stderr, "engram: no service file written; keep those stores elsewhere\n");
-    return k_exit_usage;
+  if (const auto reasons = unwritable(manager, params.write_paths); !reasons.empty()) {
+    const char* why = "no service file written; keep those stores elsewhere";
+    fmt::print(stderr, "engram: {}\n", why);
+    return report_failure(format, k_exit_usage, why, reasons);
   }
   warn_missing_stores(*config);
   const daemon::ServiceFile file = daemon::render_service(manager, params);
   const auto before = existing(file.path);
-  if (options.dry_run) {
+  const std::string_view done = options.dry_run          ? "would_write"
+                                : before == file.content ? "unchanged"
+                                : before                 ? "updated"
+                                                         : "written";
+  if (!options.dry_run && before != file.content) {
+    engine::write_atomically(file.path, file.content);
+  }
+  if (format == Format::json) {
+    print_service_json(manager, file, done, file.enable_commands);
+    return k_exit_ok;
+  }
+  if (done == "would_write") {
     fmt::print("would write {}:\n\n{}\n", file.path.string(), file.content);
-  } else if (before == file.content) {
+  } else if (done == "unchanged") {
     fmt::print("{} is already installed and up to date\n", file.path.string());
   } else {
-    engine::write_atomically(file.path, file.content);
-    fmt::print("{} {}\n", before ? "updated" : "wrote", file.path.string());
+    fmt::print("{} {}\n", done == "updated" ? "updated" : "wrote", file.path.string());
   }
   print_commands("enable and start it with:", file.enable_commands);
   return k_exit_ok;
@@ -171,25 +203,33 @@ int run_install(const Globals& globals, const ServiceOptions& options) {
 
 // Runs `engram service uninstall`.
 int run_uninstall(const Globals& globals, const ServiceOptions& options) {
-  const auto config = load_config(globals);
+  const Format format = format_of(options.json);
+  const auto config = load_config(globals, format);
   if (!config) {
     return k_exit_usage;
   }
+  const auto manager = chosen_manager(options);
   const daemon::ServiceFile file =
-      daemon::render_service(chosen_manager(options), service_params(globals, *config));
-  if (!fs::exists(file.path)) {
-    fmt::print("no service file at {}; nothing to uninstall\n", file.path.string());
-    return k_exit_ok;
-  }
-  if (options.dry_run) {
-    fmt::print("would remove {}\n", file.path.string());
-  } else {
+      daemon::render_service(manager, service_params(globals, *config));
+  const std::string_view done = !fs::exists(file.path) ? "absent"
+                                : options.dry_run      ? "would_remove"
+                                                       : "removed";
+  if (done == "removed") {
     fs::remove(file.path);
     // What `systemctl --user disable` would remove, which it cannot once the file is gone.
     std::error_code ignored;
     fs::remove(file.path.parent_path() / "default.target.wants" / file.path.filename(), ignored);
-    fmt::print("removed {}\n", file.path.string());
   }
+  if (format == Format::json) {
+    print_service_json(manager, file, done,
+                       done == "absent" ? std::vector<std::string>() : file.disable_commands);
+    return k_exit_ok;
+  }
+  if (done == "absent") {
+    fmt::print("no service file at {}; nothing to uninstall\n", file.path.string());
+    return k_exit_ok;
+  }
+  fmt::print("{} {}\n", done == "removed" ? "removed" : "would remove", file.path.string());
   print_commands("stop the running daemon with:", file.disable_commands);
   return k_exit_ok;
 }
@@ -197,14 +237,22 @@ int run_uninstall(const Globals& globals, const ServiceOptions& options) {
 // Runs `engram service render`: the packaged file on stdout. It reads no
 // configuration, since a package is for whoever runs it.
 int run_render(const ServiceOptions& options) {
+  const Format format = format_of(options.json);
   const fs::path binary = options.binary.value_or(fs::path());
   if (!binary.is_absolute()) {
     fmt::print(stderr, "{}: the binary must be given as an absolute path\n", binary.string());
-    return k_exit_usage;
+    return report_failure(format, k_exit_usage,
+                          binary.string() + ": the binary must be given as an absolute path");
   }
-  fmt::print(
-      "{}",
-      daemon::render_service(chosen_manager(options), daemon::packaged_params(binary)).content);
+  const auto manager = chosen_manager(options);
+  const auto file = daemon::render_service(manager, daemon::packaged_params(binary));
+  if (format == Format::json) {
+    print_json({{"manager", manager_name(manager)},
+                {"path", file.path.string()},
+                {"content", file.content}});
+  } else {
+    fmt::print("{}", file.content);
+  }
   return k_exit_ok;
 }
 
@@ -251,6 +299,7 @@ void add_service_command(CLI::App& app, std::vector<Command>& commands) {
       command->add_flag("--dry-run", options->dry_run,
                         "Print what would be written or removed; change nothing");
     }
+    command->add_flag("--json", options->json, "Print what was done as one JSON object");
     command->fallthrough();
     commands.push_back({command, [options, action](const Globals& globals) {
                           switch (action) {

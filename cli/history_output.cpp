@@ -2,6 +2,9 @@
 // the same way.
 #include "cli/history_output.hpp"
 
+#include "engine/message.hpp"
+
+#include <algorithm>
 #include <ctime>
 #include <fmt/format.h>
 
@@ -81,8 +84,17 @@ nlohmann::json log_entry_json(const git::LogEntry& entry) {
           {"deletions", entry.deletions}};
 }
 
-nlohmann::json undone_json(const engine::Undone& undone) {
+nlohmann::json undone_json(const engine::Undone& undone, engine::DryRun dry) {
   nlohmann::json out;
+  out["dry_run"] = dry == engine::DryRun::yes;
+  out["diff"] = dry == engine::DryRun::yes ? nlohmann::json(engine::unified_diff(undone.changes))
+                                           : nlohmann::json(nullptr);
+  auto& changes = out["changes"] = nlohmann::json::array();
+  for (const auto& change : undone.changes) {
+    changes.push_back(
+        {{"change", !change.new_bytes ? "remove" : (change.base_hash ? "modify" : "create")},
+         {"path", change.path}});
+  }
   out["target"] = undone.target;
   out["target_summary"] = undone.target_summary;
   out["commit"] = optional_json(undone.committed.commit);
@@ -93,6 +105,22 @@ nlohmann::json undone_json(const engine::Undone& undone) {
   out["removed"] = undone.committed.applied.removed;
   out["deferred"] = undone.committed.applied.deferred;
   return out;
+}
+
+void print_undo_dry_run(const engine::Undone& undone, std::string_view doing) {
+  if (undone.changes.empty()) {
+    fmt::print("nothing to {}: the store already is as that would leave it ({}: {})\n", doing,
+               short_id(undone.target), undone.target_summary);
+  } else {
+    const auto removed = static_cast<std::size_t>(
+        std::count_if(undone.changes.begin(), undone.changes.end(),
+                      [](const engine::FileChange& change) { return !change.new_bytes; }));
+    fmt::print("{}would {} {} ({}): {} file{} to write, {} to remove\n",
+               engine::unified_diff(undone.changes), doing, short_id(undone.target),
+               undone.target_summary, undone.changes.size() - removed,
+               undone.changes.size() - removed == 1 ? "" : "s", removed);
+  }
+  fmt::print("dry run: nothing was written\n");
 }
 
 } // namespace engram::cli

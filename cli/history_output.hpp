@@ -26,7 +26,11 @@ nlohmann::json recovery_json(const engine::Recovery& recovery);
 // One log entry as JSON.
 nlohmann::json log_entry_json(const git::LogEntry& entry);
 
-// A rollback's or restore's outcome as JSON.
-nlohmann::json undone_json(const engine::Undone& undone);
+// A rollback's or restore's outcome as JSON; a dry run's adds the diff it would apply.
+nlohmann::json undone_json(const engine::Undone& undone, engine::DryRun dry = engine::DryRun::no);
+
+// Prints, for people, the diff a rollback's or restore's dry run would
+// apply and a line saying what it would do (`doing`: "roll back", "restore").
+void print_undo_dry_run(const engine::Undone& undone, std::string_view doing);
 
 } // namespace engram::cli

@@ -40,7 +40,7 @@ Plan plan_for(const std::filesystem::path& root, const config::Settings& setting
               const std::vector<RuleSlot>& rules, Date today, RunKind kind, store::ScanCache* cache,
               const std::vector<std::string>* changed, const std::vector<usage::TakenLog>& logs,
               std::optional<Workspace::Base>* base, std::shared_ptr<Workspace>& model,
-              const std::vector<Hold>& holds) {
+              const std::vector<Hold>& holds, Progress* progress) {
   const auto layout = layout_from(settings, root);
   StepTimer timer;
   const bool by_path = base != nullptr && base->has_value() && changed != nullptr;
@@ -82,7 +82,7 @@ Plan plan_for(const std::filesystem::path& root, const config::Settings& setting
     held.push_back(std::move(note));
   }
   workspace.hold(std::move(held));
-  Plan plan = run_rules(workspace, rules, settings, kind);
+  Plan plan = run_rules(workspace, rules, settings, kind, progress);
   for (const auto& hold : holds) {
     plan.holding.push_back(hold.undo);
   }
@@ -99,7 +99,7 @@ Plan plan_for(const std::filesystem::path& root, const config::Settings& setting
 
 // A dry run: the plan only. Nothing is written, not even a snapshot or a recovery.
 Outcome dry_run(const std::filesystem::path& root, const config::Settings& settings,
-                const std::vector<RuleSlot>& rules, Date today, RunKind kind) {
+                const std::vector<RuleSlot>& rules, Date today, RunKind kind, Progress* progress) {
   if (auto reason = hands_off_reason(root, settings); !reason.empty()) {
     throw Error("{}", reason);
   }
@@ -117,8 +117,9 @@ Outcome dry_run(const std::filesystem::path& root, const config::Settings& setti
   }
   Outcome outcome;
   std::shared_ptr<Workspace> model;
-  outcome.plan = plan_for(root, settings, rules, today, kind, nullptr, nullptr,
-                          peek_usage(root, layout), nullptr, model, active_holds(*repository));
+  outcome.plan =
+      plan_for(root, settings, rules, today, kind, nullptr, nullptr, peek_usage(root, layout),
+               nullptr, model, active_holds(*repository), progress);
   outcome.model = std::move(model);
   return outcome;
 }
@@ -285,10 +286,11 @@ void apply_plan(const std::filesystem::path& root, Session& session, Outcome& ou
 
 Outcome consolidate(const std::filesystem::path& root, const config::Settings& settings,
                     const std::vector<RuleSlot>& rules, Date today, RunKind kind, DryRun dry,
-                    Kept* kept, const std::vector<std::string>* changed, bool subset) {
+                    Kept* kept, const std::vector<std::string>* changed, bool subset,
+                    Progress* progress) {
   store::ScanCache* cache = kept != nullptr ? &kept->scan : nullptr;
   if (dry == DryRun::yes) {
-    auto outcome = dry_run(root, settings, rules, today, kind);
+    auto outcome = dry_run(root, settings, rules, today, kind, progress);
     outcome.plan.subset = subset;
     return outcome;
   }
@@ -316,7 +318,7 @@ Outcome consolidate(const std::filesystem::path& root, const config::Settings& s
   std::shared_ptr<Workspace> model;
   outcome.plan = plan_for(root, settings, rules, today, kind, cache, changed, logs,
                           kept != nullptr ? &kept->model : nullptr, model,
-                          active_holds(session.repository()));
+                          active_holds(session.repository()), progress);
   outcome.plan.subset = subset;
   outcome.model = model;
   timer.step("plan");

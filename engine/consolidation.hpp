@@ -7,6 +7,7 @@
 #include "engine/apply.hpp"
 #include "engine/engine.hpp"
 #include "engine/plan.hpp"
+#include "engine/progress.hpp"
 #include "engine/recovery.hpp"
 #include "engine/session.hpp"
 #include "engine/workspace.hpp"
@@ -18,9 +19,6 @@
 #include <string>
 
 namespace engram::engine {
-
-// Whether a consolidation writes anything.
-enum class DryRun { yes, no };
 
 // What a long-running caller (the daemon, one per store) keeps of a store
 // between its runs: what the last scan read, the model the last run made of
@@ -67,9 +65,10 @@ struct Outcome {
 // the model is the last run's, updated along those paths.
 // `subset`: the rules are a subset the command chose, and the commit says so
 // (`consolidate(dedupe,contradictions)`, `Engram-Run: subset`).
+// `progress`, when given, hears how many of the rules have run.
 Outcome consolidate(const std::filesystem::path& root, const config::Settings& settings,
                     const std::vector<RuleSlot>& rules, Date today, RunKind kind, DryRun dry,
                     Kept* kept = nullptr, const std::vector<std::string>* changed = nullptr,
-                    bool subset = false);
+                    bool subset = false, Progress* progress = nullptr);
 
 } // namespace engram::engine

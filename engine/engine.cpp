@@ -11,13 +11,20 @@ namespace engram::engine {
 
 std::string_view phase_name(Phase phase) {
   switch (phase) {
-  case Phase::guard: return "guard";
-  case Phase::decay: return "decay";
-  case Phase::merge: return "merge";
-  case Phase::resolve: return "resolve";
-  case Phase::prune: return "prune";
-  case Phase::promote: return "promote";
-  case Phase::index: return "index";
+  case Phase::guard:
+    return "guard";
+  case Phase::decay:
+    return "decay";
+  case Phase::merge:
+    return "merge";
+  case Phase::resolve:
+    return "resolve";
+  case Phase::prune:
+    return "prune";
+  case Phase::promote:
+    return "promote";
+  case Phase::index:
+    return "index";
   }
   return "unknown";
 }
@@ -54,15 +61,18 @@ std::string lost_lines_failure(const std::vector<LostLine>& lost) {
 } // namespace
 
 Plan run_rules(Workspace& workspace, std::vector<RuleSlot> rules, const config::Settings& settings,
-               RunKind kind) {
+               RunKind kind, Progress* progress) {
   std::stable_sort(rules.begin(), rules.end(), [](const RuleSlot& a, const RuleSlot& b) {
     return std::tie(a.phase, a.name) < std::tie(b.phase, b.name);
+  });
+  std::erase_if(rules, [&](const RuleSlot& slot) {
+    return !enabled(settings, slot.name) || (kind == RunKind::lightweight && !slot.lightweight);
   });
   std::vector<std::string> ran;
   std::vector<std::string> failed;
   for (const auto& slot : rules) {
-    if (!enabled(settings, slot.name) || (kind == RunKind::lightweight && !slot.lightweight)) {
-      continue;
+    if (progress != nullptr) {
+      progress->update("rule " + slot.name, ran.size() + failed.size(), rules.size(), "rules");
     }
     workspace.checkpoint();
     workspace.begin_rule(slot.name);
@@ -79,9 +89,10 @@ Plan run_rules(Workspace& workspace, std::vector<RuleSlot> rules, const config::
       failure = lost_lines_failure(workspace.lost_since_checkpoint());
     }
     // How long each rule takes, for whoever profiles a large store (--log-level debug).
-    spdlog::debug("rule {} ran in {:.1f} ms", slot.name,
-                  std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
-                      .count());
+    spdlog::debug(
+        "rule {} ran in {:.1f} ms", slot.name,
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count());
     if (!failure.empty()) {
       workspace.restore();
       spdlog::error("rule {} failed, its changes are discarded: {}", slot.name, failure);
@@ -90,6 +101,9 @@ Plan run_rules(Workspace& workspace, std::vector<RuleSlot> rules, const config::
       continue;
     }
     ran.push_back(slot.name);
+  }
+  if (progress != nullptr) {
+    progress->update("planned", rules.size(), rules.size(), "rules");
   }
   Plan plan = workspace.plan();
   plan.kind = kind;

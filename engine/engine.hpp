@@ -3,6 +3,7 @@
 #pragma once
 
 #include "engine/plan.hpp"
+#include "engine/progress.hpp"
 #include "engine/workspace.hpp"
 #include "engram/rule.hpp"
 
@@ -24,8 +25,8 @@ std::string_view phase_name(Phase phase);
 
 // Runs every enabled rule (phase order, then name) that the run kind allows.
 // A rule that throws loses its own changes, is named in the record and the
-// log, and the others go on.
+// log, and the others go on. `progress`, when given, hears of each rule as it starts.
 Plan run_rules(Workspace& workspace, std::vector<RuleSlot> rules, const config::Settings& settings,
-               RunKind kind);
+               RunKind kind, Progress* progress = nullptr);
 
 } // namespace engram::engine

@@ -211,6 +211,32 @@ void append_file_lines(std::string& out, const Plan& plan) {
   }
 }
 
+// One line per rule that acted, its actions counted in order of first appearance.
+void append_rule_lines(std::string& out, const Plan& plan) {
+  std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::size_t>>>> rules;
+  for (const auto& action : plan.record) {
+    auto rule = std::find_if(rules.begin(), rules.end(),
+                             [&](const auto& r) { return r.first == action.rule; });
+    if (rule == rules.end()) {
+      rule = rules.insert(rules.end(), {action.rule, {}});
+    }
+    auto verb = std::find_if(rule->second.begin(), rule->second.end(),
+                             [&](const auto& v) { return v.first == action.action; });
+    if (verb == rule->second.end()) {
+      rule->second.emplace_back(action.action, 1);
+    } else {
+      ++verb->second;
+    }
+  }
+  for (const auto& [rule, verbs] : rules) {
+    out += "  " + rule;
+    for (std::size_t v = 0; v < verbs.size(); ++v) {
+      out += (v == 0 ? ": " : ", ") + counted(verbs[v].first, verbs[v].second);
+    }
+    out += '\n';
+  }
+}
+
 // The files deferred to the next run, under a heading; at most `most` of
 // them named, the rest counted.
 void append_deferred(std::string& out, const ApplyResult& applied, std::size_t most) {
@@ -251,6 +277,20 @@ std::string trailers(const Plan& plan, Recovered recovered) {
 }
 
 } // namespace
+
+std::string render_summary(const Plan& plan) {
+  std::string out = "by rule:\n";
+  append_rule_lines(out, plan);
+  std::string files;
+  append_file_lines(files, plan);
+  out += "by file:\n";
+  for (std::size_t at = 0; at < files.size();) {
+    const auto end = files.find('\n', at);
+    out += "  " + files.substr(at, end - at + 1);
+    at = end == std::string::npos ? files.size() : end + 1;
+  }
+  return out;
+}
 
 CommitText commit_message(const Plan& plan, const ApplyResult& applied, Recovered recovered) {
   CommitText text;
@@ -398,10 +438,14 @@ nlohmann::json record_json(const Plan& plan, const ApplyResult* applied) {
 }
 
 std::string unified_diff(const Plan& plan) {
+  return unified_diff(plan.changes);
+}
+
+std::string unified_diff(const std::vector<FileChange>& changes) {
   static const int k_init = git_libgit2_init();
   (void)k_init;
   std::string out;
-  for (const auto& change : plan.changes) {
+  for (const auto& change : changes) {
     // libgit2 adds the a/ and b/ prefixes, and shows a missing side (no
     // buffer) as /dev/null, so a created or removed file reads as git's would.
     const char* old_data = change.base_bytes ? change.base_bytes->data() : nullptr;

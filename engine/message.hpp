@@ -55,6 +55,11 @@ std::string mark_recovered(std::string_view message);
 // One line per action, for people (`engram consolidate --dry-run`).
 std::string render_record(const Plan& plan);
 
+// The record counted, for people: one line per rule with its actions
+// counted, then one line per file as a commit message has them (at most
+// k_message_files). What `engram consolidate` prints unless --verbose.
+std::string render_summary(const Plan& plan);
+
 // The record's members as JSON: run, date, summary, rules, failed_rules,
 // usage_logs, actions, changes, diagnostics and, with `applied`, written,
 // removed and deferred. Written as they go, never built as a value: a full
@@ -75,5 +80,8 @@ nlohmann::json record_json(const Plan& plan, const ApplyResult* applied);
 
 // The unified diff of every change in the plan.
 std::string unified_diff(const Plan& plan);
+
+// The unified diff of `changes`, each from the bytes it was planned from.
+std::string unified_diff(const std::vector<FileChange>& changes);
 
 } // namespace engram::engine

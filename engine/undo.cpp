@@ -146,7 +146,8 @@ Expected<std::string, std::string> store_relative(const fs::path& root, const st
   return text;
 }
 
-Undone rollback(const fs::path& root, const config::Settings& settings, std::string_view rev) {
+Undone rollback(const fs::path& root, const config::Settings& settings, std::string_view rev,
+                DryRun dry) {
   Undone undone;
   Session session = Session::open(root, settings);
   git::Repository& repository = session.repository();
@@ -155,12 +156,14 @@ Undone rollback(const fs::path& root, const config::Settings& settings, std::str
   // that ran out of space is the same rollback, not the undoing of its own
   // recovered commit.
   std::tie(undone.target, undone.target_summary) = target_of(session, repository, rev);
-  undone.recovery = finish_interrupted(session);
+  if (dry == DryRun::no) {
+    undone.recovery = finish_interrupted(session);
+  }
 
   // Checked before anything is committed: a rollback that cannot be done
   // changes nothing, not even by snapshotting the agent's edits.
   auto revert = checked_revert(session, repository, undone.target, undone.target_summary);
-  if (!agent_changes(repository, session.layout()).empty()) {
+  if (dry == DryRun::no && !agent_changes(repository, session.layout()).empty()) {
     undone.snapshot = snapshot(session);
     revert = checked_revert(session, repository, undone.target, undone.target_summary);
   }
@@ -168,8 +171,8 @@ Undone rollback(const fs::path& root, const config::Settings& settings, std::str
     undone.changes.push_back(change_of(repository, change.path, change.before, change.after));
   }
   undone.changes = plan_order(std::move(undone.changes));
-  if (undone.changes.empty()) {
-    return undone; // HEAD already undoes it
+  if (undone.changes.empty() || dry == DryRun::yes) {
+    return undone; // HEAD already undoes it, or only the changes were asked for
   }
   Pending pending;
   pending.operation = "rollback";
@@ -188,13 +191,15 @@ Undone rollback(const fs::path& root, const config::Settings& settings, std::str
 }
 
 Undone restore(const fs::path& root, const config::Settings& settings, std::string_view rev,
-               const std::vector<std::string>& paths) {
+               const std::vector<std::string>& paths, DryRun dry) {
   Undone undone;
   Session session = Session::open(root, settings);
   git::Repository& repository = session.repository();
   // As in rollback: `rev` is resolved before an interrupted run is finished.
   std::tie(undone.target, undone.target_summary) = target_of(session, repository, rev);
-  undone.recovery = finish_interrupted(session);
+  if (dry == DryRun::no) {
+    undone.recovery = finish_interrupted(session);
+  }
 
   std::map<std::string, std::string> wanted; // path → blob at the target
   for (const auto& path : paths) {
@@ -210,15 +215,17 @@ Undone restore(const fs::path& root, const config::Settings& settings, std::stri
     wanted.insert(files.begin(), files.end());
   }
 
-  undone.snapshot = snapshot(session);
+  if (dry == DryRun::no) {
+    undone.snapshot = snapshot(session);
+  }
   for (const auto& [path, blob] : wanted) {
     const auto now = git::blob_in_head(repository, path);
     if (now != blob) {
       undone.changes.push_back(change_of(repository, path, now, blob));
     }
   }
-  if (undone.changes.empty()) {
-    return undone; // already as they were
+  if (undone.changes.empty() || dry == DryRun::yes) {
+    return undone; // already as they were, or only the changes were asked for
   }
   Pending pending;
   pending.operation = "restore";

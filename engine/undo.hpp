@@ -5,6 +5,7 @@
 #pragma once
 
 #include "config/config.hpp"
+#include "engine/plan.hpp"
 #include "engine/recovery.hpp"
 #include "engine/snapshot.hpp"
 #include "engine/transaction.hpp"
@@ -31,17 +32,20 @@ struct Undone {
 // `Engram-Run: rollback` and `Reverts: <id>`). Throws engram::Error, changing
 // no file, when `rev` names no commit, a merge or the first commit, or when
 // later changes touched the same lines (the message names those files).
+// With DryRun::yes it computes the same changes against HEAD and stops
+// before anything is written: no recovery, no snapshot, no commit.
 Undone rollback(const std::filesystem::path& root, const config::Settings& settings,
-                std::string_view rev);
+                std::string_view rev, DryRun dry = DryRun::no);
 
 // Brings each of `paths` (store-relative or absolute inside the store; a
 // folder means every file under it; "." the whole store) back to its content
 // at `rev`, as one new commit (`restore: …`, trailers `Engram-Run: restore`
 // and `Restores: <id>`). Files added since are kept: restore removes nothing.
 // Throws engram::Error, changing nothing, when a path is outside the store or
-// was not in `rev`.
+// was not in `rev`. DryRun::yes stops before anything is written, as rollback's.
 Undone restore(const std::filesystem::path& root, const config::Settings& settings,
-               std::string_view rev, const std::vector<std::string>& paths);
+               std::string_view rev, const std::vector<std::string>& paths,
+               DryRun dry = DryRun::no);
 
 // `path` as a store-relative, '/'-separated path ("." for the root), or a
 // message saying why it cannot be one (outside the store, `..`, `.git`, the

@@ -118,7 +118,8 @@ TEST_CASE("a memory MEMORY.md does not link gets a pointer line, and the agent's
   write_file(root / "semantic" / "postgres.md",
              "---\ntype: semantic\ntags: [postgres]\ncreated: 2026-11-01\n---\n"
              "# Postgres\n\nThe staging database is Postgres 16.\n");
-  const auto run = ok(sandbox, {"consolidate", "--store", root.string(), "--now", k_now});
+  const auto run =
+      ok(sandbox, {"consolidate", "--store", root.string(), "--now", k_now, "--verbose"});
   const auto after = read_file(root / "MEMORY.md");
   CHECK(after.starts_with(before)); // every agent line as it was, in place
   CHECK_THAT(after,
@@ -186,7 +187,8 @@ TEST_CASE("a duplicate topic file merged away leaves the agent's line linking wh
                                      "- [Release freeze](project_release_freeze.md) — the "
                                      "Thursday freeze\n");
   ok(sandbox, {"init", root.string()});
-  const auto run = ok(sandbox, {"consolidate", "--store", root.string(), "--now", "2027-03-01"});
+  const auto run =
+      ok(sandbox, {"consolidate", "--store", root.string(), "--now", "2027-03-01", "--verbose"});
   CHECK_THAT(run.out, Catch::Contains("dedupe merged"));
   CHECK_THAT(run.out, Catch::Contains("dedupe mended: MEMORY.md"));
   CHECK(fs::exists(root / "project_freeze.md") != fs::exists(root / "project_release_freeze.md"));
@@ -276,7 +278,8 @@ TEST_CASE("a claim about the subject of an agent's topic file is filed in that f
   write_file(root / "episodic" / "2026-08-01-release.md",
              "---\ntype: episodic\ntags: [mobile, release]\ncreated: 2026-08-01\n---\n"
              "# Release planning\n\n- The mobile release branch is cut on Wednesday.\n");
-  const auto run = ok(sandbox, {"consolidate", "--store", root.string(), "--now", k_now});
+  const auto run =
+      ok(sandbox, {"consolidate", "--store", root.string(), "--now", k_now, "--verbose"});
   const auto after = read_file(root / "project_branch.md");
   CHECK_THAT(after, Catch::StartsWith("---\nname: Branch cut\n"));
   CHECK_THAT(after, Catch::Contains("The mobile release branch is cut on Wednesday."));

@@ -5,6 +5,7 @@
 #include "store/scan.hpp"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 #include <stdexcept>
 
 using namespace engram;
@@ -45,10 +46,11 @@ struct Fixture {
   config::Settings settings = config::Settings::defaults();
   store::Layout layout;
 
-  engine::Plan run(std::vector<RuleSlot> rules, RunKind kind = RunKind::full) {
+  engine::Plan run(std::vector<RuleSlot> rules, RunKind kind = RunKind::full,
+                   engine::Progress* progress = nullptr) {
     const auto snapshot = store::scan(dir.path(), layout, store::ScanLimits{});
     engine::Workspace workspace(snapshot, layout, settings, Date(2026, 11, 22), kind);
-    return engine::run_rules(workspace, std::move(rules), settings, kind);
+    return engine::run_rules(workspace, std::move(rules), settings, kind, progress);
   }
 };
 
@@ -77,6 +79,28 @@ TEST_CASE("rules run in phase order, then by name, whatever order they were load
   CHECK(plan.record[1].rule == "a-decay");
 }
 
+// Every update a run_rules call gives, as `step done/total units`.
+struct HeardProgress : engine::Progress {
+  std::vector<std::string> heard;
+  void update(std::string_view step, std::size_t done, std::size_t total,
+              std::string_view units) override {
+    heard.push_back(fmt::format("{} {}/{} {}", step, done, total, units));
+  }
+};
+
+TEST_CASE("the rules report their progress: each rule as it starts, of the rules this run runs") {
+  Fixture f;
+  LoggingRule guard("guard-rule", false), broken("broken", true), decay("a-decay", false);
+  HeardProgress progress;
+  // A lightweight run leaves the decay rule out of the count as well as the run.
+  f.run({{"guard-rule", Phase::guard, true, &guard},
+         {"broken", Phase::merge, true, &broken},
+         {"a-decay", Phase::decay, false, &decay}},
+        RunKind::lightweight, &progress);
+  CHECK(progress.heard == std::vector<std::string>{"rule guard-rule 0/2 rules",
+                                                   "rule broken 1/2 rules", "planned 2/2 rules"});
+}
+
 TEST_CASE("a rule that throws loses its own changes and the others go on") {
   Fixture f;
   LoggingRule first("first", false), broken("broken", true), last("last", false);
@@ -99,7 +123,8 @@ TEST_CASE("a rule that writes outside the store's layers is stopped and discarde
   Fixture f;
   EscapingRule escaping;
   LoggingRule fine("fine", false);
-  const auto plan = f.run({{"escaping", Phase::guard, true, &escaping}, {"fine", Phase::index, true, &fine}});
+  const auto plan =
+      f.run({{"escaping", Phase::guard, true, &escaping}, {"fine", Phase::index, true, &fine}});
   CHECK(plan.failed_rules == std::vector<std::string>{"escaping"});
   CHECK(plan.changes.size() == 1);
   CHECK(plan.changes[0].path == "semantic/log.md");

@@ -136,3 +136,22 @@ TEST_CASE("the record's JSON text is nlohmann's, every member there, within the 
     }
   }
 }
+
+TEST_CASE("the counted record has one line per rule and one per file, and quotes no claim") {
+  Plan plan;
+  plan.record = {
+      Action{"episodic-decay", "absorbed", "- A fact.", "episodic/a.md", "semantic/b.md", ""},
+      Action{"episodic-decay", "absorbed", "- More.", "episodic/c.md", "semantic/b.md", ""},
+      Action{"episodic-decay", "decayed", "", "episodic/a.md", "", ""},
+      Action{"index", "rebuilt", "", "", "MEMORY.md", ""},
+  };
+  CHECK(engram::engine::render_summary(plan) ==
+        "by rule:\n"
+        "  episodic-decay: 2 claims absorbed, 1 episodic "
+        "decayed\n"
+        "  index: 1 rebuilt\n"
+        "by file:\n"
+        "  semantic/b.md: 2 claims absorbed (from 2 files)\n"
+        "  episodic/a.md: 1 episodic decayed\n"
+        "  MEMORY.md: 1 rebuilt\n");
+}
