@@ -13,18 +13,20 @@ namespace {
 
 // The `--json` convention every command that has `--json` follows.
 constexpr const char* k_json_convention[] = {
-    "A command given --json prints one JSON value on standard output and nothing else there: an "
-    "object, or, for a command that lists things (log, discover), an array of objects. The same "
-    "command always prints the same shape, whatever it found.",
-    "Keys are lowercase words joined by underscores. A key keeps its name and its type from one "
-    "version to the next; a later version may add keys, so a reader should ignore keys it does "
-    "not know. A value that does not apply or is not known is null rather than left out, and a "
-    "list is an array even when it is empty or holds one item. File paths inside a store are "
-    "relative to the store; commit ids are the full hexadecimal id.",
-    "Problems found in the store are part of the value (for example its diagnostics, or a sync's "
-    "problem) and the exit status says whether there were any. An error that stops the command "
-    "before it has a result prints \"engram: message\" on standard error and nothing on "
-    "standard output. Logging (--log-level) and progress always go to standard error.",
+    "Every command takes --json but daemon (it runs in the foreground and logs) and hook (its "
+    "standard output is the agent's hook protocol). With it, standard output holds exactly one "
+    "JSON value and nothing else: an object, except for log and discover, which print an array of "
+    "objects. Messages for people, logging (--log-level) and progress still go to standard error, "
+    "and the exit status is the one the command has without --json.",
+    "Keys are lowercase words joined by underscores; a later version may add keys, so a reader "
+    "should ignore keys it does not know. A value that does not apply is null, never a missing "
+    "key, and a list is an array even when it is empty. store is the store's absolute path; "
+    "commits are full 40-character ids; sizes are in bytes.",
+    "A problem in a file is an object with path, line, reason and severity: the path:line: reason "
+    "of the text taken apart (the records of consolidate, health and the git notes keep that text "
+    "as one string). A command that cannot do its work prints an object with error (why) and "
+    "diagnostics (for instance each problem of a bad configuration file), or, for some older "
+    "commands, nothing on standard output and \"engram: message\" on standard error.",
 };
 
 // The usage line of a command: its name, [OPTIONS], its arguments, COMMAND.
