@@ -44,8 +44,8 @@ struct ConsolidateOptions {
 // commits. Written as it goes (see engine::record_members) and out in
 // pieces: a full consolidation's record is megabytes, and a buffer that
 // size is a thousand fresh pages to fault in.
-void print_json(const SelectedStore& selected, const engine::Outcome& outcome, engine::DryRun dry,
-                const plugins::Host& host) {
+void print_outcome_json(const SelectedStore& selected, const engine::Outcome& outcome,
+                        engine::DryRun dry, const plugins::Host& host) {
   const auto value = [](nlohmann::json json) {
     return [json = std::move(json)](JsonWriter& writer) { writer.value(json); };
   };
@@ -320,7 +320,7 @@ int run_consolidate(const Globals& globals, const ConsolidateOptions& options) {
   }
 
   if (options.json) {
-    print_json(selected, outcome, dry, *kept_host);
+    print_outcome_json(selected, outcome, dry, *kept_host);
   } else {
     print_text(outcome, dry, options.verbose);
   }

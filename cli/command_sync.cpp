@@ -28,7 +28,7 @@ struct SyncOptions {
 };
 
 // The round as JSON: one object, the record included.
-void print_json(const engine::Synced& synced) {
+void print_synced_json(const engine::Synced& synced) {
   nlohmann::json actions = nlohmann::json::array();
   for (const auto& action : synced.record) {
     actions.push_back({{"rule", action.rule},
@@ -98,7 +98,7 @@ int run_sync(const Globals& globals, const SyncOptions& options) {
     return k_exit_problems;
   }
   if (options.json) {
-    print_json(synced);
+    print_synced_json(synced);
   } else {
     print_text(synced);
   }

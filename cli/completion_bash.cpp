@@ -12,7 +12,7 @@ namespace {
 // words before the cursor: a word that names a subcommand of the command so
 // far extends it, an option that takes a value consumes the next word. It
 // needs nothing from the bash-completion package.
-constexpr const char* k_walker = R"sh(
+constexpr const char* k_bash_walker = R"sh(
 # Adds to COMPREPLY what a value of kind $1 may be, starting with $2.
 _engram_offer() {
   local IFS=$'\n'
@@ -146,7 +146,7 @@ std::string bash_completion(const CommandInfo& root) {
   const auto commands = flatten(root);
   return "# bash completion for engram, written by `engram completion bash` from its command\n"
          "# line, so it offers exactly the commands and options engram accepts.\n" +
-         names_tables(commands) + kinds_tables(commands) + k_walker;
+         names_tables(commands) + kinds_tables(commands) + k_bash_walker;
 }
 
 } // namespace engram::cli

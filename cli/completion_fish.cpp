@@ -24,7 +24,7 @@ std::string quote(std::string_view text) {
 // The words before the cursor name a command: a word that names a subcommand
 // of the command so far extends it; an option that takes a value consumes
 // the next word. The options that take one are listed by the caller.
-constexpr const char* k_walker = R"fish(
+constexpr const char* k_fish_walker = R"fish(
 function __engram_command --description 'The engram command the words so far name'
     set -l words (commandline -opc)
     set -e words[1]
@@ -125,7 +125,7 @@ std::string fish_completion(const CommandInfo& root) {
       "# `command|option` for each option that takes a value, `command|name` for each "
       "subcommand.\nset -g __engram_valued {}\nset -g __engram_subcommands {}\n",
       fmt::join(valued, " "), fmt::join(subcommands, " "));
-  out += k_walker;
+  out += k_fish_walker;
   for (const CommandInfo* command : commands) {
     out += command_lines(*command);
   }

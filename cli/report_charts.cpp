@@ -3,6 +3,8 @@
 // what fits, while every value keeps its point.
 #include "cli/report_charts.hpp"
 
+#include "base/markup.hpp"
+
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -70,7 +72,7 @@ void draw_axis(std::string& out, const Frame& frame, std::int64_t step, const st
                        frame.left, y, frame.left + frame.width, y, frame.left - 6, y + 4, value);
   }
   out += fmt::format("<text class=\"unit\" x=\"4\" y=\"{:.1f}\">{}</text>", frame.top - 4,
-                     escape_html(unit));
+                     escape_markup(unit));
 }
 
 // The x at the middle of label `index` of `count`.
@@ -96,7 +98,7 @@ void draw_labels(std::string& out, const Frame& frame, const Chart& chart) {
         "<text class=\"label\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"{}\"{}>{}</text>", x, y,
         slant ? "end" : "middle",
         slant ? fmt::format(" transform=\"rotate(-30 {:.1f} {:.1f})\"", x, y) : "",
-        escape_html(chart.labels[i]));
+        escape_markup(chart.labels[i]));
   }
 }
 
@@ -104,7 +106,7 @@ void draw_labels(std::string& out, const Frame& frame, const Chart& chart) {
 std::string point_attributes(const Chart& chart, std::size_t s, std::size_t i) {
   const auto& series = chart.series[s];
   return fmt::format("data-series=\"{}\" data-index=\"{}\" data-value=\"{}\"",
-                     escape_html(series.name), i, series.values[i]);
+                     escape_markup(series.name), i, series.values[i]);
 }
 
 // One series as a line through its points.
@@ -122,8 +124,8 @@ void draw_line(std::string& out, const Frame& frame, const Chart& chart, std::si
     out += fmt::format("<circle class=\"point\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\" "
                        "{}><title>{}: {} {}</title></circle>",
                        label_x(frame, i, count, chart.kind), frame.y(series.values[i]), colour(s),
-                       point_attributes(chart, s, i), escape_html(chart.labels[i]),
-                       escape_html(series.name), series.values[i]);
+                       point_attributes(chart, s, i), escape_markup(chart.labels[i]),
+                       escape_markup(series.name), series.values[i]);
   }
 }
 
@@ -140,8 +142,8 @@ void draw_bars(std::string& out, const Frame& frame, const Chart& chart, std::si
     out += fmt::format("<rect class=\"point\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" "
                        "height=\"{:.1f}\" fill=\"{}\" {}><title>{}: {} {}</title></rect>",
                        x, y, bar, frame.top + frame.height - y, colour(s),
-                       point_attributes(chart, s, i), escape_html(chart.labels[i]),
-                       escape_html(series.name), series.values[i]);
+                       point_attributes(chart, s, i), escape_markup(chart.labels[i]),
+                       escape_markup(series.name), series.values[i]);
   }
 }
 
@@ -152,44 +154,17 @@ void draw_legend(std::string& out, const Chart& chart) {
     out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/>"
                        "<text class=\"legend\" x=\"{}\" y=\"{}\">{}</text>",
                        k_width - k_right + 16, y - 9, colour(s), k_width - k_right + 32, y,
-                       escape_html(chart.series[s].name));
+                       escape_markup(chart.series[s].name));
   }
 }
 
 } // namespace
 
-std::string escape_html(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-    case '&':
-      out += "&amp;";
-      break;
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    case '\'':
-      out += "&#39;";
-      break;
-    default:
-      out += c;
-    }
-  }
-  return out;
-}
-
 std::string render_chart(const Chart& chart) {
   std::string out = fmt::format(
       "<svg class=\"chart\" data-chart=\"{}\" "
       "viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\" role=\"img\" aria-label=\"{}\">",
-      escape_html(chart.id), k_width, k_height, k_width, k_height, escape_html(chart.title));
+      escape_markup(chart.id), k_width, k_height, k_width, k_height, escape_markup(chart.title));
   if (chart.labels.empty()) {
     out += fmt::format("<text class=\"empty\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">"
                        "No data in this period</text></svg>",

@@ -34,7 +34,5 @@ struct Chart {
 // says it has no data and has no points.
 std::string render_chart(const Chart& chart);
 
-// `text` with &, <, >, " and ' escaped for HTML and SVG text and attributes.
-std::string escape_html(std::string_view text);
 
 } // namespace engram::cli

@@ -3,6 +3,7 @@
 // the same values; the page's script compares the two when it is opened.
 #include "cli/report_page.hpp"
 
+#include "base/markup.hpp"
 #include "git/history.hpp"
 #include "store/layout.hpp"
 
@@ -242,7 +243,7 @@ std::string runs_table(const engine::StoreHistory& history) {
     rows += fmt::format("<tr data-commit=\"{}\"><td>{}</td><td><code>{}</code></td><td>{}</td>"
                         "<td>{}</td></tr>\n",
                         point->id, point->date.to_string(), git::short_id(point->id),
-                        escape_html(point->run), escape_html(point->summary));
+                        escape_markup(point->run), escape_markup(point->summary));
   }
   if (rows.empty()) {
     return "<p>No consolidation in this period.</p>\n";
@@ -261,9 +262,9 @@ std::string page_heading(const engine::StoreHistory& history, const ReportSource
   }
   return fmt::format("<h1>engram report</h1>\n<p class=\"meta\"><code>{}</code> · {}{} · made "
                      "{}</p>\n",
-                     escape_html(source.store), period,
-                     source.since ? " (since " + escape_html(*source.since) + ")" : "",
-                     escape_html(source.generated));
+                     escape_markup(source.store), period,
+                     source.since ? " (since " + escape_markup(*source.since) + ")" : "",
+                     escape_markup(source.generated));
 }
 
 } // namespace
@@ -282,9 +283,9 @@ std::string render_report(const engine::StoreHistory& history, const ReportSourc
                   "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n"
                   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                   "<title>engram report: {}</title>\n<style>{}</style>\n</head>\n<body>\n{}",
-                  escape_html(source.store), k_style, page_heading(history, source));
+                  escape_markup(source.store), k_style, page_heading(history, source));
   for (const auto& chart : charts) {
-    page += fmt::format("<section>\n<h2>{}</h2>\n{}\n</section>\n", escape_html(chart.title),
+    page += fmt::format("<section>\n<h2>{}</h2>\n{}\n</section>\n", escape_markup(chart.title),
                         render_chart(chart));
   }
   page += "<section>\n<h2>Latest consolidations</h2>\n" + runs_table(history) + "</section>\n";

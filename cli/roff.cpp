@@ -54,7 +54,7 @@ std::string prose(std::string_view text) {
   return out + roff::text(text.substr(start));
 }
 
-std::string quoted(std::string_view text) {
+std::string macro_argument(std::string_view text) {
   return "\"" + roff::text(text) + "\"";
 }
 
@@ -71,16 +71,16 @@ std::string header(std::string_view title, int section, std::string_view version
   // No date: the page is the same for the same version, whenever it is built.
   // `.nh` and `.ad l`: option names and dotted keys are never hyphenated or
   // stretched, so what the page shows can be typed.
-  return fmt::format(".TH {} {} \"\" {} {}\n.nh\n.ad l\n", quoted(title), section,
-                     quoted(fmt::format("engram {}", version)), quoted(manual));
+  return fmt::format(".TH {} {} \"\" {} {}\n.nh\n.ad l\n", macro_argument(title), section,
+                     macro_argument(fmt::format("engram {}", version)), macro_argument(manual));
 }
 
 std::string section(std::string_view title) {
-  return fmt::format(".SH {}\n", quoted(title));
+  return fmt::format(".SH {}\n", macro_argument(title));
 }
 
 std::string subsection(std::string_view title) {
-  return fmt::format(".SS {}\n", quoted(title));
+  return fmt::format(".SS {}\n", macro_argument(title));
 }
 
 std::string paragraph(std::string_view body) {

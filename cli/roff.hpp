@@ -17,7 +17,7 @@ std::string text(std::string_view text);
 std::string prose(std::string_view text);
 
 // `text` as one argument of a request: escaped, in double quotes.
-std::string quoted(std::string_view text);
+std::string macro_argument(std::string_view text);
 
 // `text` in bold, for what is typed as it is (commands, options, keys).
 std::string bold(std::string_view text);

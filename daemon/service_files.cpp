@@ -1,6 +1,7 @@
 // Service files: filling the templates' @NAME@ placeholders, for a package or one user.
 #include "daemon/service_files.hpp"
 
+#include "base/markup.hpp"
 #include "engram_service_templates.hpp"
 
 #include <algorithm>
@@ -114,11 +115,11 @@ ServiceFile render_launchd(const ServiceParams& params) {
   file.path = params.home / "Library" / "LaunchAgents" / "io.engram.daemon.plist";
   std::string args;
   if (params.config) {
-    args = "\n    <string>--config</string>\n    <string>" + xml_escape(params.config->string()) +
-           "</string>";
+    args = "\n    <string>--config</string>\n    <string>" +
+           escape_markup(params.config->string()) + "</string>";
   }
   std::string text = k_launchd_template;
-  text = fill(text, "@ENGRAM_BINARY@", xml_escape(params.binary.string()));
+  text = fill(text, "@ENGRAM_BINARY@", escape_markup(params.binary.string()));
   text = fill(text, "@ENGRAM_PLIST_ARGS@", args);
   text = fill(text, "@ENGRAM_LOG_FILE@", k_launchd_log_file);
   file.content = std::move(text);
@@ -212,29 +213,6 @@ std::string systemd_word(const std::string& text) {
     return escaped;
   }
   return "\"" + escaped + "\"";
-}
-
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-    case '&':
-      out += "&amp;";
-      break;
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    default:
-      out += c;
-    }
-  }
-  return out;
 }
 
 } // namespace engram::daemon

@@ -61,7 +61,5 @@ std::optional<std::string> unwritable_reason(ServiceManager manager,
 // A path as one systemd unit-file word: `%` doubled, quoted when it has spaces.
 std::string systemd_word(const std::string& text);
 
-// Text escaped for an XML element's content.
-std::string xml_escape(const std::string& text);
 
 } // namespace engram::daemon

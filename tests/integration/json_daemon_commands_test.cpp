@@ -3,6 +3,7 @@
 // prints one JSON object that says what the daemon or the file system now
 // holds; without a daemon the failure is an object too, exit code unchanged.
 #include "lib/daemon_process.hpp"
+#include "lib/json_output.hpp"
 #include "lib/process.hpp"
 
 #include <catch2/catch.hpp>
@@ -10,20 +11,11 @@
 
 namespace fs = std::filesystem;
 using engram::test::DaemonProcess;
+using engram::test::json_of;
 using engram::test::read_file;
 using engram::test::Sandbox;
 
 namespace {
-
-// Parses stdout, which must be one JSON object.
-nlohmann::json json_of(const engram::test::Result& result) {
-  INFO(result.out);
-  INFO(result.err);
-  REQUIRE_NOTHROW(nlohmann::json::parse(result.out));
-  const auto parsed = nlohmann::json::parse(result.out);
-  REQUIRE(parsed.is_object());
-  return parsed;
-}
 
 // A sandbox folder outside /tmp, which a systemd unit's daemon could not write.
 fs::path outside_tmp() {

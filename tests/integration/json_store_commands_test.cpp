@@ -2,6 +2,7 @@
 // append, feedback, pack and config. Each prints one JSON object whose values
 // are checked against what the command really did, read back with git and
 // from the files; a failure is an object too, and the exit code is unchanged.
+#include "lib/json_output.hpp"
 #include "lib/process.hpp"
 #include "lib/stores.hpp"
 
@@ -10,21 +11,12 @@
 #include <set>
 
 namespace fs = std::filesystem;
+using engram::test::json_of;
 using engram::test::read_file;
 using engram::test::Sandbox;
 using engram::test::write_file;
 
 namespace {
-
-// Runs engram in `sandbox` and parses its stdout, which must be one JSON object.
-nlohmann::json json_of(const engram::test::Result& result) {
-  INFO(result.out);
-  INFO(result.err);
-  REQUIRE_NOTHROW(nlohmann::json::parse(result.out));
-  const auto parsed = nlohmann::json::parse(result.out);
-  REQUIRE(parsed.is_object());
-  return parsed;
-}
 
 // HEAD of the repository at `store`, as git says it.
 std::string head(const Sandbox& sandbox, const fs::path& store) {

@@ -1,10 +1,12 @@
 // Report charts: every value becomes one point carrying it, on an axis that
 // starts at zero; text is escaped; a chart with no labels draws no point.
+#include "base/markup.hpp"
 #include "cli/report_charts.hpp"
 
 #include <catch2/catch.hpp>
 #include <regex>
 
+using engram::escape_markup;
 using namespace engram::cli;
 
 namespace {
@@ -64,5 +66,5 @@ TEST_CASE("a chart escapes every text it draws") {
   CHECK(svg.find("<b>") == std::string::npos);
   CHECK(svg.find("a&lt;b") != std::string::npos);
   CHECK(svg.find("x&quot;y") != std::string::npos);
-  CHECK(escape_html("<a href='x'>&</a>") == "&lt;a href=&#39;x&#39;&gt;&amp;&lt;/a&gt;");
+  CHECK(escape_markup("<a href='x'>&</a>") == "&lt;a href=&#39;x&#39;&gt;&amp;&lt;/a&gt;");
 }

@@ -154,7 +154,8 @@ TEST_CASE("a number out of its range is reported with the range") {
 
 TEST_CASE("a word outside its key's choices is reported with the choices") {
   CHECK(only_problem("[daemon]\nwatcher = \"fanotify\"\n") ==
-        "config.toml:2: 'daemon.watcher' must be \"auto\", \"inotify\" or \"poll\", not "
+        "config.toml:2: 'daemon.watcher' must be \"auto\", \"inotify\", \"fsevents\" or \"poll\", "
+        "not "
         "\"fanotify\"");
   CHECK(only_problem("[daemon]\nlog_level = \"verbose\"\n") ==
         "config.toml:2: 'daemon.log_level' must be \"trace\", \"debug\", \"info\", \"warn\", "
@@ -241,7 +242,8 @@ name = "orphan"
         std::vector<std::string>{
             "config.toml:2: 'guard.working_chars' must be an integer, not a string",
             "config.toml:3: 'guard.memory_lines' must be between 1 and 1000000000, not 0",
-            "config.toml:5: 'daemon.watcher' must be \"auto\", \"inotify\" or \"poll\", not "
+            "config.toml:5: 'daemon.watcher' must be \"auto\", \"inotify\", \"fsevents\" or "
+            "\"poll\", not "
             "\"kqueue\"",
             "config.toml:6: unknown key 'daemon.sttle_ms'; did you mean 'daemon.settle_ms'?",
             "config.toml:7: [[store]] has no 'path'",
@@ -289,7 +291,8 @@ watcher = "none"
   CHECK(loaded.problems() ==
         std::vector<std::string>{
             "config.toml:3: 'guard.working_chars' must be between 1 and 10000000, not -1",
-            "config.toml:5: 'daemon.watcher' must be \"auto\", \"inotify\" or \"poll\", not "
+            "config.toml:5: 'daemon.watcher' must be \"auto\", \"inotify\", \"fsevents\" or "
+            "\"poll\", not "
             "\"none\"",
         });
 }
