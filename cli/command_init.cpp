@@ -5,6 +5,7 @@
 #include "base/error.hpp"
 #include "cli/app.hpp"
 #include "cli/json_output.hpp"
+#include "cli/progress_line.hpp"
 #include "cli/store_selection.hpp"
 #include "engine/session.hpp"
 #include "engine/snapshot.hpp"
@@ -46,6 +47,7 @@ struct InitOptions {
   std::optional<fs::path> store;   // --store, the same thing by another name
   std::optional<fs::path> example; // --example DIR
   bool json = false;               // --json
+  bool quiet = false;              // --quiet: no progress line
 };
 
 // What `engram init` did, gathered as it goes and printed once at the end,
@@ -377,12 +379,20 @@ std::optional<int> stop_before_init(const SelectedStore& store, Format format) {
 
 // Commits the files the folder held before engram came, as the agent's
 // changes when it had a repository, else as adopted files.
-void snapshot_existing(engine::Session& session, bool had_repository, InitReport& report) {
+void snapshot_existing(engine::Session& session, bool had_repository, bool quiet,
+                       InitReport& report) {
   const auto reason =
       had_repository ? engine::SnapshotReason::agent : engine::SnapshotReason::adopted;
   // What it holds back, the commit below holds back again and reports.
   std::vector<engine::HeldBack> reported_below;
-  if (const auto snapshot = engine::snapshot(session, reason, &reported_below)) {
+  // A large folder's files take a while to stage: on a terminal, a line says how far it got.
+  const auto progress = progress_on_stderr("init", quiet);
+  const auto snapshot =
+      engine::snapshot(session, reason, &reported_below, nullptr, nullptr, progress.get());
+  if (progress) {
+    progress->finish();
+  }
+  if (snapshot) {
     report.snapshot = snapshot->commit;
     report.snapshot_files = snapshot->files.size();
   }
@@ -445,7 +455,7 @@ int run_init(const Globals& globals, const InitOptions& options) {
   try {
     engine::Session session = engine::Session::open(root, store.settings);
     if (had_files) {
-      snapshot_existing(session, had_repository, report);
+      snapshot_existing(session, had_repository, options.quiet, report);
     }
     if (options.example) {
       report.example_files = copy_example(*options.example, root);
@@ -480,6 +490,7 @@ void add_init_command(CLI::App& app, std::vector<Command>& commands) {
       ->type_name("DIR")
       ->check(CLI::Validator(CLI::ExistingDirectory).description(""));
   command->add_flag("--json", options->json, "Print what was created as one JSON object");
+  command->add_flag("--quiet", options->quiet, "No progress line on a terminal");
   commands.push_back(
       {command, [options](const Globals& globals) { return run_init(globals, *options); }});
 }

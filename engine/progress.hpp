@@ -3,7 +3,10 @@
 // terminal, nothing on a pipe) is the caller's, so no output code enters here.
 #pragma once
 
+#include "git/repository.hpp"
+
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace engram::engine {
@@ -18,5 +21,10 @@ public:
   virtual void update(std::string_view step, std::size_t done, std::size_t total,
                       std::string_view units) = 0;
 };
+
+// `admit` that also tells `progress` (when not null) of each file staging
+// judges, as `done` of `total` files of `step`: staging reads every file, so
+// on a large folder it is the long part of a snapshot.
+git::Admit counting(git::Admit admit, Progress* progress, std::string step, std::size_t total);
 
 } // namespace engram::engine

@@ -47,7 +47,7 @@ std::vector<git::Change> agent_changes(const git::Repository& repository,
 std::optional<Snapshot> snapshot(Session& session, SnapshotReason reason,
                                  std::vector<HeldBack>* held_out,
                                  const std::vector<std::string>* only,
-                                 std::vector<std::string>* left) {
+                                 std::vector<std::string>* left, Progress* progress) {
   StepTimer timer;
   const auto files = agent_changes(session.repository(), session.layout(), only);
   if (files.empty()) {
@@ -82,7 +82,8 @@ std::optional<Snapshot> snapshot(Session& session, SnapshotReason reason,
         held.clear();
         auto staged = repository.stage_paths(
             paths, git::Unreadable::skip,
-            keep_out_secrets(held, held_back_limit(session.settings()), session.root()));
+            counting(keep_out_secrets(held, held_back_limit(session.settings()), session.root()),
+                     progress, "staging the files already there", paths.size()));
         if (!staged) {
           return Expected<git::CommitId, git::Failure>(unexpected(staged.error()));
         }

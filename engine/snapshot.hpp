@@ -6,6 +6,7 @@
 
 #include "config/config.hpp"
 #include "engine/held_back.hpp"
+#include "engine/progress.hpp"
 #include "engine/session.hpp"
 #include "git/repository.hpp"
 
@@ -48,11 +49,13 @@ std::vector<git::Change> agent_changes(const git::Repository& repository,
 // interrupted change first (finish_interrupted), or its half-written files
 // would pass for the agent's. `only` as for agent_changes; `left`, when
 // given, receives the changed files it did not commit (held back, or
-// unreadable mid-write). Throws engram::Error.
+// unreadable mid-write); `progress`, when given, hears of each file staged.
+// Throws engram::Error.
 std::optional<Snapshot> snapshot(Session& session, SnapshotReason reason = SnapshotReason::agent,
                                  std::vector<HeldBack>* held = nullptr,
                                  const std::vector<std::string>* only = nullptr,
-                                 std::vector<std::string>* left = nullptr);
+                                 std::vector<std::string>* left = nullptr,
+                                 Progress* progress = nullptr);
 
 // For the daemon: one session on `root` that finishes an interrupted change
 // and then snapshots the agent's changes. Throws engram::Error.

@@ -76,6 +76,39 @@ TEST_CASE("consolidate shows a progress line on a terminal, and none on a pipe o
   CHECK_THAT(silenced.out, Catch::Contains("consolidate(full): "));
 }
 
+TEST_CASE("init of a folder with files shows how many are staged on a terminal, none on a pipe") {
+  const Sandbox sandbox;
+  // An agent's folder engram adopts: its files are staged in a snapshot of their own.
+  const auto folder_with_notes = [&](const std::string& name) {
+    const fs::path folder = sandbox.work(name);
+    for (int n = 0; n < 40; ++n) {
+      engram::test::write_file(folder / "notes" / fmt::format("note-{:02}.md", n),
+                               fmt::format("- Note {} about the deploy.\n", n));
+    }
+    return folder;
+  };
+  const std::regex line(
+      R"(init: staging the files already there, [0-9]+ of 40 files, [0-9]+\.[0-9] s elapsed)");
+
+  const fs::path shown = folder_with_notes("shown");
+  const auto terminal = on_terminal(sandbox, {"init", shown.string()});
+  INFO(terminal.out << terminal.err);
+  REQUIRE(terminal.exit_code == 0);
+  CHECK(std::regex_search(terminal.out, line));
+  CHECK(sandbox.git(shown, {"ls-files", "notes"}).out_lines().size() == 40);
+
+  const fs::path piped = folder_with_notes("piped");
+  const auto quiet_pipe = sandbox.engram({"init", piped.string()});
+  REQUIRE(quiet_pipe.exit_code == 0);
+  CHECK_FALSE(std::regex_search(quiet_pipe.err, line));
+  CHECK(quiet_pipe.err.find('\r') == std::string::npos);
+
+  const fs::path silenced = folder_with_notes("silenced");
+  const auto quiet = on_terminal(sandbox, {"init", "--quiet", silenced.string()});
+  REQUIRE(quiet.exit_code == 0);
+  CHECK_FALSE(std::regex_search(quiet.out, line));
+}
+
 TEST_CASE("consolidate prints the record counted per rule and per file, every action with "
           "--verbose") {
   const Sandbox sandbox;
