@@ -55,7 +55,7 @@ TEST_CASE("service install, uninstall and render --json say what was done to whi
   const Sandbox sandbox(outside_tmp());
   const auto dry =
       json_of(sandbox.engram({"service", "install", "--systemd", "--dry-run", "--json"}));
-  const fs::path unit = dry["path"].get<std::string>();
+  const fs::path unit = dry.at("path").get<std::string>();
   CHECK(dry["manager"] == "systemd");
   CHECK(dry["done"] == "would_write");
   CHECK_FALSE(fs::exists(unit));
@@ -63,7 +63,7 @@ TEST_CASE("service install, uninstall and render --json say what was done to whi
 
   const auto installed = json_of(sandbox.engram({"service", "install", "--systemd", "--json"}));
   CHECK(installed["done"] == "written");
-  CHECK(read_file(unit) == installed["content"].get<std::string>());
+  CHECK(read_file(unit) == installed.at("content").get<std::string>());
   const auto again = json_of(sandbox.engram({"service", "install", "--systemd", "--json"}));
   CHECK(again["done"] == "unchanged");
 
