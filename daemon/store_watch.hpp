@@ -145,6 +145,8 @@ private:
   // Asks for a full run when an append's marker came during the last run
   // and no run is due now to take it.
   void serve_late_marker(Clock::time_point now, std::time_t wall);
+  // Asks for a run soon when the last one left the index behind HEAD.
+  void catch_up_index_soon(Clock::time_point now);
   // True while the store's folder is where it was configured (not removed,
   // renamed away or unmounted).
   bool folder_present() const;
@@ -193,6 +195,7 @@ private:
   std::optional<Date> m_request_today;              // --now of a pending request
   std::uint64_t m_failures = 0;                     // consecutive failed runs
   std::optional<Retry> m_retry;                     // re-run after a failure
+  std::uint64_t m_index_tries = 0;                  // runs in a row that left the index behind
   std::uint64_t m_runs = 0;                         // consolidations finished
   std::optional<JobResult> m_last;                  // the last one
   std::time_t m_last_at = 0;                        // when it finished (wall)

@@ -22,6 +22,8 @@ constexpr std::chrono::milliseconds k_git_backoff_first{250};
 constexpr std::chrono::milliseconds k_git_backoff_max{5000};
 // Failed runs are retried after 2, 4, 8, ... seconds, this many times.
 constexpr std::uint64_t k_max_retries = 6;
+// Runs in a row that try to bring an index left behind HEAD up to it.
+constexpr std::uint64_t k_max_index_tries = 3;
 
 // The local date of a wall-clock time.
 Date local_date(std::time_t wall) {
@@ -291,8 +293,32 @@ void StoreWatch::finished(const JobResult& result, Clock::time_point now, std::t
   }
   sort_held(now);
   if (result.ok) {
+    catch_up_index_soon(now);
     serve_late_marker(now, wall);
   }
+}
+
+void StoreWatch::catch_up_index_soon(Clock::time_point now) {
+  // A git command of the user's or an agent's (`git status` writes the
+  // index too) held index.lock as the run's commit landed: HEAD moved, the
+  // index's file did not, and `git status` shows the store as changed. The
+  // next run brings the index up to HEAD once git is done; it comes soon, not
+  // at the next change, a few times at most: an index that cannot be written
+  // at all waits for the next change.
+  if (!git::Repository::index_behind(m_spec.root)) {
+    m_index_tries = 0;
+    return;
+  }
+  if (m_index_tries >= k_max_index_tries) {
+    spdlog::warn("the index is still behind HEAD after {} runs; the next change's run writes it",
+                 m_index_tries);
+    m_index_tries = 0;
+    return;
+  }
+  ++m_index_tries;
+  const auto wait = k_git_backoff_first * static_cast<long>(m_index_tries);
+  spdlog::info("the index was left behind HEAD; a run in {} ms brings it up", wait.count());
+  m_retry = Retry{Due{RunKind::lightweight, Reason::index}, now + wait};
 }
 
 void StoreWatch::serve_late_marker(Clock::time_point now, std::time_t wall) {

@@ -24,6 +24,8 @@ std::string_view reason_name(Reason reason) {
     return "writes";
   case Reason::sync:
     return "sync";
+  case Reason::index:
+    return "index-behind";
   }
   return "unknown";
 }

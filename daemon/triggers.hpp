@@ -18,7 +18,7 @@
 namespace engram::daemon {
 
 // Why a consolidation runs (strongest first when several are due at once).
-enum class Reason { request, marker, guard, daily, idle, changes, writes, sync };
+enum class Reason { request, marker, guard, daily, idle, changes, writes, sync, index };
 
 // The word logs, `engram status` and commit trailers use for a reason.
 std::string_view reason_name(Reason reason);

@@ -32,6 +32,11 @@ void Repository::drop_dead_index_lock() {
   }
 }
 
+bool Repository::index_behind(const std::filesystem::path& root) {
+  std::error_code error;
+  return std::filesystem::exists(detail::behind_marker(gitdir_of(root)), error);
+}
+
 void Repository::catch_up_index() {
   const std::filesystem::path marker = detail::behind_marker(gitdir());
   std::error_code error;

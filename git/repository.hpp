@@ -128,6 +128,11 @@ public:
   // it when there is one, else `root/.git`.
   static std::filesystem::path gitdir_of(const std::filesystem::path& root);
 
+  // True when a commit in the store at `root` moved HEAD but could not write
+  // the index's file after it (a git command of the user's held index.lock):
+  // `git status` shows the store as changed until catch_up_index runs.
+  static bool index_behind(const std::filesystem::path& root);
+
   // True when the store at `path` has a history: `path/.git` exists (as a
   // folder or a gitdir file), or one outside it does.
   static bool exists_at(const std::filesystem::path& path);

@@ -409,3 +409,51 @@ TEST_CASE("the daemon lets go of what it keeps of a quiet store, and its next ru
   }
   CHECK(daemon.stop() == 0);
 }
+
+TEST_CASE("with the daemon, an index another git held as a commit landed is brought up to HEAD "
+          "without waiting for another change") {
+  const Sandbox sandbox;
+  const auto made = engram::test::daemon_store(sandbox);
+  // Every commit stops between moving HEAD and writing the index's file.
+  DaemonProcess daemon(sandbox, made.store, made.config,
+                       {{"ENGRAM_TEST_PAUSE_AT", "before-index-write"}});
+  const fs::path lock = made.store / ".git" / "index.lock";
+  write_file(made.store / "semantic" / "held-index.md",
+             semantic_memory({"index", "lock"}, "2026-11-20", "- The index catches up.\n"));
+
+  // The run's snapshot commit goes on; at its consolidation commit an agent's
+  // `git status` takes index.lock, so HEAD moves and the index stays behind.
+  for (;;) {
+    REQUIRE(daemon.wait_stopped(20s));
+    const auto subject = sandbox.git(made.store, {"log", "-1", "--format=%s"}).out;
+    if (subject.starts_with("consolidate(")) {
+      write_file(lock, "");
+      daemon.resume();
+      break;
+    }
+    daemon.resume();
+  }
+  REQUIRE(wait_until(
+      [&] {
+        const std::string log = daemon.log();
+        return log.find("the index was left behind HEAD") != std::string::npos &&
+               log.find("waiting: a git command holds index.lock") != std::string::npos;
+      },
+      10s));
+
+  // The agent's git is done: nothing else changes, and the index catches up.
+  fs::remove(lock);
+  const bool caught_up = wait_until(
+      [&] {
+        if (daemon.wait_stopped(0ms)) {
+          daemon.resume(); // a commit of the catch-up run, if it has one
+        }
+        return !fs::exists(lock) && clean(sandbox, made.store);
+      },
+      20s);
+  CHECK(caught_up);
+  CHECK(sandbox.git(made.store, {"ls-files", "semantic/held-index.md"}).out ==
+        "semantic/held-index.md\n");
+  CHECK_THAT(daemon.log(), Catch::Contains("index-behind"));
+  CHECK(daemon.stop() == 0);
+}

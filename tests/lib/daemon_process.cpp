@@ -4,9 +4,12 @@
 
 #include "daemon/control_socket.hpp"
 
+// For the listener below: Catch2 v2 declares its reporter types only on request.
+#define CATCH_CONFIG_EXTERNAL_INTERFACES
 #include <catch2/catch.hpp>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <fstream>
@@ -34,12 +37,32 @@ std::string slurp(const fs::path& path) {
   return bytes.str();
 }
 
+// Counts the failed assertions of the run, so that a DaemonProcess can tell
+// whether its test failed while it ran: an INFO of the log is taken when it is
+// written, long before the failure it should explain.
+class FailureCounter : public Catch::TestEventListenerBase {
+public:
+  using TestEventListenerBase::TestEventListenerBase;
+  static std::size_t failures() { return s_failures; }
+  bool assertionEnded(const Catch::AssertionStats& stats) override {
+    if (!stats.assertionResult.isOk()) {
+      ++s_failures;
+    }
+    return true;
+  }
+
+private:
+  static inline std::size_t s_failures = 0;
+};
+
 // The first line of `text`, without its ending.
 std::string first_line(const std::string& text) {
   return text.substr(0, text.find('\n'));
 }
 
 } // namespace
+
+CATCH_REGISTER_LISTENER(FailureCounter)
 
 NotifySocket::NotifySocket(fs::path path) : m_path(std::move(path)) {
   m_fd = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
@@ -96,7 +119,8 @@ bool NotifySocket::wait_for(const std::string& needle, std::chrono::milliseconds
 DaemonProcess::DaemonProcess(const Sandbox& sandbox, const fs::path& store,
                              const std::optional<fs::path>& config, const Environment& environment,
                              const std::vector<fs::path>& more_stores)
-    : m_sandbox(sandbox), m_store(store), m_notify(m_dir / "notify.sock") {
+    : m_sandbox(sandbox), m_store(store), m_notify(m_dir / "notify.sock"),
+      m_failures_before(FailureCounter::failures()) {
   std::vector<std::string> command{ENGRAM_BINARY};
   if (config) {
     command.insert(command.end(), {"--config", config->string()});
@@ -128,6 +152,34 @@ DaemonProcess::~DaemonProcess() {
     int status = 0;
     ::waitpid(m_pid, &status, 0);
   }
+  if (FailureCounter::failures() != m_failures_before) {
+    // On stderr, which ctest keeps with the failure.
+    std::fprintf(stderr, "--- the daemon's whole log (pid %d) ---\n%s--- end of log ---\n",
+                 static_cast<int>(m_pid), log().c_str());
+  }
+}
+
+bool DaemonProcess::wait_stopped(std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    int status = 0;
+    const pid_t seen = ::waitpid(m_pid, &status, WNOHANG | WUNTRACED);
+    if (seen == m_pid && WIFSTOPPED(status)) {
+      return true;
+    }
+    if (seen == m_pid) {
+      m_reaped = true; // it ended instead
+      return false;
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      return false;
+    }
+    std::this_thread::sleep_for(10ms);
+  }
+}
+
+void DaemonProcess::resume() const {
+  ::kill(m_pid, SIGCONT);
 }
 
 void DaemonProcess::signal(int signal) const {

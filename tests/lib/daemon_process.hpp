@@ -72,6 +72,13 @@ public:
   // or nullopt when it still runs after `timeout`.
   std::optional<int> wait_exit(std::chrono::milliseconds timeout);
 
+  // Waits for the daemon to stop itself at its pause point
+  // (ENGRAM_TEST_PAUSE_AT); false when it has not after `timeout`.
+  bool wait_stopped(std::chrono::milliseconds timeout);
+
+  // Lets a daemon stopped at its pause point go on.
+  void resume() const;
+
   // Sends SIGTERM and waits for the exit; the exit status, -1 when it hangs.
   int stop();
 
@@ -98,6 +105,7 @@ private:
   NotifySocket m_notify;
   pid_t m_pid = -1;
   bool m_reaped = false;
+  std::size_t m_failures_before = 0; // failed assertions of the run when it started
 };
 
 // A store for the daemon to keep, and the configuration it runs with.
