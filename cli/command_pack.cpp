@@ -4,6 +4,7 @@
 // on its own once they pass `git.pack_loose_bytes`; this does it now.
 #include "cli/app.hpp"
 #include "cli/json_output.hpp"
+#include "cli/progress_line.hpp"
 #include "cli/store_selection.hpp"
 #include "git/packing.hpp"
 
@@ -21,6 +22,7 @@ namespace {
 struct PackOptions {
   std::optional<std::filesystem::path> store; // --store
   bool json = false;                          // --json
+  bool quiet = false;                         // --quiet
 };
 
 std::string mib(std::uint64_t bytes) {
@@ -47,7 +49,18 @@ int run_pack(const Globals& globals, const PackOptions& options) {
     return k_exit_usage;
   }
   const SelectedStore selected = select_store(*config, options.store);
-  const auto packed = git::pack_loose_objects(selected.root);
+  // git's phases, each counted in objects, on one line on a terminal.
+  const auto line = progress_on_stderr("pack", options.quiet);
+  git::GitProgress progress;
+  if (line) {
+    progress = [&line](std::string_view step, std::size_t done, std::size_t total) {
+      line->update(step, done, total, "objects");
+    };
+  }
+  const auto packed = git::pack_loose_objects(selected.root, progress);
+  if (line) {
+    line->finish();
+  }
   if (!packed) {
     fmt::print(stderr, "engram: pack: {}: {}\n", selected.root.string(), packed.error());
     return report_failure(format, k_exit_problems, packed.error());
@@ -91,6 +104,7 @@ void add_pack_command(CLI::App& app, std::vector<Command>& commands) {
               "git.pack_loose_bytes).");
   add_store_option(*command, options->store);
   command->add_flag("--json", options->json, "Print what was packed as one JSON object");
+  command->add_flag("--quiet", options->quiet, "No progress line on a terminal");
   commands.push_back(
       {command, [options](const Globals& globals) { return run_pack(globals, *options); }});
 }

@@ -127,13 +127,18 @@ bool is_pack(const std::string& name) {
 }
 
 // Runs git's own repack on the repository at `gitdir` at low priority and
-// waits for it. The reason when it failed, in git's words (often that the
-// disk is full).
-std::optional<std::string> run_repack(const fs::path& gitdir) {
+// waits for it, telling `progress` (when set) of git's. The reason when it
+// failed, in git's words (often that the disk is full).
+std::optional<std::string> run_repack(const fs::path& gitdir, const GitProgress& progress) {
+  std::vector<std::string> args{"repack", "-d", "-l", "--geometric=2"};
+  if (!progress) {
+    args.emplace_back("-q"); // git says nothing but its errors
+  }
   const auto outcome = run_git({.gitdir = gitdir,
-                                .args = {"repack", "-d", "-l", "-q", "--geometric=2"},
+                                .args = std::move(args),
                                 .niceness = k_niceness,
-                                .timeout = std::nullopt});
+                                .timeout = std::nullopt,
+                                .progress = progress});
   if (outcome.ok) {
     return std::nullopt;
   }
@@ -230,7 +235,8 @@ std::optional<LooseObjects> loose_objects_if_near(const fs::path& store, std::ui
   return counted;
 }
 
-Expected<Packed, std::string> pack_loose_objects(const fs::path& store) {
+Expected<Packed, std::string> pack_loose_objects(const fs::path& store,
+                                                 const GitProgress& progress) {
   auto repository = open_at(store);
   if (!repository) {
     return unexpected(std::move(repository.error()));
@@ -263,7 +269,7 @@ Expected<Packed, std::string> pack_loose_objects(const fs::path& store) {
     return Packed{};
   }
   fault_point("packing-listed");
-  if (auto failed = run_repack(gitdir)) {
+  if (auto failed = run_repack(gitdir, progress)) {
     remove_leftovers(*objects, packs_before);
     return unexpected(std::move(*failed));
   }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "base/expected.hpp"
+#include "git/git_progress.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -48,7 +49,9 @@ struct Packed {
 // the pack holds them. A crash at any point leaves every object readable.
 // Unreachable objects are packed, never pruned; one that cannot be read is
 // left loose and counted in `left`. One packer at a time per repository (a
-// lock file held with flock); another gets `busy`.
-[[nodiscard]] Expected<Packed, std::string> pack_loose_objects(const std::filesystem::path& store);
+// lock file held with flock); another gets `busy`. `progress`, when set, is
+// told of git's progress as it packs.
+[[nodiscard]] Expected<Packed, std::string>
+pack_loose_objects(const std::filesystem::path& store, const GitProgress& progress = {});
 
 } // namespace engram::git

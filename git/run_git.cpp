@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <functional>
 #include <poll.h>
 #include <spawn.h>
 #include <sys/resource.h>
@@ -44,9 +45,14 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
   return out;
 }
 
-// Reads the child's two pipes until both close or `deadline` passes (then
-// false). Output past the limits is read and dropped, so git never blocks.
-bool read_both(int out_fd, int err_fd, GitOutcome& outcome,
+// Where git's standard error goes: appended to `said` as it is, or sorted
+// into progress and what git said.
+using ErrorSink = std::function<void(std::string_view)>;
+
+// Reads the child's standard output and error until both close or `deadline`
+// passes (then false). Output past the limit is read and dropped, so git
+// never blocks. A terminal's reader fails with EIO once git is gone: closed too.
+bool read_both(int out_fd, int err_fd, GitOutcome& outcome, const ErrorSink& err_sink,
                std::optional<std::chrono::steady_clock::time_point> deadline) {
   pollfd fds[2] = {{out_fd, POLLIN, 0}, {err_fd, POLLIN, 0}};
   int open = 2;
@@ -80,13 +86,30 @@ bool read_both(int out_fd, int err_fd, GitOutcome& outcome,
         --open;
         continue;
       }
-      auto& into = i == 0 ? outcome.out : outcome.said;
-      const auto limit = i == 0 ? k_out_limit : k_said_limit;
-      into.append(buffer,
-                  std::min(static_cast<std::size_t>(got), limit - std::min(limit, into.size())));
+      const auto bytes = static_cast<std::size_t>(got);
+      if (i == 1) {
+        err_sink(std::string_view(buffer, bytes));
+        continue;
+      }
+      outcome.out.append(buffer, std::min(bytes, k_out_limit - std::min(k_out_limit,
+                                                                        outcome.out.size())));
     }
   }
   return true;
+}
+
+// Standard error as a pipe, or as a terminal when progress is wanted and one
+// can be had: both ends, reader first, closed on exec.
+bool error_channel(const GitRun& run, int (&ends)[2]) {
+  if (run.progress) {
+    const ErrorTerminal terminal = open_error_terminal();
+    if (terminal.reader >= 0) {
+      ends[0] = terminal.reader;
+      ends[1] = terminal.writer;
+      return true;
+    }
+  }
+  return platform::cloexec_pipe(ends);
 }
 
 } // namespace
@@ -96,6 +119,9 @@ GitOutcome run_git(const GitRun& run) {
   std::vector<std::string> args{"git", "--git-dir=" + run.gitdir.string()};
   args.insert(args.end(), run.args.begin(), run.args.end());
   auto environment = git_environment();
+  if (run.progress) {
+    environment.emplace_back("GIT_PROGRESS_DELAY=0"); // from the start, not after 2 s
+  }
   auto argv = pointers(args);
   auto envp = pointers(environment);
   int out_pipe[2];
@@ -104,7 +130,7 @@ GitOutcome run_git(const GitRun& run) {
     outcome.said = fmt::format("cannot run git: {}", std::strerror(errno));
     return outcome;
   }
-  if (!platform::cloexec_pipe(err_pipe)) {
+  if (!error_channel(run, err_pipe)) {
     outcome.said = fmt::format("cannot run git: {}", std::strerror(errno));
     ::close(out_pipe[0]);
     ::close(out_pipe[1]);
@@ -133,7 +159,22 @@ GitOutcome run_git(const GitRun& run) {
   if (run.timeout) {
     deadline = std::chrono::steady_clock::now() + *run.timeout;
   }
-  const bool finished = read_both(out_pipe[0], err_pipe[0], outcome, deadline);
+  std::optional<ErrorSorter> sorter;
+  if (run.progress) {
+    sorter.emplace(run.progress, outcome.said, k_said_limit);
+  }
+  const ErrorSink err_sink = [&](std::string_view bytes) {
+    if (sorter) {
+      sorter->feed(bytes);
+      return;
+    }
+    outcome.said.append(bytes.substr(0, k_said_limit - std::min(k_said_limit,
+                                                                  outcome.said.size())));
+  };
+  const bool finished = read_both(out_pipe[0], err_pipe[0], outcome, err_sink, deadline);
+  if (sorter) {
+    sorter->finish();
+  }
   ::close(out_pipe[0]);
   ::close(err_pipe[0]);
   if (!finished) {

@@ -4,6 +4,8 @@
 // proxies, which is what a git user expects of a tool that pushes for them.
 #pragma once
 
+#include "git/git_progress.hpp"
+
 #include <chrono>
 #include <filesystem>
 #include <optional>
@@ -19,6 +21,9 @@ struct GitRun {
   int niceness = 0;              // added to the child's priority (upkeep runs behind the user)
   // Killed after this long: a remote that stops answering must not stop the daemon.
   std::optional<std::chrono::seconds> timeout;
+  // When set, git's standard error is a pseudo-terminal, where git reports
+  // its progress, and each report reaches `progress` rather than `said`.
+  GitProgress progress;
 };
 
 // What git said and whether it succeeded.

@@ -183,3 +183,36 @@ TEST_CASE("a consolidation the daemon runs is counted the same way, every action
     CHECK(every == verbose);
   }
 }
+
+TEST_CASE("pack shows git's phases as a progress line on a terminal, none on a pipe or with "
+          "--quiet") {
+  const Sandbox sandbox;
+  // Three copies of one store whose history is all loose objects.
+  const fs::path store = make_history_store(sandbox);
+  sandbox.git(store, {"add", "-A"});
+  sandbox.git(store, {"commit", "-qm", "the agent's files"});
+  const fs::path piped_store = sandbox.work("piped");
+  fs::copy(store, piped_store, fs::copy_options::recursive);
+  const fs::path quiet_store = sandbox.work("quiet");
+  fs::copy(store, quiet_store, fs::copy_options::recursive);
+  const std::regex line(R"(pack: [a-z ]+ objects, [0-9]+ of [0-9]+ objects, [0-9]+\.[0-9] s elapsed)");
+
+  const auto terminal = on_terminal(sandbox, {"pack", "--store", store.string()});
+  INFO(terminal.out << terminal.err);
+  REQUIRE(terminal.exit_code == 0);
+  // Drawn at most four times a second, the line shows whichever of git's
+  // phases is under way then; git's first report is always drawn.
+  CHECK(std::regex_search(terminal.out, line));
+  CHECK_THAT(terminal.out, Catch::Contains("\r\x1b[Kengram: packed "));
+  CHECK(sandbox.git(store, {"count-objects", "-v"}).out.find("count: 0\n") != std::string::npos);
+
+  const auto piped = sandbox.engram({"pack", "--store", piped_store.string()});
+  REQUIRE(piped.exit_code == 0);
+  CHECK(piped.err.find('\r') == std::string::npos);
+  CHECK_THAT(piped.err, Catch::Contains("engram: packed "));
+
+  const auto silenced = on_terminal(sandbox, {"pack", "--quiet", "--store", quiet_store.string()});
+  REQUIRE(silenced.exit_code == 0);
+  CHECK_FALSE(std::regex_search(silenced.out, line));
+  CHECK_THAT(silenced.out, Catch::Contains("engram: packed "));
+}
