@@ -112,6 +112,34 @@ bool error_channel(const GitRun& run, int (&ends)[2]) {
   return platform::cloexec_pipe(ends);
 }
 
+// Reads what git writes until it is done or its time is up (then false), and
+// closes both descriptors.
+bool read_output(const GitRun& run, int out_fd, int err_fd, GitOutcome& outcome) {
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  if (run.timeout) {
+    deadline = std::chrono::steady_clock::now() + *run.timeout;
+  }
+  std::optional<ErrorSorter> sorter;
+  if (run.progress) {
+    sorter.emplace(run.progress, outcome.said, k_said_limit);
+  }
+  const ErrorSink err_sink = [&](std::string_view bytes) {
+    if (sorter) {
+      sorter->feed(bytes);
+      return;
+    }
+    outcome.said.append(bytes.substr(0, k_said_limit - std::min(k_said_limit,
+                                                                  outcome.said.size())));
+  };
+  const bool finished = read_both(out_fd, err_fd, outcome, err_sink, deadline);
+  if (sorter) {
+    sorter->finish();
+  }
+  ::close(out_fd);
+  ::close(err_fd);
+  return finished;
+}
+
 } // namespace
 
 GitOutcome run_git(const GitRun& run) {
@@ -155,28 +183,7 @@ GitOutcome run_git(const GitRun& run) {
   if (run.niceness != 0) {
     (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(child), run.niceness);
   }
-  std::optional<std::chrono::steady_clock::time_point> deadline;
-  if (run.timeout) {
-    deadline = std::chrono::steady_clock::now() + *run.timeout;
-  }
-  std::optional<ErrorSorter> sorter;
-  if (run.progress) {
-    sorter.emplace(run.progress, outcome.said, k_said_limit);
-  }
-  const ErrorSink err_sink = [&](std::string_view bytes) {
-    if (sorter) {
-      sorter->feed(bytes);
-      return;
-    }
-    outcome.said.append(bytes.substr(0, k_said_limit - std::min(k_said_limit,
-                                                                  outcome.said.size())));
-  };
-  const bool finished = read_both(out_pipe[0], err_pipe[0], outcome, err_sink, deadline);
-  if (sorter) {
-    sorter->finish();
-  }
-  ::close(out_pipe[0]);
-  ::close(err_pipe[0]);
+  const bool finished = read_output(run, out_pipe[0], err_pipe[0], outcome);
   if (!finished) {
     ::kill(child, SIGKILL);
   }

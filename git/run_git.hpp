@@ -23,7 +23,7 @@ struct GitRun {
   std::optional<std::chrono::seconds> timeout;
   // When set, git's standard error is a pseudo-terminal, where git reports
   // its progress, and each report reaches `progress` rather than `said`.
-  GitProgress progress;
+  GitProgress progress = {};
 };
 
 // What git said and whether it succeeded.
