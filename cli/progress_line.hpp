@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace engram::cli {
 
@@ -34,10 +35,12 @@ public:
   void finish();
 
   // The line's text: `command: step, done of total units, elapsed, about N s left`
-  // (no estimate before anything is done).
+  // (no estimate before anything is done). The estimate is at the pace of
+  // the count under way, `counting` long so far (`elapsed` when omitted).
   static std::string render(std::string_view command, std::string_view step, std::size_t done,
                             std::size_t total, std::string_view units,
-                            std::chrono::steady_clock::duration elapsed);
+                            std::chrono::steady_clock::duration elapsed,
+                            std::optional<std::chrono::steady_clock::duration> counting = {});
 
 private:
   std::FILE* m_out;
@@ -46,6 +49,20 @@ private:
   std::chrono::milliseconds m_every;
   std::chrono::steady_clock::time_point m_started;
   std::optional<std::chrono::steady_clock::time_point> m_drawn; // when the line was last drawn
+
+  // One count the work reports (the rules of a run, a rule's episodic
+  // files, git's objects written): its own pace makes its estimate.
+  struct Count {
+    std::string units;
+    std::size_t total = 0;
+    std::size_t done = 0;
+    std::chrono::steady_clock::time_point started;
+  };
+  // Notes `done` in the count of `units` of `total`; when it began.
+  std::chrono::steady_clock::time_point count_started(std::size_t done, std::size_t total,
+                                                      std::string_view units,
+                                                      std::chrono::steady_clock::time_point now);
+  std::vector<Count> m_counts; // every count seen, a handful
 };
 
 // A progress line for `command` on stderr when stderr is a terminal and not

@@ -70,6 +70,7 @@ Plan run_rules(Workspace& workspace, std::vector<RuleSlot> rules, const config::
   });
   std::vector<std::string> ran;
   std::vector<std::string> failed;
+  workspace.report_progress_to(progress); // a rule's own, within its step
   for (const auto& slot : rules) {
     if (progress != nullptr) {
       progress->update("rule " + slot.name, ran.size() + failed.size(), rules.size(), "rules");
@@ -102,6 +103,7 @@ Plan run_rules(Workspace& workspace, std::vector<RuleSlot> rules, const config::
     }
     ran.push_back(slot.name);
   }
+  workspace.report_progress_to(nullptr);
   if (progress != nullptr) {
     progress->update("planned", rules.size(), rules.size(), "rules");
   }

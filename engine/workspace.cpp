@@ -6,6 +6,7 @@
 // workspace_claims.cpp's.
 #include "engine/workspace.hpp"
 
+#include "engine/progress.hpp"
 #include "engine/session.hpp"
 
 #include "base/error.hpp"
@@ -101,6 +102,12 @@ Workspace::Base Workspace::release() {
 void Workspace::begin_rule(std::string name) {
   hold_kept_notes();
   m_rule = std::move(name);
+}
+
+void Workspace::progress(std::size_t done, std::size_t total, std::string_view units) {
+  if (m_progress != nullptr) {
+    m_progress->update("rule " + m_rule, done, total, units);
+  }
 }
 
 void Workspace::hold_kept_notes() {

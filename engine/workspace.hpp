@@ -21,6 +21,8 @@
 
 namespace engram::engine {
 
+class Progress;
+
 // The model of a store during one consolidation.
 // It is its own Language and StoreIndex: language() and index() return this
 // model, so what they answer can never outlive or drift from it.
@@ -83,6 +85,10 @@ public:
   // reads, after holding what the last one decayed and kept (hold_kept_notes).
   void begin_rule(std::string name);
 
+  // Whom the running rule's progress (StoreView::progress) is told to, as
+  // the rule's step; nullptr: nobody.
+  void report_progress_to(Progress* progress) { m_progress = progress; }
+
   // Starts keeping what the next rule changes, so restore() can undo it.
   // Only the files a rule touches are saved (their first state since the
   // checkpoint), never a copy of the whole store.
@@ -128,6 +134,7 @@ public:
   void set_body(std::string_view path, std::string body) override;
   std::string store_name() const override;
   void remove(std::string_view path) override;
+  void progress(std::size_t done, std::size_t total, std::string_view units) override;
   void record(Action action) override;
   void diagnose(std::string_view path, int line, std::string reason) override;
   const Language& language() const override { return *this; }
@@ -213,6 +220,7 @@ private:
   Date m_today;
   RunKind m_kind;
   std::string m_rule;
+  Progress* m_progress = nullptr; // see report_progress_to
   Files m_files;
   ChangeLog m_log;
   // Each changed file's state before its first change in this run (nullopt: absent).

@@ -30,8 +30,8 @@ inline constexpr int k_abi_version = 14;
 // The SDK version a plugin was built against. A plugin built against SDK
 // 1.x loads in every engram whose SDK is 1.y with y >= x (docs/sdk.md).
 inline constexpr int k_sdk_major = 1;
-inline constexpr int k_sdk_minor = 1;
-inline constexpr const char* k_sdk_version = "1.1"; // the two above, for display
+inline constexpr int k_sdk_minor = 2;
+inline constexpr const char* k_sdk_version = "1.2"; // the two above, for display
 
 // When a rule runs in a consolidation; rules run in this order.
 enum class Phase { guard, decay, merge, resolve, prune, promote, index };
@@ -151,6 +151,16 @@ public:
   // object, for its one edit (replace_in_body).
   virtual const StoreIndex* index() const { return nullptr; }
   virtual StoreIndex* mutable_index() { return nullptr; }
+
+  // Since 1.2. How far the rule's long part has got: `done` of `total`
+  // `units` ("episodic files"), for the progress line a consolidation draws
+  // on a terminal. Cheap enough to call for every item: the host redraws at
+  // most a few times a second. A host that draws nothing ignores it.
+  virtual void progress(std::size_t done, std::size_t total, std::string_view units) {
+    (void)done;
+    (void)total;
+    (void)units;
+  }
 
   // Helpers, compiled into the plugin (not part of the host's interface).
 

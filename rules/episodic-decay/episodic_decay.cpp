@@ -20,7 +20,11 @@ void EpisodicDecayRule::run(StoreView& store) {
   m_canonical.clear();
   m_targets.clear();
   m_headings.clear();
-  for (const auto& path : store.files(Layer::episodic)) {
+  // The long part of a full run on a large store: the host draws its progress.
+  const auto episodes = store.files(Layer::episodic);
+  for (std::size_t done = 0; done < episodes.size(); ++done) {
+    store.progress(done, episodes.size(), "episodic files");
+    const auto& path = episodes[done];
     const auto when = store.decay_date(path);
     if (!when || !(*when < store.today()) || store.held(path)) {
       continue; // not yet, or never (a date engram cannot read never removes a
@@ -28,6 +32,7 @@ void EpisodicDecayRule::run(StoreView& store) {
     }
     decay(store, path, *when);
   }
+  store.progress(episodes.size(), episodes.size(), "episodic files");
 }
 
 void EpisodicDecayRule::decay(StoreView& store, const std::string& path, engram::Date when) {

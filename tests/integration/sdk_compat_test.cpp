@@ -1,6 +1,6 @@
 // The SDK policy (docs/sdk.md): a plugin built against SDK 1.x loads in every
 // engram 1.y with y >= x. The plugins here were built against each minor
-// version's headers as they shipped (tests/sdk/1.0, tests/sdk/1.1), not the
+// version's headers as they shipped (tests/sdk/1.0, 1.1, 1.2), not the
 // tree's: this build must load each, run it in a consolidation and commit
 // what it wrote.
 #include "lib/plugin_folder.hpp"
@@ -94,5 +94,25 @@ TEST_CASE("a plugin built against the SDK 1.1 headers loads and acts in this bui
         "  <!-- superseded 2026-11-22: previously \"The probe is 1.\" -->\n\n# End\n");
   const auto shown = sandbox.git(store, {"show", "--name-only", "--format=%s", "HEAD"});
   CHECK_THAT(shown.out, Catch::Contains("semantic/sdk-1-1.md"));
+  CHECK(sandbox.git(store, {"status", "--porcelain"}).out.empty());
+}
+
+TEST_CASE("a plugin built against the SDK 1.2 headers loads and acts in this build") {
+  const Sandbox sandbox;
+  const fs::path config = plugin_config(sandbox, {"sdk-1.2-rule"});
+  check_listed(sandbox, config, "sdk-1-2", "1.2");
+
+  const fs::path store = new_store(sandbox);
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"cache", "- The cache database lives in `var/cache.sqlite3`.\n"},
+      {"deploys", "- Deploys go out from the release branch every Tuesday.\n"},
+      {"billing", "- Invoices are issued in euros by the Stripe account.\n"}};
+  for (const auto& [name, claim] : files) {
+    write_file(store / "semantic" / (name + ".md"), semantic_memory({name}, "2026-05-01", claim));
+  }
+  consolidated(sandbox, config, store);
+  // It told the host of its progress over every semantic file, then wrote.
+  CHECK(read_file(store / "semantic" / "sdk-1-2.md") ==
+        "Written by a rule built against SDK 1.2 after 3 semantic files.\n");
   CHECK(sandbox.git(store, {"status", "--porcelain"}).out.empty());
 }

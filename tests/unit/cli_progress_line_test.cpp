@@ -77,3 +77,34 @@ TEST_CASE("the estimate is left out before anything is done and once everything 
   CHECK(ProgressLine::render("init", "files", 1, 5, "files", 1s) ==
         "init: files, 1 of 5 files, 1.0 s elapsed, about 4.0 s left");
 }
+
+TEST_CASE("the estimate goes at the pace of the count under way, not of the whole command") {
+  std::FILE* out = std::tmpfile();
+  REQUIRE(out != nullptr);
+  auto now = std::chrono::steady_clock::time_point{};
+  ProgressLine line(
+      out, "consolidate", [&] { return now; }, 250ms);
+  line.update("rule episodic-decay", 1, 4, "rules");
+  now += 2s; // the rule's first file comes 2 s into the command
+  line.update("rule episodic-decay", 0, 100, "episodic files");
+  now += 1s;
+  line.update("rule episodic-decay", 50, 100, "episodic files");
+  // Half of the files in 1 s: the other half in 1 s, whatever came before.
+  CHECK_THAT(written(out), Catch::EndsWith("consolidate: rule episodic-decay, 50 of 100 episodic "
+                                           "files, 3.0 s elapsed, about 1.0 s left"));
+  now += 1s;
+  line.update("rule dedupe", 2, 4, "rules");
+  // The rules, a count since the start: two of four in 4 s.
+  CHECK_THAT(written(out),
+             Catch::EndsWith("consolidate: rule dedupe, 2 of 4 rules, 4.0 s elapsed, about "
+                             "4.0 s left"));
+  // A count of the same kind that starts again (git's phases) is a new one.
+  line.update("counting objects", 90, 90, "objects");
+  now += 1s;
+  line.update("writing objects", 9, 90, "objects");
+  now += 1s;
+  line.update("writing objects", 45, 90, "objects");
+  CHECK_THAT(written(out), Catch::EndsWith("writing objects, 45 of 90 objects, 6.0 s elapsed, "
+                                           "about 1.0 s left"));
+  std::fclose(out);
+}

@@ -101,6 +101,32 @@ TEST_CASE("the rules report their progress: each rule as it starts, of the rules
                                                    "rule broken 1/2 rules", "planned 2/2 rules"});
 }
 
+// A rule that tells the host of its progress over three items.
+class CountingRule : public Rule {
+public:
+  void run(StoreView& store) override {
+    for (std::size_t done = 0; done <= 3; ++done) {
+      store.progress(done, 3, "notes");
+    }
+  }
+};
+
+TEST_CASE("a rule's own progress is told within its step, and nothing after the rules") {
+  Fixture f;
+  LoggingRule guard("guard-rule", false);
+  CountingRule counting;
+  HeardProgress progress;
+  f.run({{"guard-rule", Phase::guard, true, &guard}, {"counting", Phase::decay, true, &counting}},
+        RunKind::full, &progress);
+  CHECK(progress.heard ==
+        std::vector<std::string>{"rule guard-rule 0/2 rules", "rule counting 1/2 rules",
+                                 "rule counting 0/3 notes", "rule counting 1/3 notes",
+                                 "rule counting 2/3 notes", "rule counting 3/3 notes",
+                                 "planned 2/2 rules"});
+  // Without an observer, a rule's progress goes nowhere.
+  CHECK_NOTHROW(f.run({{"counting", Phase::decay, true, &counting}}));
+}
+
 TEST_CASE("a rule that throws loses its own changes and the others go on") {
   Fixture f;
   LoggingRule first("first", false), broken("broken", true), last("last", false);
