@@ -215,13 +215,28 @@ std::optional<int> consolidate_through_daemon(const SelectedStore& selected,
   if (options.now) {
     request["now"] = *options.now;
   }
+  // The daemon's run drawn here as a run of this command's own would be.
+  const auto progress = progress_on_stderr("consolidate", options.quiet);
+  if (progress) {
+    request["progress"] = true;
+  }
+  const auto draw = [&progress](const daemon::ProgressReport& report) {
+    progress->update(report.step, report.done, report.total, report.units);
+  };
   std::optional<nlohmann::json> reply;
   try {
     // No time limit: the reply comes when the run is done, after any run in progress.
-    reply = daemon::ask(daemon::socket_path(selected.root), request, std::nullopt);
+    reply = daemon::ask(daemon::socket_path(selected.root), request, std::nullopt,
+                        progress ? std::function(draw) : nullptr);
   } catch (const Error& error) {
+    if (progress) {
+      progress->finish();
+    }
     fmt::print(stderr, "engram: consolidate: {}\n", error.what());
     return k_exit_problems;
+  }
+  if (progress) {
+    progress->finish();
   }
   if (!reply) {
     return std::nullopt;

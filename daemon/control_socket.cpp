@@ -277,6 +277,19 @@ void ControlServer::reply(ConnectionId id, const nlohmann::json& reply) {
   }
 }
 
+void ControlServer::tell(ConnectionId id, const nlohmann::json& message) {
+  const auto found = m_connections.find(id);
+  if (found == m_connections.end()) {
+    return;
+  }
+  const bool was_idle = found->second.out.empty();
+  found->second.active = std::chrono::steady_clock::now();
+  found->second.out += reply_line(message);
+  if (was_idle) {
+    flush(id);
+  }
+}
+
 void ControlServer::flush(ConnectionId id) {
   const auto found = m_connections.find(id);
   if (found == m_connections.end()) {
@@ -313,7 +326,8 @@ void ControlServer::drop(ConnectionId id) {
 }
 
 std::optional<nlohmann::json> ask(const fs::path& path, const nlohmann::json& request,
-                                  std::optional<std::chrono::milliseconds> timeout) {
+                                  std::optional<std::chrono::milliseconds> timeout,
+                                  const std::function<void(const ProgressReport&)>& on_progress) {
   const sockaddr_un address = address_of(path);
   const int fd = platform::make_socket(AF_UNIX, SOCK_STREAM, false);
   if (fd < 0) {
@@ -338,8 +352,15 @@ std::optional<nlohmann::json> ask(const fs::path& path, const nlohmann::json& re
   for (;;) {
     const auto newline = line.find('\n');
     if (newline != std::string::npos) {
-      ::close(fd);
       nlohmann::json reply = nlohmann::json::parse(line.substr(0, newline), nullptr, false);
+      if (const auto report = progress_of(reply)) {
+        line.erase(0, newline + 1);
+        if (on_progress) {
+          on_progress(*report);
+        }
+        continue; // the reply comes after
+      }
+      ::close(fd);
       if (reply.is_discarded()) {
         throw Error("the daemon at {} sent a reply that is not JSON", path.string());
       }

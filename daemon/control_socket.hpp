@@ -54,6 +54,10 @@ public:
   // Sends `reply` as one line; dropped when the client has gone.
   void reply(ConnectionId connection, const nlohmann::json& reply);
 
+  // Sends `message` as one line before the reply still owed (a run's
+  // progress); dropped when the client has gone.
+  void tell(ConnectionId connection, const nlohmann::json& message);
+
   // True while the client of `connection` is still connected.
   bool connected(ConnectionId connection) const { return m_connections.count(connection) > 0; }
 
@@ -94,7 +98,11 @@ private:
 // Sends one request to the socket at `path` and waits for its reply (at most
 // `timeout`, nullopt: as long as it takes). Returns nullopt when no daemon
 // listens there; throws engram::Error when one does but the exchange fails.
-std::optional<nlohmann::json> ask(const std::filesystem::path& path, const nlohmann::json& request,
-                                  std::optional<std::chrono::milliseconds> timeout);
+// Progress lines before the reply (a request that asked for them) go to
+// `on_progress`.
+std::optional<nlohmann::json>
+ask(const std::filesystem::path& path, const nlohmann::json& request,
+    std::optional<std::chrono::milliseconds> timeout,
+    const std::function<void(const ProgressReport&)>& on_progress = {});
 
 } // namespace engram::daemon

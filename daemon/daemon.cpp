@@ -178,6 +178,7 @@ void Daemon::start_due_jobs() {
     job->store = index;
     auto& waiters = m_kept[index]->request_waiters;
     if (!waiters.empty() && !job->release) {
+      watch_progress(index, *job, waiters);
       m_waiters[job->id] = std::move(waiters);
       waiters.clear();
     }
@@ -185,10 +186,39 @@ void Daemon::start_due_jobs() {
   }
 }
 
+void Daemon::watch_progress(std::size_t index, Job& job, const std::vector<ConnectionId>& waiters) {
+  auto& wanted = m_kept[index]->progress_wanted;
+  std::vector<ConnectionId> clients;
+  for (const ConnectionId connection : waiters) {
+    if (wanted.count(connection) != 0) {
+      clients.push_back(connection);
+    }
+  }
+  wanted.clear();
+  if (clients.empty()) {
+    return;
+  }
+  job.progress = std::make_shared<JobProgress>([this] { m_loop.wake(); });
+  m_watching[job.id] = Watching{index, job.progress, std::move(clients)};
+}
+
+void Daemon::forward_progress() {
+  for (auto& [id, watching] : m_watching) {
+    if (const auto report = watching.progress->take()) {
+      for (const ConnectionId connection : watching.clients) {
+        m_kept[watching.store]->server->tell(connection, progress_message(*report));
+      }
+    }
+  }
+}
+
 void Daemon::collect_results() {
   const auto now = m_clocks.now();
   const auto wall = m_clocks.wall();
-  for (JobResult& result : m_worker->take_results()) {
+  auto results = m_worker->take_results();
+  forward_progress(); // a finished job's last report before its reply
+  for (JobResult& result : results) {
+    m_watching.erase(result.id);
     StoreWatch& store = *m_stores[result.store];
     store.finished(result, now, wall);
     if (result.released) {
@@ -247,6 +277,7 @@ void Daemon::request_stop(const char* why) {
   // Queued jobs never started: nothing of them is on disk. Their clients are told.
   const nlohmann::json refusal = {{"ok", false}, {"error", "the daemon is stopping"}};
   for (const Job& job : m_worker->stop()) {
+    m_watching.erase(job.id);
     if (const auto waiting = m_waiters.find(job.id); waiting != m_waiters.end()) {
       for (const ConnectionId connection : waiting->second) {
         m_kept[job.store]->server->reply(connection, refusal);
@@ -259,6 +290,7 @@ void Daemon::request_stop(const char* why) {
       kept->server->reply(connection, refusal);
     }
     kept->request_waiters.clear();
+    kept->progress_wanted.clear();
   }
 }
 

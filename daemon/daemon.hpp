@@ -19,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <vector>
 
 namespace engram::daemon {
@@ -89,6 +90,7 @@ private:
     std::optional<StoreLock> lock;             // one daemon per store
     std::unique_ptr<ControlServer> server;     // its control socket
     std::vector<ConnectionId> request_waiters; // clients awaiting the store's next run
+    std::set<ConnectionId> progress_wanted;    // of those, the ones that asked to see it go
     int watched_fd = -1;                       // its watcher descriptor registered with the loop
   };
 
@@ -98,6 +100,11 @@ private:
   void on_signals();
   // Takes finished jobs, tells their stores and waiting clients.
   void collect_results();
+  // Sends each client watching a job the job's latest progress, if any came.
+  void forward_progress();
+  // Makes `job` report its progress when some of `waiters` (store `index`'s
+  // clients awaiting it) asked to see it.
+  void watch_progress(std::size_t index, Job& job, const std::vector<ConnectionId>& waiters);
   // Starts the jobs that are due.
   void start_due_jobs();
   // The earliest deadline of all stores and the watchdog.
@@ -121,6 +128,13 @@ private:
   std::vector<std::unique_ptr<StoreWatch>> m_stores;
   std::vector<std::unique_ptr<Kept>> m_kept;                    // parallel to m_stores
   std::map<std::uint64_t, std::vector<ConnectionId>> m_waiters; // job id → clients awaiting it
+  // A job whose progress some of its clients see: the store, the report, the clients.
+  struct Watching {
+    std::size_t store = 0;
+    std::shared_ptr<JobProgress> progress;
+    std::vector<ConnectionId> clients;
+  };
+  std::map<std::uint64_t, Watching> m_watching; // job id → what is watched of it
   std::uint64_t m_next_job = 1;
   bool m_stopping = false;
   std::optional<Clock::time_point> m_next_watchdog;

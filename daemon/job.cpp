@@ -139,7 +139,8 @@ JobResult run(const Job& job, const std::vector<engine::RuleSlot>& rules, KeptSt
     }
     const engine::Outcome outcome =
         engine::consolidate(job.root, job.settings, rules, job.today, job.kind, engine::DryRun::no,
-                            &caches.of(job.root), job.changed ? &*job.changed : nullptr);
+                            &caches.of(job.root), job.changed ? &*job.changed : nullptr,
+                            false, job.progress.get());
     result.ok = true;
     result.commit = outcome.commit;
     result.snapshot_commit = outcome.snapshot_commit;

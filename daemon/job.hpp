@@ -5,6 +5,7 @@
 #pragma once
 
 #include "config/config.hpp"
+#include "daemon/job_progress.hpp"
 #include "daemon/own_writes.hpp"
 #include "daemon/triggers.hpp"
 #include "engine/engine.hpp"
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -44,6 +46,8 @@ struct Job {
   // Not a consolidation: one sync round with the store's remote, due on the
   // idle timer (git.sync_interval_s).
   bool sync_only = false;
+  // Told how far the run has got, when a client waits to see it; else null.
+  std::shared_ptr<JobProgress> progress;
 };
 
 // What a consolidation did, as the loop and the control socket need it.

@@ -29,7 +29,48 @@ Expected<std::string, std::string> string_field(const nlohmann::json& object, st
   return found->get<std::string>();
 }
 
+// The boolean field `key` of `object`, `fallback` when it is absent or null, or why not.
+Expected<bool, std::string> bool_field(const nlohmann::json& object, std::string_view key,
+                                       bool fallback) {
+  const auto found = object.find(key);
+  if (found == object.end() || found->is_null()) {
+    return fallback;
+  }
+  if (!found->is_boolean()) {
+    return unexpected(fmt::format("{} must be true or false", key));
+  }
+  return found->get<bool>();
+}
+
 } // namespace
+
+nlohmann::json progress_message(const ProgressReport& report) {
+  return {{"progress",
+           {{"step", report.step},
+            {"done", report.done},
+            {"total", report.total},
+            {"units", report.units}}}};
+}
+
+std::optional<ProgressReport> progress_of(const nlohmann::json& line) {
+  if (!line.is_object()) {
+    return std::nullopt;
+  }
+  const auto found = line.find("progress");
+  if (found == line.end() || !found->is_object()) {
+    return std::nullopt;
+  }
+  const auto& report = *found;
+  const auto count = [&](const char* key) {
+    const auto value = report.find(key);
+    return value != report.end() && value->is_number_unsigned() ? value->get<std::size_t>() : 0;
+  };
+  const auto text = [&](const char* key) {
+    const auto value = report.find(key);
+    return value != report.end() && value->is_string() ? value->get<std::string>() : "";
+  };
+  return ProgressReport{text("step"), count("done"), count("total"), text("units")};
+}
 
 bool RequestFramer::feed(std::string_view bytes) {
   // Lines already handed out are discarded before the buffer grows, so a
@@ -101,13 +142,13 @@ Expected<Request, std::string> parse_request(const nlohmann::json& object) {
         return unexpected(std::string("now must be a date YYYY-MM-DD"));
       }
     }
-    const auto wait = object.find("wait");
-    if (wait != object.end() && !wait->is_null()) {
-      if (!wait->is_boolean()) {
-        return unexpected(std::string("wait must be true or false"));
-      }
-      request.wait = wait->get<bool>();
+    const auto wait = bool_field(object, "wait", true);
+    const auto progress = bool_field(object, "progress", false);
+    if (!wait || !progress) {
+      return unexpected(!wait ? wait.error() : progress.error());
     }
+    request.wait = *wait;
+    request.progress = *progress;
   } else {
     return unexpected("unknown request \"" + *what +
                       "\"; one of status, consolidate, pause, resume, reload");

@@ -50,7 +50,24 @@ struct Request {
   RunKind run = RunKind::full;            // consolidate: which run
   std::optional<Date> today;              // consolidate: the day to run as (`now`)
   bool wait = true; // consolidate: reply when the run is done (false: once it is queued)
+  // consolidate, waiting: the run's progress as lines before the reply.
+  bool progress = false;
 };
+
+// How far a run has got, as engine::Progress tells it.
+struct ProgressReport {
+  std::string step;  // "rule dedupe"
+  std::size_t done = 0;
+  std::size_t total = 0;
+  std::string units; // "rules", "episodic files"
+};
+
+// The line a daemon sends, before its reply, to a client that asked for a
+// run's progress: {"progress":{"step":…,"done":…,"total":…,"units":…}}.
+[[nodiscard]] nlohmann::json progress_message(const ProgressReport& report);
+
+// The report in a line from the daemon, or nullopt when the line is a reply.
+[[nodiscard]] std::optional<ProgressReport> progress_of(const nlohmann::json& line);
 
 // A request line as a JSON object, or nullopt when it is not one.
 [[nodiscard]] std::optional<nlohmann::json> parse_request_line(std::string_view line);

@@ -66,6 +66,9 @@ void Daemon::on_request(std::size_t index, ConnectionId connection, const nlohma
     // The reply waits for the run that takes this request; the loop starts it
     // at the end of this turn, or after the run in progress.
     m_kept[index]->request_waiters.push_back(connection);
+    if (parsed->progress) {
+      m_kept[index]->progress_wanted.insert(connection);
+    }
     break;
   case RequestKind::pause:
   case RequestKind::resume:

@@ -216,3 +216,27 @@ TEST_CASE("pack shows git's phases as a progress line on a terminal, none on a p
   CHECK_FALSE(std::regex_search(silenced.out, line));
   CHECK_THAT(silenced.out, Catch::Contains("engram: packed "));
 }
+
+TEST_CASE("a consolidation the daemon runs draws its progress line on the asking terminal") {
+  const Sandbox sandbox;
+  const auto made = engram::test::daemon_store(sandbox, "", "", "drawn");
+  engram::test::DaemonProcess daemon(sandbox, made.store, made.config);
+  const std::regex line(
+      R"(consolidate: (rule [a-z-]+|planned), [0-9]+ of [0-9]+ [a-z ]+, [0-9]+\.[0-9] s elapsed)");
+
+  const auto terminal = on_terminal(sandbox, {"--config", made.config.string(), "consolidate",
+                                              "--store", made.store.string(), "--now",
+                                              "2026-11-22"});
+  INFO(terminal.out);
+  REQUIRE(terminal.exit_code == 0);
+  CHECK_THAT(terminal.out, Catch::Contains(fmt::format("pid {}", daemon.pid())));
+  CHECK(std::regex_search(terminal.out, line));
+  CHECK_THAT(terminal.out, Catch::Contains("\r\x1b[K"));
+
+  // On a pipe the daemon is not asked for it, and nothing is drawn.
+  const auto piped = sandbox.engram({"--config", made.config.string(), "consolidate", "--store",
+                                     made.store.string(), "--now", "2026-11-22"});
+  REQUIRE(piped.exit_code == 0);
+  CHECK(piped.err.find('\r') == std::string::npos);
+  CHECK_THAT(daemon.log(), !Catch::Contains("error"));
+}

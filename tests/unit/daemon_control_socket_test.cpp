@@ -130,6 +130,35 @@ TEST_CASE("a daemon reply may come later, after other turns of the loop") {
   CHECK(reply->value("commit", "") == "abc");
 }
 
+TEST_CASE("progress lines told before the reply reach the asker in order, and the reply ends it") {
+  const TempDir runtime;
+  EventLoop loop;
+  std::optional<ConnectionId> waiting;
+  ControlServer server(loop, runtime / "test.sock",
+                       [&](ConnectionId id, const nlohmann::json&) { waiting = id; });
+  std::vector<std::string> seen; // written by the asking thread only
+  auto answer = std::async(std::launch::async, [&] {
+    return ask(runtime / "test.sock", {{"request", "consolidate"}, {"progress", true}},
+               std::nullopt, [&](const engram::daemon::ProgressReport& report) {
+                 seen.push_back(report.step + " " + std::to_string(report.done) + "/" +
+                                std::to_string(report.total) + " " + report.units);
+               });
+  });
+  for (int i = 0; i < 500 && !waiting; ++i) {
+    loop.step(10ms);
+  }
+  REQUIRE(waiting.has_value());
+  server.tell(*waiting, engram::daemon::progress_message({"rule dedupe", 2, 8, "rules"}));
+  server.tell(*waiting,
+              engram::daemon::progress_message({"rule episodic-decay", 40, 90, "episodic files"}));
+  server.reply(*waiting, {{"ok", true}, {"commit", "abc"}});
+  const auto reply = serve_until(loop, answer);
+  REQUIRE(reply.has_value());
+  CHECK(reply->value("commit", "") == "abc");
+  CHECK(seen == std::vector<std::string>{"rule dedupe 2/8 rules",
+                                         "rule episodic-decay 40/90 episodic files"});
+}
+
 TEST_CASE("a line to the daemon that is not a JSON object is answered with an error, not a crash") {
   const TempDir runtime;
   EventLoop loop;

@@ -51,6 +51,22 @@ TEST_CASE("each request kind is read, with consolidate's kind and day") {
   // A hook asks without waiting for the run; everyone else waits.
   CHECK(parse_request({{"request", "consolidate"}})->wait);
   CHECK_FALSE(parse_request({{"request", "consolidate"}, {"wait", false}})->wait);
+  // Only a client that asks sees the run's progress (an older one reads one line).
+  CHECK_FALSE(parse_request({{"request", "consolidate"}})->progress);
+  CHECK(parse_request({{"request", "consolidate"}, {"progress", true}})->progress);
+}
+
+TEST_CASE("a progress line and a reply are told apart, and a report survives the trip") {
+  const engram::daemon::ProgressReport sent{"rule episodic-decay", 40, 90, "episodic files"};
+  const auto line = nlohmann::json::parse(reply_line(engram::daemon::progress_message(sent)));
+  const auto read = engram::daemon::progress_of(line);
+  REQUIRE(read.has_value());
+  CHECK(read->step == sent.step);
+  CHECK(read->done == 40);
+  CHECK(read->total == 90);
+  CHECK(read->units == sent.units);
+  CHECK_FALSE(engram::daemon::progress_of({{"ok", true}, {"summary", "progress"}}).has_value());
+  CHECK_FALSE(engram::daemon::progress_of(nlohmann::json::array()).has_value());
 }
 
 TEST_CASE("a request field of the wrong type is refused with a reason, not thrown") {
@@ -64,6 +80,9 @@ TEST_CASE("a request field of the wrong type is refused with a reason, not throw
   const auto wait = parse_request({{"request", "consolidate"}, {"wait", "no"}});
   REQUIRE_FALSE(wait.has_value());
   CHECK(wait.error() == "wait must be true or false");
+  const auto progress = parse_request({{"request", "consolidate"}, {"progress", 1}});
+  REQUIRE_FALSE(progress.has_value());
+  CHECK(progress.error() == "progress must be true or false");
   CHECK_FALSE(parse_request({{"request", "nap"}}).has_value());
   CHECK_FALSE(parse_request_line("[1,2]").has_value());
   CHECK_FALSE(parse_request_line("{\"request\":").has_value());
