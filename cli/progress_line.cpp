@@ -26,33 +26,34 @@ ProgressLine::ProgressLine(std::FILE* out, std::string command, Clock clock,
 void ProgressLine::update(std::string_view step, std::size_t done, std::size_t total,
                           std::string_view units) {
   const auto now = m_clock();
-  const auto started = count_started(done, total, units, now);
+  const auto pace = pace_of(done, total, units, now);
   if (m_drawn && now - *m_drawn < m_every) {
     return;
   }
   m_drawn = now;
   fmt::print(m_out, "{}{}", k_clear_line,
-             render(m_command, step, done, total, units, now - m_started, now - started));
+             render(m_command, step, done, total, units, now - m_started, pace));
   std::fflush(m_out);
 }
 
-std::chrono::steady_clock::time_point
-ProgressLine::count_started(std::size_t done, std::size_t total, std::string_view units,
-                            std::chrono::steady_clock::time_point now) {
+ProgressLine::Pace ProgressLine::pace_of(std::size_t done, std::size_t total,
+                                         std::string_view units,
+                                         std::chrono::steady_clock::time_point now) {
   // The rules of a run are one count across its rule steps, with a rule's
   // own count between them; git's phases are counts of their own, one after
   // another. A count that goes back is a new one of the same kind.
   for (auto& count : m_counts) {
     if (count.units == units && count.total == total) {
       if (done < count.done) {
-        count.started = now;
+        count.first = done;
+        count.seen = now;
       }
       count.done = done;
-      return count.started;
+      return Pace{now - count.seen, done - count.first};
     }
   }
-  m_counts.push_back(Count{std::string(units), total, done, now});
-  return now;
+  m_counts.push_back(Count{std::string(units), total, done, done, now});
+  return Pace{};
 }
 
 void ProgressLine::finish() {
@@ -65,13 +66,14 @@ void ProgressLine::finish() {
 std::string ProgressLine::render(std::string_view command, std::string_view step, std::size_t done,
                                  std::size_t total, std::string_view units,
                                  std::chrono::steady_clock::duration elapsed,
-                                 std::optional<std::chrono::steady_clock::duration> counting) {
+                                 std::optional<Pace> pace) {
   std::string line = fmt::format("{}: {}, {} of {} {}, {} elapsed", command, step, done, total,
                                  units, seconds(elapsed));
-  if (done > 0 && done < total) {
+  const Pace known = pace.value_or(Pace{elapsed, done});
+  if (known.items > 0 && done < total) {
     // What is left, at the pace so far: rough, and said to be.
     const auto left =
-        counting.value_or(elapsed) * static_cast<long>(total - done) / static_cast<long>(done);
+        known.spent * static_cast<long>(total - done) / static_cast<long>(known.items);
     line += fmt::format(", about {} left", seconds(left));
   }
   return line;

@@ -34,13 +34,19 @@ public:
   // Clears the line, so what the command prints next starts on a clean one.
   void finish();
 
-  // The line's text: `command: step, done of total units, elapsed, about N s left`
-  // (no estimate before anything is done). The estimate is at the pace of
-  // the count under way, `counting` long so far (`elapsed` when omitted).
+  // How fast the count under way goes: `items` of it done in `spent`.
+  struct Pace {
+    std::chrono::steady_clock::duration spent{};
+    std::size_t items = 0;
+  };
+
+  // The line's text: `command: step, done of total units, elapsed, about N s left`.
+  // The estimate goes at `pace` (when omitted: `done` in `elapsed`), and is
+  // left out while the pace is not known yet.
   static std::string render(std::string_view command, std::string_view step, std::size_t done,
                             std::size_t total, std::string_view units,
                             std::chrono::steady_clock::duration elapsed,
-                            std::optional<std::chrono::steady_clock::duration> counting = {});
+                            std::optional<Pace> pace = {});
 
 private:
   std::FILE* m_out;
@@ -52,16 +58,18 @@ private:
 
   // One count the work reports (the rules of a run, a rule's episodic
   // files, git's objects written): its own pace makes its estimate.
+  // A count seen only from its middle (a daemon's run, reported four times
+  // a second) is timed from there.
   struct Count {
     std::string units;
     std::size_t total = 0;
     std::size_t done = 0;
-    std::chrono::steady_clock::time_point started;
+    std::size_t first = 0; // done when it was first seen
+    std::chrono::steady_clock::time_point seen; // when it was first seen
   };
-  // Notes `done` in the count of `units` of `total`; when it began.
-  std::chrono::steady_clock::time_point count_started(std::size_t done, std::size_t total,
-                                                      std::string_view units,
-                                                      std::chrono::steady_clock::time_point now);
+  // Notes `done` in the count of `units` of `total`: its pace so far.
+  Pace pace_of(std::size_t done, std::size_t total, std::string_view units,
+               std::chrono::steady_clock::time_point now);
   std::vector<Count> m_counts; // every count seen, a handful
 };
 

@@ -84,8 +84,8 @@ TEST_CASE("the estimate goes at the pace of the count under way, not of the whol
   auto now = std::chrono::steady_clock::time_point{};
   ProgressLine line(
       out, "consolidate", [&] { return now; }, 250ms);
-  line.update("rule episodic-decay", 1, 4, "rules");
-  now += 2s; // the rule's first file comes 2 s into the command
+  line.update("rule working-memory", 0, 4, "rules");
+  now += 2s; // the decay rule's first file comes 2 s into the command
   line.update("rule episodic-decay", 0, 100, "episodic files");
   now += 1s;
   line.update("rule episodic-decay", 50, 100, "episodic files");
@@ -98,13 +98,15 @@ TEST_CASE("the estimate goes at the pace of the count under way, not of the whol
   CHECK_THAT(written(out),
              Catch::EndsWith("consolidate: rule dedupe, 2 of 4 rules, 4.0 s elapsed, about "
                              "4.0 s left"));
-  // A count of the same kind that starts again (git's phases) is a new one.
+  // A count of the same kind that starts again (git's phases) is a new one,
+  // and one first seen in its middle has no pace yet.
   line.update("counting objects", 90, 90, "objects");
   now += 1s;
-  line.update("writing objects", 9, 90, "objects");
+  line.update("writing objects", 10, 90, "objects");
+  CHECK_THAT(written(out), Catch::EndsWith("writing objects, 10 of 90 objects, 5.0 s elapsed"));
   now += 1s;
-  line.update("writing objects", 45, 90, "objects");
-  CHECK_THAT(written(out), Catch::EndsWith("writing objects, 45 of 90 objects, 6.0 s elapsed, "
+  line.update("writing objects", 50, 90, "objects");
+  CHECK_THAT(written(out), Catch::EndsWith("writing objects, 50 of 90 objects, 6.0 s elapsed, "
                                            "about 1.0 s left"));
   std::fclose(out);
 }
