@@ -2,14 +2,19 @@
 // over to the one subcommand that was named.
 #include "cli/app.hpp"
 
+#include "base/error.hpp"
+#include "cli/json_output.hpp"
+
 #include "engram_version.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
 #include <memory>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+#include <string_view>
 
 namespace engram::cli {
 
@@ -29,6 +34,43 @@ void set_up_logging(const std::string& level) {
   logger->set_pattern("%n: %l: %v");
   logger->set_level(spdlog::level::from_str(level));
   spdlog::set_default_logger(std::move(logger));
+}
+
+// True when `--json` was given to `app` or to the subcommand of it that ran.
+bool json_asked(const CLI::App& app) {
+  const CLI::Option* json = app.get_option_no_throw("--json");
+  if (json != nullptr && json->count() > 0) {
+    return true;
+  }
+  for (const CLI::App* sub : app.get_subcommands()) {
+    if (json_asked(*sub)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Runs `command`. With --json, stdout holds one JSON value whatever the
+// command did: a failure that only told people on stderr (an older path), or
+// an error thrown out of the command, still prints {"error", "diagnostics"}.
+int run_command(const Command& command, const Globals& globals) {
+  if (!json_asked(*command.app)) {
+    return command.run(globals);
+  }
+  int code = k_exit_problems;
+  try {
+    code = command.run(globals);
+  } catch (const Error& error) {
+    fmt::print(stderr, "engram: {}\n", error.what());
+    return json_printed() ? k_exit_problems
+                          : report_failure(Format::json, k_exit_problems, error.what());
+  }
+  if (code != k_exit_ok && !json_printed()) {
+    report_failure(Format::json, code,
+                   fmt::format("engram {} could not do its work (exit status {}); stderr says why",
+                               command.app->get_name(), code));
+  }
+  return code;
 }
 
 } // namespace
@@ -95,13 +137,19 @@ int run(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     // --help and --version arrive here too, with a zero exit code.
-    return app.exit(error) == 0 ? k_exit_ok : k_exit_usage;
+    if (app.exit(error) == 0) {
+      return k_exit_ok;
+    }
+    // A command line it cannot read may still have asked for JSON.
+    const bool json = std::any_of(argv + 1, argv + argc,
+                                  [](const char* arg) { return std::string_view(arg) == "--json"; });
+    return report_failure(format_of(json), k_exit_usage, error.what());
   }
 
   set_up_logging(globals.log_level);
   for (const auto& command : commands) {
     if (command.app->parsed()) {
-      return command.run(globals);
+      return run_command(command, globals);
     }
   }
   fmt::print(stderr, "engram: no subcommand given; see engram --help\n");

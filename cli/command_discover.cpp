@@ -4,6 +4,7 @@
 // `--add` writes the ones the configuration lacks as `[[store]]` entries.
 #include "base/error.hpp"
 #include "cli/app.hpp"
+#include "cli/json_output.hpp"
 #include "cli/progress_line.hpp"
 #include "config/config.hpp"
 #include "daemon/control_socket.hpp"
@@ -168,7 +169,7 @@ int run_discover(const Globals& globals, const DiscoverOptions& options) {
       look_at(store::discover(home == nullptr ? fs::path("/") : fs::path(home), environment),
               *config, progress.get());
   if (options.json) {
-    fmt::print("{}\n", to_json(seen).dump(2));
+    print_json(to_json(seen));
   } else {
     print_text(seen);
   }

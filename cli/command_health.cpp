@@ -9,6 +9,7 @@
 #include "base/error.hpp"
 #include "cli/app.hpp"
 #include "cli/health_markdown.hpp"
+#include "cli/json_output.hpp"
 #include "cli/rule_plugins.hpp"
 #include "cli/store_selection.hpp"
 #include "engine/consolidation.hpp"
@@ -370,7 +371,7 @@ int run_health(const Globals& globals, const HealthOptions& options) {
   }
   const auto report = gather(selected, *today_or_not, outcome.plan, outcome.plan.rules);
   if (options.json) {
-    fmt::print("{}\n", report.dump(2));
+    print_json(report);
   } else {
     fmt::print("{}", detail::to_markdown(report));
   }

@@ -3,6 +3,7 @@
 // summary line and how much it changed. The same commits `git log` shows.
 #include "cli/app.hpp"
 #include "cli/history_output.hpp"
+#include "cli/json_output.hpp"
 #include "cli/store_selection.hpp"
 #include "git/history.hpp"
 
@@ -41,7 +42,7 @@ int run_log(const Globals& globals, const LogOptions& options) {
     for (const auto& entry : entries) {
       out.push_back(log_entry_json(entry));
     }
-    fmt::print("{}\n", out.dump(2));
+    print_json(out);
     return k_exit_ok;
   }
   for (const auto& entry : entries) {

@@ -2,6 +2,7 @@
 // versions, where each was loaded from — and every file that was refused, with
 // the one-line reason. As text, or as JSON.
 #include "cli/app.hpp"
+#include "cli/json_output.hpp"
 #include "cli/rule_plugins.hpp"
 #include "engine/engine.hpp"
 
@@ -92,7 +93,7 @@ int run_plugins(const Globals& globals, const PluginsOptions& options) {
   load_rule_plugins(host, *config);
   const auto loaded = in_run_order(host.loaded());
   if (options.json) {
-    fmt::print("{}\n", to_json(folders, loaded, host.refused()).dump(2));
+    print_json(to_json(folders, loaded, host.refused()));
   } else {
     print_text(folders, loaded, host.refused());
   }

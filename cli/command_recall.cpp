@@ -4,6 +4,7 @@
 // the usage log; memory files are only read.
 #include "base/error.hpp"
 #include "cli/app.hpp"
+#include "cli/json_output.hpp"
 #include "cli/store_selection.hpp"
 #include "recall/recall.hpp"
 
@@ -90,7 +91,7 @@ int run_recall(const Globals& globals, const RecallOptions& options) {
     fmt::print(stderr, "engram: recall: not noted in the usage log: {}\n", result.unnoted);
   }
   if (options.json) {
-    fmt::print("{}\n", to_json(query, result, options.context).dump(2));
+    print_json(to_json(query, result, options.context));
   } else {
     for (const auto& memory : result.selection.memories) {
       if (options.context) {

@@ -2,6 +2,7 @@
 // page drawn from its git history and the records in its notes. Read-only:
 // it needs no lock and works on any clone of a store's history.
 #include "cli/app.hpp"
+#include "cli/json_output.hpp"
 #include "cli/report_page.hpp"
 #include "cli/store_selection.hpp"
 #include "engine/store_history.hpp"
@@ -25,6 +26,7 @@ struct ReportOptions {
   std::optional<std::filesystem::path> store;  // --store
   std::optional<std::string> since;            // --since YYYY-MM-DD
   std::optional<std::filesystem::path> output; // --output; stdout when absent or `-`
+  bool json = false;                           // --json: the figures, not the page
 };
 
 // Writes `page` to `file`; says why on stderr and returns false when it cannot.
@@ -38,9 +40,19 @@ bool write_page(const std::filesystem::path& file, const std::string& page) {
   return true;
 }
 
+// The page's figures as one JSON object: what the page embeds, and where
+// the page was written (null when it was not).
+void print_report_json(const engine::StoreHistory& history, const ReportSource& source,
+                       const std::optional<std::filesystem::path>& written) {
+  nlohmann::json out = report_json(history, report_charts(history), source);
+  out["output"] = written ? nlohmann::json(written->string()) : nlohmann::json();
+  print_json(out);
+}
+
 // Runs `engram report`.
 int run_report(const Globals& globals, const ReportOptions& options) {
-  const auto config = load_config(globals);
+  const Format format = format_of(options.json);
+  const auto config = load_config(globals, format);
   if (!config) {
     return k_exit_usage;
   }
@@ -48,27 +60,37 @@ int run_report(const Globals& globals, const ReportOptions& options) {
   if (options.since) {
     query.since = Date::parse(*options.since);
     if (!query.since) {
-      fmt::print(stderr, "engram: report: --since must be a date YYYY-MM-DD, not '{}'\n",
-                 *options.since);
-      return k_exit_usage;
+      const auto why = fmt::format("--since must be a date YYYY-MM-DD, not '{}'", *options.since);
+      fmt::print(stderr, "engram: report: {}\n", why);
+      return report_failure(format, k_exit_usage, why);
     }
   }
   const SelectedStore selected = select_store(*config, options.store);
   auto repository = git::Repository::open(selected.root);
   if (!repository) {
-    fmt::print(stderr, "engram: report: {}: not an engram store ({})\n", selected.root.string(),
-               repository.error());
-    return k_exit_problems;
+    const auto why = fmt::format("{}: not an engram store ({})", selected.root.string(),
+                                 repository.error());
+    fmt::print(stderr, "engram: report: {}\n", why);
+    return report_failure(format, k_exit_problems, why);
   }
   const auto history = engine::read_history(*repository, selected.layout, selected.settings, query);
   const ReportSource source{selected.root.string(), local_today().to_string(), options.since};
+  const bool to_stdout = !options.output || *options.output == "-";
+  if (format == Format::json && to_stdout) {
+    print_report_json(history, source, std::nullopt); // stdout holds the JSON, not the page
+    return k_exit_ok;
+  }
   const std::string page = render_report(history, source);
-  if (!options.output || *options.output == "-") {
+  if (to_stdout) {
     fmt::print("{}", page);
     return k_exit_ok;
   }
   if (!write_page(*options.output, page)) {
-    return k_exit_problems;
+    return report_failure(format, k_exit_problems, "cannot write " + options.output->string());
+  }
+  if (format == Format::json) {
+    print_report_json(history, source, options.output);
+    return k_exit_ok;
   }
   fmt::print("wrote {} ({} commit{})\n", options.output->string(), history.points.size(),
              history.points.size() == 1 ? "" : "s");
@@ -88,6 +110,8 @@ void add_report_command(CLI::App& app, std::vector<Command>& commands) {
       ->type_name("DATE");
   command->add_option("-o,--output", options->output, "Write the page to FILE instead of stdout")
       ->type_name("FILE");
+  command->add_flag("--json", options->json,
+                    "Print the page's figures as one JSON object (the page goes only to --output)");
   commands.push_back(
       {command, [options](const Globals& globals) { return run_report(globals, *options); }});
 }

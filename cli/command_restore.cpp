@@ -4,6 +4,7 @@
 #include "base/error.hpp"
 #include "cli/app.hpp"
 #include "cli/history_output.hpp"
+#include "cli/json_output.hpp"
 #include "cli/store_selection.hpp"
 #include "engine/undo.hpp"
 
@@ -41,7 +42,7 @@ int run_restore(const Globals& globals, const RestoreOptions& options) {
     return k_exit_problems;
   }
   if (options.json) {
-    fmt::print("{}\n", undone_json(undone, dry).dump(2));
+    print_json(undone_json(undone, dry));
     return undone.committed.applied.deferred.empty() ? k_exit_ok : k_exit_problems;
   }
   if (dry == engine::DryRun::yes) {

@@ -5,6 +5,7 @@
 #include "base/error.hpp"
 #include "cli/app.hpp"
 #include "cli/history_output.hpp"
+#include "cli/json_output.hpp"
 #include "cli/store_selection.hpp"
 #include "engine/undo.hpp"
 
@@ -64,7 +65,7 @@ int run_rollback(const Globals& globals, const RollbackOptions& options) {
     return k_exit_problems;
   }
   if (options.json) {
-    fmt::print("{}\n", undone_json(undone, dry).dump(2));
+    print_json(undone_json(undone, dry));
   } else if (dry == engine::DryRun::yes) {
     print_undo_dry_run(undone, "roll back");
   } else {

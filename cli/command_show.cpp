@@ -4,6 +4,7 @@
 // a commit by.
 #include "cli/app.hpp"
 #include "cli/history_output.hpp"
+#include "cli/json_output.hpp"
 #include "cli/store_selection.hpp"
 #include "git/history.hpp"
 
@@ -113,7 +114,7 @@ int run_show(const Globals& globals, const ShowOptions& options) {
   }
   const auto detail = git::show(*repository, *id);
   if (options.json) {
-    fmt::print("{}\n", detail_json(detail).dump(2));
+    print_json(detail_json(detail));
   } else {
     print_detail(detail);
   }

@@ -3,6 +3,7 @@
 // problems `engram check` would report. As a table, or as stable JSON.
 #include "base/error.hpp"
 #include "cli/app.hpp"
+#include "cli/json_output.hpp"
 #include "cli/store_selection.hpp"
 #include "daemon/control_socket.hpp"
 #include "engine/guards.hpp"
@@ -336,7 +337,7 @@ int run_status(const Globals& globals, const StatusOptions& options) {
   if (options.json) {
     auto json = to_json(report);
     json["daemon"] = daemon ? nlohmann::ordered_json(*daemon) : nlohmann::ordered_json(nullptr);
-    fmt::print("{}\n", json.dump(2));
+    print_json(json);
   } else {
     fmt::print("{}{}", to_text(report), daemon_text(daemon));
   }

@@ -3,6 +3,7 @@
 // daemon does the same around its consolidations when `git.sync` is on.
 #include "base/error.hpp"
 #include "cli/app.hpp"
+#include "cli/json_output.hpp"
 #include "cli/rule_plugins.hpp"
 #include "cli/store_selection.hpp"
 #include "engine/consolidation.hpp"
@@ -50,7 +51,7 @@ void print_synced_json(const engine::Synced& synced) {
       {"behind", synced.behind},
       {"problem", synced.problem},
       {"actions", actions}};
-  fmt::print("{}\n", json.dump(2));
+  print_json(json);
 }
 
 // The round in words, on standard error as the other commands report.

@@ -10,12 +10,24 @@
 
 namespace engram::cli {
 
+namespace {
+
+// Whether this process has printed its JSON value (see json_printed).
+bool g_printed = false;
+
+} // namespace
+
 void print_json(const nlohmann::json& value) {
   // json_text, as the record's writer: invalid UTF-8 in a file name or claim
   // becomes U+FFFD instead of an exception halfway through the output.
   const std::string text = json_text(value, 2) + "\n";
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fflush(stdout);
+  g_printed = true;
+}
+
+bool json_printed() {
+  return g_printed;
 }
 
 nlohmann::json diagnostic_json(const store::Diagnostic& diagnostic) {

@@ -24,9 +24,9 @@ constexpr const char* k_json_convention[] = {
     "commits are full 40-character ids; sizes are in bytes.",
     "A problem in a file is an object with path, line, reason and severity: the path:line: reason "
     "of the text taken apart (the records of consolidate, health and the git notes keep that text "
-    "as one string). A command that cannot do its work prints an object with error (why) and "
-    "diagnostics (for instance each problem of a bad configuration file), or, for some older "
-    "commands, nothing on standard output and \"engram: message\" on standard error.",
+    "as one string). A command that cannot do its work, or a command line engram cannot read, "
+    "prints an object with error (why) and diagnostics (for instance each problem of a bad "
+    "configuration file); where a command says why only on standard error, error says so.",
 };
 
 // The usage line of a command: its name, [OPTIONS], its arguments, COMMAND.
