@@ -43,17 +43,28 @@ engram::test::Result on_terminal(const Sandbox& sandbox, std::vector<std::string
 const std::regex k_progress_line(
     R"(consolidate: rule [a-z-]+, [0-9]+ of [0-9]+ rules, [0-9]+\.[0-9] s elapsed)");
 
+// Three copies of the history store with the agent's files committed: one
+// run on a terminal, one on a pipe, one with --quiet, each on a store of its own.
+struct ThreeStores {
+  fs::path terminal;
+  fs::path piped;
+  fs::path quiet;
+};
+ThreeStores three_stores(const Sandbox& sandbox) {
+  const fs::path store = make_history_store(sandbox);
+  sandbox.git(store, {"add", "-A"});
+  sandbox.git(store, {"commit", "-qm", "the agent's files"});
+  ThreeStores stores{store, sandbox.work("piped"), sandbox.work("quiet")};
+  fs::copy(store, stores.piped, fs::copy_options::recursive);
+  fs::copy(store, stores.quiet, fs::copy_options::recursive);
+  return stores;
+}
+
 } // namespace
 
 TEST_CASE("consolidate shows a progress line on a terminal, and none on a pipe or with --quiet") {
   const Sandbox sandbox;
-  const fs::path store = make_history_store(sandbox);
-  sandbox.git(store, {"add", "-A"});
-  sandbox.git(store, {"commit", "-qm", "the agent's files"});
-  const fs::path copy = sandbox.work("copy");
-  fs::copy(store, copy, fs::copy_options::recursive);
-  const fs::path quiet = sandbox.work("quiet");
-  fs::copy(store, quiet, fs::copy_options::recursive);
+  const auto [store, copy, quiet] = three_stores(sandbox);
 
   const auto terminal =
       on_terminal(sandbox, {"consolidate", "--store", store.string(), "--now", k_history_now});
@@ -187,15 +198,10 @@ TEST_CASE("a consolidation the daemon runs is counted the same way, every action
 TEST_CASE("pack shows git's phases as a progress line on a terminal, none on a pipe or with "
           "--quiet") {
   const Sandbox sandbox;
-  // Three copies of one store whose history is all loose objects.
-  const fs::path store = make_history_store(sandbox);
-  sandbox.git(store, {"add", "-A"});
-  sandbox.git(store, {"commit", "-qm", "the agent's files"});
-  const fs::path piped_store = sandbox.work("piped");
-  fs::copy(store, piped_store, fs::copy_options::recursive);
-  const fs::path quiet_store = sandbox.work("quiet");
-  fs::copy(store, quiet_store, fs::copy_options::recursive);
-  const std::regex line(R"(pack: [a-z ]+ objects, [0-9]+ of [0-9]+ objects, [0-9]+\.[0-9] s elapsed)");
+  // Stores whose history is all loose objects.
+  const auto [store, piped_store, quiet_store] = three_stores(sandbox);
+  const std::regex line(
+      R"(pack: [a-z ]+ objects, [0-9]+ of [0-9]+ objects, [0-9]+\.[0-9] s elapsed)");
 
   const auto terminal = on_terminal(sandbox, {"pack", "--store", store.string()});
   INFO(terminal.out << terminal.err);
