@@ -84,7 +84,11 @@ bool write_all(int fd, std::string_view bytes) {
 
 fs::path socket_folder() {
   const char* runtime = std::getenv("XDG_RUNTIME_DIR");
-  if (runtime != nullptr && *runtime != '\0') {
+  std::error_code missing;
+  // A runtime directory that is not there (a variable that outlived its
+  // session, as `su` can leave it) is passed over for the /tmp folder rather
+  // than failing every command; daemon and clients pass it over alike.
+  if (runtime != nullptr && *runtime != '\0' && fs::is_directory(runtime, missing)) {
     const fs::path folder = fs::path(runtime) / "engram";
     make_private_folder(folder);
     return folder;

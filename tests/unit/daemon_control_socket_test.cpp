@@ -80,6 +80,17 @@ TEST_CASE("a store's daemon socket is in a private folder of the runtime directo
   CHECK((info.st_mode & 0777) == 0700);
 }
 
+TEST_CASE("a runtime directory that is not there is passed over, not created or failed on") {
+  const TempDir runtime;
+  const RuntimeDir env(runtime / "gone");
+  const auto folder = engram::daemon::socket_folder();
+  CHECK_FALSE(std::filesystem::exists(runtime / "gone"));
+  CHECK(folder.string().rfind((runtime / "gone").string(), 0) != 0);
+  struct stat info {};
+  REQUIRE(::stat(folder.c_str(), &info) == 0);
+  CHECK((info.st_mode & 0777) == 0700);
+}
+
 TEST_CASE("a folder others can enter is refused for the daemon's socket") {
   const TempDir runtime;
   const RuntimeDir env(runtime.path());
