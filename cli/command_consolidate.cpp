@@ -6,6 +6,7 @@
 #include "cli/app.hpp"
 #include "cli/detached_pack.hpp"
 #include "cli/history_output.hpp"
+#include "cli/json_output.hpp"
 #include "cli/keep_until_exit.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/rule_plugins.hpp"
@@ -74,6 +75,7 @@ void print_outcome_json(const SelectedStore& selected, const engine::Outcome& ou
   write_object(writer, std::move(members));
   out += '\n';
   writer.drain();
+  note_json_printed();
 }
 
 // Prints the outcome for people: the plan or what was committed on stdout,
@@ -147,8 +149,9 @@ std::string daemon_record_text(const nlohmann::json& reply, bool verbose) {
 int print_daemon_reply(const SelectedStore& selected, const nlohmann::json& reply, bool json,
                        bool verbose) {
   if (!reply.value("ok", false)) {
-    fmt::print(stderr, "engram: consolidate: {}\n", reply.value("error", std::string("failed")));
-    return k_exit_problems;
+    const auto why = reply.value("error", std::string("failed"));
+    fmt::print(stderr, "engram: consolidate: {}\n", why);
+    return report_failure(format_of(json), k_exit_problems, why);
   }
   const nlohmann::json record = reply.value("record", nlohmann::json::object());
   const bool nothing = record.value("changes", nlohmann::json::array()).empty();
@@ -161,7 +164,7 @@ int print_daemon_reply(const SelectedStore& selected, const nlohmann::json& repl
     out["snapshot_commit"] = reply.value("snapshot_commit", nlohmann::json(nullptr));
     out["refused_plugins"] = nlohmann::json::array(); // the daemon logs its own
     out["daemon"] = {{"pid", reply.value("pid", 0)}, {"reason", reply.value("reason", "")}};
-    fmt::print("{}\n", json_text(out, 2));
+    print_json(out);
     return k_exit_ok;
   }
   for (const auto& diagnostic : record.value("diagnostics", nlohmann::json::array())) {
@@ -233,7 +236,7 @@ std::optional<int> consolidate_through_daemon(const SelectedStore& selected,
       progress->finish();
     }
     fmt::print(stderr, "engram: consolidate: {}\n", error.what());
-    return k_exit_problems;
+    return report_failure(format_of(options.json), k_exit_problems, error.what());
   }
   if (progress) {
     progress->finish();
@@ -328,7 +331,7 @@ int run_consolidate(const Globals& globals, const ConsolidateOptions& options) {
       progress->finish();
     }
     fmt::print(stderr, "engram: consolidate: {}\n", error.what());
-    return k_exit_problems;
+    return report_failure(format_of(options.json), k_exit_problems, error.what());
   }
   if (progress) {
     progress->finish();

@@ -30,6 +30,10 @@ bool json_printed() {
   return g_printed;
 }
 
+void note_json_printed() {
+  g_printed = true;
+}
+
 nlohmann::json diagnostic_json(const store::Diagnostic& diagnostic) {
   return {{"path", diagnostic.path},
           {"line", diagnostic.line},

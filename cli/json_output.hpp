@@ -25,8 +25,13 @@ inline Format format_of(bool json) {
 // Prints `value` as the one JSON object of a command's stdout.
 void print_json(const nlohmann::json& value);
 
-// True once print_json has printed: the command's stdout has its value.
+// True once print_json has printed, or note_json_printed was called: the
+// command's stdout has its value.
 bool json_printed();
+
+// Notes that stdout has its value, written some other way (consolidate's
+// record, streamed out in pieces).
+void note_json_printed();
 
 // A problem in a file as JSON: {"path", "line", "reason", "severity"}.
 nlohmann::json diagnostic_json(const store::Diagnostic& diagnostic);

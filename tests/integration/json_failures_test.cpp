@@ -72,3 +72,15 @@ TEST_CASE("help --json and report --json print one object each") {
   CHECK(written["output"] == page.string());
   CHECK(fs::file_size(page) > 0);
 }
+
+TEST_CASE("with --json, a consolidation that cannot run says why in its error object") {
+  const Sandbox sandbox;
+  const fs::path store = sandbox.work("store");
+  REQUIRE(sandbox.engram({"init", store.string()}).exit_code == 0);
+  // A detached HEAD: a commit there would be on no branch, so nothing runs.
+  REQUIRE(sandbox.git(store, {"checkout", "-q", "--detach"}).exit_code == 0);
+  const auto result = sandbox.engram({"consolidate", "--json", "--store", store.string()});
+  CHECK(result.exit_code == 1);
+  const auto parsed = json_of(result);
+  CHECK_THAT(parsed["error"].get<std::string>(), Catch::Contains("detached"));
+}
