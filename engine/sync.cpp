@@ -227,6 +227,11 @@ Synced sync(const fs::path& root, const config::Settings& settings, Date today,
       }
       fetch_and_merge(session, today, synced);
     }
+    if (attempt > 1 && !synced.problem.empty()) {
+      // The push was refused (or so git said as its server went away), and
+      // the fetch for what beat it failed: both are the round's news.
+      synced.problem = refusal + "; then " + synced.problem;
+    }
     if (attempt > 1 && synced.problem.empty() && synced.fetched == fetched_before) {
       synced.problem = refusal; // the remote did not move: a hook refused, and would again
       break;

@@ -129,6 +129,31 @@ TEST_CASE("a remote whose history was rewritten is refused, naming both tips, "
              Catch::Contains("Deploys run from the release branch."));
 }
 
+TEST_CASE("a push refused as the remote goes away reports both the refusal and the failed "
+          "fetch after it") {
+  const Sandbox sandbox;
+  const auto remote = bare_remote(sandbox);
+  const auto laptop = machine(sandbox, "laptop", remote, false);
+  synced(sandbox, laptop);
+  // The hook declines the push and takes the repository away, as a server
+  // killed mid-push can: the round's fetch for what beat its push then fails.
+  const auto gone = sandbox.work("gone.git");
+  write_file(remote / "hooks" / "pre-receive",
+             "#!/bin/sh\nmv '" + remote.string() + "' '" + gone.string() + "'\nexit 1\n");
+  fs::permissions(remote / "hooks" / "pre-receive", fs::perms::owner_all);
+  write_file(laptop.store / k_deploys, deploys({"Deploys run from the release branch."}));
+  const auto round =
+      as(sandbox, laptop,
+         {"sync", "--store", laptop.store.string(), "--now", engram::test::k_sync_now});
+  INFO(round.err);
+  CHECK(round.exit_code == 1);
+  CHECK_THAT(round.err, Catch::Contains("cannot push to") && Catch::Contains("; then cannot reach"));
+  // The commit waits in the store for the next round.
+  CHECK(sandbox.git(laptop.store, {"show", "HEAD:" + k_deploys}).out.find("release branch") !=
+        std::string::npos);
+  CHECK(sandbox.git(laptop.store, {"status", "--porcelain"}).out.empty());
+}
+
 TEST_CASE("a push the remote refuses, or a remote out of reach, is reported and the commits "
           "wait for the next round") {
   const Sandbox sandbox;
