@@ -270,15 +270,10 @@ void ControlServer::reply(ConnectionId id, const nlohmann::json& reply) {
   if (found == m_connections.end()) {
     return;
   }
-  const bool was_idle = found->second.out.empty();
   if (found->second.owed > 0) {
     --found->second.owed;
   }
-  found->second.active = std::chrono::steady_clock::now();
-  found->second.out += reply_line(reply);
-  if (was_idle) {
-    flush(id);
-  }
+  tell(id, reply); // a reply is the last line a request is owed
 }
 
 void ControlServer::tell(ConnectionId id, const nlohmann::json& message) {
