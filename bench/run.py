@@ -331,6 +331,19 @@ def check_judgments(bench, copy, s):
               "", "", "0", "met" if after == before else "**missed**")
 
 
+def file_merges(bench, name, out, s):
+    """The files dedupe merged, against the near-duplicates the generator
+    planted: how many of those it found, and how many merges were of files
+    not planted (templated notes share most words whatever they are about)."""
+    merged = {frozenset((a["source"], a["target"])) for a in json.loads(out)["actions"]
+              if a["rule"] == "dedupe" and a["action"] == "merged" and not a["claim"]}
+    planted = bench.planted[name]
+    found = len(merged & planted)
+    bench.row(s, "files merged by dedupe, against the planted near-duplicates",
+              f"{found} of {len(planted)} planted merged; {len(merged) - found} merges of "
+              f"files not planted", "", "", "", "")
+
+
 def scenario_full(bench, runs):
     for label, expired, wall_target, templated in (
             ("100% expired", 1.0, 0.5, False), ("10% expired", 0.1, 0.1, False),
@@ -352,6 +365,7 @@ def scenario_full(bench, runs):
             floor.append(floor_sample(bench, pristine, copy, str(i)))
             if i == 0:
                 check_judgments(bench, copy, s)
+                file_merges(bench, name, out, s)
             bench.drop(copy)
         wall = Stats([x.wall for x in engram])
         base = Stats([x.wall for x in floor])

@@ -320,6 +320,10 @@ const std::vector<Key> k_config_key_table = {
     flag("rules.dedupe.enabled", true, "Whether the rule runs."),
     real("rules.dedupe.similarity", 0.6, 0, 1,
          "Files sharing at least this share of their significant words are merged."),
+    real("rules.dedupe.shared_claims", 0.25, 0, 1,
+         "Files are merged only when at least this share of the claims of the one with fewer "
+         "claims are in the other (equal, near-equal, or an older or newer value): words alone "
+         "do not make two files one. 0 judges by words alone."),
     integer("rules.dedupe.min_age_days", 14, 0, k_days_max,
             "Files younger than this many days are left alone."),
     integer("rules.dedupe.max_merged_bytes", 32768, 1024, 1024 * 1024,

@@ -29,9 +29,11 @@ void DedupeRule::run(StoreView& store) {
   m_ids.clear();
   m_word_ids.clear();
   m_similarity = std::clamp(knowledge::real_setting(store, "similarity", 0.6), 0.0, 1.0);
+  m_shared_claims = std::clamp(knowledge::real_setting(store, "shared_claims", 0.25), 0.0, 1.0);
   m_min_age = knowledge::int_setting(store, "min_age_days", 14);
   m_max_bytes = static_cast<std::size_t>(knowledge::int_setting(store, "max_merged_bytes", 32768));
   m_too_large.clear();
+  m_claims.clear();
   m_linking.clear();
   for (const Layer layer : k_linking_layers) {
     for (const auto& path : store.files(layer)) {
@@ -72,6 +74,9 @@ void DedupeRule::dedupe(StoreView& store, Layer layer, const std::vector<std::st
   std::vector<Pair> pairs;
   for (;;) {
     pairs = find_pairs(docs, changed, pairs);
+    // A pair dropped here is not found again until one of its files changes.
+    std::erase_if(
+        pairs, [&](const Pair& pair) { return !shares_claims(store, docs[pair.a], docs[pair.b]); });
     std::vector<Pair> mergeable;
     for (const auto& pair : pairs) {
       if (docs[pair.a].guard.empty() && docs[pair.b].guard.empty() &&
@@ -97,6 +102,7 @@ void DedupeRule::dedupe(StoreView& store, Layer layer, const std::vector<std::st
       merge(store, docs[older], docs[newer], pair.score);
       docs[older].removed = true;
       docs[newer].words = words_of(store, store.body(docs[newer].path));
+      m_claims.erase(docs[newer].path);
       changed[newer] = true;
     }
   }

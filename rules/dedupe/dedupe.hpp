@@ -117,6 +117,17 @@ private:
   std::vector<Pair> find_pairs(const std::vector<Doc>& docs, const std::vector<bool>& changed,
                                const std::vector<Pair>& known) const;
 
+  // True when the two files hold some of the same knowledge, not only the
+  // same words: at least `m_shared_claims` of the claims of the one with
+  // fewer claims (and at least one) are in the other, equal, near-equal or
+  // an older or newer value of one of its claims. Notes written from
+  // templates share most words whatever they are about, and merging two
+  // such files would fuse different topics into one. A file without claims
+  // is judged by its words alone.
+  bool shares_claims(const StoreView& store, const Doc& a, const Doc& b);
+  // The claims of a file as shares_claims compares them, without their
+  // superseded markers; read once a run, and again after a merge grew it.
+  const std::vector<std::string>& own_claims(const StoreView& store, const std::string& path);
   // The postings of the live docs' words, for find_pairs.
   WordIndex index_words(const std::vector<Doc>& docs, const std::vector<bool>& changed) const;
 
@@ -187,6 +198,8 @@ private:
   static constexpr std::size_t k_extra_probes = 4;
 
   double m_similarity = 0.6;
+  double m_shared_claims = 0.25;
+  std::unordered_map<std::string, std::vector<std::string>> m_claims; // see own_claims
   std::int64_t m_min_age = 14;
   std::size_t m_max_bytes = 32768;
   std::set<std::string> m_too_large; // pairs reported as too large this run

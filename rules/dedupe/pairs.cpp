@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -135,6 +136,50 @@ void DedupeRule::sort_best_first(std::vector<Pair>& pairs, const std::vector<Doc
     }
     return std::tie(docs[x.a].path, docs[x.b].path) < std::tie(docs[y.a].path, docs[y.b].path);
   });
+}
+
+const std::vector<std::string>& DedupeRule::own_claims(const StoreView& store,
+                                                       const std::string& path) {
+  auto [found, made] = m_claims.try_emplace(path);
+  if (made) {
+    for (const auto& claim : store.claims(store.body(path))) {
+      found->second.push_back(knowledge::split_markers(claim.text).own);
+    }
+  }
+  return found->second;
+}
+
+bool DedupeRule::shares_claims(const StoreView& store, const Doc& a, const Doc& b) {
+  if (m_shared_claims <= 0.0) {
+    return true;
+  }
+  const auto& first = own_claims(store, a.path);
+  const auto& second = own_claims(store, b.path);
+  const auto& fewer = first.size() <= second.size() ? first : second;
+  const auto& more = first.size() <= second.size() ? second : first;
+  if (fewer.empty()) {
+    return true;
+  }
+  const auto needed =
+      std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(
+                                   m_shared_claims * static_cast<double>(fewer.size()) - 1e-9)));
+  std::size_t shared = 0;
+  for (std::size_t i = 0; i < fewer.size(); ++i) {
+    if (shared + (fewer.size() - i) < needed) {
+      return false; // the claims left cannot reach it
+    }
+    for (const auto& other : more) {
+      const auto relation = store.compare(fewer[i], other);
+      if (relation == Relation::duplicate || relation == Relation::update) {
+        ++shared;
+        break;
+      }
+    }
+    if (shared >= needed) {
+      return true;
+    }
+  }
+  return false;
 }
 
 } // namespace engram::dedupe

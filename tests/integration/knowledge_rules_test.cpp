@@ -169,6 +169,61 @@ TEST_CASE("a short file whose words a much longer one holds is its duplicate: th
   }
 }
 
+TEST_CASE(
+    "files written from one template share their words but not their claims, and stay apart") {
+  const Sandbox sandbox;
+  const fs::path store = new_store(sandbox);
+  // The same sentences about two different services: most significant words
+  // are shared, no claim of one is a claim of the other.
+  const auto notes = [](const std::string& service, const std::string& port,
+                        const std::string& day) {
+    return "- The " + service + " service listens on port " + port + ".\n" + "- The " + service +
+           " service writes its logs to the central bucket.\n" + "- The " + service +
+           " service is deployed every " + day + " morning.\n" + "- The " + service +
+           " service retries failed jobs three times.\n";
+  };
+  const std::string billing =
+      memory("semantic", {"billing"}, "2026-01-05", notes("billing", "8080", "Monday"));
+  const std::string shipping =
+      memory("semantic", {"shipping"}, "2026-02-05", notes("shipping", "9090", "Tuesday"));
+  write_file(store / "semantic" / "billing-service.md", billing);
+  write_file(store / "semantic" / "shipping-service.md", shipping);
+
+  const auto actions = actions_of(ok(sandbox, {"consolidate", "--store", store.string(), "--now",
+                                               k_now, "--json", "--only", "dedupe"}));
+  CHECK_FALSE(has_action(actions, "dedupe", "merged", "semantic/billing-service.md"));
+  CHECK_FALSE(has_action(actions, "dedupe", "flagged", "semantic/billing-service.md"));
+  CHECK(read_file(store / "semantic" / "billing-service.md") == billing);
+  CHECK(read_file(store / "semantic" / "shipping-service.md") == shipping);
+
+  // Judged by words alone, the same pair merges: the claims are what keep it apart.
+  write_file(sandbox.default_config_file(), "[rules.dedupe]\nshared_claims = 0\n");
+  const auto by_words = actions_of(ok(sandbox, {"consolidate", "--store", store.string(), "--now",
+                                                k_now, "--json", "--only", "dedupe", "--dry-run"}));
+  CHECK(has_action(by_words, "dedupe", "merged", "semantic/billing-service.md"));
+}
+
+TEST_CASE("a file that shares a quarter of its claims with another of its words is its duplicate") {
+  const Sandbox sandbox;
+  const fs::path store = new_store(sandbox);
+  write_file(store / "semantic" / "billing-service.md",
+             memory("semantic", {"billing"}, "2026-01-05",
+                    "- The billing service listens on port 8080.\n"
+                    "- The billing service writes its logs to the central bucket.\n"
+                    "- The billing service is deployed every Monday morning.\n"
+                    "- The billing service retries failed jobs three times.\n"));
+  write_file(store / "semantic" / "billing-notes.md",
+             memory("semantic", {"billing"}, "2026-02-05",
+                    "- The billing service listens on port 8080.\n"
+                    "- The billing service keeps its logs in the central bucket for a year.\n"
+                    "- The billing service is deployed on Monday mornings after review.\n"
+                    "- The billing service pages the on-call team after three failed jobs.\n"));
+  const auto actions = actions_of(ok(sandbox, {"consolidate", "--store", store.string(), "--now",
+                                               k_now, "--json", "--only", "dedupe"}));
+  CHECK(has_action(actions, "dedupe", "merged", "semantic/billing-service.md"));
+  CHECK_FALSE(fs::exists(store / "semantic" / "billing-service.md"));
+}
+
 TEST_CASE("two duplicates that together would pass max_merged_bytes are reported, not merged") {
   const Sandbox sandbox;
   const fs::path store = new_store(sandbox);
