@@ -134,6 +134,11 @@ bool is_subsequence(const std::vector<std::string>& part, const std::vector<std:
   return true;
 }
 
+// Whether `part` is in `whole` as one run, nothing between its elements.
+bool holds_run(const std::vector<std::string>& whole, const std::vector<std::string>& part) {
+  return std::search(whole.begin(), whole.end(), part.begin(), part.end()) != whole.end();
+}
+
 // Whether `value` is a token of `values`, both sorted.
 bool holds(const std::vector<std::string>& values, const std::string& value) {
   return std::binary_search(values.begin(), values.end(), value);
@@ -295,8 +300,13 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
                : Judgment{Relation::distinct, Why::different, score};
   }
   // A value replaced, or a qualifier added, keeps the older predicate's
-  // words, in their order.
-  const bool kept_in_order = is_subsequence(ex.sequence, in.sequence);
+  // words, in their order; words added come before or after them, as a
+  // condition does ("… falls back to English when the locale is
+  // unsupported"). Words put between them name another thing ("inspect the
+  // tracker before deploying" and "inspect the tracker scheduler before
+  // deploying"), and both stand.
+  const bool kept_in_order = change.words_added == 0 ? is_subsequence(ex.sequence, in.sequence)
+                                                     : holds_run(in.sequence, ex.sequence);
   // A name replaced ("after worker 31" → "after parser 75") is another thing, not a new value.
   const bool names_changed = in.scopes != ex.scopes && !(in.copular && ex.copular);
   if (change.values_dropped > 0 && change.values_added > 0 && change.words_dropped == 0 &&

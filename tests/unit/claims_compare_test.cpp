@@ -303,3 +303,21 @@ TEST_CASE("claims: an adjective's object is one of many, a copula's complement i
                 "Run ANALYZE on shard 3 after the nightly load.") == Relation::distinct);
   CHECK(compare("The project targets C++20.", "The project targets C++17.") == Relation::update);
 }
+
+TEST_CASE("claims: words put between the older claim's words name another thing, not a qualifier") {
+  // A part of the tracker is not the tracker: both instructions stand.
+  CHECK(compare("Always inspect the consent tracker scheduler before deploying on Wednesday.",
+                "Always inspect the consent tracker before deploying on Wednesday.") ==
+        Relation::distinct);
+  CHECK(compare("Always verify the invoice export bridge before deploying on Wednesday.",
+                "Always verify the invoice export before deploying on Monday.") ==
+        Relation::distinct);
+  // Words before or after what the older claim said still qualify or update it.
+  CHECK(compare("The payment service retries failed webhooks with exponential backoff",
+                "The payment service retries failed webhooks") == Relation::update);
+  CHECK(compare("The primary database was upgraded and runs PostgreSQL 16.",
+                "The primary database runs PostgreSQL 14.") == Relation::update);
+  CHECK(compare("Always verify the invoice export before deploying on Wednesday.",
+                "Always verify the invoice export before deploying on Monday.") ==
+        Relation::update);
+}
