@@ -134,11 +134,8 @@ std::optional<std::string> run_repack(const fs::path& gitdir, const GitProgress&
   if (!progress) {
     args.emplace_back("-q"); // git says nothing but its errors
   }
-  const auto outcome = run_git({.gitdir = gitdir,
-                                .args = std::move(args),
-                                .niceness = k_niceness,
-                                .timeout = std::nullopt,
-                                .progress = progress});
+  const auto outcome = run_git(
+      {.gitdir = gitdir, .args = std::move(args), .niceness = k_niceness, .progress = progress});
   if (outcome.ok) {
     return std::nullopt;
   }
