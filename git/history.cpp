@@ -28,7 +28,7 @@ std::vector<git::TreeChange> changes_of(git_diff* diff) {
   for (std::size_t i = 0; i < git_diff_num_deltas(diff); ++i) {
     const git_diff_delta* delta = git_diff_get_delta(diff, i);
     git::TreeChange change;
-    change.path = delta->new_file.path != nullptr ? delta->new_file.path : delta->old_file.path;
+    change.path = delta_path(delta);
     if (delta->status != GIT_DELTA_ADDED) {
       change.before = to_hex(delta->old_file.id);
     }
@@ -262,9 +262,7 @@ CommitDetail show(const Repository& repository, const std::string& id) {
   diff_of(diff, handle, commit.pointer);
   for (std::size_t i = 0; i < git_diff_num_deltas(diff.pointer); ++i) {
     const git_diff_delta* delta = git_diff_get_delta(diff.pointer, i);
-    const char* path =
-        delta->new_file.path != nullptr ? delta->new_file.path : delta->old_file.path;
-    detail.files.push_back(FileDiff{path, kind_of(delta->status)});
+    detail.files.push_back(FileDiff{delta_path(delta), kind_of(delta->status)});
   }
   std::sort(detail.files.begin(), detail.files.end(),
             [](const FileDiff& a, const FileDiff& b) { return a.path < b.path; });

@@ -51,7 +51,7 @@ struct Packed {
 // left loose and counted in `left`. One packer at a time per repository (a
 // lock file held with flock); another gets `busy`. `progress`, when set, is
 // told of git's progress as it packs.
-[[nodiscard]] Expected<Packed, std::string>
-pack_loose_objects(const std::filesystem::path& store, const GitProgress& progress = {});
+[[nodiscard]] Expected<Packed, std::string> pack_loose_objects(const std::filesystem::path& store,
+                                                               const GitProgress& progress = {});
 
 } // namespace engram::git
