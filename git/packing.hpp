@@ -22,12 +22,11 @@ struct LooseObjects {
   std::uint64_t bytes = 0; // on disk, as stored (deflated)
 };
 
-// The loose objects of the repository whose working tree is `store` (its
-// `.git` folder; a gitdir file is followed), counted when they may take more
-// than `limit` bytes: from a sample of the object folders, an estimate under
-// half of `limit` gives nullopt without looking at every object. Counted
-// whole otherwise, or when the sample was every folder. Nothing when there
-// is no repository.
+// The loose objects of the store at `store`'s repository, counted when they
+// may take more than `limit` bytes: from a sample of the object folders, an
+// estimate under half of `limit` gives nullopt without looking at every
+// object. Counted whole otherwise, or when the sample was every folder.
+// Nothing when there is no repository.
 std::optional<LooseObjects> loose_objects_if_near(const std::filesystem::path& store,
                                                   std::uint64_t limit);
 
