@@ -1,20 +1,14 @@
 // Detached packing (see detached_pack.hpp).
 #include "cli/detached_pack.hpp"
 
+#include "base/child_process.hpp"
 #include "base/platform.hpp"
 #include "git/packing.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
 #include <filesystem>
-#include <spawn.h>
 #include <spdlog/spdlog.h>
 #include <string>
-#include <sys/resource.h>
 #include <vector>
-
-extern char** environ;
 
 namespace engram::cli {
 
@@ -48,36 +42,15 @@ void pack_detached_if_due(const Globals& globals, const SelectedStore& selected)
     args.insert(args.end(), {"--config", fs::absolute(*globals.config_file).string()});
   }
   args.insert(args.end(), {"pack", "--store", selected.root.string()});
-  std::vector<char*> argv;
-  for (auto& arg : args) {
-    argv.push_back(arg.data());
-  }
-  argv.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attributes;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawnattr_init(&attributes);
-  // Nothing of the command's: no terminal, no pipe a caller waits on to close.
-  for (const int stream : {0, 1, 2}) {
-    posix_spawn_file_actions_addopen(&actions, stream, "/dev/null",
-                                     stream == 0 ? O_RDONLY : O_WRONLY, 0);
-  }
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID);
-  pid_t child = -1;
-  const int spawned =
-      ::posix_spawn(&child, binary.c_str(), &actions, &attributes, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
-  if (spawned != 0) {
+  const auto child = start_detached(binary, std::move(args), k_niceness);
+  if (!child) {
     spdlog::warn("cannot start `engram pack` for the loose objects ({} bytes): {}", loose.bytes,
-                 std::strerror(spawned));
+                 child.error());
     return;
   }
-  (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(child), k_niceness);
   spdlog::debug("{} loose objects take {} bytes, over git.pack_loose_bytes: `engram pack` started "
                 "(pid {})",
-                loose.count, loose.bytes, child);
+                loose.count, loose.bytes, *child);
 }
 
 } // namespace engram::cli

@@ -3,7 +3,6 @@
 // commit_index).
 #include "base/fault.hpp"
 #include "base/step_timer.hpp"
-#include "git/index_access.hpp"
 #include "git/libgit2.hpp"
 #include "git/repository.hpp"
 
@@ -20,17 +19,7 @@
 
 namespace engram::git {
 
-using detail::behind_marker;
-using detail::Commit;
-using detail::failure;
-using detail::fresh_errors;
-using detail::GitSignature;
-using detail::Index;
-using detail::last_error;
-using detail::Owned;
-using detail::Reference;
-using detail::to_hex;
-using detail::Tree;
+using namespace detail;
 
 namespace {
 
@@ -161,6 +150,77 @@ bool fast_forwards(git_repository* repository, const git_commit* head, const git
          git_graph_descendant_of(repository, git_commit_id(merged), git_commit_id(head)) == 1;
 }
 
+// HEAD's tree `head` with `paths` as `index` has them (absent: removed);
+// false when that cannot be done so (a file where a folder is, say).
+bool updated_tree(git_oid& out, git_repository* repository, git_index* index, git_tree* head,
+                  const std::vector<std::string>& paths) {
+  // Only the folders along the paths are written: writing the tree from the
+  // whole index reads every folder of the store back afterwards.
+  std::vector<git_tree_update> updates;
+  updates.reserve(paths.size());
+  for (const auto& path : paths) {
+    git_tree_update update{};
+    update.path = path.c_str();
+    if (const git_index_entry* entry = git_index_get_bypath(index, path.c_str(), 0)) {
+      update.action = GIT_TREE_UPDATE_UPSERT;
+      git_oid_cpy(&update.id, &entry->id);
+      update.filemode = static_cast<git_filemode_t>(entry->mode);
+    } else {
+      TreeEntry there;
+      if (git_tree_entry_bypath(&there.pointer, head, path.c_str()) != 0) {
+        continue; // neither staged nor in HEAD: nothing to remove
+      }
+      update.action = GIT_TREE_UPDATE_REMOVE;
+    }
+    updates.push_back(update);
+  }
+  return git_tree_create_updated(&out, repository, head, updates.size(), updates.data()) == 0;
+}
+
+// Writes the tree to commit: HEAD's (`head`'s) updated at `paths` when
+// given and that can be done, else the whole index's. nullopt when it worked.
+std::optional<Failure> write_tree(git_oid& out, git_repository* repository, git_index* index,
+                                  const git_commit* head, const std::vector<std::string>* paths) {
+  Tree head_tree;
+  const bool updated = paths != nullptr && head != nullptr &&
+                       git_commit_tree(&head_tree.pointer, head) == 0 &&
+                       updated_tree(out, repository, index, head_tree.pointer, *paths);
+  if (!updated) {
+    if (const int code = git_index_write_tree(&out, index); code != 0) {
+      return failure(code, "cannot write the tree");
+    }
+  }
+  return std::nullopt;
+}
+
+// Points HEAD (its branch, or HEAD itself when detached) at `commit`,
+// provided it still points at `expected` (nullptr: unborn). Logged in the
+// reflog as git does.
+std::optional<Failure> move_head(git_repository* repository, const git_oid& commit,
+                                 const git_oid* expected, std::string_view message) {
+  // HEAD names a branch (possibly unborn) or, detached, a commit itself.
+  std::string name = "HEAD";
+  Reference head;
+  if (git_reference_lookup(&head.pointer, repository, "HEAD") == 0 &&
+      git_reference_type(head.pointer) == GIT_REFERENCE_SYMBOLIC) {
+    name = git_reference_symbolic_target(head.pointer);
+  }
+  const auto summary = message.substr(0, message.find('\n'));
+  const std::string log =
+      fmt::format("commit{}: {}", expected == nullptr ? " (initial)" : "", summary);
+  Reference moved;
+  fresh_errors();
+  const int code =
+      expected != nullptr
+          ? git_reference_create_matching(&moved.pointer, repository, name.c_str(), &commit, 1,
+                                          expected, log.c_str())
+          : git_reference_create(&moved.pointer, repository, name.c_str(), &commit, 0, log.c_str());
+  if (code != 0) {
+    return failure(code, "cannot move HEAD to the new commit");
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 Expected<CommitId, Failure> Repository::commit_staged(std::string_view message,
@@ -204,47 +264,6 @@ Expected<CommitId, Failure> Repository::commit_merge(const std::vector<std::stri
   return committed;
 }
 
-std::optional<Failure> Repository::write_tree(git_oid& out, git_index* index,
-                                              const git_commit* head,
-                                              const std::vector<std::string>* paths) const {
-  Tree head_tree;
-  const bool updated = paths != nullptr && head != nullptr &&
-                       git_commit_tree(&head_tree.pointer, head) == 0 &&
-                       updated_tree(out, index, head_tree.pointer, *paths);
-  if (!updated) {
-    if (const int code = git_index_write_tree(&out, index); code != 0) {
-      return failure(code, "cannot write the tree");
-    }
-  }
-  return std::nullopt;
-}
-
-bool Repository::updated_tree(git_oid& out, git_index* index, git_tree* head,
-                              const std::vector<std::string>& paths) const {
-  // Only the folders along the paths are written: writing the tree from the
-  // whole index reads every folder of the store back afterwards.
-  std::vector<git_tree_update> updates;
-  updates.reserve(paths.size());
-  for (const auto& path : paths) {
-    git_tree_update update{};
-    update.path = path.c_str();
-    if (const git_index_entry* entry = git_index_get_bypath(index, path.c_str(), 0)) {
-      update.action = GIT_TREE_UPDATE_UPSERT;
-      git_oid_cpy(&update.id, &entry->id);
-      update.filemode = static_cast<git_filemode_t>(entry->mode);
-    } else {
-      Owned<git_tree_entry, git_tree_entry_free> there;
-      if (git_tree_entry_bypath(&there.pointer, head, path.c_str()) != 0) {
-        continue; // neither staged nor in HEAD: nothing to remove
-      }
-      update.action = GIT_TREE_UPDATE_REMOVE;
-    }
-    updates.push_back(update);
-  }
-  return git_tree_create_updated(&out, m_repository.get(), head, updates.size(), updates.data()) ==
-         0;
-}
-
 Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::string_view message,
                                                      const Signature& author,
                                                      const Signature& committer,
@@ -268,9 +287,9 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
   if (auto failed = read_head(repository, parent, head_id)) {
     return unexpected(std::move(*failed));
   }
-  const int head_result = parent.pointer != nullptr ? 0 : GIT_ENOTFOUND;
+  const git_oid* expected = parent.pointer != nullptr ? &head_id : nullptr;
   git_oid tree_id;
-  if (auto failed = write_tree(tree_id, index, parent.pointer, paths)) {
+  if (auto failed = write_tree(tree_id, repository, index, parent.pointer, paths)) {
     return unexpected(std::move(*failed));
   }
   timer.step("tree");
@@ -283,8 +302,7 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
       if (auto failed = flush()) {
         return unexpected(std::move(*failed));
       }
-      return land(*merged, head_result == 0 ? &head_id : nullptr, normalise_message(message),
-                  index);
+      return land(*merged, expected, normalise_message(message), index);
     }
   }
   if (other.pointer == nullptr && parent.pointer != nullptr &&
@@ -303,11 +321,11 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
   const std::string text = normalise_message(message);
   git_oid commit_id;
   std::vector<const git_commit*> parents;
-  for (const git_commit* one : {static_cast<const git_commit*>(parent.pointer),
-                                static_cast<const git_commit*>(other.pointer)}) {
-    if (one != nullptr) {
-      parents.push_back(one);
-    }
+  if (parent.pointer != nullptr) {
+    parents.push_back(parent.pointer);
+  }
+  if (other.pointer != nullptr) {
+    parents.push_back(other.pointer);
   }
   if (auto failed = new_commit(commit_id, repository, author, committer, text, tree_id, parents)) {
     return unexpected(std::move(*failed));
@@ -323,7 +341,7 @@ Expected<CommitId, Failure> Repository::commit_index(git_index* index, std::stri
   }
   timer.step("flush");
   spdlog::debug("{}: commit: {}", m_workdir.string(), timer.line());
-  return land(commit_id, head_result == 0 ? &head_id : nullptr, text, index);
+  return land(commit_id, expected, text, index);
 }
 
 Expected<CommitId, Failure> Repository::land(const git_oid& commit_id, const git_oid* expected,
@@ -340,7 +358,7 @@ Expected<CommitId, Failure> Repository::land(const git_oid& commit_id, const git
   if (auto made = write_marker(behind_marker(gitdir()))) {
     return unexpected(std::move(*made));
   }
-  if (auto failed = move_head(commit_id, expected, text)) {
+  if (auto failed = move_head(m_repository.get(), commit_id, expected, text)) {
     return unexpected(std::move(*failed));
   }
   timer.step("head");
@@ -364,32 +382,6 @@ Expected<CommitId, Failure> Repository::land(const git_oid& commit_id, const git
     std::filesystem::remove(behind_marker(gitdir()), error);
   }
   return CommitId{to_hex(commit_id)};
-}
-
-std::optional<Failure> Repository::move_head(const git_oid& commit, const git_oid* expected,
-                                             std::string_view message) {
-  git_repository* repository = m_repository.get();
-  // HEAD names a branch (possibly unborn) or, detached, a commit itself.
-  std::string name = "HEAD";
-  Reference head;
-  if (git_reference_lookup(&head.pointer, repository, "HEAD") == 0 &&
-      git_reference_type(head.pointer) == GIT_REFERENCE_SYMBOLIC) {
-    name = git_reference_symbolic_target(head.pointer);
-  }
-  const auto summary = message.substr(0, message.find('\n'));
-  const std::string log =
-      fmt::format("commit{}: {}", expected == nullptr ? " (initial)" : "", summary);
-  Reference moved;
-  fresh_errors();
-  const int code =
-      expected != nullptr
-          ? git_reference_create_matching(&moved.pointer, repository, name.c_str(), &commit, 1,
-                                          expected, log.c_str())
-          : git_reference_create(&moved.pointer, repository, name.c_str(), &commit, 0, log.c_str());
-  if (code != 0) {
-    return failure(code, "cannot move HEAD to the new commit");
-  }
-  return std::nullopt;
 }
 
 } // namespace engram::git

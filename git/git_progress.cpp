@@ -4,9 +4,6 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <cstdlib>
-#include <fcntl.h>
-#include <unistd.h>
 
 namespace engram::git {
 
@@ -94,27 +91,6 @@ void ErrorSorter::sort(std::string_view piece) {
   }
   const std::string line = std::string(piece) + '\n';
   m_said.append(line, 0, m_limit - m_said.size());
-}
-
-ErrorTerminal open_error_terminal() {
-  // Only POSIX calls: macOS has them all. ptsname is not reentrant; only a
-  // command run in the foreground asks for progress, never the daemon's threads.
-  const int reader = ::posix_openpt(O_RDWR | O_NOCTTY);
-  if (reader < 0) {
-    return {};
-  }
-  const char* name = nullptr;
-  if (::fcntl(reader, F_SETFD, FD_CLOEXEC) != 0 || ::grantpt(reader) != 0 ||
-      ::unlockpt(reader) != 0 || (name = ::ptsname(reader)) == nullptr) {
-    ::close(reader);
-    return {};
-  }
-  const int writer = ::open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
-  if (writer < 0) {
-    ::close(reader);
-    return {};
-  }
-  return {reader, writer};
 }
 
 } // namespace engram::git

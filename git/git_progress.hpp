@@ -15,8 +15,7 @@ namespace engram::git {
 
 // Told, as git works, that `done` of `total` of its current `step`
 // ("writing objects") are done.
-using GitProgress =
-    std::function<void(std::string_view step, std::size_t done, std::size_t total)>;
+using GitProgress = std::function<void(std::string_view step, std::size_t done, std::size_t total)>;
 
 // One progress report of git's, read from its line.
 struct ProgressReport {
@@ -52,14 +51,5 @@ private:
   std::size_t m_limit;
   std::string m_pending; // the start of a piece whose end has not come yet
 };
-
-// A pseudo-terminal for git's standard error: git writes to `writer`, the
-// caller reads `reader`. Both descriptors are closed on exec; -1 when there is
-// none to be had (the caller runs git without progress then).
-struct ErrorTerminal {
-  int reader = -1;
-  int writer = -1;
-};
-ErrorTerminal open_error_terminal();
 
 } // namespace engram::git

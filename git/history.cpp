@@ -22,13 +22,22 @@ void lookup_commit(Commit& commit, git_repository* repository, const std::string
   }
 }
 
+// The tree of the commit with id `id`; throws engram::Error when it cannot be read.
+void lookup_tree(Tree& tree, git_repository* repository, const std::string& id) {
+  Commit commit;
+  lookup_commit(commit, repository, id);
+  if (git_commit_tree(&tree.pointer, commit.pointer) != 0) {
+    throw Error(last_error(fmt::format("cannot read the tree of {}", id)));
+  }
+}
+
 // The files a diff of two trees changed, with their blobs, sorted by path.
-std::vector<git::TreeChange> changes_of(git_diff* diff) {
-  std::vector<git::TreeChange> out; // not detail::TreeChange (folders.hpp), in a unity build
+std::vector<TreeChange> changes_of(git_diff* diff) {
+  std::vector<TreeChange> out;
   for (std::size_t i = 0; i < git_diff_num_deltas(diff); ++i) {
     const git_diff_delta* delta = git_diff_get_delta(diff, i);
-    git::TreeChange change;
-    change.path = delta->new_file.path != nullptr ? delta->new_file.path : delta->old_file.path;
+    TreeChange change;
+    change.path = delta_path(delta);
     if (delta->status != GIT_DELTA_ADDED) {
       change.before = to_hex(delta->old_file.id);
     }
@@ -38,7 +47,7 @@ std::vector<git::TreeChange> changes_of(git_diff* diff) {
     out.push_back(std::move(change));
   }
   std::sort(out.begin(), out.end(),
-            [](const git::TreeChange& a, const git::TreeChange& b) { return a.path < b.path; });
+            [](const TreeChange& a, const TreeChange& b) { return a.path < b.path; });
   return out;
 }
 
@@ -221,28 +230,17 @@ Expected<std::string, std::string> resolve(const Repository& repository, std::st
   return to_hex(*git_object_id(commit.pointer));
 }
 
-namespace {
-
-// The note k_notes_ref holds for the commit `id`; empty when it has none.
-std::string note_of(git_repository* handle, const git_oid& id) {
+std::string note_of(const Repository& repository, const std::string& id) {
+  git_oid oid;
   git_note* note = nullptr;
-  if (git_note_read(&note, handle, k_notes_ref, &id) != 0) {
+  if (git_oid_fromstr(&oid, id.c_str()) != 0 ||
+      git_note_read(&note, repository.handle(), k_notes_ref, &oid) != 0) {
     return {};
   }
   const char* text = git_note_message(note);
   std::string result = text != nullptr ? text : "";
   git_note_free(note);
   return result;
-}
-
-} // namespace
-
-std::string note_of(const Repository& repository, const std::string& id) {
-  git_oid oid;
-  if (git_oid_fromstr(&oid, id.c_str()) != 0) {
-    return {};
-  }
-  return note_of(repository.handle(), oid);
 }
 
 CommitDetail show(const Repository& repository, const std::string& id) {
@@ -254,7 +252,7 @@ CommitDetail show(const Repository& repository, const std::string& id) {
   const char* message = git_commit_message(commit.pointer);
   detail.message = message != nullptr ? message : "";
   detail.trailers = trailers_of(message);
-  detail.note = note_of(handle, *git_commit_id(commit.pointer));
+  detail.note = note_of(repository, detail.entry.id);
   for (unsigned int i = 0; i < git_commit_parentcount(commit.pointer); ++i) {
     detail.parents.push_back(to_hex(*git_commit_parent_id(commit.pointer, i)));
   }
@@ -262,9 +260,7 @@ CommitDetail show(const Repository& repository, const std::string& id) {
   diff_of(diff, handle, commit.pointer);
   for (std::size_t i = 0; i < git_diff_num_deltas(diff.pointer); ++i) {
     const git_diff_delta* delta = git_diff_get_delta(diff.pointer, i);
-    const char* path =
-        delta->new_file.path != nullptr ? delta->new_file.path : delta->old_file.path;
-    detail.files.push_back(FileDiff{path, kind_of(delta->status)});
+    detail.files.push_back(FileDiff{delta_path(delta), kind_of(delta->status)});
   }
   std::sort(detail.files.begin(), detail.files.end(),
             [](const FileDiff& a, const FileDiff& b) { return a.path < b.path; });
@@ -331,12 +327,8 @@ Expected<Revert, std::string> revert_onto_head(const Repository& repository,
 std::vector<std::pair<std::string, std::string>>
 files_at(const Repository& repository, const std::string& id, const std::string& path) {
   git_repository* handle = repository.handle();
-  Commit commit;
-  lookup_commit(commit, handle, id);
   Tree tree;
-  if (git_commit_tree(&tree.pointer, commit.pointer) != 0) {
-    throw Error(last_error(fmt::format("cannot read the tree of {}", id)));
-  }
+  lookup_tree(tree, handle, id);
   std::vector<std::pair<std::string, std::string>> files;
   const bool whole = path.empty() || path == ".";
   TreeEntry entry;
@@ -390,21 +382,14 @@ std::vector<TreeChange> changed_between(const Repository& repository,
                                         const std::optional<std::string>& from,
                                         const std::string& to) {
   git_repository* handle = repository.handle();
-  Commit before;
-  Tree before_tree;
+  Tree before;
   if (from) {
-    lookup_commit(before, handle, *from);
-    if (git_commit_tree(&before_tree.pointer, before.pointer) != 0) {
-      throw Error(last_error(fmt::format("cannot read the tree of {}", *from)));
-    }
+    lookup_tree(before, handle, *from);
   }
-  Commit after;
-  lookup_commit(after, handle, to);
-  Tree after_tree;
+  Tree after;
+  lookup_tree(after, handle, to);
   Diff diff;
-  if (git_commit_tree(&after_tree.pointer, after.pointer) != 0 ||
-      git_diff_tree_to_tree(&diff.pointer, handle, before_tree.pointer, after_tree.pointer,
-                            nullptr) != 0) {
+  if (git_diff_tree_to_tree(&diff.pointer, handle, before.pointer, after.pointer, nullptr) != 0) {
     throw Error(last_error(
         fmt::format("cannot compare the trees of {} and {}", from.value_or("nothing"), to)));
   }

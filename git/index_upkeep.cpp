@@ -1,10 +1,8 @@
 // Index upkeep: Repository bringing git's index up to HEAD after a run
 // stopped between moving HEAD and writing the index (see behind_marker).
-#include "git/repository.hpp"
-
-#include "git/index_access.hpp"
 #include "git/libgit2.hpp"
 #include "git/locks.hpp"
+#include "git/repository.hpp"
 
 #include <filesystem>
 #include <fmt/format.h>
@@ -13,17 +11,12 @@
 
 namespace engram::git {
 
-using detail::Diff;
-using detail::fresh_index;
-using detail::Index;
-using detail::last_error;
-using detail::Object;
-using detail::stage_as_head;
+using namespace detail;
 
 void Repository::drop_dead_index_lock() {
   std::error_code error;
   const std::filesystem::path lock = gitdir() / "index.lock";
-  if (std::filesystem::exists(detail::behind_marker(gitdir()), error) &&
+  if (std::filesystem::exists(behind_marker(gitdir()), error) &&
       std::filesystem::exists(lock, error) && !held_open(lock) &&
       std::filesystem::remove(lock, error)) {
     spdlog::warn("{}: removed index.lock, left by an engram stopped while it wrote the index "
@@ -34,11 +27,11 @@ void Repository::drop_dead_index_lock() {
 
 bool Repository::index_behind(const std::filesystem::path& root) {
   std::error_code error;
-  return std::filesystem::exists(detail::behind_marker(gitdir_of(root)), error);
+  return std::filesystem::exists(behind_marker(gitdir_of(root)), error);
 }
 
 void Repository::catch_up_index() {
-  const std::filesystem::path marker = detail::behind_marker(gitdir());
+  const std::filesystem::path marker = behind_marker(gitdir());
   std::error_code error;
   if (!std::filesystem::exists(marker, error)) {
     return;
@@ -50,20 +43,16 @@ void Repository::catch_up_index() {
     spdlog::warn("{}: {}", m_workdir.string(), index.error().message);
     return;
   }
-  Object head_tree;
+  Tree tree;
   Diff diff;
-  if (git_revparse_single(&head_tree.pointer, repository, "HEAD^{tree}") == 0 &&
-      git_diff_tree_to_index(&diff.pointer, repository,
-                             reinterpret_cast<git_tree*>(head_tree.pointer), *index,
-                             nullptr) != 0) {
+  if (head_tree(repository, tree) &&
+      git_diff_tree_to_index(&diff.pointer, repository, tree.pointer, *index, nullptr) != 0) {
     spdlog::warn("{}: {}", m_workdir.string(), last_error("cannot compare the index with HEAD"));
     return;
   }
   const std::size_t count = diff.pointer != nullptr ? git_diff_num_deltas(diff.pointer) : 0;
   for (std::size_t i = 0; i < count; ++i) {
-    const git_diff_delta* delta = git_diff_get_delta(diff.pointer, i);
-    const std::string path =
-        delta->new_file.path != nullptr ? delta->new_file.path : delta->old_file.path;
+    const std::string path = delta_path(git_diff_get_delta(diff.pointer, i));
     if (stage_as_head(repository, *index, path) != 0) {
       spdlog::warn("{}: {}", m_workdir.string(),
                    last_error(fmt::format("cannot bring {} in the index up to HEAD", path)));

@@ -1,7 +1,7 @@
-// libgit2 plumbing shared by the files of git/ (git/libgit2.hpp): the
-// library initialised once, with the options engram needs, and libgit2's
-// failures turned into messages.
+// What the files of git/ share (see libgit2.hpp).
 #include "git/libgit2.hpp"
+
+#include "base/regular_file.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -72,6 +72,74 @@ std::optional<std::filesystem::path> objects_folder(git_repository* repository) 
 
 Failure failure(int code, std::string_view doing) {
   return Failure{last_error(doing), code == GIT_ELOCKED ? Locked::yes : Locked::no};
+}
+
+bool head_tree(git_repository* repository, Tree& tree) {
+  Object object;
+  if (git_revparse_single(&object.pointer, repository, "HEAD^{tree}") != 0) {
+    return false;
+  }
+  tree.pointer = reinterpret_cast<git_tree*>(object.pointer);
+  object.pointer = nullptr;
+  return true;
+}
+
+Expected<git_index*, Failure> fresh_index(git_repository* repository, Index& index) {
+  if (const int code = git_repository_index(&index.pointer, repository); code != 0) {
+    return unexpected(failure(code, "cannot read the index"));
+  }
+  // Read again only when the file on disk is not what was read (libgit2
+  // compares its stamp and its checksum): reading a 10,000-file index costs
+  // milliseconds, and the repository loaded it a moment ago. What a failed
+  // step staged in memory was dropped by that step (a forced read).
+  if (const int code = git_index_read(index.pointer, 0); code != 0) {
+    return unexpected(failure(code, "cannot re-read the index"));
+  }
+  return index.pointer;
+}
+
+int stage_as_head(git_repository* repository, git_index* index, const std::string& path) {
+  Tree tree;
+  TreeEntry entry;
+  if (head_tree(repository, tree) &&
+      git_tree_entry_bypath(&entry.pointer, tree.pointer, path.c_str()) == 0 &&
+      git_tree_entry_type(entry.pointer) == GIT_OBJECT_BLOB) {
+    git_index_entry staged{};
+    staged.path = path.c_str();
+    staged.mode = git_tree_entry_filemode(entry.pointer);
+    git_oid_cpy(&staged.id, git_tree_entry_id(entry.pointer));
+    return git_index_add(index, &staged);
+  }
+  if (git_index_get_bypath(index, path.c_str(), 0) == nullptr) {
+    return 0;
+  }
+  return git_index_remove_bypath(index, path.c_str());
+}
+
+std::filesystem::path behind_marker(const std::filesystem::path& gitdir) {
+  return gitdir / "engram-index-behind";
+}
+
+WorkingBytes working_bytes(const std::filesystem::path& file, std::uintmax_t max_bytes) {
+  std::error_code error;
+  if (std::filesystem::is_symlink(std::filesystem::symlink_status(file, error))) {
+    const auto target = std::filesystem::read_symlink(file, error);
+    return {error ? std::nullopt : std::optional(target.string()), std::nullopt};
+  }
+  RegularFile::Failure failed{};
+  auto opened = RegularFile::open(file, failed);
+  if (!opened) {
+    return {};
+  }
+  const auto size = static_cast<std::uintmax_t>(opened->info().st_size);
+  if (size > max_bytes) {
+    return {std::nullopt, size};
+  }
+  auto bytes = opened->read(max_bytes);
+  if (bytes && bytes->size() > max_bytes) { // it grew while being read
+    return {std::nullopt, static_cast<std::uintmax_t>(bytes->size())};
+  }
+  return {std::move(bytes), std::nullopt};
 }
 
 } // namespace detail

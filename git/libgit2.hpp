@@ -1,10 +1,13 @@
-// libgit2 plumbing shared by the files of git/: initialising the library,
-// owning its objects, and turning its failures into messages. Private to git/.
+// What the files of git/ share: libgit2 initialised, its objects owned and
+// its failures turned into messages; the index and HEAD's tree as staging,
+// status and the index's upkeep read them. Private to git/.
 #pragma once
 
+#include "base/expected.hpp"
 #include "git/repository.hpp"
 
 #include <array>
+#include <cstdint>
 #include <filesystem>
 #include <git2.h>
 #include <optional>
@@ -82,5 +85,37 @@ inline std::string to_hex(const git_oid& oid) {
   git_oid_tostr(buffer.data(), buffer.size(), &oid);
   return buffer.data();
 }
+
+// The path a diff delta is about: the new file's, or the old one's when it has none.
+inline const char* delta_path(const git_diff_delta* delta) {
+  return delta->new_file.path != nullptr ? delta->new_file.path : delta->old_file.path;
+}
+
+// HEAD's tree into `tree`; false, nothing owned, when HEAD is unborn or cannot be read.
+bool head_tree(git_repository* repository, Tree& tree);
+
+// The repository's index as it is on disk, owned by `index`: read again
+// only when the file is not what libgit2 last read. The user's git may have
+// written it since, and the repository stays open across a daemon's runs.
+Expected<git_index*, Failure> fresh_index(git_repository* repository, Index& index);
+
+// Stages `path` as HEAD has it, or drops it from the index when HEAD lacks
+// it. The entry carries no stat data, so git compares the file's content and
+// `git status` still shows it changed. Returns libgit2's code.
+int stage_as_head(git_repository* repository, git_index* index, const std::string& path);
+
+// The file whose presence says a commit moved HEAD and the index's file has
+// not caught up yet (see Repository::land and catch_up_index).
+std::filesystem::path behind_marker(const std::filesystem::path& gitdir);
+
+// A working-tree file as git would stage it unfiltered: a link's target, a
+// regular file's content up to `max_bytes` (a larger file is not read; its
+// size is given instead); no bytes for anything else (a FIFO is never opened
+// for reading) or when it cannot be read.
+struct WorkingBytes {
+  std::optional<std::string> bytes;        // nullopt: not read (too large, or unreadable)
+  std::optional<std::uintmax_t> too_large; // the size of a file over the limit
+};
+WorkingBytes working_bytes(const std::filesystem::path& file, std::uintmax_t max_bytes);
 
 } // namespace engram::git::detail

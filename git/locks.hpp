@@ -26,10 +26,9 @@ struct Busy {
 
 // How long to wait for git, and when a lock counts as stale.
 struct LockWait {
-  std::chrono::milliseconds total{60'000}; // give up after this long in all
-  std::chrono::milliseconds stale_after{
-      60'000};                               // a lock unchanged this long and not held is debris
-  std::chrono::milliseconds first_pause{25}; // the first pause; each next one doubles
+  std::chrono::milliseconds total{60'000};       // give up after this long in all
+  std::chrono::milliseconds stale_after{60'000}; // a lock unchanged this long, not held: debris
+  std::chrono::milliseconds first_pause{25};     // the first pause; each next one doubles
   std::chrono::milliseconds longest_pause{1'000};
   // Pauses between looks; tests inject one that changes the folder instead of sleeping.
   std::function<void(std::chrono::milliseconds)> sleep;

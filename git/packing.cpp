@@ -13,7 +13,6 @@
 #include <fmt/format.h>
 #include <iterator>
 #include <map>
-#include <memory>
 #include <optional>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -26,11 +25,6 @@ namespace engram::git {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct FreeRepository {
-  void operator()(git_repository* repository) const { git_repository_free(repository); }
-};
-using RepositoryHandle = std::unique_ptr<git_repository, FreeRepository>;
 
 // The name of the file a packer holds with flock while it works. Not a
 // `.lock` file: those are git's, and engram waits a git command's out.
@@ -89,17 +83,6 @@ std::vector<Loose> list_loose(const fs::path& objects) {
   return found;
 }
 
-Expected<RepositoryHandle, std::string> open_at(const fs::path& store) {
-  detail::ensure_library();
-  git_repository* repository = nullptr;
-  if (git_repository_open_ext(&repository, store.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) !=
-      0) {
-    return unexpected(
-        detail::last_error(fmt::format("cannot open git repository {}", store.string())));
-  }
-  return RepositoryHandle(repository);
-}
-
 std::uint64_t size_of(const fs::path& file) {
   std::error_code error;
   const auto size = fs::file_size(file, error);
@@ -134,11 +117,8 @@ std::optional<std::string> run_repack(const fs::path& gitdir, const GitProgress&
   if (!progress) {
     args.emplace_back("-q"); // git says nothing but its errors
   }
-  const auto outcome = run_git({.gitdir = gitdir,
-                                .args = std::move(args),
-                                .niceness = k_niceness,
-                                .timeout = std::nullopt,
-                                .progress = progress});
+  const auto outcome = run_git(
+      {.gitdir = gitdir, .args = std::move(args), .niceness = k_niceness, .progress = progress});
   if (outcome.ok) {
     return std::nullopt;
   }
@@ -196,11 +176,11 @@ struct Closer {
 } // namespace
 
 std::optional<LooseObjects> loose_objects_if_near(const fs::path& store, std::uint64_t limit) {
-  auto repository = open_at(store);
+  auto repository = Repository::open(store);
   if (!repository) {
     return LooseObjects{};
   }
-  const auto objects = detail::objects_folder(repository->get());
+  const auto objects = detail::objects_folder(repository->handle());
   if (!objects) {
     return LooseObjects{};
   }
@@ -237,12 +217,12 @@ std::optional<LooseObjects> loose_objects_if_near(const fs::path& store, std::ui
 
 Expected<Packed, std::string> pack_loose_objects(const fs::path& store,
                                                  const GitProgress& progress) {
-  auto repository = open_at(store);
+  auto repository = Repository::open(store);
   if (!repository) {
     return unexpected(std::move(repository.error()));
   }
-  const fs::path gitdir = git_repository_commondir(repository->get());
-  const auto objects = detail::objects_folder(repository->get());
+  const fs::path gitdir = git_repository_commondir(repository->handle());
+  const auto objects = detail::objects_folder(repository->handle());
   if (!objects) {
     return unexpected(detail::last_error("cannot find the repository's objects"));
   }

@@ -22,12 +22,11 @@ struct LooseObjects {
   std::uint64_t bytes = 0; // on disk, as stored (deflated)
 };
 
-// The loose objects of the repository whose working tree is `store` (its
-// `.git` folder; a gitdir file is followed), counted when they may take more
-// than `limit` bytes: from a sample of the object folders, an estimate under
-// half of `limit` gives nullopt without looking at every object. Counted
-// whole otherwise, or when the sample was every folder. Nothing when there
-// is no repository.
+// The loose objects of the store at `store`'s repository, counted when they
+// may take more than `limit` bytes: from a sample of the object folders, an
+// estimate under half of `limit` gives nullopt without looking at every
+// object. Counted whole otherwise, or when the sample was every folder.
+// Nothing when there is no repository.
 std::optional<LooseObjects> loose_objects_if_near(const std::filesystem::path& store,
                                                   std::uint64_t limit);
 
@@ -51,7 +50,7 @@ struct Packed {
 // left loose and counted in `left`. One packer at a time per repository (a
 // lock file held with flock); another gets `busy`. `progress`, when set, is
 // told of git's progress as it packs.
-[[nodiscard]] Expected<Packed, std::string>
-pack_loose_objects(const std::filesystem::path& store, const GitProgress& progress = {});
+[[nodiscard]] Expected<Packed, std::string> pack_loose_objects(const std::filesystem::path& store,
+                                                               const GitProgress& progress = {});
 
 } // namespace engram::git

@@ -33,6 +33,12 @@ bool refused(const std::string& said) {
   return false;
 }
 
+// Runs git's `args` on `repository`, stopped after k_remote_timeout.
+GitOutcome run_remote(const Repository& repository, std::vector<std::string> args) {
+  return run_git(
+      {.gitdir = repository.gitdir(), .args = std::move(args), .timeout = k_remote_timeout});
+}
+
 } // namespace
 
 std::string fetched_ref(const std::string& branch) {
@@ -42,9 +48,8 @@ std::string fetched_ref(const std::string& branch) {
 Expected<std::optional<std::string>, std::string>
 fetch(const Repository& repository, const std::string& url, const std::string& branch) {
   // Asked first whether the branch exists: an empty remote is no failure.
-  const auto listed = run_git({.gitdir = repository.gitdir(),
-                               .args = {"ls-remote", "--heads", "--", url, "refs/heads/" + branch},
-                               .timeout = k_remote_timeout});
+  const auto listed =
+      run_remote(repository, {"ls-remote", "--heads", "--", url, "refs/heads/" + branch});
   if (!listed.ok) {
     return unexpected(fmt::format("cannot reach {}: {}", url, listed.said));
   }
@@ -54,10 +59,8 @@ fetch(const Repository& repository, const std::string& url, const std::string& b
   // Forced into engram's own ref: it only ever mirrors the remote, and a
   // rewritten remote is caught by comparing with k_synced_ref, not here.
   const auto fetched =
-      run_git({.gitdir = repository.gitdir(),
-               .args = {"fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--", url,
-                        "+refs/heads/" + branch + ":" + fetched_ref(branch)},
-               .timeout = k_remote_timeout});
+      run_remote(repository, {"fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--", url,
+                              "+refs/heads/" + branch + ":" + fetched_ref(branch)});
   if (!fetched.ok) {
     return unexpected(fmt::format("cannot fetch {} from {}: {}", branch, url, fetched.said));
   }
@@ -72,9 +75,7 @@ fetch(const Repository& repository, const std::string& url, const std::string& b
 std::optional<PushFailure> push(const Repository& repository, const std::string& url,
                                 const std::string& branch, const std::string& commit) {
   const auto pushed =
-      run_git({.gitdir = repository.gitdir(),
-               .args = {"push", "--quiet", "--", url, commit + ":refs/heads/" + branch},
-               .timeout = k_remote_timeout});
+      run_remote(repository, {"push", "--quiet", "--", url, commit + ":refs/heads/" + branch});
   if (pushed.ok) {
     return std::nullopt;
   }

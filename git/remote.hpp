@@ -34,9 +34,8 @@ fetch(const Repository& repository, const std::string& url, const std::string& b
 
 // Why a push did not land.
 struct PushFailure {
-  std::string message; // git's words
-  bool rejected =
-      false; // the remote refused it (it moved on, or a hook said no): not a network fault
+  std::string message;   // git's words
+  bool rejected = false; // the remote refused it (it moved on, a hook): not a network fault
 };
 
 // Pushes `commit` to `branch` of `url`, never forced: a remote that moved on

@@ -8,7 +8,6 @@
 #include "base/fault.hpp"
 #include "base/regular_file.hpp"
 #include "base/sha1.hpp"
-#include "git/index_access.hpp"
 #include "git/libgit2.hpp"
 
 #include <algorithm>
@@ -48,7 +47,6 @@ std::string local_config_string(git_repository* repository, const char* name) {
   git_buf_dispose(&value);
   return result;
 }
-
 
 } // namespace
 
@@ -238,7 +236,6 @@ std::optional<std::filesystem::path> Repository::enclosing(const std::filesystem
   git_buf_dispose(&found);
   return workdir;
 }
-
 
 std::optional<Failure> Repository::flush() const {
   if (auto failed = sync_file_system(gitdir())) {

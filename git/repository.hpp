@@ -55,9 +55,8 @@ enum class Unreadable {
 };
 
 // Whether a file's bytes may be committed. A file refused stays on disk as
-// it is and out of the commit (HEAD's version, if any, stays committed), so
-// a later commit can take it once its content changes. A file larger than
-// `max_bytes` is refused without being read: what was not read cannot have
+// it is and out of the commit (HEAD's version, if any, stays committed). One
+// larger than `max_bytes` is refused unread: what was not read cannot have
 // been checked, and reading it whole could take all the memory there is.
 struct Admit {
   // Judges a file by its bytes: true when they may be committed.
@@ -103,9 +102,8 @@ std::string_view change_kind_name(ChangeKind kind);
 // An open git repository with a working tree. Move-only; closes on destruction.
 class Repository {
 public:
-  // Opens the repository whose working tree is `path` (outside_gitdir(path)
-  // when that exists, else `path/.git`); never searches parent folders, so a
-  // store inside another repository stays its own.
+  // Opens the repository of the store at `path` (gitdir_of(path)); never
+  // searches parent folders, so a store inside another repository stays its own.
   [[nodiscard]] static Expected<Repository, std::string> open(const std::filesystem::path& path);
 
   // Creates an empty repository at `path` (or opens the one already there).
@@ -114,9 +112,9 @@ public:
   // `git init` run again does; any other is reported, never touched.
   [[nodiscard]] static Expected<Repository, std::string> init(const std::filesystem::path& path);
 
-  // Creates the history of the store at `root` outside it, in outside_gitdir(root),
-  // with `root` as its working tree and nothing written into `root`: for a folder
-  // that is, or lies inside, a repository that is not engram's.
+  // Creates the history of the store at `root` in outside_gitdir(root), with
+  // nothing written into `root`: for a folder that is, or lies inside, a
+  // repository that is not engram's.
   [[nodiscard]] static Expected<Repository, std::string>
   init_outside(const std::filesystem::path& root);
 
@@ -129,8 +127,7 @@ public:
   static std::filesystem::path gitdir_of(const std::filesystem::path& root);
 
   // True when a commit in the store at `root` moved HEAD but could not write
-  // the index's file after it (a git command of the user's held index.lock):
-  // `git status` shows the store as changed until catch_up_index runs.
+  // the index after it: `git status` shows changes until catch_up_index runs.
   static bool index_behind(const std::filesystem::path& root);
 
   // True when the store at `path` has a history: `path/.git` exists (as a
@@ -145,18 +142,17 @@ public:
   Repository& operator=(Repository&&) noexcept;
   ~Repository();
 
-  // Stages every change of the working tree (new files, edits, deletions;
-  // ignored files stay out), writes the index so `git status` is clean after,
-  // and commits on HEAD (the first commit always). `signature` is author and committer.
-  [[nodiscard]] Expected<CommitId, Failure> commit_all(std::string_view message,
-                                                       const Signature& signature);
-
-  // commit_all with an author other than the committer (the agent's snapshots);
-  // a changed file `admit` refuses is left out (see Admit).
+  // Stages every change of the working tree (ignored files stay out) but
+  // what `admit` refuses, writes the index so `git status` is clean after,
+  // and commits on HEAD (the first commit always).
   [[nodiscard]] Expected<CommitId, Failure> commit_all(std::string_view message,
                                                        const Signature& author,
                                                        const Signature& committer,
                                                        const Admit& admit = {});
+  [[nodiscard]] Expected<CommitId, Failure> commit_all(std::string_view message,
+                                                       const Signature& signature) {
+    return commit_all(message, signature, signature);
+  }
 
   // Stages exactly `paths` (store-relative, '/'-separated): a path that exists
   // in the working tree is added, one that does not is removed from the index.
@@ -168,11 +164,6 @@ public:
                                                          std::string_view message,
                                                          const Signature& signature,
                                                          std::string_view note = {});
-
-  // commit_paths with an author other than the committer.
-  [[nodiscard]] Expected<CommitId, Failure>
-  commit_paths(const std::vector<std::string>& paths, std::string_view message,
-               const Signature& author, const Signature& committer, std::string_view note = {});
 
   // Stages `paths` as commit_paths does, in the index in memory only; then
   // commit_staged() commits them. A path that cannot be read (an agent is
@@ -197,27 +188,20 @@ public:
   // it is merged. When the staged tree is `merged`'s own and HEAD is unborn
   // or its ancestor, HEAD moves to it instead (a fast-forward) and that is
   // the id returned.
-  [[nodiscard]] Expected<CommitId, Failure> commit_merge(const std::vector<std::string>& paths,
-                                                         const std::string& merged,
-                                                         std::string_view message,
-                                                         const Signature& signature,
-                                                         std::string_view note = {});
+  [[nodiscard]] Expected<CommitId, Failure>
+  commit_merge(const std::vector<std::string>& paths, const std::string& merged,
+               std::string_view message, const Signature& signature, std::string_view note = {});
 
   // Every file the working tree or the index changed since HEAD, untracked
   // ones included and ignored ones not, sorted by path; renames are a deletion
-  // and an addition. With `only` (store-relative file paths a watcher
-  // reported), exactly those are looked at, their bytes against HEAD's, and
-  // neither the rest of the tree nor the index is read: see changes_among.
-  // Without, the index's stat data is refreshed and written, as `git status`
-  // does. Throws engram::Error when status fails.
+  // and an addition. The index's stat data is refreshed and written, as `git
+  // status` does. With `only` (store-relative file paths a watcher reported),
+  // exactly those are looked at, their bytes on disk (a link's target; git's
+  // filters are not applied) against HEAD's, and neither the rest of the tree
+  // nor the index is read: what only the index changed is not seen then, and
+  // a folder at a path is not a file there. A status that fails (a file git
+  // cannot read) is done so for every path.
   std::vector<Change> changes(const std::vector<std::string>* only = nullptr) const;
-
-  // The files among `paths` whose bytes on disk (a link's target; git's
-  // filters are not applied) differ from HEAD's, that HEAD lacks (unless
-  // ignored), or that are gone; sorted by path. A folder at a path is not a
-  // file there. What only the index changed is not seen: that takes a whole
-  // status.
-  std::vector<Change> changes_among(const std::vector<std::string>& paths) const;
 
   // Stores `bytes` as a blob in the object database (not yet flushed: see
   // flush); returns its id.
@@ -242,7 +226,7 @@ public:
   // The repository's git folder (`<workdir>/.git/`, or where a gitdir file points).
   std::filesystem::path gitdir() const;
 
-  // The libgit2 handle, for the other files of git/ (history, revert).
+  // The libgit2 handle, for the other files of git/.
   git_repository* handle() const { return m_repository.get(); }
 
   // The id of HEAD's commit as hex; nullopt when HEAD is unborn (no commit yet).
@@ -255,15 +239,13 @@ public:
 
   // True when the working tree and the index match HEAD, untracked files
   // included and ignored ones not. Refreshes the index as changes() does.
-  // Throws engram::Error when status fails.
   bool is_clean() const;
 
-  // Brings the index up to HEAD when a commit moved HEAD and its process died
-  // (or could not write the index) before the index's file caught up (see
-  // commit_index's marker): each path where the index and HEAD differ is
-  // set to HEAD's blob, its stat data cleared so a status hashes the file,
-  // and the index written. Call it holding the store, with git idle. Does
-  // nothing when no commit was left so; logs what it could not do.
+  // Brings the index up to HEAD when a commit moved HEAD but its index was
+  // not written (see land): each path where the index and HEAD differ is set
+  // to HEAD's blob, its stat data cleared so a status hashes the file, and
+  // the index written. Call it holding the store, with git idle. Logs what it
+  // could not do.
   void catch_up_index();
 
   // Removes index.lock when a commit left the index behind HEAD (see
@@ -297,29 +279,12 @@ private:
                const Signature& committer, const std::vector<std::string>* paths = nullptr,
                std::string_view note = {}, const git_oid* merged = nullptr);
 
-  // Writes the tree to commit: HEAD's (`head`'s) updated at `paths` when
-  // given and that can be done, else the whole index's. nullopt when it worked.
-  [[nodiscard]] std::optional<Failure> write_tree(git_oid& out, git_index* index,
-                                                  const git_commit* head,
-                                                  const std::vector<std::string>* paths) const;
-
-  // HEAD's tree `head` with `paths` as `index` has them (absent: removed);
-  // false when that cannot be done so (a file where a folder is, say).
-  bool updated_tree(git_oid& out, git_index* index, git_tree* head,
-                    const std::vector<std::string>& paths) const;
-
-  // Moves HEAD to the durable commit `commit_id` (see move_head), makes that
-  // durable, then writes `index`'s file; a marker says the index is behind
-  // HEAD until then. An index HEAD moved without is logged, not failed:
-  // catch_up_index writes it next time.
+  // Moves HEAD to the durable commit `commit_id` if it still names
+  // `expected` (nullptr: unborn), makes that durable, then writes `index`'s
+  // file; a marker says the index is behind HEAD until then. An index HEAD
+  // moved without is logged, not failed: catch_up_index writes it next time.
   [[nodiscard]] Expected<CommitId, Failure> land(const git_oid& commit_id, const git_oid* expected,
                                                  const std::string& text, git_index* index);
-
-  // Points HEAD (its branch, or HEAD itself when detached) at `commit`,
-  // provided it still points at `expected` (nullptr: unborn). Logged in the
-  // reflog as git does.
-  [[nodiscard]] std::optional<Failure> move_head(const git_oid& commit, const git_oid* expected,
-                                                 std::string_view message);
 
   std::unique_ptr<git_repository, Closer> m_repository;
   std::filesystem::path m_workdir;

@@ -20,7 +20,7 @@ struct GitRun {
   std::vector<std::string> args; // after `git --git-dir=…`
   int niceness = 0;              // added to the child's priority (upkeep runs behind the user)
   // Killed after this long: a remote that stops answering must not stop the daemon.
-  std::optional<std::chrono::seconds> timeout;
+  std::optional<std::chrono::seconds> timeout = {};
   // When set, git's standard error is a pseudo-terminal, where git reports
   // its progress, and each report reaches `progress` rather than `said`.
   GitProgress progress = {};

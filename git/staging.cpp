@@ -5,7 +5,6 @@
 #include "base/fault.hpp"
 #include "base/platform.hpp"
 #include "base/regular_file.hpp"
-#include "git/index_access.hpp"
 #include "git/libgit2.hpp"
 #include "git/repository.hpp"
 
@@ -23,40 +22,6 @@ namespace engram::git {
 using namespace detail;
 
 namespace {
-// A working-tree file as `admit` is shown it: its bytes, or only its size
-// when that is over the limit.
-struct WorkingBytes {
-  std::optional<std::string> bytes;        // nullopt: not read (too large, or unreadable)
-  std::optional<std::uintmax_t> too_large; // the size of a file over the limit
-};
-
-// A working-tree file's bytes as git would stage them unfiltered: a link's
-// target, a regular file's content up to `max_bytes` (a larger file is not
-// read; its size is given instead); no bytes for anything else (a FIFO is
-// never opened for reading) or when it cannot be read (staging then decides
-// what happens to it).
-WorkingBytes working_bytes(const std::filesystem::path& file, std::uintmax_t max_bytes) {
-  std::error_code error;
-  if (std::filesystem::is_symlink(std::filesystem::symlink_status(file, error))) {
-    const auto target = std::filesystem::read_symlink(file, error);
-    return {error ? std::nullopt : std::optional(target.string()), std::nullopt};
-  }
-  RegularFile::Failure failure{};
-  auto opened = RegularFile::open(file, failure);
-  if (!opened) {
-    return {};
-  }
-  const auto size = static_cast<std::uintmax_t>(opened->info().st_size);
-  if (size > max_bytes) {
-    return {std::nullopt, size};
-  }
-  auto bytes = opened->read(max_bytes);
-  if (bytes && bytes->size() > max_bytes) { // it grew while being read
-    return {std::nullopt, static_cast<std::uintmax_t>(bytes->size())};
-  }
-  return {std::move(bytes), std::nullopt};
-}
-
 // True when `admit` lets in the file it was shown as `seen`; a file over
 // its size limit is refused unread, one that could not be read is let
 // through (staging decides what happens to it).
@@ -101,11 +66,6 @@ bool admit_staged(git_repository* repository, git_index* index, const std::strin
 
 } // namespace
 
-Expected<CommitId, Failure> Repository::commit_all(std::string_view message,
-                                                   const Signature& signature) {
-  return commit_all(message, signature, signature);
-}
-
 namespace {
 
 // What commit_all's add_all callback needs: the files `admit` is asked about,
@@ -133,14 +93,11 @@ int admit_for_add_all(const char* path, const char* /*matched*/, void* payload) 
 // about, and that its `admit` refuses as staged.
 Expected<std::vector<std::string>, Failure> staged_beyond(git_repository* repository,
                                                           git_index* index, const AdmitAll& all) {
-  Object head_tree;
-  if (git_revparse_single(&head_tree.pointer, repository, "HEAD^{tree}") != 0) {
-    head_tree.pointer = nullptr; // unborn: everything in the index is new
-  }
+  Tree tree;
+  head_tree(repository, tree); // none when unborn: everything in the index is new
   Diff diff;
   if (const int code =
-          git_diff_tree_to_index(&diff.pointer, repository,
-                                 reinterpret_cast<git_tree*>(head_tree.pointer), index, nullptr);
+          git_diff_tree_to_index(&diff.pointer, repository, tree.pointer, index, nullptr);
       code != 0) {
     return unexpected(failure(code, "cannot compare the index with HEAD"));
   }
@@ -215,19 +172,11 @@ Expected<CommitId, Failure> Repository::commit_paths(const std::vector<std::stri
                                                      std::string_view message,
                                                      const Signature& signature,
                                                      std::string_view note) {
-  return commit_paths(paths, message, signature, signature, note);
-}
-
-Expected<CommitId, Failure> Repository::commit_paths(const std::vector<std::string>& paths,
-                                                     std::string_view message,
-                                                     const Signature& author,
-                                                     const Signature& committer,
-                                                     std::string_view note) {
   const auto staged = stage_paths(paths, Unreadable::fail);
   if (!staged) {
     return unexpected(staged.error());
   }
-  return commit_staged(message, author, committer, &*staged, note);
+  return commit_staged(message, signature, signature, &*staged, note);
 }
 
 namespace {

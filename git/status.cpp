@@ -1,7 +1,6 @@
 // Status: which files of the working tree and the index differ from HEAD —
 // the whole tree through libgit2's status, or only the files a watcher named.
 #include "base/error.hpp"
-#include "base/regular_file.hpp"
 #include "git/libgit2.hpp"
 #include "git/repository.hpp"
 
@@ -69,62 +68,12 @@ std::vector<std::string> every_path(git_repository* repository,
   return paths;
 }
 
-} // namespace
-
-bool Repository::is_clean() const {
-  git_status_options options = GIT_STATUS_OPTIONS_INIT;
-  options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
-  options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
-                  GIT_STATUS_OPT_UPDATE_INDEX;
-  StatusList status;
-  if (git_status_list_new(&status.pointer, m_repository.get(), &options) != 0) {
-    return changes_among(every_path(m_repository.get(), m_workdir)).empty(); // see changes()
-  }
-  return git_status_list_entrycount(status.pointer) == 0;
-}
-
-std::vector<Change> Repository::changes(const std::vector<std::string>* only) const {
-  if (only != nullptr) {
-    return changes_among(*only);
-  }
-  git_status_options options = GIT_STATUS_OPTIONS_INIT;
-  options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
-  // The index refreshed as `git status` refreshes it: a file whose stat
-  // data the index does not hold (a copied or restored store, a file
-  // written in the second its index was) is hashed once, not at every start.
-  options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
-                  GIT_STATUS_OPT_EXCLUDE_SUBMODULES | GIT_STATUS_OPT_UPDATE_INDEX;
-  StatusList status;
-  if (git_status_list_new(&status.pointer, m_repository.get(), &options) != 0) {
-    // One file git cannot read (another user's, mode 000) fails the whole
-    // status; path by path, each is looked at alone, and one that cannot be
-    // read is shown changed, for the staging to skip it and say why.
-    spdlog::debug("{}; looking at each file alone", last_error("git status failed"));
-    return changes_among(every_path(m_repository.get(), m_workdir));
-  }
-  std::vector<Change> result;
-  const std::size_t count = git_status_list_entrycount(status.pointer);
-  for (std::size_t i = 0; i < count; ++i) {
-    const git_status_entry* entry = git_status_byindex(status.pointer, i);
-    const git_diff_delta* delta =
-        entry->head_to_index != nullptr ? entry->head_to_index : entry->index_to_workdir;
-    const auto kind = kind_of(entry->status);
-    if (delta == nullptr || !kind) {
-      continue;
-    }
-    const char* path =
-        delta->new_file.path != nullptr ? delta->new_file.path : delta->old_file.path;
-    result.push_back(Change{path, *kind});
-  }
-  std::sort(result.begin(), result.end(),
-            [](const Change& a, const Change& b) { return a.path < b.path; });
-  return result;
-}
-
-std::vector<Change> Repository::changes_among(const std::vector<std::string>& paths) const {
-  git_repository* repository = m_repository.get();
-  Object head_tree;
-  const bool born = git_revparse_single(&head_tree.pointer, repository, "HEAD^{tree}") == 0;
+// The files among `paths` whose bytes on disk differ from HEAD's, that HEAD
+// lacks (unless ignored), or that are gone; sorted by path (see changes()).
+std::vector<Change> changes_among(git_repository* repository, const std::filesystem::path& workdir,
+                                  const std::vector<std::string>& paths) {
+  Tree tree;
+  const bool born = head_tree(repository, tree);
   std::vector<std::string> sorted = paths;
   std::sort(sorted.begin(), sorted.end());
   sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
@@ -133,13 +82,11 @@ std::vector<Change> Repository::changes_among(const std::vector<std::string>& pa
     // HEAD's blob at the path; a folder there is not a file of HEAD's.
     std::optional<git_oid> in_head;
     TreeEntry entry;
-    if (born &&
-        git_tree_entry_bypath(&entry.pointer, reinterpret_cast<git_tree*>(head_tree.pointer),
-                              path.c_str()) == 0 &&
+    if (born && git_tree_entry_bypath(&entry.pointer, tree.pointer, path.c_str()) == 0 &&
         git_tree_entry_type(entry.pointer) == GIT_OBJECT_BLOB) {
       in_head = *git_tree_entry_id(entry.pointer);
     }
-    const std::filesystem::path file = m_workdir / path;
+    const std::filesystem::path file = workdir / path;
     struct stat seen {};
     const bool on_disk =
         ::lstat(file.c_str(), &seen) == 0 && (S_ISREG(seen.st_mode) || S_ISLNK(seen.st_mode));
@@ -162,19 +109,7 @@ std::vector<Change> Repository::changes_among(const std::vector<std::string>& pa
     // largest cost of a one-file snapshot. A store has no filters; if one
     // did, a file would at worst look changed and its staging find HEAD's
     // blob again (no commit is made of an unchanged tree).
-    std::optional<std::string> bytes;
-    if (S_ISLNK(seen.st_mode)) {
-      std::error_code error;
-      auto target = std::filesystem::read_symlink(file, error).string();
-      if (!error) {
-        bytes = std::move(target);
-      }
-    } else {
-      RegularFile::Failure failed{};
-      if (auto opened = RegularFile::open(file, failed)) {
-        bytes = opened->read(std::numeric_limits<std::uintmax_t>::max());
-      }
-    }
+    const auto bytes = working_bytes(file, std::numeric_limits<std::uintmax_t>::max()).bytes;
     git_oid on_disk_id;
     // One that cannot be read now is shown as changed: staging says why.
     if (!bytes || git_odb_hash(&on_disk_id, bytes->data(), bytes->size(), GIT_OBJECT_BLOB) != 0 ||
@@ -182,6 +117,59 @@ std::vector<Change> Repository::changes_among(const std::vector<std::string>& pa
       result.push_back(Change{path, ChangeKind::modified});
     }
   }
+  return result;
+}
+
+// The status of the working tree and the index against HEAD, untracked files
+// one by one, with `flags`; the index refreshed as `git status` refreshes it:
+// a file whose stat data the index does not hold (a copied or restored
+// store, a file written in the second its index was) is hashed once, not at
+// every start. False when it failed.
+bool status_of(StatusList& status, git_repository* repository, unsigned int flags) {
+  git_status_options options = GIT_STATUS_OPTIONS_INIT;
+  options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
+  options.flags = flags | GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
+                  GIT_STATUS_OPT_UPDATE_INDEX;
+  return git_status_list_new(&status.pointer, repository, &options) == 0;
+}
+
+} // namespace
+
+bool Repository::is_clean() const {
+  StatusList status;
+  if (!status_of(status, m_repository.get(), 0)) {
+    return changes_among(m_repository.get(), m_workdir, every_path(m_repository.get(), m_workdir))
+        .empty(); // see changes()
+  }
+  return git_status_list_entrycount(status.pointer) == 0;
+}
+
+std::vector<Change> Repository::changes(const std::vector<std::string>* only) const {
+  if (only != nullptr) {
+    return changes_among(m_repository.get(), m_workdir, *only);
+  }
+  StatusList status;
+  if (!status_of(status, m_repository.get(), GIT_STATUS_OPT_EXCLUDE_SUBMODULES)) {
+    // One file git cannot read (another user's, mode 000) fails the whole
+    // status; path by path, each is looked at alone, and one that cannot be
+    // read is shown changed, for the staging to skip it and say why.
+    spdlog::debug("{}; looking at each file alone", last_error("git status failed"));
+    return changes_among(m_repository.get(), m_workdir, every_path(m_repository.get(), m_workdir));
+  }
+  std::vector<Change> result;
+  const std::size_t count = git_status_list_entrycount(status.pointer);
+  for (std::size_t i = 0; i < count; ++i) {
+    const git_status_entry* entry = git_status_byindex(status.pointer, i);
+    const git_diff_delta* delta =
+        entry->head_to_index != nullptr ? entry->head_to_index : entry->index_to_workdir;
+    const auto kind = kind_of(entry->status);
+    if (delta == nullptr || !kind) {
+      continue;
+    }
+    result.push_back(Change{delta_path(delta), *kind});
+  }
+  std::sort(result.begin(), result.end(),
+            [](const Change& a, const Change& b) { return a.path < b.path; });
   return result;
 }
 
