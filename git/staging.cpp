@@ -121,6 +121,53 @@ Expected<std::vector<std::string>, Failure> staged_beyond(git_repository* reposi
 
 } // namespace
 
+namespace {
+
+// Stages every change of the working tree at `workdir` into `index`, in
+// memory, each file `admit` refuses kept as HEAD has it; nullopt when it worked.
+std::optional<Failure> stage_all(git_repository* repository, git_index* index,
+                                 const std::filesystem::path& workdir, const Admit& admit) {
+  // add_all picks up new and changed files (skipping ignored ones);
+  // update_all drops the entries of files that were deleted.
+  char star[] = "*";
+  char* patterns[] = {star};
+  const git_strarray pathspec{patterns, 1};
+  AdmitAll all{workdir, admit, {}, {}};
+  if (const int code = git_index_add_all(index, &pathspec, GIT_INDEX_ADD_DEFAULT,
+                                         admit ? admit_for_add_all : nullptr, &all);
+      code != 0) {
+    return failure(code, "cannot stage the working tree");
+  }
+  if (const int code = git_index_update_all(index, &pathspec, nullptr, nullptr); code != 0) {
+    return failure(code, "cannot stage the working tree");
+  }
+  // What changed after it was admitted is checked again as staged. A refused
+  // file goes back to HEAD's version even when the index had it already (the
+  // user's `git add`): a commit of the index would take it otherwise.
+  for (const auto& [path, seen] : all.admitted) {
+    if (!admit_staged(repository, index, path, seen, admit)) {
+      all.refused.push_back(path);
+    }
+  }
+  // add_all never shows the callback a file the index holds as it is on
+  // disk, so what the index had already is asked about here.
+  if (admit) {
+    auto held = staged_beyond(repository, index, all);
+    if (!held) {
+      return held.error();
+    }
+    all.refused.insert(all.refused.end(), held->begin(), held->end());
+  }
+  for (const auto& path : all.refused) {
+    if (const int code = stage_as_head(repository, index, path); code != 0) {
+      return failure(code, fmt::format("cannot keep {} out of the commit", path));
+    }
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
 Expected<CommitId, Failure> Repository::commit_all(std::string_view message,
                                                    const Signature& author,
                                                    const Signature& committer, const Admit& admit) {
@@ -129,43 +176,15 @@ Expected<CommitId, Failure> Repository::commit_all(std::string_view message,
   if (!index) {
     return unexpected(index.error());
   }
-  // add_all picks up new and changed files (skipping ignored ones);
-  // update_all drops the entries of files that were deleted.
-  char star[] = "*";
-  char* patterns[] = {star};
-  const git_strarray pathspec{patterns, 1};
-  AdmitAll all{m_workdir, admit, {}, {}};
-  if (const int code = git_index_add_all(*index, &pathspec, GIT_INDEX_ADD_DEFAULT,
-                                         admit ? admit_for_add_all : nullptr, &all);
-      code != 0) {
-    return unexpected(failure(code, "cannot stage the working tree"));
+  auto failed = stage_all(m_repository.get(), *index, m_workdir, admit);
+  auto committed = failed ? Expected<CommitId, Failure>(unexpected(std::move(*failed)))
+                          : commit_index(*index, message, author, committer);
+  if (!committed) {
+    // What this step staged in memory must not reach a later commit's
+    // index: a retry stages again from what is on disk.
+    git_index_read(*index, 1);
   }
-  if (const int code = git_index_update_all(*index, &pathspec, nullptr, nullptr); code != 0) {
-    return unexpected(failure(code, "cannot stage the working tree"));
-  }
-  // What changed after it was admitted is checked again as staged. A refused
-  // file goes back to HEAD's version even when the index had it already (the
-  // user's `git add`): a commit of the index would take it otherwise.
-  for (const auto& [path, seen] : all.admitted) {
-    if (!admit_staged(m_repository.get(), *index, path, seen, admit)) {
-      all.refused.push_back(path);
-    }
-  }
-  // add_all never shows the callback a file the index holds as it is on
-  // disk, so what the index had already is asked about here.
-  if (admit) {
-    if (auto held = staged_beyond(m_repository.get(), *index, all)) {
-      all.refused.insert(all.refused.end(), held->begin(), held->end());
-    } else {
-      return unexpected(held.error());
-    }
-  }
-  for (const auto& path : all.refused) {
-    if (const int code = stage_as_head(m_repository.get(), *index, path); code != 0) {
-      return unexpected(failure(code, fmt::format("cannot keep {} out of the commit", path)));
-    }
-  }
-  return commit_index(*index, message, author, committer);
+  return committed;
 }
 
 Expected<CommitId, Failure> Repository::commit_paths(const std::vector<std::string>& paths,
