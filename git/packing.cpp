@@ -187,8 +187,8 @@ std::optional<LooseObjects> loose_objects_if_near(const fs::path& store, std::ui
   // Ids are spread evenly over the folders: the first folders, until they
   // hold enough objects to go by, tell the whole to within a few tens of
   // percent, as `git gc --auto` estimates from objects/17 alone. Looking at
-  // each of a store's thousands of objects (a system call each, 10-20 µs
-  // here) took 60 ms of every `engram consolidate`.
+  // each of a store's thousands of objects, a system call each, would be
+  // most of what a small `engram consolidate` costs.
   constexpr std::size_t k_enough = 64;
   std::vector<Loose> found;
   int listed = 0; // folders read so far
