@@ -241,6 +241,17 @@ bool replaces_scope(const ClaimTokens& in, const ClaimTokens& ex) {
   return lacks(in.scopes, ex.scopes) && lacks(ex.scopes, in.scopes);
 }
 
+// Whether `in` keeps the older predicate of `ex` as a value replaced or a
+// qualifier added does: its words in their order, and `words_added` words
+// before or after them, as a condition is added ("… falls back to English
+// when the locale is unsupported"). Words put between them name another
+// thing ("inspect the tracker before deploying" and "inspect the tracker
+// scheduler before deploying"), and both stand.
+bool keeps_older_words(const ClaimTokens& in, const ClaimTokens& ex, std::size_t words_added) {
+  return words_added == 0 ? is_subsequence(ex.sequence, in.sequence)
+                          : holds_run(in.sequence, ex.sequence);
+}
+
 // The verdict on two claims, with what it rests on. The subject model: two
 // claims update each other only when they are about the same thing (equal
 // subjects) and their predicates differ as a changed value does — a value
@@ -299,14 +310,7 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
                ? Judgment{Relation::update, Why::polarity, score}
                : Judgment{Relation::distinct, Why::different, score};
   }
-  // A value replaced, or a qualifier added, keeps the older predicate's
-  // words, in their order; words added come before or after them, as a
-  // condition does ("… falls back to English when the locale is
-  // unsupported"). Words put between them name another thing ("inspect the
-  // tracker before deploying" and "inspect the tracker scheduler before
-  // deploying"), and both stand.
-  const bool kept_in_order = change.words_added == 0 ? is_subsequence(ex.sequence, in.sequence)
-                                                     : holds_run(in.sequence, ex.sequence);
+  const bool kept_in_order = keeps_older_words(in, ex, change.words_added);
   // A name replaced ("after worker 31" → "after parser 75") is another thing, not a new value.
   const bool names_changed = in.scopes != ex.scopes && !(in.copular && ex.copular);
   if (change.values_dropped > 0 && change.values_added > 0 && change.words_dropped == 0 &&

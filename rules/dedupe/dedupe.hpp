@@ -123,7 +123,7 @@ private:
   // an older or newer value of one of its claims. Notes written from
   // templates share most words whatever they are about, and merging two
   // such files would fuse different topics into one. A file without claims
-  // is judged by its words alone.
+  // (one whose claims were all superseded, say) is no one's duplicate.
   bool shares_claims(const StoreView& store, const Doc& a, const Doc& b);
   // The claims of a file as shares_claims compares them, without their
   // superseded markers; read once a run, and again after a merge grew it.

@@ -158,7 +158,7 @@ bool DedupeRule::shares_claims(const StoreView& store, const Doc& a, const Doc& 
   const auto& fewer = first.size() <= second.size() ? first : second;
   const auto& more = first.size() <= second.size() ? second : first;
   if (fewer.empty()) {
-    return true;
+    return false; // no knowledge to be a duplicate of (a file of superseded markers, say)
   }
   const auto needed =
       std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(
