@@ -102,10 +102,8 @@ TEST_CASE("the server killed while a push is under way: the sync says so, the co
   const auto release = sandbox.work("release"); // the hook waits while it exists
   const auto waiting = sandbox.work("receiving");
   write_file(release, "");
-  write_file(bare / "hooks" / "pre-receive", "#!/bin/sh\n: > '" + waiting.string() +
-                                                 "'\nwhile [ -e '" + release.string() +
-                                                 "' ]; do sleep 0.02; done\n");
-  fs::permissions(bare / "hooks" / "pre-receive", fs::perms::owner_all);
+  pre_receive_hook(bare, ": > '" + waiting.string() + "'\nwhile [ -e '" + release.string() +
+                             "' ]; do sleep 0.02; done\n");
   write_file(laptop.store / k_deploys, deploys({"Deploys run from the release branch."}));
   Run push(sandbox, "push",
            {"--config", laptop.config.string(), "sync", "--store", laptop.store.string(), "--now",

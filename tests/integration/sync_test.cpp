@@ -18,6 +18,7 @@ using engram::test::check_fsck;
 using engram::test::deploys;
 using engram::test::k_deploys;
 using engram::test::Machine;
+using engram::test::pre_receive_hook;
 using engram::test::read_file;
 using engram::test::Result;
 using engram::test::Sandbox;
@@ -138,16 +139,15 @@ TEST_CASE("a push refused as the remote goes away reports both the refusal and t
   // The hook declines the push and takes the repository away, as a server
   // killed mid-push can: the round's fetch for what beat its push then fails.
   const auto gone = sandbox.work("gone.git");
-  write_file(remote / "hooks" / "pre-receive",
-             "#!/bin/sh\nmv '" + remote.string() + "' '" + gone.string() + "'\nexit 1\n");
-  fs::permissions(remote / "hooks" / "pre-receive", fs::perms::owner_all);
+  pre_receive_hook(remote, "mv '" + remote.string() + "' '" + gone.string() + "'\nexit 1\n");
   write_file(laptop.store / k_deploys, deploys({"Deploys run from the release branch."}));
   const auto round =
       as(sandbox, laptop,
          {"sync", "--store", laptop.store.string(), "--now", engram::test::k_sync_now});
   INFO(round.err);
   CHECK(round.exit_code == 1);
-  CHECK_THAT(round.err, Catch::Contains("cannot push to") && Catch::Contains("; then cannot reach"));
+  CHECK_THAT(round.err,
+             Catch::Contains("cannot push to") && Catch::Contains("; then cannot reach"));
   // The commit waits in the store for the next round.
   CHECK(sandbox.git(laptop.store, {"show", "HEAD:" + k_deploys}).out.find("release branch") !=
         std::string::npos);
@@ -160,9 +160,7 @@ TEST_CASE("a push the remote refuses, or a remote out of reach, is reported and 
   const auto remote = bare_remote(sandbox);
   const auto laptop = machine(sandbox, "laptop", remote, false);
   synced(sandbox, laptop);
-  write_file(remote / "hooks" / "pre-receive", "#!/bin/sh\necho 'frozen for the audit' >&2\n"
-                                               "exit 1\n");
-  fs::permissions(remote / "hooks" / "pre-receive", fs::perms::owner_all);
+  pre_receive_hook(remote, "echo 'frozen for the audit' >&2\nexit 1\n");
   write_file(laptop.store / k_deploys, deploys({"Deploys run from the release branch."}));
   const auto refused =
       as(sandbox, laptop,

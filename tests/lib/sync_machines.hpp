@@ -35,6 +35,14 @@ inline std::filesystem::path bare_remote(const Sandbox& sandbox,
   return path;
 }
 
+// Gives the bare repository `remote` a pre-receive hook running `script`
+// (shell lines after the #! line): a server that refuses, waits or goes away.
+inline void pre_receive_hook(const std::filesystem::path& remote, const std::string& script) {
+  const auto hook = remote / "hooks" / "pre-receive";
+  write_file(hook, "#!/bin/sh\n" + script);
+  std::filesystem::permissions(hook, std::filesystem::perms::owner_all);
+}
+
 // A machine named `name` whose store shares `url`; with `clone`, its store
 // starts as a clone of the remote, as a second machine joins. `extra` adds
 // lines to its [[store]] table.
