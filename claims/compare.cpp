@@ -252,6 +252,14 @@ bool keeps_older_words(const ClaimTokens& in, const ClaimTokens& ex, std::size_t
                           : holds_run(in.sequence, ex.sequence);
 }
 
+// Whether `ex`'s predicate holds a word `in`'s lacks that is neither a value
+// nor a value's unit ("for images" in "is 10 MB for images").
+bool drops_word_beside_value(const ClaimTokens& in, const ClaimTokens& ex) {
+  return std::any_of(ex.predicate.begin(), ex.predicate.end(), [&](const std::string& token) {
+    return !holds(in.predicate, token) && !holds(ex.values, token) && !holds(ex.units, token);
+  });
+}
+
 // The verdict on two claims, with what it rests on. The subject model: two
 // claims update each other only when they are about the same thing (equal
 // subjects) and their predicates differ as a changed value does — a value
@@ -322,7 +330,12 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
   }
   // A copula's complement replaced, maybe with a qualifier after it ("is
   // Dr. Lindqvist since he switched practices"); scopes were checked above.
-  if (in.copular && ex.copular && dropped > 0 && added > 0 && dropped <= k_max_complement_words) {
+  // A value replaced with a word beside it ("is 10 MB for images" → "is 100
+  // MB for videos") is a value of another thing.
+  const bool value_and_word =
+      change.values_dropped > 0 && change.values_added > 0 && drops_word_beside_value(in, ex);
+  if (in.copular && ex.copular && dropped > 0 && added > 0 && dropped <= k_max_complement_words &&
+      !value_and_word) {
     return {Relation::update, Why::complement, score};
   }
   // One word for another, the rest alike: a tool switched ("uses Slack" →

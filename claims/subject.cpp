@@ -75,10 +75,11 @@ constexpr std::array<std::string_view, 9> k_adverbs = {
 
 // Names of what comes in numbered versions: "C++17", "ES2022", "python3"
 // name a version, where "web-1" and "db01" name a host.
-constexpr std::array<std::string_view, 24> k_version_families = {
+constexpr std::array<std::string_view, 32> k_version_families = {
     "c++",   "c",    "es",      "ecmascript", "python", "py",     "node",  "java",
     "jdk",   "ios",  "android", "api",        "php",    "ruby",   "go",    "gcc",
     "clang", "llvm", "tls",     "http",       "ubuntu", "debian", "macos", "windows",
+    "gpt",   "claude", "llama", "gemini", "mistral", "qwen", "deepseek", "phi",
 };
 
 // Pronouns: a predicate may follow one ("We use pnpm").
@@ -235,7 +236,8 @@ Predicate predicate_of(const std::vector<Token>& tokens,
                                     listed(k_base_verbs, tokens[i + 1].text) &&
                                     !listed(k_base_verbs, tokens[i].text);
     if (!plural_before_verb) {
-      return {i, is_preposition(tokens, next_content(tokens, i))};
+      const bool related = is_preposition(tokens, next_content(tokens, i));
+      return {i, related, related};
     }
   }
   // An instruction whose verb no list names: a first word, then a determiner.

@@ -24,6 +24,9 @@ struct Token {
 struct Predicate {
   std::size_t at = 0;   // the first token of the predicate: those before are the subject
   bool copular = false; // it states the subject's one value: "is main", "runs on Vite", "Owner: X"
+  // A verb and a preposition open it ("runs on Vite"): its value is one of
+  // a kind, but a name there (a host, "runs on cache-01") is one of many.
+  bool by_verb = false;
 };
 
 // Whether `word` (lower-case, the first of a claim) opens an instruction.

@@ -56,13 +56,33 @@ constexpr std::array<std::pair<std::string_view, double>, 5> k_magnitudes = {{
     {"k", 1e3},
 }};
 
+// Top-level names of host names: the last label of one written bare.
+constexpr std::array<std::string_view, 24> k_top_level = {
+    "com", "org", "net", "io",  "dev",  "app",   "ai",  "co", "sh", "me", "cloud", "internal",
+    "local", "lan", "corp", "home", "edu", "gov", "de", "uk", "fr", "nl", "eu",   "us",
+};
+
+// Whether `token` is a host name written bare ("acme.slack.com",
+// "db.internal"): labels of letters, digits and hyphens, the last a top-level
+// name, so that "node.js" and "package.json" stay words.
+bool is_host_name(std::string_view token) {
+  const auto dot = token.rfind('.');
+  if (dot == std::string_view::npos || dot == 0 || token.front() == '.' ||
+      token.find("..") != std::string_view::npos ||
+      token.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-.") != std::string_view::npos) {
+    return false;
+  }
+  return detail::is_listed(k_top_level, token.substr(dot + 1));
+}
+
 } // namespace
 
 namespace detail {
 
 // Whether a token is a value: a URL, a path, or anything with a digit.
 bool is_value(std::string_view token) {
-  if (token.find("://") != std::string_view::npos || token.starts_with("www.")) {
+  if (token.find("://") != std::string_view::npos || token.starts_with("www.") ||
+      is_host_name(token)) {
     return true;
   }
   if (token.starts_with("/") || token.starts_with("~/") || token.starts_with("./") ||

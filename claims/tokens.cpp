@@ -309,6 +309,56 @@ void take_value_words(std::vector<Token>& out) {
   }
 }
 
+// Verbs that a negation before them and "to" after them cancel: "don't
+// forget to bump" and "never fail to bump" say "bump".
+constexpr std::array<std::string_view, 6> k_cancelling = {"forget", "forgot", "fail",
+                                                          "hesitate", "neglect", "omit"};
+
+// Words after "not" that make it "as well as": "caches HTML, not just images".
+constexpr std::array<std::string_view, 3> k_not_only = {"only", "just", "merely"};
+
+// Whether `value` is a name and a plain number ("cache-01", "db3"): one of a
+// numbered many, as hosts are, where "gpt-4o" and "m5.large" name a kind.
+bool is_numbered_name(std::string_view value) {
+  const auto digits = value.find_first_of("0123456789");
+  return digits != std::string_view::npos &&
+         value.find_first_not_of("0123456789", digits) == std::string_view::npos &&
+         value.substr(0, digits).find_first_not_of("abcdefghijklmnopqrstuvwxyz-") ==
+             std::string_view::npos;
+}
+
+bool negates(const Token& token) {
+  return !token.value && (role_of(token.text) == Role::negation || token.text.ends_with("n't"));
+}
+
+// Removes the phrases that say nothing of what a claim says, so that "Make
+// sure to bump the changelog", "Don't forget to bump the changelog" and "Bump
+// the changelog" compare as one rule, and its negation as their opposite.
+// True when it removed a phrase opening an instruction ("Make sure to",
+// "Be sure to", "Remember to"): what follows is the instruction.
+bool drop_idioms(std::vector<Token>& out) {
+  std::size_t w = !out.empty() && out[0].text == "please" ? 1 : 0;
+  const auto is = [&](std::size_t at, std::string_view word) {
+    return at < out.size() && !out[at].value && out[at].text == word;
+  };
+  const bool sure = (is(w, "make") || is(w, "be")) && is(w + 1, "sure");
+  const bool remember = is(w, "remember") && is(w + 1, "to");
+  w = sure ? w + 2 : remember ? w + 1 : 0;
+  std::vector<Token> kept;
+  for (; w < out.size(); ++w) {
+    const bool cancelled = negates(out[w]) && w + 1 < out.size() && !out[w + 1].value &&
+                           detail::is_listed(k_cancelling, out[w + 1].text) && is(w + 2, "to");
+    if (cancelled || (is(w, "not") && w + 1 < out.size() &&
+                      detail::is_listed(k_not_only, out[w + 1].text))) {
+      ++w; // the negation and the word after it
+      continue;
+    }
+    kept.push_back(std::move(out[w]));
+  }
+  out = std::move(kept);
+  return sure || remember;
+}
+
 // The tokens of folded text in order: quoted values whole, a number with its
 // unit split ("16gb" is the value 16 and the word gb, as "16 GB" is), every
 // other token split into words.
@@ -353,7 +403,8 @@ std::vector<Token> ordered_tokens(const std::string& folded) {
     }
   }
   detail::join_numbers(out);
-  if (!out.empty() && !out[0].value && opens_instruction(out[0].text)) {
+  const bool instruction = drop_idioms(out);
+  if (!out.empty() && !out[0].value && (instruction || opens_instruction(out[0].text))) {
     out[0].opener = true;
   }
   // Words that stand for values are values from here on: where a predicate
@@ -374,9 +425,11 @@ ClaimTokens tokens_of(std::string_view text) {
     const bool in_subject = w < predicate.at;
     if (ordered[w].value) {
       // A name (web-1, shard-3) is a scope; a version (c++17) is not, nor
-      // the value a copula states ("The region is us-east-1").
+      // the value a copula states ("The region is us-east-1"). A verb's
+      // ("Redis runs on cache-01") is: the subject can run on many.
       const auto& value = ordered[w].text;
-      if (is_identifier(value) && !is_version_name(value) && (in_subject || !tokens.copular)) {
+      if (is_identifier(value) && !is_version_name(value) &&
+          (in_subject || !tokens.copular || (predicate.by_verb && is_numbered_name(value)))) {
         tokens.scopes.push_back(value);
       }
       (in_subject ? tokens.subject : tokens.predicate).push_back(ordered[w].text);
@@ -403,6 +456,9 @@ ClaimTokens tokens_of(std::string_view text) {
     }
     std::erase(word, '\'');
     auto stem = comparable_stem(word);
+    if (!stem.empty() && w > 0 && ordered[w - 1].value) {
+      tokens.units.push_back(stem);
+    }
     if (!stem.empty()) {
       (in_subject ? tokens.subject : tokens.predicate).push_back(stem);
       if (!in_subject) {
@@ -416,6 +472,7 @@ ClaimTokens tokens_of(std::string_view text) {
   sort_unique(tokens.subject);
   sort_unique(tokens.predicate);
   sort_unique(tokens.scopes);
+  sort_unique(tokens.units);
   return tokens;
 }
 

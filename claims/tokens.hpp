@@ -36,6 +36,9 @@ struct ClaimTokens {
   // The scopes and names it holds that a fact is true in or of: environments
   // (staging, production), platforms, identifiers (web-1); sorted, unique.
   std::vector<std::string> scopes;
+  // Words written right after a value, as units are ("10 MB", "500 Mbps"),
+  // stemmed; sorted, unique. A changed value may change its unit.
+  std::vector<std::string> units;
 };
 
 // Whether `word` (lower-case) is too common to say what a text is about.

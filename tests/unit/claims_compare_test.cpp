@@ -321,3 +321,53 @@ TEST_CASE("claims: words put between the older claim's words name another thing,
                 "Always verify the invoice export before deploying on Monday.") ==
         Relation::update);
 }
+
+TEST_CASE("claims: an instruction's set phrases say nothing of the instruction") {
+  // "Don't forget to" and "never fail to" ask for what the bare verb does.
+  CHECK(compare("Don't forget to bump the changelog before tagging.",
+                "Bump the changelog before tagging.") == Relation::duplicate);
+  CHECK(compare("Never forget to rotate the API keys.", "Always rotate the API keys.") ==
+        Relation::duplicate);
+  CHECK(compare("Rotate the keys.", "Remember to rotate the keys.") == Relation::duplicate);
+  CHECK(compare("Run the smoke tests after deploying.",
+                "Make sure to run the smoke tests after deploying.") == Relation::duplicate);
+  // What negates them still does.
+  CHECK(compare("Don't bump the changelog.", "Make sure to bump the changelog.") ==
+        Relation::update);
+  CHECK(compare("The job fails on timeouts.", "The job doesn't fail on timeouts.") ==
+        Relation::update);
+  CHECK(compare("Don't forget to feed the cat.", "Don't forget to water the plants.") ==
+        Relation::distinct);
+}
+
+TEST_CASE("claims: a numbered host after a verb is one of many, a versioned name is one") {
+  CHECK(compare("Redis runs on cache-02.", "Redis runs on cache-01.") == Relation::distinct);
+  CHECK(compare("The replica database runs on db-03.", "The replica database runs on db-02.") ==
+        Relation::distinct);
+  // A copula still states the one value; a model or a version is a kind, not one of many.
+  CHECK(compare("The primary database is db-02.", "The primary database is db-01.") ==
+        Relation::update);
+  CHECK(compare("The support chatbot runs on gpt-4.1.", "The support chatbot runs on gpt-4o.") ==
+        Relation::update);
+  CHECK(compare("The backend runs on Node 20.", "The backend runs on Node 18.") ==
+        Relation::update);
+}
+
+TEST_CASE("claims: a value replaced with the word it is a value for is another value") {
+  CHECK(compare("Max upload size is 100 MB for videos.", "Max upload size is 10 MB for images.") ==
+        Relation::distinct);
+  // A unit changes with its value, and a name may be replaced whole.
+  CHECK(compare("The office uplink is 1 Gbps since the fibre install in April.",
+                "The office uplink is 500 Mbps.") == Relation::update);
+  CHECK(compare("Our DNS is hosted at Cloudflare.", "Our DNS is hosted at Route 53.") ==
+        Relation::update);
+}
+
+TEST_CASE("claims: a host name is a value, a file name is words") {
+  CHECK(compare("Our Slack workspace is acme-corp.slack.com.",
+                "Our Slack workspace is acme.slack.com.") == Relation::update);
+  CHECK(compare("The wiki lives at docs.acme.internal.", "The wiki lives at wiki.acme.internal.") ==
+        Relation::update);
+  const auto tokens = engram::claims::tokens_of("The scripts live in package.json for node.js.");
+  CHECK(tokens.values.empty());
+}
