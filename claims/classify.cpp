@@ -285,6 +285,19 @@ constexpr std::size_t k_label_place_words = 6;
 // Most words of a label ("Time zone of the session: …").
 constexpr std::size_t k_label_words = 6;
 
+// Whether a line's label says that an instruction follows: its last word is
+// one of these ("Rule", "Style guideline", "Feedback" as Claude Code names
+// the user's corrections of how it works).
+bool names_instruction(const std::string& label) {
+  constexpr std::array<std::string_view, 8> k_instruction_labels = {
+      "rule",         "rules",        "feedback",   "guideline",
+      "guidelines",   "instruction",  "instructions", "convention",
+  };
+  const auto last = label.substr(label.rfind(' ') + 1);
+  return std::find(k_instruction_labels.begin(), k_instruction_labels.end(), last) !=
+         k_instruction_labels.end();
+}
+
 } // namespace
 
 namespace detail {
@@ -396,9 +409,10 @@ ClaimKind classify(std::string_view text) {
       return ClaimKind::reference;
     }
   }
-  // "**Feedback:** stop adding a summary": the instruction follows its label.
+  // "**Feedback:** stop adding a summary", "Rule: no emojis": the label names
+  // an instruction, or the instruction follows it.
   if (const auto label = detail::label_of(prose_only);
-      label && detail::starts_imperative(label->second)) {
+      label && (names_instruction(label->first) || detail::starts_imperative(label->second))) {
     return ClaimKind::behavioural;
   }
   return ClaimKind::factual;

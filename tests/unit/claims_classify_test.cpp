@@ -198,3 +198,14 @@ TEST_CASE("claims: a verb no list names opens an instruction when a determiner f
   CHECK(classify("Note: the VPN drops connections when the laptop sleeps.") == ClaimKind::factual);
   CHECK(classify("Miso the cat is four years old.") == ClaimKind::factual);
 }
+
+TEST_CASE("claims: a label that names an instruction makes the line one") {
+  // Claude Code files the user's corrections of how it works as feedback.
+  CHECK(classify("**Feedback:** stop adding a summary paragraph at the end of every answer.") ==
+        ClaimKind::behavioural);
+  CHECK(classify("**Rule:** no emojis in commit messages.") == ClaimKind::behavioural);
+  CHECK(classify("- Style guideline: sentence case for headings") == ClaimKind::behavioural);
+  // Other labels leave the line to what it says.
+  CHECK(classify("**Team:** four backend engineers, two designers.") == ClaimKind::factual);
+  CHECK(classify("Refund policy: full refund within 14 days.") == ClaimKind::factual);
+}
