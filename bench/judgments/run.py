@@ -4,8 +4,10 @@ on one tiny store per labelled case, and prints how often they were right.
 
 Three corpora (bench/judgments/*.jsonl, described in README.md):
   pairs           an existing claim and a newer one: duplicate, update, distinct, unrelated
+                  (pairs.jsonl; pairs-more.jsonl, written after the judge, reported apart)
   placement       which section of the matching file a new claim is filed under
   classification  which layer a line of an episode goes to (or none: tasks, session metadata)
+                  (classification.jsonl; classification-more.jsonl, likewise)
 
 Each case is a store of its own (engram init adopts the files, then one full
 consolidation on a fixed date), read back from the files and the record. The
@@ -29,6 +31,10 @@ HERE = Path(__file__).resolve().parent
 TODAY = "2026-12-01"
 LABELS = ["duplicate", "update", "distinct", "unrelated"]
 VERDICTS = ["duplicate", "update", "distinct"]
+# The pairs corpora, each reported and checked on its own: the first labelled
+# before the judge was written, the second after it, to see it generalise.
+PAIR_CORPORA = ["pairs.jsonl", "pairs-more.jsonl"]
+CLASS_CORPORA = ["classification.jsonl", "classification-more.jsonl"]
 
 # The targets of issue 39, checked with --check.
 TARGETS = {
@@ -329,7 +335,7 @@ def report_pairs(results, cases, out):
     for r in results:
         confusion[r["label"]][r["verdict"]] += 1
     columns = VERDICTS + ["lost"]
-    out.append("pairs: engram's verdicts (rows: label, columns: verdict)")
+    out.append("engram's verdicts (rows: label, columns: verdict)")
     out.append(f"  {'':10}" + "".join(f"{c:>11}" for c in columns) + f"{'total':>8}")
     for label in LABELS:
         row = confusion[label]
@@ -415,7 +421,7 @@ def report_classification(results, out):
     return transient_filed
 
 
-def check(figures, placement, transient_filed):
+def check_pairs(figures):
     failures = []
     if figures["false_supersession"] > TARGETS["false_supersession_max"]:
         failures.append(f"false supersession {figures['false_supersession']:.2%} > 0.5%")
@@ -429,11 +435,32 @@ def check(figures, placement, transient_filed):
         failures.append(f"{figures['lost']:.2%} of pairs lost a claim")
     if figures["empty_entries"]:
         failures.append(f"{figures['empty_entries']} procedural entries left empty")
+    return failures
+
+
+def check(placement, transient_filed):
+    failures = []
     if placement < TARGETS["placement_min"]:
         failures.append(f"placement {placement:.2%} < 95%")
     if transient_filed:
         failures.append(f"{len(transient_filed)} tasks or session metadata filed as knowledge")
     return failures
+
+
+def judge_corpora(engram, names, args, out):
+    """Judges each pairs corpus in `names`, reporting each on its own; returns
+    the targets missed and the misses with their cases."""
+    failures, misses = [], []
+    for name in names:
+        pairs = load(name, args.limit)
+        results = run_all(judge_pair, engram, pairs, args.jobs)
+        out.append(f"{Path(name).name} ({len(pairs)} pairs)")
+        figures, missed = report_pairs(results, pairs, out)
+        out.append("")
+        failures += [f"{Path(name).name}: {failure}" for failure in check_pairs(figures)]
+        by_id = {c["id"]: c for c in pairs}
+        misses += [(r, by_id[r["id"]]) for r in missed]
+    return failures, misses
 
 
 def main():
@@ -448,35 +475,39 @@ def main():
     parser.add_argument("--profile", choices=["four-layer", "claude-code"], default="four-layer",
                         help="the profile of every case's store (claude-code: a Claude Code "
                              "memory folder)")
+    parser.add_argument("--pairs", action="append",
+                        help="a pairs corpus to judge instead of " + " and ".join(PAIR_CORPORA) +
+                             " (may be given again)")
     args = parser.parse_args()
     global PROFILE
     PROFILE = args.profile
     engram = str(Path(args.engram).resolve())
 
     wanted = lambda name: args.only in (None, name)
-    pairs = load("pairs.jsonl", args.limit) if wanted("pairs") else []
     placements = load("placement.jsonl", args.limit) if wanted("placement") else []
-    classes = load("classification.jsonl", args.limit) if wanted("classification") else []
+    class_corpora = CLASS_CORPORA if wanted("classification") else []
     out = []
-    results = run_all(judge_pair, engram, pairs, args.jobs)
-    figures, misses = report_pairs(results, pairs, out) if pairs else ({}, [])
+    corpora = (args.pairs or PAIR_CORPORA) if wanted("pairs") else []
+    failures, misses = judge_corpora(engram, corpora, args, out)
     placed = run_all(judge_placement, engram, placements, args.jobs)
     placement = ratio(sum(1 for p in placed if p["right"]), len(placed))
     if placed:
         out.append("")
         out.append(f"placement into the matching section: {sum(p['right'] for p in placed)} of "
                    f"{len(placed)} ({placement:.2%})")
-    classified = run_all(judge_classification, engram, classes, args.jobs)
-    transient_filed = []
-    if classified:
+    classes, classified, transient_filed = [], [], []
+    for name in class_corpora:
+        cases = load(name, args.limit)
+        results = run_all(judge_classification, engram, cases, args.jobs)
         out.append("")
-        transient_filed = report_classification(classified, out)
+        out.append(f"{name} ({len(cases)} lines)")
+        transient_filed += report_classification(results, out)
+        classes += cases
+        classified += results
     print(f"profile: {PROFILE}")
     print("\n".join(out))
     if args.misses:
-        by_id = {c["id"]: c for c in pairs}
-        for r in misses:
-            c = by_id[r["id"]]
+        for r, c in misses:
             print(f"{r['id']} {r['label']}/{r['kind']} → {r['verdict']}\n  - {c['existing']}\n"
                   f"  + {c['incoming']}")
         for p in placed:
@@ -488,7 +519,7 @@ def main():
                 print(f"{r['id']} {r['class']} filed in {r['layers']}: {texts[r['id']]}")
     if args.only:
         return 0
-    failures = check(figures, placement, transient_filed)
+    failures += check(placement, transient_filed)
     if failures:
         print("\ntargets missed:\n  " + "\n  ".join(failures))
     else:
