@@ -238,7 +238,8 @@ public:
   bool head_detached() const;
 
   // True when the working tree and the index match HEAD, untracked files
-  // included and ignored ones not. Refreshes the index as changes() does.
+  // included and ignored ones not, and a submodule's own changes left to it:
+  // when changes() finds nothing. Refreshes the index as changes() does.
   bool is_clean() const;
 
   // Brings the index up to HEAD when a commit moved HEAD but its index was

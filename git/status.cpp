@@ -137,7 +137,8 @@ bool status_of(StatusList& status, git_repository* repository, unsigned int flag
 
 bool Repository::is_clean() const {
   StatusList status;
-  if (!status_of(status, m_repository.get(), 0)) {
+  // A nested repository's own changes are its history's, as changes() says.
+  if (!status_of(status, m_repository.get(), GIT_STATUS_OPT_EXCLUDE_SUBMODULES)) {
     return changes_among(m_repository.get(), m_workdir, every_path(m_repository.get(), m_workdir))
         .empty(); // see changes()
   }

@@ -1,5 +1,6 @@
 // git::Repository: staging, committing, status and the commit signature.
 #include "git/repository.hpp"
+#include "lib/shell.hpp"
 #include "lib/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -120,6 +121,31 @@ TEST_CASE("commit_all stages edits and deletions on top of HEAD") {
   CHECK(second != first);
   CHECK(repository.head() == second);
   CHECK(repository.is_clean());
+}
+
+TEST_CASE("a submodule's own changes leave the store clean, as they are not its changes") {
+  const TempDir dir;
+  Repository repository = make_repository(dir);
+  write_file(dir / "a.md", "A.\n");
+  write_file(dir / "tools" / "README.md", "tools\n");
+  const auto git = [&](const std::string& folder, const std::string& args) {
+    const auto done = engram::test::shell("git -C '" + folder + "' -c user.name=T -c "
+                                          "user.email=t@example.com " + args);
+    INFO(done.out);
+    REQUIRE(done.ok);
+  };
+  const std::string nested = (dir / "tools").string();
+  git(nested, "init -q");
+  git(nested, "add README.md");
+  git(nested, "commit -q -m tools");
+  git(dir.path().string(), "add a.md tools"); // tools as a gitlink
+  git(dir.path().string(), "commit -q -m store");
+  REQUIRE(repository.is_clean());
+  write_file(dir / "tools" / "README.md", "tools, changed in the submodule\n");
+  CHECK(repository.changes().empty());
+  CHECK(repository.is_clean());
+  write_file(dir / "a.md", "A, changed.\n");
+  CHECK_FALSE(repository.is_clean());
 }
 
 TEST_CASE("commit_all leaves ignored files out and they do not make the tree dirty") {
