@@ -10,9 +10,12 @@
 #include "engram/rule.hpp"
 #include "sections.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace engram::episodic_decay {
 
@@ -73,17 +76,49 @@ inline std::optional<Date> note_date(const StoreView& store, const std::string& 
   return name.size() >= 10 ? Date::parse(name.substr(0, 10)) : std::nullopt;
 }
 
-// Appends `claim` of the note `source` to the curated file `target`: under
-// the section its note's heading names, else under k_curated_heading; a claim
-// the file already states is not added again.
+// Where in `body` (the curated file `target`'s) the line after its claim
+// `match` starts, or npos when that claim is not found.
+inline std::size_t after_claim(const StoreView& store, const std::string& target,
+                               const std::string& body, const ClaimMatch& match) {
+  const auto claims = store.claims_of(target, ClaimDetail::unclassified);
+  if (match.index >= claims.size()) {
+    return std::string::npos;
+  }
+  const auto& found = claims[match.index];
+  std::string_view text = found.text;
+  while (text.ends_with('\n')) {
+    text.remove_suffix(1);
+  }
+  const auto last_line = static_cast<std::size_t>(std::max(found.line, 1)) +
+                         static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+  std::size_t at = 0;
+  for (std::size_t line = 0; line < last_line; ++line) {
+    at = body.find('\n', at);
+    if (at == std::string::npos) {
+      return body.size();
+    }
+    ++at;
+  }
+  return at;
+}
+
+// Appends `claim` of the note `source` to the curated file `target`: on the
+// line after a claim of the file it updates, which stays as the agent wrote
+// it (the agent reads the older and the newer, dated, side by side); else
+// under the section its note's heading names, else under k_curated_heading.
+// A claim the file already states is not added again.
 inline void absorb_curated(StoreView& store, const Claim& claim, const std::string& source,
                            const std::string& target) {
+  std::optional<ClaimMatch> updated;
   for (const auto& match :
        store.related_claims(claim.text, Layer::index, ClaimDetail::unclassified)) {
     if (match.path == target && match.relation == Relation::duplicate) {
       store.record(Action{"", "duplicate", claim.text, source, target,
                           "already there as \"" + match.text + "\""});
       return;
+    }
+    if (match.path == target && match.relation == Relation::update && !updated) {
+      updated = match;
     }
   }
   if (!store.exists(target)) {
@@ -98,6 +133,17 @@ inline void absorb_curated(StoreView& store, const Claim& claim, const std::stri
   }
   const std::string& body = store.body(target);
   const std::string entry = knowledge::as_entry(text);
+  const auto beside = updated ? after_claim(store, target, body, *updated) : std::string::npos;
+  if (beside != std::string::npos) {
+    const bool newline = beside == 0 || body[beside - 1] == '\n';
+    store.replace_in_body(target, beside, 0, (newline ? "" : "\n") + entry + "\n");
+    store.record(Action{"", "absorbed", claim.text, source, target,
+                        "into the agent's curated memory" +
+                            (day ? ", dated " + day->to_string() : std::string()) +
+                            ", beside \"" + updated->text +
+                            "\", which it updates (the agent's line stays as written)"});
+    return;
+  }
   auto section = matching_section(store, body, claim.context);
   if (!section) {
     section = find_section(body, std::string(k_curated_heading));

@@ -151,6 +151,26 @@ TEST_CASE("an OpenClaw workspace keeps its curated MEMORY.md and bootstrap files
   check_sound(sandbox, root);
 }
 
+TEST_CASE("an OpenClaw note's newer value lands beside the curated line it updates, which "
+          "stays") {
+  const Sandbox sandbox;
+  const auto root = openclaw_workspace(sandbox);
+  write_file(root / "memory" / "2026-08-11.md",
+             "## 10:40 - Upgrades\n\n- The home server runs Debian 13.\n");
+  const auto memory = read_file(root / "MEMORY.md");
+  ok(sandbox, {"init", root.string()});
+  ok(sandbox, {"consolidate", "--store", root.string(), "--now", k_now});
+  const auto after = read_file(root / "MEMORY.md");
+  check_every_line_kept(memory, after);
+  // The agent reads the older line and the newer one, dated, together.
+  CHECK_THAT(after, Catch::Contains("## Infrastructure\n\n- The home server runs Debian 12.\n"
+                                    "- The home server runs Debian 13. (2026-08-11)\n"));
+  const auto shown = ok(sandbox, {"show", "--store", root.string(), "HEAD"});
+  CHECK_THAT(shown.out, Catch::Contains("beside \"- The home server runs Debian 12.\", which it "
+                                        "updates (the agent's line stays as written)"));
+  check_sound(sandbox, root);
+}
+
 TEST_CASE("an OpenClaw MEMORY.md near its injection limit stays under it, the rest filed "
           "elsewhere") {
   const Sandbox sandbox;
