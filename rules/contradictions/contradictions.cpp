@@ -235,8 +235,10 @@ private:
     }
     std::size_t end = at + older.text.size();
     const bool item = knowledge::is_item(older.text);
-    if (item && end < body.size() && body[end] == '\n') {
-      ++end; // the item's line goes whole
+    const bool line_start = at == 0 || body[at - 1] == '\n';
+    if ((item || line_start) && end < body.size() && body[end] == '\n') {
+      ++end; // the item's line, or a sentence that is a line of its own, goes whole: its
+             // paragraph stays one
     } else if (!item && end < body.size() && body[end] == ' ') {
       ++end; // a sentence takes its following space with it
     }

@@ -421,6 +421,22 @@ TEST_CASE("a value change keeps the new value and marks the old, and a file of s
   CHECK_THAT(again.out, Catch::Contains("nothing to consolidate"));
 }
 
+TEST_CASE("a superseded sentence on a line of its own leaves its paragraph whole") {
+  const Sandbox sandbox;
+  const fs::path store = new_store(sandbox);
+  write_file(store / "semantic" / "api-old.md",
+             memory("semantic", {"api", "limits"}, "2026-02-01",
+                    "The API timeout is 30 seconds.\nThe API retry limit is 3.\n"
+                    "The API cache holds 100 items.\n"));
+  write_file(store / "semantic" / "api-new.md",
+             memory("semantic", {"api", "limits"}, "2026-06-01", "The API retry limit is 5.\n"));
+  ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now, "--only", "contradictions"});
+  const auto old = read_file(store / "semantic" / "api-old.md");
+  CHECK_THAT(old, Catch::Contains("The API timeout is 30 seconds.\nThe API cache holds 100 items.\n"
+                                  "\n<!-- superseded 2026-11-22: previously \"The API retry limit "
+                                  "is 3.\" -->"));
+}
+
 TEST_CASE("a flipped switch keeps the newer setting, and a confirmed never-rule is reported, not changed") {
   const Sandbox sandbox;
   const fs::path store = new_store(sandbox);
