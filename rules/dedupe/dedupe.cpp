@@ -163,10 +163,17 @@ void DedupeRule::report(StoreView& store, const std::vector<Doc>& docs,
       }
     }
   }
+  // A pair whose two files are kept apart for one reason is one flag for a
+  // person, not one from each side.
+  std::map<const Pair*, std::string> told;
   for (const auto& [path, flag] : flags) {
     const auto& pair = *flag.best;
     const auto& guarded = docs[pair.a].path == path ? docs[pair.a] : docs[pair.b];
     const auto& other = docs[pair.a].path == path ? docs[pair.b] : docs[pair.a];
+    if (const auto it = told.find(&pair); it != told.end() && it->second == guarded.guard) {
+      continue;
+    }
+    told.emplace(&pair, guarded.guard);
     const auto more = flag.others == 0 ? std::string()
                                        : " (and " + std::to_string(flag.others) + " more file" +
                                              (flag.others == 1 ? "" : "s") + ")";

@@ -372,6 +372,8 @@ TEST_CASE("young, critical, procedural and confirmed never-rule files are never 
   CHECK_THAT(flagged["semantic/rule-a.md"],
              Catch::Contains("a confirmed rule that says \"never\""));
   CHECK(flagged.count("semantic/rule-b.md") == 0); // open, old: it would merge but for rule-a
+  // Two procedural files are one pair for a person to look at, flagged once.
+  CHECK(flagged.count("procedural/deploy-b.md") == 0);
 
   ok(sandbox, {"consolidate", "--store", store.string(), "--now", k_now});
   for (const auto& [path, bytes] : files) {
