@@ -70,6 +70,17 @@ constexpr std::array<std::string_view, 9> k_session_openers = {
     "continued from",    "this session", "in this session", "session type",
 };
 
+// Phrases that open a line telling what the agent did in the session.
+constexpr std::array<std::string_view, 12> k_activity_openers = {
+    "working on", "worked on",   "spent",     "started on", "continued on", "finished",
+    "helped",     "paired with", "looked at", "looked into", "debugging",   "investigating",
+};
+
+// Words that date a line to the session itself ("today", "this morning").
+constexpr std::array<std::string_view, 5> k_session_days = {
+    "today", "tonight", "morning", "afternoon", "evening",
+};
+
 // Whether a phrase of `Phrases` opens `words`.
 template <const auto& Phrases> bool opened_by(const std::vector<std::string>& words) {
   return std::any_of(Phrases.begin(), Phrases.end(), [&](std::string_view phrase) {
@@ -138,7 +149,13 @@ bool is_session_metadata(std::string_view text) {
       return true;
     }
   }
-  return opened_by<k_session_openers>(words_of(strip_line_markup(line)));
+  const auto words = words_of(strip_line_markup(line));
+  // "Working on the refund flow today": what the session did, not what
+  // holds after it ("Working on weekends needs approval" names no day).
+  const bool activity = opened_by<k_activity_openers>(words) &&
+                        std::any_of(words.begin(), words.end(),
+                                    [](const std::string& w) { return is_one_of<k_session_days>(w); });
+  return activity || opened_by<k_session_openers>(words);
 }
 
 } // namespace detail

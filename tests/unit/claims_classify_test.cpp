@@ -209,3 +209,11 @@ TEST_CASE("claims: a label that names an instruction makes the line one") {
   CHECK(classify("**Team:** four backend engineers, two designers.") == ClaimKind::factual);
   CHECK(classify("Refund policy: full refund within 14 days.") == ClaimKind::factual);
 }
+
+TEST_CASE("claims: what the agent did in the session, dated today, is about the session") {
+  CHECK(classify("- Working on the refund flow today.") == ClaimKind::metadata);
+  CHECK(classify("Spent the afternoon chasing the flaky login test.") == ClaimKind::metadata);
+  // Without a day of the session, or opened by something else, it may hold after it.
+  CHECK(classify("Working on weekends needs a manager's approval.") == ClaimKind::factual);
+  CHECK(classify("The staging DB was migrated to Postgres 16 today.") == ClaimKind::factual);
+}
