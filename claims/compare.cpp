@@ -229,16 +229,22 @@ std::optional<Judgment> duplicate_of(const PreparedClaim& incoming, const Prepar
   return std::nullopt;
 }
 
-// Whether each claim holds a scope or name the other lacks: "enabled in
-// staging" and "enabled in production", "drain ci-01" and "drain ci-02" are
-// two facts, however alike the rest.
-bool replaces_scope(const ClaimTokens& in, const ClaimTokens& ex) {
+// Whether the claims hold in different scopes: each names a scope or name the
+// other lacks ("enabled in staging" and "enabled in production", "drain ci-01"
+// and "drain ci-02"), or the incoming one changes a value or the polarity
+// within a scope the older did not name ("is 60 seconds in production" after
+// "is 30 seconds"), where the older may still hold elsewhere.
+bool in_another_scope(const ClaimTokens& in, const ClaimTokens& ex) {
   const auto lacks = [](const std::vector<std::string>& a, const std::vector<std::string>& b) {
     return std::any_of(a.begin(), a.end(), [&](const std::string& s) {
       return !std::binary_search(b.begin(), b.end(), s);
     });
   };
-  return lacks(in.scopes, ex.scopes) && lacks(ex.scopes, in.scopes);
+  if (!lacks(in.scopes, ex.scopes)) {
+    return false;
+  }
+  const bool value_changed = lacks(in.values, ex.values) && lacks(ex.values, in.values);
+  return lacks(ex.scopes, in.scopes) || value_changed || in.negated != ex.negated;
 }
 
 // Whether `in` keeps the older predicate of `ex` as a value replaced or a
@@ -271,7 +277,7 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
   if (incoming.normal == existing.normal) {
     return {Relation::duplicate, Why::equal, 1.0};
   }
-  if (replaces_scope(incoming.tokens, existing.tokens)) {
+  if (in_another_scope(incoming.tokens, existing.tokens)) {
     return {Relation::distinct, Why::other_scope, 0.0};
   }
   if (auto duplicate = duplicate_of(incoming, existing, near_threshold)) {

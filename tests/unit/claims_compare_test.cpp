@@ -371,3 +371,18 @@ TEST_CASE("claims: a host name is a value, a file name is words") {
   const auto tokens = engram::claims::tokens_of("The scripts live in package.json for node.js.");
   CHECK(tokens.values.empty());
 }
+
+TEST_CASE("claims: a value changed within a scope the older claim did not name leaves it standing") {
+  // The older value may still hold outside production, on weekdays, off Android.
+  CHECK(compare("The request timeout is 60 seconds in production.",
+                "The request timeout is 30 seconds.") == Relation::distinct);
+  CHECK(compare("The cache TTL is 1 minute on weekends.", "The cache TTL is 5 minutes.") ==
+        Relation::distinct);
+  CHECK(compare("The nightly export is not enabled on Android.", "The nightly export is enabled.") ==
+        Relation::distinct);
+  // The same value with a scope added qualifies it; a value changed in the same scope updates it.
+  CHECK(compare("The request timeout is 30 seconds in production.",
+                "The request timeout is 30 seconds.") == Relation::update);
+  CHECK(compare("The request timeout is 60 seconds in production.",
+                "The request timeout is 30 seconds in production.") == Relation::update);
+}
