@@ -233,17 +233,21 @@ std::optional<Judgment> duplicate_of(const PreparedClaim& incoming, const Prepar
 // other lacks ("enabled in staging" and "enabled in production", "drain ci-01"
 // and "drain ci-02"), or the incoming one changes a value or the polarity
 // within a scope the older did not name ("is 60 seconds in production" after
-// "is 30 seconds"), where the older may still hold elsewhere.
+// "is 30 seconds") or to things the older does not name ("10 days for
+// international orders" after "5 days"), where the older may still hold elsewhere.
 bool in_another_scope(const ClaimTokens& in, const ClaimTokens& ex) {
   const auto lacks = [](const std::vector<std::string>& a, const std::vector<std::string>& b) {
     return std::any_of(a.begin(), a.end(), [&](const std::string& s) {
       return !std::binary_search(b.begin(), b.end(), s);
     });
   };
+  const bool value_changed = lacks(in.values, ex.values) && lacks(ex.values, in.values);
+  if (value_changed && lacks(in.narrowed, ex.words)) {
+    return true;
+  }
   if (!lacks(in.scopes, ex.scopes)) {
     return false;
   }
-  const bool value_changed = lacks(in.values, ex.values) && lacks(ex.values, in.values);
   return lacks(ex.scopes, in.scopes) || value_changed || in.negated != ex.negated;
 }
 
@@ -375,6 +379,10 @@ std::string reason_for(const Judgment& j, const ClaimTokens& in, const ClaimToke
     return fmt::format("about another subject ({} → {})", listed_missing(ex.subject, in.subject),
                        listed_missing(in.subject, ex.subject));
   case Why::other_scope:
+    if (missing(in.scopes, ex.scopes).empty()) { // narrowed by words, not by a scope's name
+      return fmt::format("within what the older does not name ({})",
+                         listed_missing(in.narrowed, ex.words));
+    }
     return fmt::format("in another scope ({} → {})", listed_missing(ex.scopes, in.scopes),
                        listed_missing(in.scopes, ex.scopes));
   case Why::too_little:

@@ -218,5 +218,26 @@ std::pair<std::string_view, std::string_view> split_unit(std::string_view token)
   return {number, unit};
 }
 
+bool is_numbered_name(std::string_view value) {
+  const auto digits = value.find_first_of("0123456789");
+  return digits != std::string_view::npos &&
+         value.find_first_not_of("0123456789", digits) == std::string_view::npos &&
+         value.substr(0, digits).find_first_not_of("abcdefghijklmnopqrstuvwxyz-") ==
+             std::string_view::npos;
+}
+
+bool narrows_value(const std::vector<Token>& tokens, std::size_t w) {
+  constexpr std::array<std::string_view, 6> k_narrowing = {"for",    "in",     "on",
+                                                           "during", "within", "outside"};
+  return w > 0 && !tokens[w].value && is_listed(k_narrowing, tokens[w].text) &&
+         (tokens[w - 1].value || (w > 1 && tokens[w - 2].value));
+}
+
+bool ends_qualifier(const Token& token) {
+  constexpr std::array<std::string_view, 10> k_ends = {
+      "since", "after", "until", "because", "now", "per", "when", "if", "unless", "before"};
+  return token.value || is_listed(k_ends, token.text);
+}
+
 } // namespace detail
 } // namespace engram::claims

@@ -38,4 +38,17 @@ void join_numbers(std::vector<Token>& tokens);
 // ms. Ordinals (1st, 3rd) and anything else stay whole.
 [[nodiscard]] std::pair<std::string_view, std::string_view> split_unit(std::string_view token);
 
+// Whether `value` is a name and a plain number ("cache-01", "db3"): one of a
+// numbered many, as hosts are, where "gpt-4o" and "m5.large" name a kind.
+[[nodiscard]] bool is_numbered_name(std::string_view value);
+
+// Whether the token at `w` opens a qualifier that narrows where the value
+// right before it (or before its unit) holds: "10 days for international
+// orders", "60 seconds in production".
+[[nodiscard]] bool narrows_value(const std::vector<Token>& tokens, std::size_t w);
+
+// Whether `token` ends such a qualifier: a value, or a word after which a
+// reason or a time follows ("for product listings since API 2024-07").
+[[nodiscard]] bool ends_qualifier(const Token& token);
+
 } // namespace engram::claims::detail

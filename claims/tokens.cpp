@@ -317,16 +317,6 @@ constexpr std::array<std::string_view, 6> k_cancelling = {"forget", "forgot", "f
 // Words after "not" that make it "as well as": "caches HTML, not just images".
 constexpr std::array<std::string_view, 3> k_not_only = {"only", "just", "merely"};
 
-// Whether `value` is a name and a plain number ("cache-01", "db3"): one of a
-// numbered many, as hosts are, where "gpt-4o" and "m5.large" name a kind.
-bool is_numbered_name(std::string_view value) {
-  const auto digits = value.find_first_of("0123456789");
-  return digits != std::string_view::npos &&
-         value.find_first_not_of("0123456789", digits) == std::string_view::npos &&
-         value.substr(0, digits).find_first_not_of("abcdefghijklmnopqrstuvwxyz-") ==
-             std::string_view::npos;
-}
-
 bool negates(const Token& token) {
   return !token.value && (role_of(token.text) == Role::negation || token.text.ends_with("n't"));
 }
@@ -421,15 +411,19 @@ ClaimTokens tokens_of(std::string_view text) {
   const auto predicate = predicate_of(ordered, proper_words(plain));
   ClaimTokens tokens;
   tokens.copular = predicate.copular;
+  std::size_t narrowing_until = 0; // a narrowing qualifier's words, up to three
   for (std::size_t w = 0; w < ordered.size(); ++w) {
     const bool in_subject = w < predicate.at;
+    narrowing_until = detail::narrows_value(ordered, w)  ? w + 4
+                      : detail::ends_qualifier(ordered[w]) ? std::min(narrowing_until, w)
+                                                           : narrowing_until;
     if (ordered[w].value) {
       // A name (web-1, shard-3) is a scope; a version (c++17) is not, nor
       // the value a copula states ("The region is us-east-1"). A verb's
       // ("Redis runs on cache-01") is: the subject can run on many.
       const auto& value = ordered[w].text;
       if (is_identifier(value) && !is_version_name(value) &&
-          (in_subject || !tokens.copular || (predicate.by_verb && is_numbered_name(value)))) {
+          (in_subject || !tokens.copular || (predicate.by_verb && detail::is_numbered_name(value)))) {
         tokens.scopes.push_back(value);
       }
       (in_subject ? tokens.subject : tokens.predicate).push_back(ordered[w].text);
@@ -459,6 +453,9 @@ ClaimTokens tokens_of(std::string_view text) {
     if (!stem.empty() && w > 0 && ordered[w - 1].value) {
       tokens.units.push_back(stem);
     }
+    if (!stem.empty() && !in_subject && w < narrowing_until) {
+      tokens.narrowed.push_back(stem);
+    }
     if (!stem.empty()) {
       (in_subject ? tokens.subject : tokens.predicate).push_back(stem);
       if (!in_subject) {
@@ -473,6 +470,7 @@ ClaimTokens tokens_of(std::string_view text) {
   sort_unique(tokens.predicate);
   sort_unique(tokens.scopes);
   sort_unique(tokens.units);
+  sort_unique(tokens.narrowed);
   return tokens;
 }
 

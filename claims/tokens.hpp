@@ -39,6 +39,9 @@ struct ClaimTokens {
   // Words written right after a value, as units are ("10 MB", "500 Mbps"),
   // stemmed; sorted, unique. A changed value may change its unit.
   std::vector<std::string> units;
+  // Words of a qualifier right after a value that narrows where it holds
+  // ("10 days for international orders"), stemmed; sorted, unique.
+  std::vector<std::string> narrowed;
 };
 
 // Whether `word` (lower-case) is too common to say what a text is about.

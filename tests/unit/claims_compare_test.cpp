@@ -380,9 +380,16 @@ TEST_CASE("claims: a value changed within a scope the older claim did not name l
         Relation::distinct);
   CHECK(compare("The nightly export is not enabled on Android.", "The nightly export is enabled.") ==
         Relation::distinct);
+  CHECK(compare("Refunds take 10 days for international orders.", "Refunds take 5 days.") ==
+        Relation::distinct);
   // The same value with a scope added qualifies it; a value changed in the same scope updates it.
   CHECK(compare("The request timeout is 30 seconds in production.",
                 "The request timeout is 30 seconds.") == Relation::update);
   CHECK(compare("The request timeout is 60 seconds in production.",
                 "The request timeout is 30 seconds in production.") == Relation::update);
+  CHECK(compare("Refunds take 7 days for domestic orders.",
+                "Refunds take 5 days for domestic orders.") == Relation::update);
+  // A reason or a time after the value is not a scope.
+  CHECK(compare("The daily ETL finishes around 04:30 now that it runs on the larger warehouse.",
+                "The daily ETL finishes around 06:00.") == Relation::update);
 }
