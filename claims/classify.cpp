@@ -288,14 +288,13 @@ constexpr std::size_t k_label_words = 6;
 // Whether a line's label says that an instruction follows: its last word is
 // one of these ("Rule", "Style guideline", "Feedback" as Claude Code names
 // the user's corrections of how it works).
-bool names_instruction(const std::string& label) {
-  constexpr std::array<std::string_view, 8> k_instruction_labels = {
-      "rule",         "rules",        "feedback",   "guideline",
-      "guidelines",   "instruction",  "instructions", "convention",
-  };
-  const auto last = label.substr(label.rfind(' ') + 1);
-  return std::find(k_instruction_labels.begin(), k_instruction_labels.end(), last) !=
-         k_instruction_labels.end();
+constexpr std::array<std::string_view, 8> k_instruction_labels = {
+    "rule",       "rules",       "feedback",     "guideline",
+    "guidelines", "instruction", "instructions", "convention",
+};
+
+bool names_instruction(std::string_view label) {
+  return detail::is_one_of<k_instruction_labels>(label.substr(label.rfind(' ') + 1));
 }
 
 } // namespace

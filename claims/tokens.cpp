@@ -334,7 +334,9 @@ bool drop_idioms(std::vector<Token>& out) {
   const bool sure = (is(w, "make") || is(w, "be")) && is(w + 1, "sure");
   const bool remember = is(w, "remember") && is(w + 1, "to");
   w = sure ? w + 2 : remember ? w + 1 : 0;
-  std::vector<Token> kept;
+  // Kept tokens move down in place: most claims hold no such phrase, and
+  // every claim of a store is tokenised.
+  std::size_t kept = 0;
   for (; w < out.size(); ++w) {
     const bool cancelled = negates(out[w]) && w + 1 < out.size() && !out[w + 1].value &&
                            detail::is_listed(k_cancelling, out[w + 1].text) && is(w + 2, "to");
@@ -343,9 +345,12 @@ bool drop_idioms(std::vector<Token>& out) {
       ++w; // the negation and the word after it
       continue;
     }
-    kept.push_back(std::move(out[w]));
+    if (kept != w) {
+      out[kept] = std::move(out[w]);
+    }
+    ++kept;
   }
-  out = std::move(kept);
+  out.resize(kept);
   return sure || remember;
 }
 
