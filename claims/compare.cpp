@@ -229,6 +229,17 @@ std::optional<Judgment> duplicate_of(const PreparedClaim& incoming, const Prepar
   return std::nullopt;
 }
 
+// Whether `in` narrows its value to something `ex` does not name: a word
+// `ex` lacks, or a day or month where `ex` names none ("10:00 on Fridays"
+// after "at 9:30"; after "9:30 on Mondays" the day is a value replaced).
+bool narrows_beyond(const ClaimTokens& in, const ClaimTokens& ex) {
+  return std::any_of(in.narrowed.begin(), in.narrowed.end(), [&](const std::string& s) {
+    return std::binary_search(in.dates.begin(), in.dates.end(), s)
+               ? ex.dates.empty()
+               : !std::binary_search(ex.words.begin(), ex.words.end(), s);
+  });
+}
+
 // Whether the claims hold in different scopes: each names a scope or name the
 // other lacks ("enabled in staging" and "enabled in production", "drain ci-01"
 // and "drain ci-02"), or the incoming one changes a value or the polarity
@@ -242,7 +253,7 @@ bool in_another_scope(const ClaimTokens& in, const ClaimTokens& ex) {
     });
   };
   const bool value_changed = lacks(in.values, ex.values) && lacks(ex.values, in.values);
-  if (value_changed && lacks(in.narrowed, ex.words)) {
+  if (value_changed && narrows_beyond(in, ex)) {
     return true;
   }
   if (!lacks(in.scopes, ex.scopes)) {

@@ -419,9 +419,20 @@ ClaimTokens tokens_of(std::string_view text) {
   std::size_t narrowing_until = 0; // a narrowing qualifier's words, up to three
   for (std::size_t w = 0; w < ordered.size(); ++w) {
     const bool in_subject = w < predicate.at;
-    narrowing_until = detail::narrows_value(ordered, w)  ? w + 4
-                      : detail::ends_qualifier(ordered[w]) ? std::min(narrowing_until, w)
-                                                           : narrowing_until;
+    // A day or month goes on the qualifier ("at 10:00 on Fridays"): it
+    // narrows the value as a word does, where another value ends it.
+    const bool date = ordered[w].value && role_of(ordered[w].text) == Role::date;
+    const bool ends = detail::ends_qualifier(ordered[w]) && !date;
+    const bool opens = detail::narrows_value(ordered, w);
+    narrowing_until = opens ? w + 4
+                      : ends                            ? std::min(narrowing_until, w)
+                                                        : narrowing_until;
+    if (date) {
+      tokens.dates.push_back(ordered[w].text);
+      if (!in_subject && w < narrowing_until) {
+        tokens.narrowed.push_back(ordered[w].text);
+      }
+    }
     if (ordered[w].value) {
       // A name (web-1, shard-3) is a scope; a version (c++17) is not, nor
       // the value a copula states ("The region is us-east-1"). A verb's
@@ -458,7 +469,7 @@ ClaimTokens tokens_of(std::string_view text) {
     if (!stem.empty() && w > 0 && ordered[w - 1].value) {
       tokens.units.push_back(stem);
     }
-    if (!stem.empty() && !in_subject && w < narrowing_until) {
+    if (!stem.empty() && !in_subject && w < narrowing_until && !opens) {
       tokens.narrowed.push_back(stem);
     }
     if (!stem.empty()) {
@@ -476,6 +487,7 @@ ClaimTokens tokens_of(std::string_view text) {
   sort_unique(tokens.scopes);
   sort_unique(tokens.units);
   sort_unique(tokens.narrowed);
+  sort_unique(tokens.dates);
   return tokens;
 }
 

@@ -40,8 +40,11 @@ struct ClaimTokens {
   // stemmed; sorted, unique. A changed value may change its unit.
   std::vector<std::string> units;
   // Words of a qualifier right after a value that narrows where it holds
-  // ("10 days for international orders"), stemmed; sorted, unique.
+  // ("10 days for international orders", "10:00 on Fridays"), stemmed, a
+  // month or weekday as its value; sorted, unique.
   std::vector<std::string> narrowed;
+  // The month and weekday names among its values; sorted, unique.
+  std::vector<std::string> dates;
 };
 
 // Whether `word` (lower-case) is too common to say what a text is about.

@@ -382,6 +382,16 @@ TEST_CASE("claims: a value changed within a scope the older claim did not name l
         Relation::distinct);
   CHECK(compare("Refunds take 10 days for international orders.", "Refunds take 5 days.") ==
         Relation::distinct);
+  // A day or month after the value narrows it as a word does, unless the
+  // older names a day or month of its own: then the day is a value replaced.
+  CHECK(compare("The team standup is at 10:00 on Fridays.", "The team standup is at 9:30.") ==
+        Relation::distinct);
+  CHECK(compare("The ingest quota is 800 GB in December.", "The ingest quota is 500 GB.") ==
+        Relation::distinct);
+  CHECK(compare("The team standup is at 10:00 on Mondays.",
+                "The team standup is at 9:30 on Mondays.") == Relation::update);
+  CHECK(compare("The weekly sync is now at 15:00 on Wednesdays.",
+                "The weekly sync is at 14:00 on Tuesdays.") == Relation::update);
   // The same value with a scope added qualifies it; a value changed in the same scope updates it.
   CHECK(compare("The request timeout is 30 seconds in production.",
                 "The request timeout is 30 seconds.") == Relation::update);
