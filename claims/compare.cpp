@@ -335,7 +335,11 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
   const auto dropped = change.words_dropped + change.values_dropped;
   const auto added = change.words_added + change.values_added;
   if (in.negated != ex.negated) {
-    return dropped <= 1 && added <= k_max_complement_words
+    // A word the negation was about, replaced by others, names another
+    // thing: "does not want emails on weekends" and "wants emails for
+    // failed deploys" both hold.
+    const bool object_replaced = change.words_dropped > 0 && change.words_added > 0;
+    return dropped <= 1 && added <= k_max_complement_words && !object_replaced
                ? Judgment{Relation::update, Why::polarity, score}
                : Judgment{Relation::distinct, Why::different, score};
   }

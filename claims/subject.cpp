@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <optional>
 
 namespace engram::claims {
@@ -42,6 +43,19 @@ constexpr std::array<std::string_view, 48> k_base_verbs = {
     "rely",   "own",   "hold",    "keep",    "show",    "ship",    "handle", "prefer",
     "like",   "want",  "know",    "speak",   "serve",   "expose",  "listen", "reach",
     "last",   "cover", "block",   "retry",   "trigger", "break",   "land",   "sit",
+};
+
+// The most tokens a subject said to be "the" something has ("Priya", "Ana
+// Lima"); a longer one is a sentence of its own. One opened by a determiner
+// ("The problem is the network") is the thing that has the value.
+constexpr std::size_t k_inverted_subject_reach = 3;
+
+// Verbs in the third person that open a profile's line about the user with
+// its subject unwritten ("Prefers short answers"); ones that are plural nouns
+// as often ("Retries", "Runs", "Returns") are not among them.
+constexpr std::array<std::string_view, 18> k_profile_verbs = {
+    "prefers", "likes",  "dislikes", "wants",   "lives", "loves",  "hates",  "enjoys", "speaks",
+    "knows",   "works",  "uses",     "studies", "owns",  "drinks", "drives", "eats",   "needs",
 };
 
 // Words that open an instruction: its predicate is the whole claim.
@@ -184,6 +198,18 @@ std::optional<Predicate> clause_predicate(const std::vector<Token>& tokens,
   return std::nullopt;
 }
 
+// A claim that opens with a verb in the third person and no subject before
+// it ("Prefers short answers", "Works at Acme"); a plural noun before a base
+// verb ("Needs change every sprint") is a subject.
+std::optional<Predicate> unwritten_subject(const std::vector<Token>& tokens) {
+  if (tokens[0].value || !listed(k_profile_verbs, tokens[0].text) ||
+      (tokens.size() > 1 && !tokens[1].value && listed(k_base_verbs, tokens[1].text))) {
+    return std::nullopt;
+  }
+  const bool related = is_preposition(tokens, next_content(tokens, 0));
+  return Predicate{0, related, related, true};
+}
+
 } // namespace
 
 bool opens_instruction(std::string_view word) {
@@ -219,6 +245,9 @@ Predicate predicate_of(const std::vector<Token>& tokens,
   if (tokens.empty() || tokens[0].opener) {
     return {0, false};
   }
+  if (const auto unwritten = unwritten_subject(tokens)) {
+    return *unwritten;
+  }
   if (const auto clause = clause_predicate(tokens, proper)) {
     return *clause;
   }
@@ -253,6 +282,21 @@ Predicate predicate_of(const std::vector<Token>& tokens,
     }
   }
   return {std::min<std::size_t>(tokens.size(), 1), false};
+}
+
+void put_definite_complement_first(std::vector<Token>& tokens, Predicate& predicate) {
+  const auto at = predicate.at;
+  if (at == 0 || at > k_inverted_subject_reach || at + 2 >= tokens.size() || tokens[at].value ||
+      !listed(k_copulas, tokens[at].text) || tokens[at + 1].text != "the" || tokens[at + 1].value ||
+      listed(k_determiners, tokens[0].text)) {
+    return;
+  }
+  std::vector<Token> reordered(std::make_move_iterator(tokens.begin() + at + 1),
+                               std::make_move_iterator(tokens.end()));
+  reordered.push_back(std::move(tokens[at]));
+  std::move(tokens.begin(), tokens.begin() + at, std::back_inserter(reordered));
+  predicate = Predicate{tokens.size() - at - 1, true, false};
+  tokens = std::move(reordered);
 }
 
 } // namespace engram::claims

@@ -27,6 +27,9 @@ struct Predicate {
   // A verb and a preposition open it ("runs on Vite"): its value is one of
   // a kind, but a name there (a host, "runs on cache-01") is one of many.
   bool by_verb = false;
+  // It opens with a verb in the third person ("Prefers short answers"), as a
+  // profile's lines about the user do: its subject is the user, unwritten.
+  bool user_unwritten = false;
 };
 
 // Whether `word` (lower-case, the first of a claim) opens an instruction.
@@ -36,6 +39,12 @@ struct Predicate {
 // past the claim's first (names: "is Memcached" is a value, not a verb).
 [[nodiscard]] Predicate predicate_of(const std::vector<Token>& tokens,
                                      const std::unordered_set<std::string>& proper);
+
+// Reads "Priya is the on-call lead" as "The on-call lead is Priya": a short
+// subject said to be "the" something is that something's one value, so
+// "Marco is the on-call lead" updates it, and "Marco is the tech lead" is
+// about another role. Moves the tokens and the predicate to match.
+void put_definite_complement_first(std::vector<Token>& tokens, Predicate& predicate);
 
 // Whether a value names a thing rather than measures it: letters, then a
 // digit (web-1, db01, us-east-1), as a host or a region is named.

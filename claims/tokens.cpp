@@ -413,9 +413,14 @@ std::vector<Token> ordered_tokens(const std::string& folded) {
 ClaimTokens tokens_of(std::string_view text) {
   const auto plain = without_link_targets(text);
   auto ordered = ordered_tokens(fold(plain, KeepBackticks::yes));
-  const auto predicate = predicate_of(ordered, proper_words(plain));
+  auto predicate = predicate_of(ordered, proper_words(plain));
+  put_definite_complement_first(ordered, predicate);
   ClaimTokens tokens;
   tokens.copular = predicate.copular;
+  if (predicate.user_unwritten) {
+    tokens.subject.emplace_back("user");
+    tokens.words.emplace_back("user");
+  }
   std::size_t narrowing_until = 0; // a narrowing qualifier's words, up to three
   for (std::size_t w = 0; w < ordered.size(); ++w) {
     const bool in_subject = w < predicate.at;

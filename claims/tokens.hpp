@@ -19,7 +19,8 @@ struct ClaimTokens {
   bool negated = false;
   // What the claim is about: its words and values before its predicate
   // opens (at the first verb, copula or colon; an instruction has none),
-  // sorted, unique. "Server web-1 has 16 GB" is about server and web-1.
+  // sorted, unique. "Server web-1 has 16 GB" is about server and web-1;
+  // "Prefers short answers", a profile's line, about the user, unwritten.
   std::vector<std::string> subject;
   // What it says of its subject: its words and values from where its
   // predicate opens, sorted, unique (a word can be in both: "The module

@@ -403,3 +403,33 @@ TEST_CASE("claims: a value changed within a scope the older claim did not name l
   CHECK(compare("The daily ETL finishes around 04:30 now that it runs on the larger warehouse.",
                 "The daily ETL finishes around 06:00.") == Relation::update);
 }
+
+TEST_CASE("claims: a profile's line with its subject unwritten is about the user") {
+  CHECK(compare("The user prefers short answers.", "- Prefers short answers") ==
+        Relation::duplicate);
+  CHECK(compare("- Works at Globex", "- Works at Acme") == Relation::update);
+  CHECK(compare("Bob prefers tabs.", "- Prefers tabs") == Relation::distinct);
+  // A plural noun that is also a verb opens a subject, as it did.
+  CHECK(compare("Retries for the order sync are enabled", "Enable retries for the order sync") ==
+        Relation::duplicate);
+}
+
+TEST_CASE("claims: a name said to be the one holder of a role is that role's value") {
+  CHECK(compare("Marco is the on-call lead this week.", "Priya is the on-call lead this week.") ==
+        Relation::update);
+  CHECK(compare("Memcached is the default cache.", "Redis is the default cache.") ==
+        Relation::update);
+  CHECK(compare("Marco is the tech lead for search.", "Priya is the tech lead for payments.") ==
+        Relation::distinct);
+  CHECK(compare("Alice is the product owner.", "Alice is the tech lead.") == Relation::distinct);
+  // A subject opened by a determiner is the thing that has the value.
+  CHECK(compare("The bottleneck of the checkout flow is the payment API.",
+                "The bottleneck of the checkout flow is the database.") == Relation::update);
+}
+
+TEST_CASE("claims: a polarity flipped with the thing it was about replaced leaves both") {
+  CHECK(compare("The user wants emails for failed deploys",
+                "The user does not want emails on weekends") == Relation::distinct);
+  CHECK(compare("The app supports dark mode since v3.", "The app does not support dark mode.") ==
+        Relation::update);
+}
