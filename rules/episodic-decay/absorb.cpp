@@ -17,6 +17,17 @@
 namespace engram::episodic_decay {
 namespace {
 
+// A one-line list item's words without their marker, to stand where a line
+// of a paragraph stood (a Claude Code feedback file leads with its rule as
+// a paragraph). An item of several lines stays one.
+std::string as_paragraph_line(const std::string& claim) {
+  if (!is_item(claim) || claim.find('\n') != std::string::npos) {
+    return claim;
+  }
+  const auto marker_end = claim.find_first_of(" \t");
+  return claim.substr(claim.find_first_not_of(" \t", marker_end));
+}
+
 // `heading` without a leading time of day ("09:12 - Backups" → "Backups"):
 // daily notes head their entries with the time they were written, which
 // names no subject.
@@ -300,7 +311,8 @@ void EpisodicDecayRule::supersede(StoreView& store, const Claim& claim, const st
     own.pop_back();
   }
   std::string replacement =
-      is_item(old_text) && !is_item(claim.text) ? "- " + claim.text : claim.text;
+      is_item(old_text) ? (is_item(claim.text) ? claim.text : "- " + claim.text)
+                        : as_paragraph_line(claim.text);
   const std::string indent = is_item(old_text) ? "  " : "";
   replacement += "\n" + indent + superseded_marker(store.today(), own) + markers;
   if (at == std::string::npos) {

@@ -289,3 +289,34 @@ TEST_CASE("a claim about the subject of an agent's topic file is filed in that f
   CHECK_THAT(run.out, Catch::Contains("→ project_branch.md"));
   check_sound(sandbox, root);
 }
+
+TEST_CASE("a feedback rule a session updates keeps its paragraph form, its Why and How to apply") {
+  const Sandbox sandbox;
+  const auto root = claude_code_folder(sandbox);
+  write_file(root / "feedback_testing.md",
+             topic("Testing rules", "how to run tests before commits", "feedback",
+                   "Always run the integration tests before committing.\n\n"
+                   "**Why:** a broken main blocked the release twice in October.\n"
+                   "**How to apply:** any change under `src/` or `migrations/`.\n"));
+  write_file(root / "MEMORY.md",
+             read_file(root / "MEMORY.md") +
+                 "- [Testing rules](feedback_testing.md) — how to run tests before commits\n");
+  ok(sandbox, {"init", root.string()});
+  write_file(root / "episodic" / "2026-08-01-testing.md",
+             "---\ntype: episodic\ntags: [testing]\ncreated: 2026-08-01\n---\n# Session\n\n"
+             "- Don't run the integration tests before committing; CI runs them now.\n");
+  const auto memory = read_file(root / "MEMORY.md");
+  ok(sandbox, {"consolidate", "--store", root.string(), "--now", k_now});
+  const auto after = read_file(root / "feedback_testing.md");
+  // The rule stands where the older one stood, as a line of its paragraph, not a list item.
+  CHECK_THAT(after, Catch::Contains("---\nDon't run the integration tests before committing; CI "
+                                    "runs them now.\n<!-- superseded "));
+  CHECK_THAT(after, Catch::Contains("previously \"Always run the integration tests before "
+                                    "committing.\""));
+  // The reasons the agent wrote stay as they were, visible.
+  CHECK_THAT(after, Catch::EndsWith("\n\n**Why:** a broken main blocked the release twice in "
+                                    "October.\n**How to apply:** any change under `src/` or "
+                                    "`migrations/`.\n"));
+  CHECK(read_file(root / "MEMORY.md") == memory);
+  check_sound(sandbox, root);
+}
