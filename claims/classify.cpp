@@ -64,6 +64,13 @@ constexpr std::array<std::string_view, 19> k_instruction_phrases = {
     "be sure to", "ensure",  "stop using", "be careful", "please",
 };
 
+// Verbs that report an instruction someone gave ("Ana asked to keep …",
+// "The user asked us to …"), when "to" and a verb other than "be" follow;
+// and ones that do only with "me" or "us" between ("Ana wants to move to
+// Berlin" is a wish, "Ana wants us to squash merges" an instruction).
+constexpr std::array<std::string_view, 3> k_reported_asks = {"asked", "instructed", "reminded"};
+constexpr std::array<std::string_view, 3> k_reported_wishes = {"told", "wants", "wanted"};
+
 // Verbs that start an instruction whatever follows them.
 constexpr std::array<std::string_view, 64> k_imperative_verbs = {
     "run",     "use",     "check",    "verify",  "add",      "install", "ask",       "avoid",
@@ -210,6 +217,20 @@ bool is_place(std::string_view raw) {
   return false;
 }
 
+// Whether a token after "under" is a folder path within a tool ("under
+// Macros/Billing"): one slash there joins folders, not "and/or".
+bool names_folder_under(const std::vector<std::string_view>& tokens) {
+  for (std::size_t i = 1; i < tokens.size(); ++i) {
+    const auto token = without_marks(tokens[i]);
+    const auto slash = token.find('/');
+    if (slash != std::string_view::npos && slash > 0 && slash + 1 < token.size() &&
+        (tokens[i - 1] == "under" || tokens[i - 1] == "Under")) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // A text as the keyword rules read it: its whitespace-separated tokens and its words.
 struct Reading {
   std::vector<std::string_view> tokens; // raw_tokens, into the text
@@ -236,9 +257,10 @@ bool is_reference(const Reading& prose, const Reading& outside_code) {
   if (!std::any_of(prose.tokens.begin(), prose.tokens.end(), is_place)) {
     static const PhraseSet k_storage_places(k_storage_phrases);
     return k_storage_places.found_in(words) &&
-           std::any_of(words.begin(), words.end(), [](const std::string& word) {
-             return detail::is_one_of<k_storage_nouns>(word);
-           });
+           (names_folder_under(prose.tokens) ||
+            std::any_of(words.begin(), words.end(), [](const std::string& word) {
+              return detail::is_one_of<k_storage_nouns>(word);
+            }));
   }
   static const PhraseSet k_weak_pointers(k_weak_pointer_phrases);
   static const PhraseSet k_storage(k_storage_phrases);
@@ -250,10 +272,34 @@ bool is_reference(const Reading& prose, const Reading& outside_code) {
   });
 }
 
+// Whether `words` report an instruction: an asking verb, maybe "me" or
+// "us", then "to" and a verb ("asked to be added" is a request, not a rule).
+bool reports_instruction(const std::vector<std::string>& words) {
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const bool asks = detail::is_one_of<k_reported_asks>(words[i]);
+    if (!asks && !detail::is_one_of<k_reported_wishes>(words[i])) {
+      continue;
+    }
+    auto to = i + 1;
+    if (to < words.size() && (words[to] == "me" || words[to] == "us")) {
+      ++to;
+    } else if (!asks) {
+      continue;
+    }
+    if (to + 1 < words.size() && words[to] == "to" && words[to + 1] != "be") {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Whether the claim is an instruction; `words` are words_of(prose).
 bool is_instruction(std::string_view prose, const std::vector<std::string>& words) {
   static const PhraseSet k_instructions(k_instruction_phrases);
   if (k_instructions.found_in(words)) {
+    return true;
+  }
+  if (reports_instruction(words)) {
     return true;
   }
   const auto use = std::min(find_phrase(words, "use"), find_phrase(words, "using"));

@@ -37,6 +37,16 @@ constexpr std::array<std::string_view, 14> k_soon = {
     "later today", "after lunch", "next time", "next session",
 };
 
+// Words that name a day a deadline falls on: "Rotate the key before
+// Friday" is a to-do, where "Rotate the key every Friday" is a rule.
+constexpr std::array<std::string_view, 10> k_deadline_days = {
+    "monday", "tuesday", "wednesday", "thursday", "friday",
+    "saturday", "sunday", "tomorrow", "tonight", "eod",
+};
+
+// Words that open an instruction not to do something: it holds, it is no errand.
+constexpr std::array<std::string_view, 5> k_forbidding = {"never", "dont", "don't", "do", "avoid"};
+
 // Verbs of errands, which an instruction for the near future opens with.
 constexpr std::array<std::string_view, 14> k_errands = {
     "remind", "investigate", "call",  "book",     "buy",       "order", "email",
@@ -44,7 +54,7 @@ constexpr std::array<std::string_view, 14> k_errands = {
 };
 
 // Words that name something about a session rather than the world.
-constexpr std::array<std::string_view, 34> k_session_labels = {
+constexpr std::array<std::string_view, 35> k_session_labels = {
     "session",      "session id",
     "source",       "channel",
     "client",       "model",
@@ -62,18 +72,27 @@ constexpr std::array<std::string_view, 34> k_session_labels = {
     "tools",        "tools used",
     "conversation", "thread",
     "device",       "session type",
+    "heartbeat",
 };
 
 // Phrases that open a line describing the session itself.
-constexpr std::array<std::string_view, 9> k_session_openers = {
-    "conversation with", "session with", "chat with",       "call with",    "resumed from",
-    "continued from",    "this session", "in this session", "session type",
+constexpr std::array<std::string_view, 15> k_session_openers = {
+    "conversation with",     "session with",   "chat with",       "call with",
+    "resumed from",          "continued from", "this session",    "in this session",
+    "session type",          "heartbeat run",  "heartbeat check", "heartbeat ok",
+    "compacted the context", "context compacted", "context was compacted",
 };
 
 // Phrases that open a line telling what the agent did in the session.
-constexpr std::array<std::string_view, 12> k_activity_openers = {
-    "working on", "worked on",   "spent",     "started on", "continued on", "finished",
-    "helped",     "paired with", "looked at", "looked into", "debugging",   "investigating",
+constexpr std::array<std::string_view, 18> k_activity_openers = {
+    "working on", "worked on",   "spent",      "started on",  "continued on", "finished",
+    "helped",     "paired with", "looked at",  "looked into", "debugging",    "investigating",
+    "talked with", "talked to",  "spoke with", "spoke to",    "chatted with", "met with",
+};
+
+// Words that measure how long the session spent on something ("for an hour").
+constexpr std::array<std::string_view, 6> k_session_spans = {
+    "minute", "minutes", "hour", "hours", "half-hour", "while",
 };
 
 // Words that date a line to the session itself ("today", "this morning").
@@ -93,6 +112,43 @@ template <const auto& Phrases> bool opened_by(const std::vector<std::string>& wo
     }
     return true;
   });
+}
+
+// Whether `words` set a deadline on a day ("before Friday", "by tomorrow").
+bool sets_deadline(const std::vector<std::string>& words) {
+  for (std::size_t i = 0; i + 1 < words.size(); ++i) {
+    if ((words[i] == "by" || words[i] == "before") && detail::is_one_of<k_deadline_days>(words[i + 1])) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Whether `words` say how long the session spent ("for an hour", "for 20
+// minutes", "for half an hour", "for a couple of hours").
+bool spans_session(const std::vector<std::string>& words) {
+  constexpr std::size_t k_reach = 4; // words from "for" to the span's
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    for (std::size_t j = i + 1; words[i] == "for" && j < words.size() && j <= i + k_reach; ++j) {
+      if (detail::is_one_of<k_session_spans>(words[j])) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// A session label's name without what counts it ("Cost so far", "Total tokens").
+std::string_view counted_label(std::string_view name) {
+  if (name.starts_with("total ")) {
+    name.remove_prefix(6);
+  }
+  for (std::string_view suffix : {" so far", " total", " used"}) {
+    if (name.ends_with(suffix)) {
+      name.remove_suffix(suffix.size());
+    }
+  }
+  return name;
 }
 
 } // namespace
@@ -129,7 +185,9 @@ bool is_task(std::string_view text) {
                          std::find(words.begin(), words.end(), "about") != words.end());
   static const PhraseSet k_soon_phrases(k_soon);
   const bool errand = !words.empty() && (starts_imperative(line) || is_one_of<k_errands>(words[0]));
-  return question || (errand && !recurring && k_soon_phrases.found_in(words));
+  const bool due = k_soon_phrases.found_in(words) ||
+                   (sets_deadline(words) && !is_one_of<k_forbidding>(words[0]));
+  return question || (errand && !recurring && due);
 }
 
 // Whether the claim is about the session itself: a session label
@@ -144,7 +202,8 @@ bool is_session_metadata(std::string_view text) {
           return phrase.find(' ') != std::string_view::npos &&
                  name.starts_with(std::string(phrase) + " ");
         });
-    if (is_one_of<k_session_labels>(name) || prefixed || name.starts_with("session ") ||
+    if (is_one_of<k_session_labels>(counted_label(name)) || prefixed ||
+        name.starts_with("session ") ||
         name.ends_with(" of the session")) {
       return true;
     }
@@ -152,9 +211,11 @@ bool is_session_metadata(std::string_view text) {
   const auto words = words_of(strip_line_markup(line));
   // "Working on the refund flow today": what the session did, not what
   // holds after it ("Working on weekends needs approval" names no day).
-  const bool activity = opened_by<k_activity_openers>(words) &&
-                        std::any_of(words.begin(), words.end(),
-                                    [](const std::string& w) { return is_one_of<k_session_days>(w); });
+  const bool activity =
+      opened_by<k_activity_openers>(words) &&
+      (spans_session(words) || std::any_of(words.begin(), words.end(), [](const std::string& w) {
+         return is_one_of<k_session_days>(w);
+       }));
   return activity || opened_by<k_session_openers>(words);
 }
 

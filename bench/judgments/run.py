@@ -478,6 +478,9 @@ def main():
     parser.add_argument("--pairs", action="append",
                         help="a pairs corpus to judge instead of " + " and ".join(PAIR_CORPORA) +
                              " (may be given again)")
+    parser.add_argument("--classification", action="append",
+                        help="a classification corpus to judge instead of " +
+                             " and ".join(CLASS_CORPORA) + " (may be given again)")
     args = parser.parse_args()
     global PROFILE
     PROFILE = args.profile
@@ -485,7 +488,7 @@ def main():
 
     wanted = lambda name: args.only in (None, name)
     placements = load("placement.jsonl", args.limit) if wanted("placement") else []
-    class_corpora = CLASS_CORPORA if wanted("classification") else []
+    class_corpora = (args.classification or CLASS_CORPORA) if wanted("classification") else []
     out = []
     corpora = (args.pairs or PAIR_CORPORA) if wanted("pairs") else []
     failures, misses = judge_corpora(engram, corpora, args, out)

@@ -217,3 +217,38 @@ TEST_CASE("claims: what the agent did in the session, dated today, is about the 
   CHECK(classify("Working on weekends needs a manager's approval.") == ClaimKind::factual);
   CHECK(classify("The staging DB was migrated to Postgres 16 today.") == ClaimKind::factual);
 }
+
+TEST_CASE("claims: a talk the session spent time on, its heartbeat and its compaction are about it") {
+  CHECK(classify("Talked with Ben for an hour about the billing migration.") ==
+        ClaimKind::metadata);
+  CHECK(classify("Spoke with Ben on the phone for half an hour.") == ClaimKind::metadata);
+  CHECK(classify("Heartbeat run, nothing new in the inbox.") == ClaimKind::metadata);
+  CHECK(classify("Compacted the context at 14:10.") == ClaimKind::metadata);
+  CHECK(classify("Cost so far: $0.42.") == ClaimKind::metadata);
+  CHECK(classify("Total tokens: 18,204") == ClaimKind::metadata);
+  // Said of the world, the same words hold after the session.
+  CHECK(classify("The heartbeat interval is 30 minutes.") == ClaimKind::factual);
+  CHECK(classify("Ben spoke at the Lisbon JS meetup last year.") == ClaimKind::factual);
+}
+
+TEST_CASE("claims: an errand due on a day is a task, a standing instruction a rule") {
+  CHECK(classify("Rotate the API key before Friday.") == ClaimKind::task);
+  CHECK(classify("Renew the domain by tomorrow.") == ClaimKind::task);
+  CHECK(classify("Send the weekly report every Friday before noon.") == ClaimKind::behavioural);
+  CHECK(classify("Don't book flights before Monday.") == ClaimKind::behavioural);
+}
+
+TEST_CASE("claims: an instruction someone gave, reported, is a rule; a wish is a fact") {
+  CHECK(classify("Ana asked to keep the changelog newest entry first.") ==
+        ClaimKind::behavioural);
+  CHECK(classify("The user asked us to stop adding emojis to commit messages.") ==
+        ClaimKind::behavioural);
+  CHECK(classify("Ana wants to move to Berlin next spring.") == ClaimKind::factual);
+  CHECK(classify("Ben asked to be added to the billing channel.") != ClaimKind::behavioural);
+}
+
+TEST_CASE("claims: a folder path within a tool, after under, makes a reference") {
+  CHECK(classify("Support macros live in Zendesk under Macros/Billing.") ==
+        ClaimKind::reference);
+  CHECK(classify("The invoice PDF generator is a Lambda in eu-west-1.") == ClaimKind::factual);
+}
