@@ -281,6 +281,51 @@ bool drops_word_beside_value(const ClaimTokens& in, const ClaimTokens& ex) {
   });
 }
 
+// The verdict on two claims about one subject, from how their predicates
+// differ: a value replaced, a polarity flipped, a qualifier added or a
+// copula's complement replaced is an update; one word for another is for a
+// person to judge; anything else is a different statement.
+Judgment judge_change(const ClaimTokens& in, const ClaimTokens& ex, const PredicateChange& change,
+                      double score) {
+  const auto dropped = change.words_dropped + change.values_dropped;
+  const auto added = change.words_added + change.values_added;
+  if (in.negated != ex.negated) {
+    // A word the negation was about, replaced by others, names another
+    // thing: "does not want emails on weekends" and "wants emails for
+    // failed deploys" both hold.
+    const bool object_replaced = change.words_dropped > 0 && change.words_added > 0;
+    return dropped <= 1 && added <= k_max_complement_words && !object_replaced
+               ? Judgment{Relation::update, Why::polarity, score}
+               : Judgment{Relation::distinct, Why::different, score};
+  }
+  const bool kept_in_order = keeps_older_words(in, ex, change.words_added);
+  // A name replaced ("after worker 31" → "after parser 75") is another thing, not a new value.
+  const bool names_changed = in.scopes != ex.scopes && !(in.copular && ex.copular);
+  if (change.values_dropped > 0 && change.values_added > 0 && change.words_dropped == 0 &&
+      kept_in_order && !names_changed) {
+    return {Relation::update, Why::value, score};
+  }
+  if (dropped == 0 && added > 0 && kept_in_order) {
+    return {Relation::update, Why::qualifier, score};
+  }
+  // A copula's complement replaced, maybe with a qualifier after it ("is
+  // Dr. Lindqvist since he switched practices"); scopes were checked above.
+  // A value replaced with a word beside it ("is 10 MB for images" → "is 100
+  // MB for videos") is a value of another thing.
+  const bool value_and_word =
+      change.values_dropped > 0 && change.values_added > 0 && drops_word_beside_value(in, ex);
+  if (in.copular && ex.copular && in.verb == ex.verb && dropped > 0 && added > 0 &&
+      dropped <= k_max_complement_words && !value_and_word) {
+    return {Relation::update, Why::complement, score};
+  }
+  // One word for another, the rest alike: a tool switched ("uses Slack" →
+  // "uses Jira") or a second one added. Not certain enough to hide either.
+  if (dropped == 1 && added == 1 && change.words_dropped == 1 && change.shared_words >= 1) {
+    return {Relation::uncertain, Why::substituted, score};
+  }
+  return {Relation::distinct, Why::different, score};
+}
+
 // The verdict on two claims, with what it rests on. The subject model: two
 // claims update each other only when they are about the same thing (equal
 // subjects) and their predicates differ as a changed value does — a value
@@ -332,43 +377,7 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
   if (!enough) {
     return {Relation::distinct, Why::too_little, score};
   }
-  const auto dropped = change.words_dropped + change.values_dropped;
-  const auto added = change.words_added + change.values_added;
-  if (in.negated != ex.negated) {
-    // A word the negation was about, replaced by others, names another
-    // thing: "does not want emails on weekends" and "wants emails for
-    // failed deploys" both hold.
-    const bool object_replaced = change.words_dropped > 0 && change.words_added > 0;
-    return dropped <= 1 && added <= k_max_complement_words && !object_replaced
-               ? Judgment{Relation::update, Why::polarity, score}
-               : Judgment{Relation::distinct, Why::different, score};
-  }
-  const bool kept_in_order = keeps_older_words(in, ex, change.words_added);
-  // A name replaced ("after worker 31" → "after parser 75") is another thing, not a new value.
-  const bool names_changed = in.scopes != ex.scopes && !(in.copular && ex.copular);
-  if (change.values_dropped > 0 && change.values_added > 0 && change.words_dropped == 0 &&
-      kept_in_order && !names_changed) {
-    return {Relation::update, Why::value, score};
-  }
-  if (dropped == 0 && added > 0 && kept_in_order) {
-    return {Relation::update, Why::qualifier, score};
-  }
-  // A copula's complement replaced, maybe with a qualifier after it ("is
-  // Dr. Lindqvist since he switched practices"); scopes were checked above.
-  // A value replaced with a word beside it ("is 10 MB for images" → "is 100
-  // MB for videos") is a value of another thing.
-  const bool value_and_word =
-      change.values_dropped > 0 && change.values_added > 0 && drops_word_beside_value(in, ex);
-  if (in.copular && ex.copular && dropped > 0 && added > 0 && dropped <= k_max_complement_words &&
-      !value_and_word) {
-    return {Relation::update, Why::complement, score};
-  }
-  // One word for another, the rest alike: a tool switched ("uses Slack" →
-  // "uses Jira") or a second one added. Not certain enough to hide either.
-  if (dropped == 1 && added == 1 && change.words_dropped == 1 && change.shared_words >= 1) {
-    return {Relation::uncertain, Why::substituted, score};
-  }
-  return {Relation::distinct, Why::different, score};
+  return judge_change(in, ex, change, score);
 }
 
 // The tokens of sorted `a` that sorted `b` lacks, as words.

@@ -20,7 +20,7 @@ namespace {
 
 // Words too common to say what a claim is about. Prepositions and adverbs
 // that change meaning (before/after, more/less, only) are deliberately absent.
-constexpr std::array<std::string_view, 81> k_stopwords = {
+constexpr std::array<std::string_view, 82> k_stopwords = {
     "a",     "an",     "the",    "is",    "are",       "was",   "were",   "be",     "been",
     "being", "am",     "have",   "has",   "had",       "do",    "does",   "did",    "will",
     "would", "could",  "should", "may",   "might",     "must",  "can",    "shall",  "to",
@@ -30,6 +30,7 @@ constexpr std::array<std::string_view, 81> k_stopwords = {
     "we",    "you",    "i",      "they",  "he",        "she",   "our",    "your",   "their",
     "my",    "also",   "just",   "now",   "currently", "still", "always", "really", "actually",
     "very",  "please", "all",    "every", "each",      "any",   "both",   "ever",   "some",
+    "too",
 };
 
 // Words that negate what the claim says.
@@ -408,6 +409,41 @@ std::vector<Token> ordered_tokens(const std::string& folded) {
   return out;
 }
 
+// A claim's tokens as its predicate makes them before any word is read: how
+// it states its value, its verb, and the user a profile's line leaves unwritten.
+ClaimTokens tokens_of_predicate(const std::vector<Token>& ordered, const Predicate& predicate) {
+  ClaimTokens tokens;
+  tokens.copular = predicate.copular;
+  if (predicate.by_verb && predicate.at < ordered.size() && !ordered[predicate.at].value) {
+    tokens.verb = comparable_stem(ordered[predicate.at].text);
+  }
+  if (predicate.user_unwritten) {
+    tokens.subject.emplace_back("user");
+    tokens.words.emplace_back("user");
+  }
+  return tokens;
+}
+
+// Takes a value into `tokens`. A name (web-1, shard-3) is a scope; a version
+// (c++17) is not, nor the value a copula states ("The region is
+// us-east-1"). A verb's ("Redis runs on cache-01") is: the subject can run on many.
+void take_value(ClaimTokens& tokens, std::string value, bool in_subject,
+                const Predicate& predicate) {
+  if (is_identifier(value) && !is_version_name(value) &&
+      (in_subject || !tokens.copular || (predicate.by_verb && detail::is_numbered_name(value)))) {
+    tokens.scopes.push_back(value);
+  }
+  (in_subject ? tokens.subject : tokens.predicate).push_back(value);
+  tokens.values.push_back(std::move(value));
+}
+
+void sort_all(ClaimTokens& tokens) {
+  for (auto* list : {&tokens.words, &tokens.values, &tokens.subject, &tokens.predicate,
+                     &tokens.scopes, &tokens.units, &tokens.narrowed, &tokens.dates}) {
+    sort_unique(*list);
+  }
+}
+
 } // namespace
 
 ClaimTokens tokens_of(std::string_view text) {
@@ -415,12 +451,7 @@ ClaimTokens tokens_of(std::string_view text) {
   auto ordered = ordered_tokens(fold(plain, KeepBackticks::yes));
   auto predicate = predicate_of(ordered, proper_words(plain));
   put_definite_complement_first(ordered, predicate);
-  ClaimTokens tokens;
-  tokens.copular = predicate.copular;
-  if (predicate.user_unwritten) {
-    tokens.subject.emplace_back("user");
-    tokens.words.emplace_back("user");
-  }
+  auto tokens = tokens_of_predicate(ordered, predicate);
   std::size_t narrowing_until = 0; // a narrowing qualifier's words, up to three
   for (std::size_t w = 0; w < ordered.size(); ++w) {
     const bool in_subject = w < predicate.at;
@@ -429,9 +460,7 @@ ClaimTokens tokens_of(std::string_view text) {
     const bool date = ordered[w].value && role_of(ordered[w].text) == Role::date;
     const bool ends = detail::ends_qualifier(ordered[w]) && !date;
     const bool opens = detail::narrows_value(ordered, w);
-    narrowing_until = opens ? w + 4
-                      : ends                            ? std::min(narrowing_until, w)
-                                                        : narrowing_until;
+    narrowing_until = opens ? w + 4 : ends ? std::min(narrowing_until, w) : narrowing_until;
     if (date) {
       tokens.dates.push_back(ordered[w].text);
       if (!in_subject && w < narrowing_until) {
@@ -439,16 +468,7 @@ ClaimTokens tokens_of(std::string_view text) {
       }
     }
     if (ordered[w].value) {
-      // A name (web-1, shard-3) is a scope; a version (c++17) is not, nor
-      // the value a copula states ("The region is us-east-1"). A verb's
-      // ("Redis runs on cache-01") is: the subject can run on many.
-      const auto& value = ordered[w].text;
-      if (is_identifier(value) && !is_version_name(value) &&
-          (in_subject || !tokens.copular || (predicate.by_verb && detail::is_numbered_name(value)))) {
-        tokens.scopes.push_back(value);
-      }
-      (in_subject ? tokens.subject : tokens.predicate).push_back(ordered[w].text);
-      tokens.values.push_back(std::move(ordered[w].text));
+      take_value(tokens, std::move(ordered[w].text), in_subject, predicate);
       continue;
     }
     auto word = std::move(ordered[w].text);
@@ -485,14 +505,7 @@ ClaimTokens tokens_of(std::string_view text) {
       tokens.words.push_back(std::move(stem));
     }
   }
-  sort_unique(tokens.words);
-  sort_unique(tokens.values);
-  sort_unique(tokens.subject);
-  sort_unique(tokens.predicate);
-  sort_unique(tokens.scopes);
-  sort_unique(tokens.units);
-  sort_unique(tokens.narrowed);
-  sort_unique(tokens.dates);
+  sort_all(tokens);
   return tokens;
 }
 

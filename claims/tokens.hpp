@@ -34,6 +34,9 @@ struct ClaimTokens {
   // "Owner: Priya"): it states the subject's one value, so a changed
   // complement is an update where "uses Slack" → "uses Jira" is not.
   bool copular = false;
+  // The verb that opens such a predicate with a preposition ("runs on
+  // Vite"), stemmed; empty for a copula. Another verb is another relation.
+  std::string verb;
   // The scopes and names it holds that a fact is true in or of: environments
   // (staging, production), platforms, identifiers (web-1); sorted, unique.
   std::vector<std::string> scopes;

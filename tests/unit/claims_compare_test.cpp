@@ -433,3 +433,15 @@ TEST_CASE("claims: a polarity flipped with the thing it was about replaced leave
   CHECK(compare("The app supports dark mode since v3.", "The app does not support dark mode.") ==
         Relation::update);
 }
+
+TEST_CASE("claims: another verb before the same preposition is another relation") {
+  CHECK(compare("Ana swims on Sundays.", "Ana runs on Sundays.") != Relation::update);
+  CHECK(compare("The frontend builds with Vite.", "The frontend runs on Vite.") !=
+        Relation::update);
+  // The same verb with its complement replaced is still an update.
+  CHECK(compare("The frontend runs on Webpack.", "The frontend runs on Vite.") ==
+        Relation::update);
+  // "too" adds nothing to what a claim says.
+  CHECK(compare("Ana is allergic to peanuts too.", "Ana is allergic to peanuts.") ==
+        Relation::duplicate);
+}
