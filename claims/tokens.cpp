@@ -290,12 +290,52 @@ void push_token(std::string_view token, std::vector<Token>& out) {
   }
 }
 
+// Ordinals, which name one of a series ("the second retry") as a number does.
+constexpr std::array<std::string_view, 10> k_ordinals = {
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+};
+
+// Words after which an ordinal names one of a series.
+constexpr std::array<std::string_view, 9> k_series_determiners = {
+    "the", "a", "an", "each", "every", "our", "your", "its", "their",
+};
+
+// The ordinal at `w` as a value ("2nd"), or "": one that opens the claim or
+// follows a determiner, before a word ("The second retry waits"). "1 second"
+// is a unit, and "Run the linter first" an adverb.
+std::string ordinal_value(const std::vector<Token>& out, std::size_t w) {
+  const auto* found = std::find(k_ordinals.begin(), k_ordinals.end(), out[w].text);
+  if (found == k_ordinals.end() || w + 1 >= out.size() || out[w + 1].value ||
+      (w > 0 && (out[w - 1].value || !detail::is_listed(k_series_determiners, out[w - 1].text)))) {
+    return {};
+  }
+  const auto n = static_cast<int>(found - k_ordinals.begin()) + 1;
+  return std::to_string(n) + (n == 1 ? "st" : n == 2 ? "nd" : n == 3 ? "rd" : "th");
+}
+
+// Reads "used to" that says a habit ended ("The job used to send a
+// digest": it no longer does) as the negation it is; "is used to send" and
+// "got used to" say something else.
+void mark_ended_habits(std::vector<Token>& out) {
+  constexpr std::array<std::string_view, 11> k_before_use = {
+      "is", "are", "was", "were", "be", "been", "being", "get", "gets", "got", "getting"};
+  for (std::size_t w = 0; w + 1 < out.size(); ++w) {
+    if (!out[w].value && out[w].text == "used" && out[w + 1].text == "to" &&
+        (w == 0 || !detail::is_listed(k_before_use, out[w - 1].text))) {
+      out[w].text = "not";
+    }
+  }
+}
+
 // Turns each word token that stands for a value (see value_word; "on" does
-// after a switch word or at the end) into a value token.
+// after a switch word or at the end; see ordinal_value) into a value token.
 void take_value_words(std::vector<Token>& out) {
   for (std::size_t w = 0; w < out.size(); ++w) {
     if (!out[w].value) {
       auto value = value_word(out[w].text, role_of(out[w].text));
+      if (value.empty()) {
+        value = ordinal_value(out, w);
+      }
       const bool switched_on =
           out[w].text == "on" &&
           (w + 1 == out.size() ||
@@ -403,6 +443,7 @@ std::vector<Token> ordered_tokens(const std::string& folded) {
   if (!out.empty() && !out[0].value && (instruction || opens_instruction(out[0].text))) {
     out[0].opener = true;
   }
+  mark_ended_habits(out);
   // Words that stand for values are values from here on: where a predicate
   // opens depends on them, as comparing does.
   take_value_words(out);

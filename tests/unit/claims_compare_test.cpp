@@ -445,3 +445,21 @@ TEST_CASE("claims: another verb before the same preposition is another relation"
   CHECK(compare("Ana is allergic to peanuts too.", "Ana is allergic to peanuts.") ==
         Relation::duplicate);
 }
+
+TEST_CASE("claims: an ordinal names one of a series, as a number does") {
+  CHECK(compare("The second retry waits 1 second.", "The first retry waits 1 second.") ==
+        Relation::distinct);
+  CHECK(compare("The second retry waits 8 seconds.", "The second retry waits 4 seconds.") ==
+        Relation::update);
+  // After a number it is a unit; at a clause's end an adverb.
+  CHECK(compare("The first retry waits 1 second.", "The first retry waits 1 second") ==
+        Relation::duplicate);
+}
+
+TEST_CASE("claims: a habit that used to hold no longer does") {
+  CHECK(compare("The cron job sends a daily digest.", "The cron job used to send a daily digest.") ==
+        Relation::update);
+  // "is used to" says what a thing is for.
+  CHECK(compare("The tool sends emails.", "The tool is used to send emails.") ==
+        Relation::duplicate);
+}
