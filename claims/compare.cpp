@@ -107,6 +107,7 @@ enum class Why : unsigned char {
   other_scope,   // each holds a scope or name the other lacks
   too_little,    // too little shared to be one subject
   polarity,      // the same statement, negated on one side
+  reversed,      // a choice made the other way: what one takes, the other passes over
   value,         // a value replaced (with words maybe added)
   qualifier,     // the existing claim, with something added
   complement,    // a copula's complement replaced
@@ -197,6 +198,25 @@ std::pair<std::size_t, bool> missing_from(const ClaimTokens& a, const ClaimToken
   return {missing, in_subject};
 }
 
+// Whether `in` makes the choice of `ex` the other way: it passes over what
+// `ex` takes ("Use Jest instead of Vitest" after "Use Vitest instead of
+// Jest"), or takes what `ex` passes over.
+// A word on both sides of a choice ("the shared runner pool instead of
+// self-hosted runners") says nothing of which way it goes.
+bool reverses_choice(const ClaimTokens& in, const ClaimTokens& ex) {
+  const auto holds = [](const std::vector<std::string>& list, const std::string& s) {
+    return std::binary_search(list.begin(), list.end(), s);
+  };
+  // Whether a word of `side` is on `taken` of `ex` and not on its other side.
+  const auto meets = [&](const std::vector<std::string>& side, const std::vector<std::string>& taken,
+                         const std::vector<std::string>& other) {
+    return std::any_of(side.begin(), side.end(),
+                       [&](const std::string& s) { return holds(taken, s) && !holds(other, s); });
+  };
+  return meets(in.passed_over, ex.chosen, ex.passed_over) ||
+         meets(in.chosen, ex.passed_over, ex.chosen);
+}
+
 // Whether `in` restates `ex`: the same values and polarity, and (almost) every
 // token of `in` in `ex`, none of the missing ones naming what `in` is about.
 std::optional<Judgment> duplicate_of(const PreparedClaim& incoming, const PreparedClaim& existing,
@@ -205,7 +225,7 @@ std::optional<Judgment> duplicate_of(const PreparedClaim& incoming, const Prepar
   const auto& ex = existing.tokens;
   // The incoming claim may say less than the existing one (drop a value it
   // holds), never something else (a value it lacks).
-  if (in.negated != ex.negated ||
+  if (in.negated != ex.negated || reverses_choice(in, ex) ||
       !std::includes(ex.values.begin(), ex.values.end(), in.values.begin(), in.values.end())) {
     return std::nullopt;
   }
@@ -340,6 +360,11 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
   if (in_another_scope(incoming.tokens, existing.tokens)) {
     return {Relation::distinct, Why::other_scope, 0.0};
   }
+  const auto& a = incoming.tokens;
+  const auto& b = existing.tokens;
+  if (reverses_choice(a, b) && a.words == b.words && a.values == b.values) {
+    return {Relation::update, Why::reversed, 1.0}; // the same words, the choice swapped
+  }
   if (auto duplicate = duplicate_of(incoming, existing, near_threshold)) {
     if (duplicate->relation == Relation::duplicate || duplicate->why == Why::too_few) {
       return *duplicate;
@@ -411,6 +436,10 @@ std::string reason_for(const Judgment& j, const ClaimTokens& in, const ClaimToke
                        listed_missing(in.scopes, ex.scopes));
   case Why::too_little:
     return "too little shared to be one subject";
+  case Why::reversed:
+    return fmt::format("same subject, the choice reversed ({} over {})",
+                       listed_missing(in.chosen, ex.chosen),
+                       listed_missing(in.passed_over, ex.passed_over));
   case Why::polarity:
     return fmt::format("same subject, polarity flipped ({} → {})",
                        ex.negated ? "negative" : "positive", in.negated ? "negative" : "positive");

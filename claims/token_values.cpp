@@ -92,6 +92,10 @@ bool is_value(std::string_view token) {
   if (token.find('/') != std::string_view::npos && token.find('.') != std::string_view::npos) {
     return true;
   }
+  // A channel or a tag: #eng-standup names one thing, not the words in it.
+  if (token.size() > 1 && token.front() == '#' && token[1] >= 'a' && token[1] <= 'z') {
+    return true;
+  }
   // An address or a handle: billing@acme.io, @dana.
   const auto at = token.find('@');
   if (at != std::string_view::npos && (at == 0 || token.find('.', at) != std::string_view::npos)) {

@@ -478,9 +478,55 @@ void take_value(ClaimTokens& tokens, std::string value, bool in_subject,
   tokens.values.push_back(std::move(value));
 }
 
+// Where the contrast of a choice opens in `ordered` from `from` on
+// ("instead of", "rather than", "over" after a word of preferring), and how
+// many tokens it takes; {npos, 0} when there is none.
+std::pair<std::size_t, std::size_t> contrast_of(const std::vector<Token>& ordered,
+                                                std::size_t from) {
+  constexpr std::array<std::string_view, 7> k_preferring = {
+      "prefer", "prefers", "preferred", "favour", "favor", "choose", "pick"};
+  bool preferring = false;
+  for (std::size_t w = from; w < ordered.size(); ++w) {
+    const auto& text = ordered[w].text;
+    const bool next_is = w + 1 < ordered.size() && !ordered[w].value;
+    if (next_is && ((text == "instead" && ordered[w + 1].text == "of") ||
+                    (text == "rather" && ordered[w + 1].text == "than"))) {
+      return {w, 2};
+    }
+    if (!ordered[w].value && text == "over" && preferring) {
+      return {w, 1};
+    }
+    preferring = preferring || (!ordered[w].value && detail::is_listed(k_preferring, text));
+  }
+  return {std::string::npos, 0};
+}
+
+// Reads the two sides of a choice (see ClaimTokens::chosen), from the
+// claim's start: where its predicate opens can hang on the choice itself
+// ("prefers Go over …", where "go" is also a verb).
+void read_choice(const std::vector<Token>& ordered, ClaimTokens& tokens) {
+  const auto [at, length] = contrast_of(ordered, 0);
+  if (at == std::string::npos) {
+    return;
+  }
+  for (std::size_t w = 0; w < ordered.size(); ++w) {
+    if (w >= at && w < at + length) {
+      continue;
+    }
+    const auto& text = ordered[w].text;
+    auto token = ordered[w].value ? text
+                 : role_of(text) == Role::none ? comparable_stem(text)
+                                               : std::string();
+    if (!token.empty()) {
+      (w < at ? tokens.chosen : tokens.passed_over).push_back(std::move(token));
+    }
+  }
+}
+
 void sort_all(ClaimTokens& tokens) {
   for (auto* list : {&tokens.words, &tokens.values, &tokens.subject, &tokens.predicate,
-                     &tokens.scopes, &tokens.units, &tokens.narrowed, &tokens.dates}) {
+                     &tokens.scopes, &tokens.units, &tokens.narrowed, &tokens.dates,
+                     &tokens.chosen, &tokens.passed_over}) {
     sort_unique(*list);
   }
 }
@@ -493,6 +539,7 @@ ClaimTokens tokens_of(std::string_view text) {
   auto predicate = predicate_of(ordered, proper_words(plain));
   put_definite_complement_first(ordered, predicate);
   auto tokens = tokens_of_predicate(ordered, predicate);
+  read_choice(ordered, tokens);
   std::size_t narrowing_until = 0; // a narrowing qualifier's words, up to three
   for (std::size_t w = 0; w < ordered.size(); ++w) {
     const bool in_subject = w < predicate.at;

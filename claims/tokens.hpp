@@ -49,6 +49,11 @@ struct ClaimTokens {
   std::vector<std::string> narrowed;
   // The month and weekday names among its values; sorted, unique.
   std::vector<std::string> dates;
+  // What a choice it states takes and what it passes over ("Use Vitest
+  // instead of Jest", "Prefer tabs over spaces", "… rather than …"): the
+  // words and values before the contrast and after it; sorted, unique.
+  std::vector<std::string> chosen;
+  std::vector<std::string> passed_over;
 };
 
 // Whether `word` (lower-case) is too common to say what a text is about.

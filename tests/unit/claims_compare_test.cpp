@@ -463,3 +463,22 @@ TEST_CASE("claims: a habit that used to hold no longer does") {
   CHECK(compare("The tool sends emails.", "The tool is used to send emails.") ==
         Relation::duplicate);
 }
+
+TEST_CASE("claims: a choice made the other way updates it, and is no duplicate") {
+  CHECK(compare("Use Jest instead of Vitest.", "Use Vitest instead of Jest.") == Relation::update);
+  CHECK(compare("The user prefers Go over Python for scripts.",
+                "The user prefers Python over Go for scripts.") == Relation::update);
+  CHECK(compare("Use Jest instead of Vitest.", "Use Vitest instead of Jest for unit tests.") !=
+        Relation::duplicate);
+  // A word on both sides says nothing of which way the choice goes.
+  CHECK(compare("Use the shared runner pool instead of self-hosted runners for public repos.",
+                "Use the shared runner pool instead of self-hosted runners for public repos, for "
+                "security reasons.") == Relation::duplicate);
+}
+
+TEST_CASE("claims: a #channel is one value, not the words in it") {
+  CHECK(compare("The team's standup channel is #standup.",
+                "The team's standup channel is #eng-standup.") == Relation::update);
+  CHECK(compare("The team's standup channel is `#eng-standup`.",
+                "The team's standup channel is #eng-standup.") == Relation::duplicate);
+}
