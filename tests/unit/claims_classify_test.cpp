@@ -238,7 +238,7 @@ TEST_CASE("claims: an errand due on a day is a task, a standing instruction a ru
   CHECK(classify("Don't book flights before Monday.") == ClaimKind::behavioural);
 }
 
-TEST_CASE("claims: an instruction someone gave, reported, is a rule; a wish is a fact") {
+TEST_CASE("claims: an instruction someone gave, reported, is a rule, and a wish a fact") {
   CHECK(classify("Ana asked to keep the changelog newest entry first.") ==
         ClaimKind::behavioural);
   CHECK(classify("The user asked us to stop adding emojis to commit messages.") ==
