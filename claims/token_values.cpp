@@ -116,7 +116,8 @@ std::string canonical_value(std::string_view token) {
     const char c = token[i];
     const bool digit_before = i > 0 && token[i - 1] >= '0' && token[i - 1] <= '9';
     const bool digit_after = i + 1 < token.size() && token[i + 1] >= '0' && token[i + 1] <= '9';
-    if (i == 0 && c == 'v' && digit_after) {
+    // "v1.4" is 1.4, and "~40" (about 40) is the 40 it approximates.
+    if (i == 0 && (c == 'v' || c == '~') && digit_after) {
       continue;
     }
     if (c == ',' && digit_before && digit_after) {

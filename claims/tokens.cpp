@@ -181,6 +181,16 @@ std::string value_word(const std::string& word, Role role) {
   return {};
 }
 
+// A unit's abbreviation after a value as its word: "40 min" says "40 minutes".
+std::string unit_word(std::string word) {
+  static const std::unordered_map<std::string_view, std::string_view> k_units = {
+      {"min", "minute"}, {"mins", "minute"}, {"sec", "second"},
+      {"secs", "second"}, {"hr", "hour"},    {"hrs", "hour"},
+  };
+  const auto found = k_units.find(word);
+  return found == k_units.end() ? word : std::string(found->second);
+}
+
 // `text` with each Markdown link `[words](target)` as its words: the link is
 // markup, and a claim with and without it says the same.
 std::string without_link_targets(std::string_view text) {
@@ -313,18 +323,29 @@ std::string ordinal_value(const std::vector<Token>& out, std::size_t w) {
   return std::to_string(n) + (n == 1 ? "st" : n == 2 ? "nd" : n == 3 ? "rd" : "th");
 }
 
-// Reads "used to" that says a habit ended ("The job used to send a
-// digest": it no longer does) as the negation it is; "is used to send" and
-// "got used to" say something else.
+// Reads the negations written inside a word or a phrase as the "not" they
+// are: "used to" that says a habit ended ("The job used to send a digest":
+// it no longer does; "is used to send" and "got used to" say something
+// else), and "dislikes" or "disallows" ("not likes", "not allows").
 void mark_ended_habits(std::vector<Token>& out) {
   constexpr std::array<std::string_view, 11> k_before_use = {
       "is", "are", "was", "were", "be", "been", "being", "get", "gets", "got", "getting"};
-  for (std::size_t w = 0; w + 1 < out.size(); ++w) {
-    if (!out[w].value && out[w].text == "used" && out[w + 1].text == "to" &&
-        (w == 0 || !detail::is_listed(k_before_use, out[w - 1].text))) {
-      out[w].text = "not";
+  std::vector<Token> marked;
+  marked.reserve(out.size() + 1);
+  for (std::size_t w = 0; w < out.size(); ++w) {
+    auto& token = out[w];
+    if (!token.value && token.text == "used" && w + 1 < out.size() && out[w + 1].text == "to" &&
+        (marked.empty() || !detail::is_listed(k_before_use, marked.back().text))) {
+      token.text = "not";
+    } else if (!token.value && (token.text.starts_with("dislike") ||
+                                token.text.starts_with("disallow"))) {
+      marked.push_back({"not", false, false, token.opener});
+      token.text.erase(0, 3);
+      token.opener = false;
     }
+    marked.push_back(std::move(token));
   }
+  out = std::move(marked);
 }
 
 // Turns each word token that stands for a value (see value_word; "on" does
@@ -578,7 +599,7 @@ ClaimTokens tokens_of(std::string_view text) {
       continue;
     }
     std::erase(word, '\'');
-    auto stem = comparable_stem(word);
+    auto stem = comparable_stem(w > 0 && ordered[w - 1].value ? unit_word(word) : word);
     if (!stem.empty() && w > 0 && ordered[w - 1].value) {
       tokens.units.push_back(stem);
     }

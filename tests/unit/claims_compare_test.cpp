@@ -482,3 +482,10 @@ TEST_CASE("claims: a #channel is one value, not the words in it") {
   CHECK(compare("The team's standup channel is `#eng-standup`.",
                 "The team's standup channel is #eng-standup.") == Relation::duplicate);
 }
+
+TEST_CASE("claims: a negation inside a word, and a unit's abbreviation, read as written out") {
+  CHECK(compare("The user dislikes detailed explanations.",
+                "The user likes detailed explanations.") == Relation::update);
+  CHECK(compare("The nightly backup takes ~40 min.", "The nightly backup takes about 40 minutes.") ==
+        Relation::duplicate);
+}
