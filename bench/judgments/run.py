@@ -482,6 +482,10 @@ def main():
                         help="a classification corpus to judge instead of " +
                              " and ".join(CLASS_CORPORA) + " (may be given again)")
     args = parser.parse_args()
+    # A corpus named on the command line is a path from where run.py was started.
+    for given in ("pairs", "classification"):
+        if getattr(args, given):
+            setattr(args, given, [str(Path(p).resolve()) for p in getattr(args, given)])
     global PROFILE
     PROFILE = args.profile
     engram = str(Path(args.engram).resolve())
