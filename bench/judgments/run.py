@@ -330,6 +330,12 @@ def ratio(a, b):
     return a / b if b else 1.0
 
 
+def error_rate(a, b):
+    """A share of errors: none when there was nothing to get wrong (a --limit
+    with no distinct pair has no false supersession, not 100%)."""
+    return a / b if b else 0.0
+
+
 def report_pairs(results, cases, out):
     confusion = defaultdict(Counter)
     for r in results:
@@ -386,13 +392,14 @@ def score(confusion):
         "distinct_recall": ratio(count("distinct", "distinct") + count("unrelated", "distinct"),
                                  keep_both),
         # A true claim hidden: a distinct or unrelated pair judged an update.
-        "false_supersession": ratio(count("distinct", "update") + count("unrelated", "update"),
-                                    keep_both),
+        "false_supersession": error_rate(count("distinct", "update") +
+                                         count("unrelated", "update"), keep_both),
         # A claim never filed: a distinct, unrelated or update pair judged a duplicate.
-        "false_duplicate": ratio(count("distinct", "duplicate") + count("unrelated", "duplicate") +
-                                 count("update", "duplicate"),
-                                 keep_both + total["update"]),
-        "lost": ratio(sum(confusion[label]["lost"] for label in LABELS), sum(total.values())),
+        "false_duplicate": error_rate(count("distinct", "duplicate") +
+                                      count("unrelated", "duplicate") + count("update", "duplicate"),
+                                      keep_both + total["update"]),
+        "lost": error_rate(sum(confusion[label]["lost"] for label in LABELS),
+                           sum(total.values())),
     }
     return figures
 
