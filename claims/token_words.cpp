@@ -1,0 +1,180 @@
+// Words and phrases read as one thing before a claim is compared: irregular
+// verbs, units, links, names, ordinals, negations inside a word or a phrase,
+// and the contrast of a choice. Private to claims/ (token_words.hpp).
+#include "claims/token_words.hpp"
+
+#include "claims/token_values.hpp"
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+namespace engram::claims::detail {
+
+// Irregular past forms, as their verbs: "took" says what "takes" does.
+const std::unordered_map<std::string_view, std::string_view>& irregular_verbs() {
+  static const std::unordered_map<std::string_view, std::string_view> k_verbs = {
+      {"took", "take"},        {"taken", "take"},    {"ran", "run"},
+      {"went", "go"},          {"gone", "go"},       {"made", "make"},
+      {"built", "build"},      {"sent", "send"},     {"kept", "keep"},
+      {"held", "hold"},        {"got", "get"},       {"gotten", "get"},
+      {"gave", "give"},        {"given", "give"},    {"wrote", "write"},
+      {"written", "write"},    {"broke", "break"},   {"broken", "break"},
+      {"began", "begin"},      {"begun", "begin"},   {"found", "find"},
+      {"left", "leave"},       {"paid", "pay"},      {"said", "say"},
+      {"told", "tell"},        {"brought", "bring"}, {"bought", "buy"},
+      {"chose", "choose"},     {"chosen", "choose"}, {"drove", "drive"},
+      {"driven", "drive"},     {"fell", "fall"},     {"felt", "feel"},
+      {"led", "lead"},         {"lost", "lose"},     {"meant", "mean"},
+      {"met", "meet"},         {"saw", "see"},       {"seen", "see"},
+      {"sold", "sell"},        {"shown", "show"},    {"spent", "spend"},
+      {"stood", "stand"},      {"won", "win"},       {"ate", "eat"},
+      {"grew", "grow"},        {"knew", "know"},     {"known", "know"},
+      {"shot", "shoot"},       {"hid", "hide"},      {"hidden", "hide"},
+      {"froze", "freeze"},     {"frozen", "freeze"}, {"rode", "ride"},
+      {"spoke", "speak"},      {"spoken", "speak"},  {"stole", "steal"},
+      {"threw", "throw"},      {"thrown", "throw"},  {"woke", "wake"},
+      {"caught", "catch"},     {"taught", "teach"},  {"thought", "think"},
+      {"fought", "fight"},     {"sought", "seek"},   {"understood", "understand"},
+      {"slept", "sleep"},      {"swept", "sweep"},   {"lent", "lend"},
+      {"bent", "bend"},        {"dealt", "deal"},    {"hung", "hang"},
+      {"struck", "strike"},    {"stuck", "stick"},   {"forgot", "forget"},
+      {"forgotten", "forget"}, {"became", "become"}, {"rang", "ring"},
+      {"sang", "sing"},
+  };
+  return k_verbs;
+}
+
+// A unit's abbreviation after a value as its word: "40 min" says "40 minutes".
+std::string unit_word(std::string word) {
+  static const std::unordered_map<std::string_view, std::string_view> k_units = {
+      {"min", "minute"}, {"mins", "minute"}, {"sec", "second"},
+      {"secs", "second"}, {"hr", "hour"},    {"hrs", "hour"},
+  };
+  const auto found = k_units.find(word);
+  return found == k_units.end() ? word : std::string(found->second);
+}
+
+// `text` with each Markdown link `[words](target)` as its words: the link is
+// markup, and a claim with and without it says the same.
+std::string without_link_targets(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == ']' && i + 1 < text.size() && text[i + 1] == '(') {
+      const auto close = text.find(')', i + 2);
+      if (close != std::string_view::npos && out.find('[') != std::string::npos) {
+        out.erase(out.rfind('['), 1);
+        i = close;
+        continue;
+      }
+    }
+    out += text[i];
+  }
+  return out;
+}
+
+// The words written capitalised past a claim's first word, lower-cased:
+// names, which a word's shape alone would take for verbs ("Memcached").
+std::unordered_set<std::string> proper_words(std::string_view text) {
+  std::unordered_set<std::string> out;
+  bool first = true;
+  std::string word;
+  bool capital = false;
+  const auto flush = [&] {
+    if (!word.empty() && capital && !first) {
+      out.insert(word);
+    }
+    first = first && word.empty();
+    word.clear();
+  };
+  for (const char c : text) {
+    const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    if (!letter) {
+      flush();
+      continue;
+    }
+    capital = word.empty() ? (c >= 'A' && c <= 'Z') : capital;
+    word += c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  flush();
+  return out;
+}
+
+// Ordinals, which name one of a series ("the second retry") as a number does.
+constexpr std::array<std::string_view, 10> k_ordinals = {
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+};
+
+// Words after which an ordinal names one of a series.
+constexpr std::array<std::string_view, 9> k_series_determiners = {
+    "the", "a", "an", "each", "every", "our", "your", "its", "their",
+};
+
+// The ordinal at `w` as a value ("2nd"), or "": one that opens the claim or
+// follows a determiner, before a word ("The second retry waits"). "1 second"
+// is a unit, and "Run the linter first" an adverb.
+std::string ordinal_value(const std::vector<Token>& out, std::size_t w) {
+  const auto* found = std::find(k_ordinals.begin(), k_ordinals.end(), out[w].text);
+  if (found == k_ordinals.end() || w + 1 >= out.size() || out[w + 1].value ||
+      (w > 0 && (out[w - 1].value || !is_listed(k_series_determiners, out[w - 1].text)))) {
+    return {};
+  }
+  const auto n = static_cast<int>(found - k_ordinals.begin()) + 1;
+  return std::to_string(n) + (n == 1 ? "st" : n == 2 ? "nd" : n == 3 ? "rd" : "th");
+}
+
+// Reads the negations written inside a word or a phrase as the "not" they
+// are: "used to" that says a habit ended ("The job used to send a digest":
+// it no longer does; "is used to send" and "got used to" say something
+// else), and "dislikes" or "disallows" ("not likes", "not allows").
+void mark_inner_negations(std::vector<Token>& out) {
+  constexpr std::array<std::string_view, 11> k_before_use = {
+      "is", "are", "was", "were", "be", "been", "being", "get", "gets", "got", "getting"};
+  std::vector<Token> marked;
+  marked.reserve(out.size() + 1);
+  for (std::size_t w = 0; w < out.size(); ++w) {
+    auto& token = out[w];
+    if (!token.value && token.text == "used" && w + 1 < out.size() && out[w + 1].text == "to" &&
+        (marked.empty() || !is_listed(k_before_use, marked.back().text))) {
+      token.text = "not";
+    } else if (!token.value && (token.text.starts_with("dislike") ||
+                                token.text.starts_with("disallow"))) {
+      marked.push_back({"not", false, false, token.opener});
+      token.text.erase(0, 3);
+      token.opener = false;
+    }
+    marked.push_back(std::move(token));
+  }
+  out = std::move(marked);
+}
+
+// Where the contrast of a choice opens in `ordered` from `from` on
+// ("instead of", "rather than", "over" after a word of preferring), and how
+// many tokens it takes; {npos, 0} when there is none.
+std::pair<std::size_t, std::size_t> contrast_of(const std::vector<Token>& ordered,
+                                                std::size_t from) {
+  constexpr std::array<std::string_view, 7> k_preferring = {
+      "prefer", "prefers", "preferred", "favour", "favor", "choose", "pick"};
+  bool preferring = false;
+  for (std::size_t w = from; w < ordered.size(); ++w) {
+    const auto& text = ordered[w].text;
+    const bool next_is = w + 1 < ordered.size() && !ordered[w].value;
+    if (next_is && ((text == "instead" && ordered[w + 1].text == "of") ||
+                    (text == "rather" && ordered[w + 1].text == "than"))) {
+      return {w, 2};
+    }
+    if (!ordered[w].value && text == "over" && preferring) {
+      return {w, 1};
+    }
+    preferring = preferring || (!ordered[w].value && is_listed(k_preferring, text));
+  }
+  return {std::string::npos, 0};
+}
+
+} // namespace engram::claims::detail

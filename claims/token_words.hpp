@@ -1,0 +1,42 @@
+// Words and phrases tokenising reads as one thing before a claim is
+// compared, private to claims/ (used by tokens.cpp): irregular verbs, units,
+// links, names, ordinals, negations inside a word or phrase, a choice's contrast.
+#pragma once
+
+#include "claims/subject.hpp"
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+namespace engram::claims::detail {
+
+// Irregular past forms, as their verbs: "took" says what "takes" does.
+[[nodiscard]] const std::unordered_map<std::string_view, std::string_view>& irregular_verbs();
+
+// A unit's abbreviation after a value as its word: "40 min" says "40 minutes".
+[[nodiscard]] std::string unit_word(std::string word);
+
+// `text` with each Markdown link `[words](target)` as its words.
+[[nodiscard]] std::string without_link_targets(std::string_view text);
+
+// The words written capitalised past a claim's first word, lower-cased.
+[[nodiscard]] std::unordered_set<std::string> proper_words(std::string_view text);
+
+// The ordinal at `w` as a value ("2nd"), or "" where it is no ordinal of a series.
+[[nodiscard]] std::string ordinal_value(const std::vector<Token>& out, std::size_t w);
+
+// Reads "used to" (a habit ended), "dislikes" and "disallows" as the "not" they hold.
+void mark_inner_negations(std::vector<Token>& out);
+
+// Where the contrast of a choice opens in `ordered` from `from` on ("instead
+// of", "rather than", "over" after a word of preferring) and how many tokens
+// it takes; {npos, 0} when there is none.
+[[nodiscard]] std::pair<std::size_t, std::size_t> contrast_of(const std::vector<Token>& ordered,
+                                                              std::size_t from);
+
+} // namespace engram::claims::detail
