@@ -204,9 +204,6 @@ std::pair<std::size_t, bool> missing_from(const ClaimTokens& a, const ClaimToken
 // A word on both sides of a choice ("the shared runner pool instead of
 // self-hosted runners") says nothing of which way it goes.
 bool reverses_choice(const ClaimTokens& in, const ClaimTokens& ex) {
-  const auto holds = [](const std::vector<std::string>& list, const std::string& s) {
-    return std::binary_search(list.begin(), list.end(), s);
-  };
   // Whether a word of `side` is on `taken` of `ex` and not on its other side.
   const auto meets = [&](const std::vector<std::string>& side, const std::vector<std::string>& taken,
                          const std::vector<std::string>& other) {
@@ -254,9 +251,7 @@ std::optional<Judgment> duplicate_of(const PreparedClaim& incoming, const Prepar
 // after "at 9:30"; after "9:30 on Mondays" the day is a value replaced).
 bool narrows_beyond(const ClaimTokens& in, const ClaimTokens& ex) {
   return std::any_of(in.narrowed.begin(), in.narrowed.end(), [&](const std::string& s) {
-    return std::binary_search(in.dates.begin(), in.dates.end(), s)
-               ? ex.dates.empty()
-               : !std::binary_search(ex.words.begin(), ex.words.end(), s);
+    return holds(in.dates, s) ? ex.dates.empty() : !holds(ex.words, s);
   });
 }
 
@@ -360,9 +355,9 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
   if (in_another_scope(incoming.tokens, existing.tokens)) {
     return {Relation::distinct, Why::other_scope, 0.0};
   }
-  const auto& a = incoming.tokens;
-  const auto& b = existing.tokens;
-  if (reverses_choice(a, b) && a.words == b.words && a.values == b.values) {
+  const auto& in = incoming.tokens;
+  const auto& older = existing.tokens;
+  if (reverses_choice(in, older) && in.words == older.words && in.values == older.values) {
     return {Relation::update, Why::reversed, 1.0}; // the same words, the choice swapped
   }
   if (auto duplicate = duplicate_of(incoming, existing, near_threshold)) {
@@ -370,7 +365,6 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
       return *duplicate;
     }
   }
-  const auto& in = incoming.tokens;
   // An instruction negating a statement of the same words ("Do not
   // auto-merge X" against "Auto-merge X") is read as the statement is.
   std::optional<ClaimTokens> as_instruction;
