@@ -154,6 +154,12 @@ void Workspace::before_change(const std::string& path) {
                 "absorbed note the agent keeps); rule {} must not change it",
                 path, m_rule);
   }
+  if (m_layout.is_agent_core(path)) {
+    // The agent loads it every session as its own; engram only reads it.
+    throw Error("{} is the agent's own file, which engram reads and never writes; rule {} must "
+                "not change it",
+                path, m_rule);
+  }
   m_log.note(path);
   m_dirty.insert(path);
   const bool saved = m_undo.contains(path);

@@ -94,8 +94,10 @@ void post_keywords(const IndexEntry& entry, std::uint32_t number, KeywordCaches&
 std::vector<Built> numbered_entries(std::vector<IndexEntry>& entries, const store::Layout& layout,
                                     std::map<std::string, std::uint32_t>& numbers,
                                     Postings& postings) {
-  const std::set<std::string> loaded_whole = {layout.working, layout.core, layout.memory_index,
-                                              layout.index_json};
+  // The agent loads these every session already (its own core files too).
+  std::set<std::string> loaded_whole = {layout.working, layout.core, layout.memory_index,
+                                        layout.index_json};
+  loaded_whole.insert(layout.agent_core.begin(), layout.agent_core.end());
   std::vector<Built> built;
   KeywordCaches caches;
   for (auto& entry : entries) {

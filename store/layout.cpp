@@ -1,6 +1,8 @@
 // Layout: mapping store-relative paths to layers.
 #include "store/layout.hpp"
 
+#include <algorithm>
+
 namespace engram::store {
 
 std::string_view layer_name(Layer layer) {
@@ -64,6 +66,9 @@ std::optional<Layer> Layout::classify(const std::filesystem::path& relative) con
         return layer;
       }
     }
+    if (is_agent_core(generic)) {
+      return Layer::core;
+    }
     if (!root_types.empty() && generic.extension() == ".md" && generic != index_json) {
       return Layer::semantic;
     }
@@ -84,6 +89,11 @@ std::optional<Layer> Layout::classify(const std::filesystem::path& relative) con
     }
   }
   return std::nullopt;
+}
+
+bool Layout::is_agent_core(const std::filesystem::path& relative) const {
+  const auto generic = relative.lexically_normal().generic_string();
+  return std::find(agent_core.begin(), agent_core.end(), generic) != agent_core.end();
 }
 
 std::optional<Layer> Layout::classify(const std::filesystem::path& relative,

@@ -42,6 +42,11 @@ struct Layout {
   // not listed is semantic; one typed `index` is more of the index.
   std::vector<std::pair<std::string, Layer>> root_types;
 
+  // The agent's own files at the root that hold what it knows (OpenClaw's
+  // USER.md, TOOLS.md, …): in the core layer beside engram's CORE.md, read
+  // for what they already say and never written (is_agent_core).
+  std::vector<std::string> agent_core;
+
   // The name of the profile the store is kept by (store/profile.hpp).
   std::string profile = "four-layer";
 
@@ -54,6 +59,9 @@ struct Layout {
   // `type`: as classify says, but for a root topic file the layer its type names.
   std::optional<Layer> classify(const std::filesystem::path& relative,
                                 std::optional<std::string_view> type) const;
+
+  // True for one of agent_core's files: no rule may change it.
+  bool is_agent_core(const std::filesystem::path& relative) const;
 
   // The folder of a folder layer, or the file of a single-file layer.
   std::filesystem::path path_of(Layer layer) const;

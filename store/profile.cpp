@@ -50,6 +50,9 @@ std::vector<Profile> make_profiles() {
               .agent_owns_index = true,
               .agent_files = {"MEMORY.md", "AGENTS.md", "SOUL.md", "USER.md", "IDENTITY.md",
                               "TOOLS.md", "HEARTBEAT.md", "BOOTSTRAP.md"},
+              // HEARTBEAT.md is a checklist and BOOTSTRAP.md a first-run script:
+              // what they say is not what the agent knows.
+              .core_files = {"AGENTS.md", "SOUL.md", "USER.md", "IDENTITY.md", "TOOLS.md"},
               .limits = {openclaw_limit("MEMORY.md"), openclaw_limit("AGENTS.md"),
                          openclaw_limit("SOUL.md"), openclaw_limit("USER.md"),
                          openclaw_limit("IDENTITY.md"), openclaw_limit("TOOLS.md")},
@@ -309,6 +312,9 @@ void apply_profile(const Profile& profile, Layout& layout) {
   layout.profile = profile.name;
   for (const auto& [type, layer] : profile.root_types) {
     layout.root_types.emplace_back(type, layer);
+  }
+  for (const auto name : profile.core_files) {
+    layout.agent_core.emplace_back(name);
   }
   if (!profile.episodic.empty() && layout.episodic == Layout{}.episodic) {
     layout.episodic = profile.episodic;

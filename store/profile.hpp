@@ -32,6 +32,10 @@ struct Profile {
   std::string_view agent{};                    // who keeps such a folder
   bool agent_owns_index = false;               // MEMORY.md is the agent's, not engram's
   std::vector<std::string_view> agent_files{}; // files the agent owns and loads; never rewritten
+  // The agent files that hold what it knows, loaded into every session
+  // (OpenClaw's USER.md, TOOLS.md, …): in the store's core layer, so a claim
+  // they already state is not added again elsewhere; read, never written.
+  std::vector<std::string_view> core_files{};
   std::vector<LoaderLimit> limits{};
   // Topic files at the root, in the layer their frontmatter `type` names.
   std::vector<std::pair<std::string_view, Layer>> root_types{};

@@ -107,8 +107,9 @@ inline std::size_t after_claim(const StoreView& store, const std::string& target
 // it (the agent reads the older and the newer, dated, side by side); else
 // under the section its note's heading names, else under k_curated_heading.
 // A claim the file already states is not added again.
+// `also` ends the record's reason (what else the claim is newer than).
 inline void absorb_curated(StoreView& store, const Claim& claim, const std::string& source,
-                           const std::string& target) {
+                           const std::string& target, const std::string& also = {}) {
   std::optional<ClaimMatch> updated;
   for (const auto& match :
        store.related_claims(claim.text, Layer::index, ClaimDetail::unclassified)) {
@@ -141,7 +142,7 @@ inline void absorb_curated(StoreView& store, const Claim& claim, const std::stri
                         "into the agent's curated memory" +
                             (day ? ", dated " + day->to_string() : std::string()) +
                             ", beside \"" + updated->text +
-                            "\", which it updates (the agent's line stays as written)"});
+                            "\", which it updates (the agent's line stays as written)" + also});
     return;
   }
   auto section = matching_section(store, body, claim.context);
@@ -157,7 +158,7 @@ inline void absorb_curated(StoreView& store, const Claim& claim, const std::stri
   store.replace_in_body(target, edit.at, edit.count, edit.text);
   store.record(Action{"", "absorbed", claim.text, source, target,
                       "into the agent's curated memory" +
-                          (day ? ", dated " + day->to_string() : std::string())});
+                          (day ? ", dated " + day->to_string() : std::string()) + also});
 }
 
 } // namespace engram::episodic_decay

@@ -44,9 +44,17 @@ void EpisodicDecayRule::decay(StoreView& store, const std::string& path, engram:
   // undo holds waits, whole, until the hold ends.
   // An agent with a curated memory (OpenClaw's MEMORY.md) gets its notes'
   // knowledge there, while it has room (curated.hpp).
+  // What the agent's own files (OpenClaw's USER.md, …) already state is
+  // known, and goes nowhere (agent_files.hpp).
   auto curated = engram::episodic_decay::Curated::of(store);
   std::vector<std::string> targets;
+  std::vector<std::vector<ClaimMatch>> agent;
   for (const auto& claim : claims) {
+    agent.push_back(agent_file_matches(store, claim));
+    if (const auto* known = first_with(agent.back(), Relation::duplicate)) {
+      targets.push_back(known->path);
+      continue;
+    }
     targets.push_back(curated.takes(claim) ? curated.path()
                                            : target_of(store, claim, path, tags, canon));
     if (store.held(targets.back())) {
@@ -63,8 +71,13 @@ void EpisodicDecayRule::decay(StoreView& store, const std::string& path, engram:
       if (!keep) {
         keep_in_archive(store, claims[i], path);
       }
+    } else if (const auto* known = first_with(agent[i], Relation::duplicate)) {
+      store.record(Action{"", "duplicate", claims[i].text, path, known->path,
+                          "already in the agent's own file as \"" + one_line(known->text) +
+                              "\""});
     } else if (!curated.path().empty() && targets[i] == curated.path()) {
-      engram::episodic_decay::absorb_curated(store, claims[i], path, targets[i]);
+      engram::episodic_decay::absorb_curated(store, claims[i], path, targets[i],
+                                             newer_than_agent_line(agent[i]));
     } else {
       absorb(store, claims[i], path, targets[i], tags);
     }

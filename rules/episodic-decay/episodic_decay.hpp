@@ -5,6 +5,7 @@
 // archive/.
 #pragma once
 
+#include "agent_files.hpp"
 #include "curated.hpp"
 #include "engram/rule.hpp"
 #include "sections.hpp"

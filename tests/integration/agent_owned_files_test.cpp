@@ -171,6 +171,56 @@ TEST_CASE("an OpenClaw note's newer value lands beside the curated line it updat
   check_sound(sandbox, root);
 }
 
+TEST_CASE("an OpenClaw note's claim that USER.md, TOOLS.md or AGENTS.md states is not added to "
+          "MEMORY.md again") {
+  const Sandbox sandbox;
+  const auto root = openclaw_workspace(sandbox);
+  write_file(root / "USER.md", "# USER.md - About Your Human\n\n- **Name:** Peter\n"
+                               "- Peter lives in Vienna.\n- Prefers short answers.\n");
+  write_file(root / "TOOLS.md", "# TOOLS.md\n\n- The NAS is reachable at nas.lan.\n");
+  write_file(root / "AGENTS.md", "# Agents\n\nRead SOUL.md and USER.md first.\n\n"
+                                 "- Never reboot the NAS during a backup.\n");
+  write_file(root / "memory" / "2026-08-12.md",
+             "## 08:00 - Notes\n\n- Prefers short answers.\n- The NAS is reachable at nas.lan.\n"
+             "- Never reboot the NAS during a backup.\n- Peter lives in Graz now.\n"
+             "- The printer is in the hallway.\n");
+  std::map<std::string, std::string> owned;
+  for (const auto* name : {"AGENTS.md", "SOUL.md", "USER.md", "IDENTITY.md", "TOOLS.md"}) {
+    owned[name] = read_file(root / name);
+  }
+  ok(sandbox, {"init", root.string()});
+  ok(sandbox, {"consolidate", "--store", root.string(), "--now", k_now});
+  const auto after = read_file(root / "MEMORY.md");
+  CHECK_THAT(after, !Catch::Contains("Prefers short answers"));
+  CHECK_THAT(after, !Catch::Contains("nas.lan"));
+  CHECK_THAT(after, !Catch::Contains("Never reboot the NAS"));
+  CHECK_THAT(after, Catch::Contains("- The printer is in the hallway. (2026-08-12)"));
+  // Newer than USER.md's line, which stays as the agent wrote it: the agent
+  // reads both, and the record says which line it is newer than.
+  CHECK_THAT(after, Catch::Contains("- Peter lives in Graz now. (2026-08-12)"));
+  for (const auto& [name, bytes] : owned) {
+    INFO(name);
+    CHECK(read_file(root / name) == bytes);
+  }
+  const auto touched = sandbox.git(root, {"diff", "--name-only", "HEAD~1", "HEAD"});
+  CHECK_THAT(touched.out, !Catch::Contains("USER.md") && !Catch::Contains("TOOLS.md") &&
+                              !Catch::Contains("AGENTS.md"));
+  const auto shown = ok(sandbox, {"show", "--store", root.string(), "HEAD"});
+  CHECK_THAT(shown.out, Catch::Contains("memory/2026-08-12.md → USER.md (already in the agent's "
+                                        "own file as \"- Prefers short answers.\")"));
+  CHECK_THAT(shown.out, Catch::Contains("memory/2026-08-12.md → TOOLS.md"));
+  CHECK_THAT(shown.out, Catch::Contains("newer than \"- Peter lives in Vienna.\" in USER.md, the "
+                                        "agent's own file, which engram leaves as written"));
+  // OpenClaw loads TOOLS.md whole every session: recall does not offer it again.
+  const auto recalled = ok(sandbox, {"recall", "--store", root.string(), "NAS reachable"});
+  CHECK_THAT(recalled.out, !Catch::Contains("TOOLS.md"));
+  // Nothing the note said is lost: each claim is in a file or in the record.
+  check_every_line_kept("- Prefers short answers.\n- The NAS is reachable at nas.lan.\n"
+                        "- Never reboot the NAS during a backup.\n",
+                        all_text(root));
+  check_sound(sandbox, root);
+}
+
 TEST_CASE("an OpenClaw MEMORY.md near its injection limit stays under it, the rest filed "
           "elsewhere") {
   const Sandbox sandbox;

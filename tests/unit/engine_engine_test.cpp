@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <fstream>
 #include <stdexcept>
 
 using namespace engram;
@@ -39,6 +40,14 @@ private:
 class EscapingRule : public Rule {
 public:
   void run(StoreView& store) override { store.write("../outside.md", "x"); }
+};
+
+// A rule that appends a line to the agent's USER.md.
+class AgentFileRule : public Rule {
+public:
+  void run(StoreView& store) override {
+    store.set_body("USER.md", store.body("USER.md") + "- Added by a rule.\n");
+  }
 };
 
 struct Fixture {
@@ -154,6 +163,21 @@ TEST_CASE("a rule that writes outside the store's layers is stopped and discarde
   CHECK(plan.failed_rules == std::vector<std::string>{"escaping"});
   CHECK(plan.changes.size() == 1);
   CHECK(plan.changes[0].path == "semantic/log.md");
+}
+
+TEST_CASE("a rule that changes one of the agent's own core files is stopped and discarded") {
+  Fixture f;
+  f.layout.agent_core = {"USER.md"};
+  std::ofstream(f.dir.path() / "USER.md") << "# User\n\n- Ana, in Lisbon.\n";
+  AgentFileRule editing;
+  LoggingRule fine("fine", false);
+  const auto plan =
+      f.run({{"editing", Phase::guard, true, &editing}, {"fine", Phase::index, true, &fine}});
+  CHECK(plan.failed_rules == std::vector<std::string>{"editing"});
+  REQUIRE(plan.changes.size() == 1);
+  CHECK(plan.changes[0].path == "semantic/log.md");
+  REQUIRE(plan.record.size() >= 1);
+  CHECK_THAT(plan.record[0].reason, Catch::Contains("USER.md is the agent's own file"));
 }
 
 TEST_CASE("a disabled rule does not run and a lightweight run skips full-only rules") {

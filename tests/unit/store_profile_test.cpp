@@ -10,7 +10,9 @@
 #include <string>
 
 namespace fs = std::filesystem;
+using engram::store::apply_profile;
 using engram::store::detect_profile;
+using engram::store::profile_named;
 
 namespace {
 
@@ -43,6 +45,26 @@ TEST_CASE("profiles: bootstrap files and daily notes are OpenClaw's") {
   put(notes.path() / "AGENTS.md", "# Agents\n");
   put(notes.path() / "memory" / "2026-08-10.md", "- A note.\n");
   CHECK(detect_profile(notes.path()).profile->name == "openclaw");
+}
+
+TEST_CASE("profiles: OpenClaw's files of what the agent knows are its core, HEARTBEAT.md is not") {
+  engram::store::Layout layout;
+  apply_profile(*profile_named("openclaw"), layout);
+  for (const auto* name : {"USER.md", "TOOLS.md", "AGENTS.md", "SOUL.md", "IDENTITY.md"}) {
+    INFO(name);
+    CHECK(layout.classify(name) == engram::Layer::core);
+    CHECK(layout.is_agent_core(name));
+  }
+  CHECK_FALSE(layout.classify("HEARTBEAT.md"));
+  CHECK(layout.classify("CORE.md") == engram::Layer::core);
+  CHECK_FALSE(layout.is_agent_core("CORE.md"));
+  CHECK_FALSE(layout.is_agent_core("memory/USER.md"));
+  CHECK(layout.classify("MEMORY.md") == engram::Layer::index);
+
+  engram::store::Layout four;
+  apply_profile(*profile_named("four-layer"), four);
+  CHECK_FALSE(four.classify("USER.md"));
+  CHECK_FALSE(four.is_agent_core("USER.md"));
 }
 
 TEST_CASE("profiles: an empty folder and engram's layout are four-layer, anything else unknown") {

@@ -1,0 +1,59 @@
+// The agent's own files that hold what it knows (OpenClaw's USER.md,
+// TOOLS.md, AGENTS.md, …), which the store keeps in its core layer beside
+// engram's CORE.md. The agent loads them every session and engram never
+// writes them, so a note's claim one of them already states is known: it is
+// not filed again elsewhere. A claim that updates one of their lines is
+// filed as any other, and its record names the line it is newer than.
+#pragma once
+
+#include "engram/rule.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace engram::episodic_decay {
+
+// What the agent's own files say about `claim`: their claims it duplicates
+// or updates. None for a store whose core layer is engram's CORE.md alone.
+inline std::vector<ClaimMatch> agent_file_matches(const StoreView& store, const Claim& claim) {
+  const auto core = store.layer_path(Layer::core);
+  const auto files = store.files(Layer::core);
+  std::vector<ClaimMatch> found;
+  if (files.empty() || (files.size() == 1 && files.front() == core)) {
+    return found;
+  }
+  for (auto& match : store.related_claims(claim.text, Layer::core, ClaimDetail::unclassified)) {
+    if (match.path != core) {
+      found.push_back(std::move(match));
+    }
+  }
+  return found;
+}
+
+// The first of `matches` with `relation`, if any.
+inline const ClaimMatch* first_with(const std::vector<ClaimMatch>& matches, Relation relation) {
+  for (const auto& match : matches) {
+    if (match.relation == relation) {
+      return &match;
+    }
+  }
+  return nullptr;
+}
+
+// What to add to an absorbed claim's reason when it updates a line of the
+// agent's own files, which stays as the agent wrote it ("" when none).
+inline std::string newer_than_agent_line(const std::vector<ClaimMatch>& matches) {
+  const auto* update = first_with(matches, Relation::update);
+  if (update == nullptr) {
+    return {};
+  }
+  auto text = update->text;
+  while (!text.empty() && text.back() == '\n') {
+    text.pop_back();
+  }
+  return "; newer than \"" + text + "\" in " + update->path +
+         ", the agent's own file, which engram leaves as written";
+}
+
+} // namespace engram::episodic_decay
