@@ -43,12 +43,25 @@ constexpr std::array<std::string_view, 20> k_storage_phrases = {
 };
 
 // Places things are kept in, named by their kind or their product.
-constexpr std::array<std::string_view, 24> k_storage_nouns = {
+constexpr std::array<std::string_view, 29> k_storage_nouns = {
     "folder",     "drive",  "dropbox",    "repository", "repo",        "workspace",
     "app",        "bucket", "directory",  "vault",      "pagerduty",   "figma",
     "docusign",   "vanta",  "sharepoint", "onedrive",   "icloud",      "notion",
     "confluence", "wiki",   "project",    "board",      "spreadsheet", "sheet",
+    "album",      "inbox",  "calendar",   "outlook",    "gmail",
 };
+
+// Whether `words` name a place things are kept in. A product one works at
+// or for ("designer at Figma", "works for Dropbox") is an employer.
+bool names_storage(const std::vector<std::string>& words) {
+  for (std::size_t w = 0; w < words.size(); ++w) {
+    const bool employer = w > 0 && (words[w - 1] == "at" || words[w - 1] == "for");
+    if (!employer && detail::is_one_of<k_storage_nouns>(words[w])) {
+      return true;
+    }
+  }
+  return false;
+}
 
 // Names of places that, with a path, link or #channel, make a claim a pointer.
 constexpr std::array<std::string_view, 16> k_place_nouns = {
@@ -257,10 +270,7 @@ bool is_reference(const Reading& prose, const Reading& outside_code) {
   if (!std::any_of(prose.tokens.begin(), prose.tokens.end(), is_place)) {
     static const PhraseSet k_storage_places(k_storage_phrases);
     return k_storage_places.found_in(words) &&
-           (names_folder_under(prose.tokens) ||
-            std::any_of(words.begin(), words.end(), [](const std::string& word) {
-              return detail::is_one_of<k_storage_nouns>(word);
-            }));
+           (names_folder_under(prose.tokens) || names_storage(words));
   }
   static const PhraseSet k_weak_pointers(k_weak_pointer_phrases);
   static const PhraseSet k_storage(k_storage_phrases);
@@ -447,9 +457,7 @@ ClaimKind classify(std::string_view text) {
   if (const auto label = detail::label_of(prose_only)) {
     const auto value = read(label->second);
     const bool place = std::any_of(value.tokens.begin(), value.tokens.end(), is_place) ||
-                       std::any_of(value.words.begin(), value.words.end(), [](const auto& w) {
-                         return detail::is_one_of<k_storage_nouns>(w);
-                       });
+                       names_storage(value.words);
     if (place && value.words.size() <= k_label_place_words) {
       return ClaimKind::reference;
     }

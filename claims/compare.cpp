@@ -108,6 +108,7 @@ enum class Why : unsigned char {
   too_little,    // too little shared to be one subject
   polarity,      // the same statement, negated on one side
   reversed,      // a choice made the other way: what one takes, the other passes over
+  other_choice,  // each passes over something else: two choices, both may hold
   value,         // a value replaced (with words maybe added)
   qualifier,     // the existing claim, with something added
   complement,    // a copula's complement replaced
@@ -212,6 +213,16 @@ bool reverses_choice(const ClaimTokens& in, const ClaimTokens& ex) {
   };
   return meets(in.passed_over, ex.chosen, ex.passed_over) ||
          meets(in.chosen, ex.passed_over, ex.chosen);
+}
+
+// Whether `in` and `ex` are two choices, each passing over something the
+// other does not name ("Use fd instead of find" after "Use trash instead of
+// rm"): both hold. A choice that passes over the same thing for another
+// ("Use pnpm instead of npm" after "Use yarn instead of npm") replaces it.
+bool another_choice(const ClaimTokens& in, const ClaimTokens& ex) {
+  return !in.passed_over.empty() && !ex.passed_over.empty() &&
+         std::none_of(in.passed_over.begin(), in.passed_over.end(),
+                      [&](const std::string& over) { return holds(ex.passed_over, over); });
 }
 
 // Whether `in` restates `ex`: the same values and polarity, and (almost) every
@@ -360,6 +371,9 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
   if (reverses_choice(in, older) && in.words == older.words && in.values == older.values) {
     return {Relation::update, Why::reversed, 1.0}; // the same words, the choice swapped
   }
+  if (another_choice(in, older)) {
+    return {Relation::distinct, Why::other_choice, 0.0};
+  }
   if (auto duplicate = duplicate_of(incoming, existing, near_threshold)) {
     if (duplicate->relation == Relation::duplicate || duplicate->why == Why::too_few) {
       return *duplicate;
@@ -434,6 +448,10 @@ std::string reason_for(const Judgment& j, const ClaimTokens& in, const ClaimToke
     return fmt::format("same subject, the choice reversed ({} over {})",
                        listed_missing(in.chosen, ex.chosen),
                        listed_missing(in.passed_over, ex.passed_over));
+  case Why::other_choice:
+    return fmt::format("another choice (passes over {}, not {})",
+                       listed_missing(in.passed_over, ex.passed_over),
+                       listed_missing(ex.passed_over, in.passed_over));
   case Why::polarity:
     return fmt::format("same subject, polarity flipped ({} → {})",
                        ex.negated ? "negative" : "positive", in.negated ? "negative" : "positive");

@@ -5,11 +5,16 @@
 #include "claims/token_values.hpp"
 
 #include <algorithm>
+#include <array>
 #include <fmt/format.h>
 #include <string>
 
 namespace engram::claims {
 namespace {
+
+// The currency symbols an amount is written with: $, €, £ and ¥.
+constexpr std::array<std::string_view, 4> k_currency_symbols = {"$", "\xE2\x82\xAC", "\xC2\xA3",
+                                                                "\xC2\xA5"};
 
 // Whether `text` is a plain decimal number.
 bool is_plain_number(std::string_view text) {
@@ -80,6 +85,14 @@ bool is_host_name(std::string_view token) {
 namespace detail {
 
 // Whether a token is a value: a URL, a path, or anything with a digit.
+bool is_currency_symbol(std::string_view token) {
+  return is_listed(k_currency_symbols, token);
+}
+
+bool is_amount(std::string_view value) {
+  return is_plain_number(value);
+}
+
 bool is_value(std::string_view token) {
   if (token.find("://") != std::string_view::npos || token.starts_with("www.") ||
       is_host_name(token)) {
@@ -124,6 +137,14 @@ std::string canonical_value(std::string_view token) {
       continue;
     }
     value += c;
+  }
+  // A symbol written after its amount goes before it: "600€" is "€600".
+  for (const auto symbol : k_currency_symbols) {
+    if (value.size() > symbol.size() && value.ends_with(symbol) && value.front() >= '0' &&
+        value.front() <= '9') {
+      value = std::string(symbol) + value.substr(0, value.size() - symbol.size());
+      break;
+    }
   }
   // Thousands written with k, after a currency or not: "€500k" is "€500,000".
   if (value.size() > 1 && value.back() == 'k') {

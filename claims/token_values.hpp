@@ -23,7 +23,15 @@ bool is_listed(const std::array<std::string_view, N>& list, std::string_view wor
 // Whether a token is a value: a URL, a path, or anything with a digit.
 [[nodiscard]] bool is_value(std::string_view token);
 
-// A value in the form values compare in: "v1.4" as "1.4", "1,000" as "1000".
+// Whether `token` is a currency symbol ($, €, £, ¥) standing on its own.
+[[nodiscard]] bool is_currency_symbol(std::string_view token);
+
+// Whether a value token is a plain amount, to which a currency symbol
+// written apart from it belongs ("600 €").
+[[nodiscard]] bool is_amount(std::string_view value);
+
+// A value in the form values compare in: "v1.4" as "1.4", "1,000" as "1000",
+// "600€" as "€600".
 [[nodiscard]] std::string canonical_value(std::string_view token);
 
 // Numbers joined with the words around them that say what they are:

@@ -284,6 +284,7 @@ bool drop_idioms(std::vector<Token>& out) {
 // other token split into words.
 std::vector<Token> ordered_tokens(const std::string& folded) {
   std::vector<Token> out;
+  std::string_view currency; // a symbol written before the amount it is of
   std::size_t i = 0;
   while (i < folded.size()) {
     const char c = folded[i];
@@ -315,9 +316,24 @@ std::vector<Token> ordered_tokens(const std::string& folded) {
     if (token.empty()) {
       continue;
     }
+    // A currency symbol written apart from its amount is the amount's, in
+    // the form "€600" is ("600 €", "$ 600").
+    if (detail::is_currency_symbol(token)) {
+      if (!out.empty() && out.back().value && detail::is_amount(out.back().text)) {
+        out.back().text.insert(0, token);
+      } else {
+        currency = token;
+      }
+      continue;
+    }
     const bool colon = raw.ends_with(':') && !token.ends_with(':');
     const auto before = out.size();
     push_token(token, out);
+    if (!currency.empty() && out.size() > before && out[before].value &&
+        detail::is_amount(out[before].text)) {
+      out[before].text.insert(0, currency);
+    }
+    currency = {};
     if (out.size() > before) {
       out.back().boundary = out.back().boundary || colon;
     }

@@ -252,3 +252,17 @@ TEST_CASE("claims: a folder path within a tool, after under, makes a reference")
         ClaimKind::reference);
   CHECK(classify("The invoice PDF generator is a Lambda in eu-west-1.") == ClaimKind::factual);
 }
+
+TEST_CASE("claims: a product one works at or for is an employer, not a place things are kept") {
+  CHECK(classify("- **Work:** Product designer at Figma") == ClaimKind::factual);
+  CHECK(classify("Ana lives in Lisbon and works for Dropbox.") == ClaimKind::factual);
+  CHECK(classify("- **Designs:** Figma project Checkout v3") == ClaimKind::reference);
+}
+
+TEST_CASE("claims: an album, an inbox or a calendar is a place things are kept") {
+  CHECK(classify("- The family photos are in the Google Photos shared album \"Casa\".") ==
+        ClaimKind::reference);
+  CHECK(classify("- Marco's work calendar is in Outlook, not Google Calendar.") ==
+        ClaimKind::reference);
+  CHECK(classify("- Ana is in Lisbon until Friday.") == ClaimKind::factual);
+}

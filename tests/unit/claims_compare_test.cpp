@@ -489,3 +489,28 @@ TEST_CASE("claims: a negation inside a word, and a unit's abbreviation, read as 
   CHECK(compare("The nightly backup takes ~40 min.", "The nightly backup takes about 40 minutes.") ==
         Relation::duplicate);
 }
+
+TEST_CASE("claims: two choices that pass over different things both hold") {
+  CHECK(compare("- Use `fd` instead of `find`.", "- Use `trash` instead of `rm`.") ==
+        Relation::distinct);
+  CHECK(compare("Prefer Postgres over MySQL for new services.",
+                "Prefer Rust over C++ for new services.") == Relation::distinct);
+  // Passing over the same thing for another is not two choices.
+  CHECK(compare("Use pnpm instead of npm.", "Use yarn instead of npm.") != Relation::distinct);
+  CHECK(compare("- Use trash instead of rm", "Use `trash` instead of `rm`.") ==
+        Relation::duplicate);
+}
+
+TEST_CASE("claims: an amount's currency symbol is its own, before or after it") {
+  CHECK(compare("- The monthly budget for groceries is 600 €.",
+                "- The monthly budget for groceries is €600.") == Relation::duplicate);
+  CHECK(compare("The plan costs 600$ a month.", "The plan costs $600 a month.") ==
+        Relation::duplicate);
+  CHECK(compare("The plan costs 1200 £ a year.", "The plan costs £1,200 a year.") ==
+        Relation::duplicate);
+  CHECK(compare("The plan costs $ 700 a month.", "The plan costs $600 a month.") ==
+        Relation::update);
+  // Another currency is another amount.
+  CHECK(compare("The plan costs 600 € a month.", "The plan costs $600 a month.") !=
+        Relation::duplicate);
+}
