@@ -63,6 +63,12 @@ void trim_heap();
 // Whether some process has `path` open: nullopt when the system cannot tell.
 std::optional<bool> held_open_by_any_process(const std::filesystem::path& path);
 
+// Swaps the files named `a` and `b` in one step, so that no file put at
+// either name a moment before is lost between two renames: 0, or errno
+// (ENOTSUP or EINVAL where the system or file system has no such call,
+// ENOENT when either is missing).
+int exchange_names(const std::filesystem::path& a, const std::filesystem::path& b);
+
 // A path through which the dynamic loader opens exactly the file open at
 // `fd` (Linux: /proc/self/fd/N), so what was checked is what is loaded;
 // nullopt where there is none (the file is loaded by its own path).

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <malloc.h>
+#include <stdio.h>
 #include <string>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -73,6 +74,10 @@ int populate_flag() {
 
 void trim_heap() {
   ::malloc_trim(0);
+}
+
+int exchange_names(const std::filesystem::path& a, const std::filesystem::path& b) {
+  return ::renameat2(AT_FDCWD, a.c_str(), AT_FDCWD, b.c_str(), RENAME_EXCHANGE) == 0 ? 0 : errno;
 }
 
 std::optional<bool> held_open_by_any_process(const std::filesystem::path& path) {

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <mutex>
 #include <signal.h>
+#include <stdio.h>
 #include <string>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -198,6 +199,16 @@ int populate_flag() {
 }
 
 void trim_heap() {} // no portable call: freed memory stays with the allocator
+
+int exchange_names(const std::filesystem::path& a, const std::filesystem::path& b) {
+#ifdef __APPLE__
+  return ::renamex_np(a.c_str(), b.c_str(), RENAME_SWAP) == 0 ? 0 : errno;
+#else
+  (void)a;
+  (void)b;
+  return ENOTSUP; // POSIX has no call that swaps two names
+#endif
+}
 
 std::optional<bool> held_open_by_any_process(const std::filesystem::path& path) {
   std::error_code error;

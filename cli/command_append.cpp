@@ -102,7 +102,8 @@ bool replace_existing(const SelectedStore& selected, const fs::path& relative,
   engine::ReplacedFiles kept(selected.root, selected.layout);
   kept.begin({engine::Replacing{relative.generic_string(), existing.size(), hash}});
   return engine::write_atomically_over(selected.root / relative, bytes, hash,
-                                       engine::Unchanged::required, [&] { kept.keep(0); });
+                                       engine::Unchanged::required,
+                                       [&](const fs::path& temporary) { kept.replace(0, temporary); });
 }
 
 // Adds `item` to today's episodic overflow file, creating it when missing;

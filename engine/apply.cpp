@@ -73,12 +73,12 @@ namespace {
 // of WORKING.md must not leave it while its target keeps the agent's
 // bytes) — then each just before its own. One written in the moment since
 // undoes the renames made. The paths written; nullopt: defer the whole plan.
-// `before_rename` is called with each change's index just before its rename.
+// `place` puts each change's temporary in place (by the change's index).
 std::optional<std::vector<std::string>>
 rename_all(const std::vector<FileChange>& changes, const std::vector<std::size_t>& writes,
            const std::vector<std::size_t>& removals, std::vector<Temporary>& temporaries,
            const std::function<bool(std::size_t)>& as_planned,
-           const std::function<void(std::size_t)>& before_rename, const fs::path& root) {
+           const std::function<void(std::size_t, const Temporary&)>& place, const fs::path& root) {
   std::vector<std::string> written;
   std::vector<fs::path> renamed;
   for (std::size_t i = 0; i < temporaries.size(); ++i) {
@@ -94,8 +94,7 @@ rename_all(const std::vector<FileChange>& changes, const std::vector<std::size_t
       return std::nullopt;
     }
     try {
-      before_rename(writes[i]);
-      rename_into_place(temporaries[i]);
+      place(writes[i], temporaries[i]);
     } catch (...) {
       discard(temporaries, i);
       throw;
@@ -365,13 +364,15 @@ ApplyResult apply(const std::vector<FileChange>& changes, const fs::path& root,
            (replaced != nullptr && appended_tail(path, plan[i]));
   };
   const auto kept = begin_keeping(plan, seen, replaced);
-  const auto keep = [&](std::size_t i) {
+  const auto place = [&](std::size_t i, const Temporary& temporary) {
     if (kept[i]) {
-      replaced->keep(*kept[i]);
+      replaced->replace(*kept[i], temporary.path);
+    } else {
+      rename_into_place(temporary);
     }
   };
   auto written = rename_all(plan, staged.writes, staged.removals, staged.temporaries,
-                            still_as_planned, keep, root);
+                            still_as_planned, place, root);
   if (!written) {
     return defer_all();
   }

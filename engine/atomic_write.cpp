@@ -207,7 +207,7 @@ namespace detail {
 // write_atomically_over, of `parts` one after the other.
 bool write_parts_over(const fs::path& path, std::span<const std::string_view> parts,
                       const std::optional<std::string>& base_hash, Unchanged check,
-                      const std::function<void()>& before_rename) {
+                      const std::function<void(const fs::path&)>& place) {
   // Held open from its creation to its rename: a run's recovery in another
   // process removes only the temporaries nobody holds.
   const auto temporary = write_temporary(path, parts, KeepOpen::yes);
@@ -227,11 +227,12 @@ bool write_parts_over(const fs::path& path, std::span<const std::string_view> pa
     give_up();
     return false;
   }
-  if (before_rename) {
-    before_rename();
-  }
   try {
-    rename_into_place(temporary);
+    if (place) {
+      place(temporary.path);
+    } else {
+      rename_into_place(temporary);
+    }
   } catch (...) {
     give_up();
     throw;
@@ -254,8 +255,8 @@ void write_atomically(const fs::path& path, std::initializer_list<std::string_vi
 
 bool write_atomically_over(const fs::path& path, std::string_view bytes,
                            const std::optional<std::string>& base_hash, Unchanged check,
-                           const std::function<void()>& before_rename) {
-  return write_parts_over(path, {&bytes, 1}, base_hash, check, before_rename);
+                           const std::function<void(const fs::path&)>& place) {
+  return write_parts_over(path, {&bytes, 1}, base_hash, check, place);
 }
 
 void sync_filesystem(const fs::path& path) {

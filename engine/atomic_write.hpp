@@ -31,12 +31,13 @@ enum class Unchanged { required, any };
 // write_atomically, but with Unchanged::required only when the file still has
 // the content hash `base_hash` (nullopt: still absent) just before the rename;
 // false, with nothing written, when another writer changed it meanwhile.
-// `before_rename` runs after that check, just before the rename (a memory
-// file's replaced bytes are given a second name there: ReplacedFiles::keep).
-[[nodiscard]] bool write_atomically_over(const std::filesystem::path& path, std::string_view bytes,
-                                         const std::optional<std::string>& base_hash,
-                                         Unchanged check,
-                                         const std::function<void()>& before_rename = {});
+// `place`, when given, puts the temporary (its path) in place after that
+// check instead of a rename (a memory file's replaced bytes are kept under a
+// second name there: ReplacedFiles::replace).
+[[nodiscard]] bool
+write_atomically_over(const std::filesystem::path& path, std::string_view bytes,
+                      const std::optional<std::string>& base_hash, Unchanged check,
+                      const std::function<void(const std::filesystem::path&)>& place = {});
 
 // The content hash (git blob id) of the file at `path`; nullopt when nothing is there.
 std::optional<std::string> disk_hash(const std::filesystem::path& path);

@@ -3,6 +3,7 @@
 #include "engine/replaced_files.hpp"
 
 #include "base/error.hpp"
+#include "base/platform.hpp"
 #include "base/regular_file.hpp"
 #include "base/write_all.hpp"
 #include "store/scan.hpp"
@@ -302,6 +303,34 @@ bool ReplacedFiles::keep(std::size_t index) {
                  live.string(), std::strerror(errno));
   }
   return false;
+}
+
+void ReplacedFiles::replace(std::size_t index, const fs::path& temporary) {
+  const fs::path live = m_root / m_paths.at(index);
+  const fs::path kept = m_folder / fmt::format("{}.{}", m_batch, index);
+  // The exchange puts the temporary in place and leaves at its name the file
+  // that was in place at that instant, which is the one to keep: a file a
+  // writer renamed into place after keep() linked the one before it would
+  // otherwise be replaced with no second name, and its lines lost.
+  if (platform::exchange_names(temporary, live) == 0) {
+    if (::rename(temporary.c_str(), kept.c_str()) == 0) {
+      return;
+    }
+    const int error = errno;
+    if (platform::exchange_names(temporary, live) != 0) {
+      // Our bytes stay in place; the replaced file waits at the temporary's
+      // name, said in the log, and is never discarded as a temporary.
+      spdlog::error("{}: cannot keep the file it replaced ({}); it is at {}", live.string(),
+                    std::strerror(error), temporary.string());
+      return;
+    }
+  }
+  // No exchange here (or the kept name could not be given): a second name
+  // first, then the rename.
+  (void)keep(index);
+  if (::rename(temporary.c_str(), live.c_str()) != 0) {
+    throw Error("{}: cannot rename into place: {}", live.string(), std::strerror(errno));
+  }
 }
 
 bool ReplacedFiles::move_aside(std::size_t index) {

@@ -42,6 +42,12 @@ public:
   // could not (it is gone, or the link failed: said in the log).
   bool keep(std::size_t index);
 
+  // Puts the file at `temporary` (beside it, on its file system) in the
+  // place of the `index`-th file of begin(), keeping under the second name
+  // whichever file was in place at that instant. Throws engram::Error when
+  // it could not be put there (the temporary is then still ours to discard).
+  void replace(std::size_t index, const std::filesystem::path& temporary);
+
   // Removes the `index`-th file of begin() from its place, keeping it under
   // its second name (a rename, so the place is never without a file when it
   // should have one); false when it was not there.

@@ -51,6 +51,6 @@ void sync_folders(const std::vector<std::filesystem::path>& paths);
 // write_atomically_over, of `parts` one after the other.
 bool write_parts_over(const std::filesystem::path& path, std::span<const std::string_view> parts,
                       const std::optional<std::string>& base_hash, Unchanged check,
-                      const std::function<void()>& before_rename = {});
+                      const std::function<void(const std::filesystem::path&)>& place = {});
 
 } // namespace engram::engine::detail

@@ -24,15 +24,15 @@ using engram::test::write_file;
 
 namespace {
 
-// Replaces `relative` (holding `before`) with `after` the way apply does: a
-// second name, then the rename.
+// Replaces `relative` (holding `before`) with `after` the way apply does:
+// the file in place is kept under a second name as the new one takes it.
 void replace(const fs::path& root, const std::string& relative, const std::string& before,
              const std::string& after) {
   ReplacedFiles kept(root, Layout{});
   kept.begin({Replacing{relative, before.size(), content_hash(before)}});
-  REQUIRE(engram::engine::write_atomically_over(root / relative, after, content_hash(before),
-                                                engram::engine::Unchanged::required,
-                                                [&] { REQUIRE(kept.keep(0)); }));
+  REQUIRE(engram::engine::write_atomically_over(
+      root / relative, after, content_hash(before), engram::engine::Unchanged::required,
+      [&](const fs::path& temporary) { kept.replace(0, temporary); }));
 }
 
 void write_through(int fd, const std::string& text) {
@@ -89,6 +89,27 @@ TEST_CASE("a replaced file rewritten through a held descriptor gives the live fi
   const auto carried = carry_over(root, Layout{}, std::time(nullptr));
   CHECK(carried.still_held == 0);
   CHECK(read_file(root / "notes.md") == "- one\n- two\n- engram's\n- changed two\n");
+}
+
+TEST_CASE("a file an agent renamed into place after the plan read it is the one kept, its lines "
+          "carried over") {
+  const TempDir dir;
+  const fs::path root = dir.path();
+  const std::string before = "- one\n- two\n";
+  write_file(root / "WORKING.md", before);
+  ReplacedFiles kept(root, Layout{});
+  kept.begin({Replacing{"WORKING.md", before.size(), content_hash(before)}});
+  write_file(root / ".WORKING.md.ours.tmp", "- two\n");
+  // An agent's read-modify-rename save, landing after every check.
+  write_file(root / "saved.tmp", before + "- three\n");
+  fs::rename(root / "saved.tmp", root / "WORKING.md");
+  kept.replace(0, root / ".WORKING.md.ours.tmp");
+  CHECK_FALSE(fs::exists(root / ".WORKING.md.ours.tmp"));
+  CHECK(read_file(root / "WORKING.md") == "- two\n");
+  const auto carried = carry_over(root, Layout{}, std::time(nullptr));
+  CHECK(carried.paths == std::vector<std::string>{"WORKING.md"});
+  CHECK(read_file(root / "WORKING.md") == "- two\n- three\n");
+  CHECK(entries_in(root / ".engram" / "replaced") == 0);
 }
 
 TEST_CASE("a second name made for a replacement that never happened is let go, the file as it is") {
