@@ -165,8 +165,8 @@ std::pair<std::size_t, std::size_t> contrast_of(const std::vector<Token>& ordere
   for (std::size_t w = from; w < ordered.size(); ++w) {
     const auto& text = ordered[w].text;
     const bool next_is = w + 1 < ordered.size() && !ordered[w].value;
-    if (next_is && ((text == "instead" && ordered[w + 1].text == "of") ||
-                    (text == "rather" && ordered[w + 1].text == "than"))) {
+    // ordered_tokens wrote "rather than" as "instead of".
+    if (next_is && text == "instead" && ordered[w + 1].text == "of") {
       return {w, 2};
     }
     if (!ordered[w].value && text == "over" && preferring) {

@@ -340,6 +340,13 @@ std::vector<Token> ordered_tokens(const std::string& folded) {
   }
   detail::join_numbers(out);
   const bool instruction = drop_idioms(out);
+  // "Rather than" says what "instead of" does: one pair of words for both.
+  for (std::size_t w = 0; w + 1 < out.size(); ++w) {
+    if (!out[w].value && out[w].text == "rather" && out[w + 1].text == "than") {
+      out[w].text = "instead";
+      out[w + 1].text = "of";
+    }
+  }
   if (!out.empty() && !out[0].value && (instruction || opens_instruction(out[0].text))) {
     out[0].opener = true;
   }

@@ -499,6 +499,11 @@ TEST_CASE("claims: two choices that pass over different things both hold") {
   CHECK(compare("Use pnpm instead of npm.", "Use yarn instead of npm.") != Relation::distinct);
   CHECK(compare("- Use trash instead of rm", "Use `trash` instead of `rm`.") ==
         Relation::duplicate);
+  // "Rather than" is "instead of".
+  CHECK(compare("Use `trash` rather than `rm`.", "Use `trash` instead of `rm`.") ==
+        Relation::duplicate);
+  CHECK(compare("Use Vitest rather than Jest.", "Use Jest instead of Vitest.") ==
+        Relation::update);
 }
 
 TEST_CASE("claims: an amount's currency symbol is its own, before or after it") {
