@@ -109,6 +109,7 @@ enum class Why : unsigned char {
   polarity,      // the same statement, negated on one side
   reversed,      // a choice made the other way: what one takes, the other passes over
   other_choice,  // each passes over something else: two choices, both may hold
+  other_day,     // another day something is closed: both hold
   value,         // a value replaced (with words maybe added)
   qualifier,     // the existing claim, with something added
   complement,    // a copula's complement replaced
@@ -215,10 +216,8 @@ bool reverses_choice(const ClaimTokens& in, const ClaimTokens& ex) {
          meets(in.chosen, ex.passed_over, ex.chosen);
 }
 
-// Whether `in` and `ex` are two choices, each passing over something the
-// other does not name ("Use fd instead of find" after "Use trash instead of
-// rm"): both hold. A choice that passes over the same thing for another
-// ("Use pnpm instead of npm" after "Use yarn instead of npm") replaces it.
+// Whether `in` and `ex` are two choices that pass over different things
+// ("Use fd instead of find", "Use trash instead of rm"): both hold.
 bool another_choice(const ClaimTokens& in, const ClaimTokens& ex) {
   return !in.passed_over.empty() && !ex.passed_over.empty() &&
          std::none_of(in.passed_over.begin(), in.passed_over.end(),
@@ -327,8 +326,12 @@ Judgment judge_change(const ClaimTokens& in, const ClaimTokens& ex, const Predic
   const bool kept_in_order = keeps_older_words(in, ex, change.words_added);
   // A name replaced ("after worker 31" → "after parser 75") is another thing, not a new value.
   const bool names_changed = in.scopes != ex.scopes && !(in.copular && ex.copular);
-  if (change.values_dropped > 0 && change.values_added > 0 && change.words_dropped == 0 &&
-      kept_in_order && !names_changed) {
+  const bool value_replaced = change.values_dropped > 0 && change.values_added > 0;
+  // A place is closed on many days: "closed on Jan 1" adds a day to "closed on Dec 25".
+  if (value_replaced && in.closure && ex.closure && !in.dates.empty() && !ex.dates.empty()) {
+    return {Relation::distinct, Why::other_day, score};
+  }
+  if (value_replaced && change.words_dropped == 0 && kept_in_order && !names_changed) {
     return {Relation::update, Why::value, score};
   }
   if (dropped == 0 && added > 0 && kept_in_order) {
@@ -452,6 +455,9 @@ std::string reason_for(const Judgment& j, const ClaimTokens& in, const ClaimToke
     return fmt::format("another choice (passes over {}, not {})",
                        listed_missing(in.passed_over, ex.passed_over),
                        listed_missing(ex.passed_over, in.passed_over));
+  case Why::other_day:
+    return fmt::format("closed on another day as well ({} → {})",
+                       listed_missing(ex.values, in.values), listed_missing(in.values, ex.values));
   case Why::polarity:
     return fmt::format("same subject, polarity flipped ({} → {})",
                        ex.negated ? "negative" : "positive", in.negated ? "negative" : "positive");

@@ -93,6 +93,16 @@ bool is_amount(std::string_view value) {
   return is_plain_number(value);
 }
 
+std::size_t ordinal_suffix(std::string_view value) {
+  for (const std::string_view suffix : {"st", "nd", "rd", "th"}) {
+    if (value.size() > suffix.size() && value.ends_with(suffix) &&
+        value.find_first_not_of("0123456789") == value.size() - suffix.size()) {
+      return suffix.size();
+    }
+  }
+  return 0;
+}
+
 bool is_value(std::string_view token) {
   if (token.find("://") != std::string_view::npos || token.starts_with("www.") ||
       is_host_name(token)) {
@@ -157,14 +167,8 @@ std::string canonical_value(std::string_view token) {
       value = prefix + number_text(std::stod(number) * 1000);
     }
   }
-  // An ordinal is its number ("March 5th" is "5 March"); a percentage
-  // compares without trailing zeros ("99.90%" is "99.9%").
-  for (const std::string_view suffix : {"st", "nd", "rd", "th"}) {
-    if (value.size() > suffix.size() && value.ends_with(suffix) &&
-        value.find_first_not_of("0123456789") == value.size() - suffix.size()) {
-      value.resize(value.size() - suffix.size());
-    }
-  }
+  // A percentage compares without trailing zeros ("99.90%" is "99.9%"). An
+  // ordinal stays one here: only beside a month is it a day's number.
   if (value.ends_with('%') && value.find('.') != std::string::npos) {
     value.pop_back();
     while (value.ends_with('0')) {

@@ -20,6 +20,10 @@ bool is_listed(const std::array<std::string_view, N>& list, std::string_view wor
   return std::find(list.begin(), list.end(), word) != list.end();
 }
 
+// The length of the ordinal suffix of a number written as one ("5th": 2),
+// 0 for any other value.
+[[nodiscard]] std::size_t ordinal_suffix(std::string_view value);
+
 // Whether a token is a value: a URL, a path, or anything with a digit.
 [[nodiscard]] bool is_value(std::string_view token);
 
@@ -31,7 +35,7 @@ bool is_listed(const std::array<std::string_view, N>& list, std::string_view wor
 [[nodiscard]] bool is_amount(std::string_view value);
 
 // A value in the form values compare in: "v1.4" as "1.4", "1,000" as "1000",
-// "600€" as "€600".
+// "600€" as "€600"; an ordinal ("5th") stays one.
 [[nodiscard]] std::string canonical_value(std::string_view token);
 
 // Numbers joined with the words around them that say what they are:

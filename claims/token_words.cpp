@@ -177,4 +177,34 @@ std::pair<std::size_t, std::size_t> contrast_of(const std::vector<Token>& ordere
   return {std::string::npos, 0};
 }
 
+void as_instead_of(std::vector<Token>& out) {
+  for (std::size_t w = 0; w + 1 < out.size(); ++w) {
+    if (!out[w].value && out[w].text == "rather" && out[w + 1].text == "than") {
+      out[w].text = "instead";
+      out[w + 1].text = "of";
+    }
+  }
+}
+
+// Whether `ordered` says on what day something is closed: a word of
+// closing, then "on" a day, and no "until" or "from" that would make the day
+// a closure's one end ("closed until January 5").
+bool says_closure(const std::vector<Token>& ordered) {
+  constexpr std::array<std::string_view, 4> k_closing = {"closed", "shut", "holiday", "holidays"};
+  constexpr std::array<std::string_view, 5> k_ends = {"until", "till", "through", "from", "since"};
+  bool closing = false;
+  bool on = false;
+  for (const auto& token : ordered) {
+    if (token.value) {
+      continue;
+    }
+    if (detail::is_listed(k_ends, token.text)) {
+      return false;
+    }
+    closing = closing || detail::is_listed(k_closing, token.text);
+    on = on || (closing && token.text == "on");
+  }
+  return on;
+}
+
 } // namespace engram::claims::detail

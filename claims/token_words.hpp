@@ -1,6 +1,7 @@
 // Words and phrases tokenising reads as one thing before a claim is
 // compared, private to claims/ (used by tokens.cpp): irregular verbs, units,
-// links, names, ordinals, negations inside a word or phrase, a choice's contrast.
+// links, names, ordinals, negations inside a word or phrase, a choice's contrast,
+// "rather than" as "instead of", and the days something is closed.
 #pragma once
 
 #include "claims/subject.hpp"
@@ -38,5 +39,13 @@ void mark_inner_negations(std::vector<Token>& out);
 // it takes; {npos, 0} when there is none.
 [[nodiscard]] std::pair<std::size_t, std::size_t> contrast_of(const std::vector<Token>& ordered,
                                                               std::size_t from);
+
+// Writes "rather than" as "instead of", which says the same: one pair of
+// words for both.
+void as_instead_of(std::vector<Token>& out);
+
+// Whether `ordered` says on what day something is closed ("closed on Dec
+// 25"), not a closure's one end ("closed until January 5").
+[[nodiscard]] bool says_closure(const std::vector<Token>& ordered);
 
 } // namespace engram::claims::detail

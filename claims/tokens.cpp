@@ -279,6 +279,23 @@ bool drop_idioms(std::vector<Token>& out) {
   return sure || remember;
 }
 
+// A day of a month written as an ordinal is the day's number: "March 5th"
+// and "the 5th of March" say "March 5". Elsewhere an ordinal stays one:
+// "the 2nd retry" is "the second retry", not a retry and the number 2.
+void days_of_months(std::vector<Token>& out) {
+  const auto month = [&](std::size_t at) {
+    return at < out.size() && role_of(out[at].text) == Role::date;
+  };
+  for (std::size_t w = 0; w < out.size(); ++w) {
+    const auto suffix = out[w].value ? detail::ordinal_suffix(out[w].text) : 0;
+    const bool day = (w > 0 && month(w - 1)) || month(w + 1) ||
+                     (w + 1 < out.size() && out[w + 1].text == "of" && month(w + 2));
+    if (suffix != 0 && day) {
+      out[w].text.resize(out[w].text.size() - suffix);
+    }
+  }
+}
+
 // The tokens of folded text in order: quoted values whole, a number with its
 // unit split ("16gb" is the value 16 and the word gb, as "16 GB" is), every
 // other token split into words.
@@ -340,13 +357,7 @@ std::vector<Token> ordered_tokens(const std::string& folded) {
   }
   detail::join_numbers(out);
   const bool instruction = drop_idioms(out);
-  // "Rather than" says what "instead of" does: one pair of words for both.
-  for (std::size_t w = 0; w + 1 < out.size(); ++w) {
-    if (!out[w].value && out[w].text == "rather" && out[w + 1].text == "than") {
-      out[w].text = "instead";
-      out[w + 1].text = "of";
-    }
-  }
+  detail::as_instead_of(out);
   if (!out.empty() && !out[0].value && (instruction || opens_instruction(out[0].text))) {
     out[0].opener = true;
   }
@@ -354,6 +365,7 @@ std::vector<Token> ordered_tokens(const std::string& folded) {
   // Words that stand for values are values from here on: where a predicate
   // opens depends on them, as comparing does.
   take_value_words(out);
+  days_of_months(out);
   return out;
 }
 
@@ -424,6 +436,7 @@ ClaimTokens tokens_of(std::string_view text) {
   put_definite_complement_first(ordered, predicate);
   auto tokens = tokens_of_predicate(ordered, predicate);
   read_choice(ordered, tokens);
+  tokens.closure = detail::says_closure(ordered);
   std::size_t narrowing_until = 0; // a narrowing qualifier's words, up to three
   for (std::size_t w = 0; w < ordered.size(); ++w) {
     const bool in_subject = w < predicate.at;

@@ -49,6 +49,9 @@ struct ClaimTokens {
   std::vector<std::string> narrowed;
   // The month and weekday names among its values; sorted, unique.
   std::vector<std::string> dates;
+  // It says on what day something is closed ("The office is closed on Dec
+  // 25"): such days are many at once, so another date is another occasion.
+  bool closure = false;
   // What a choice it states takes and what it passes over ("Use Vitest
   // instead of Jest", "Prefer tabs over spaces", "… rather than …"): the
   // words and values before the contrast and after it; sorted, unique.

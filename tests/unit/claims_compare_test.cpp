@@ -519,3 +519,28 @@ TEST_CASE("claims: an amount's currency symbol is its own, before or after it") 
   CHECK(compare("The plan costs 600 € a month.", "The plan costs $600 a month.") !=
         Relation::duplicate);
 }
+
+TEST_CASE("claims: an ordinal written in digits or in words is one value, a day only beside a month") {
+  CHECK(compare("Invoices are sent on the first of every month.",
+                "Invoices are sent on the 1st of each month.") == Relation::duplicate);
+  CHECK(compare("The 2nd retry waits 1 second.", "The second retry waits 1 second.") ==
+        Relation::duplicate);
+  CHECK(compare("Invoices are sent on the 5th of each month.",
+                "Invoices are sent on the 1st of each month.") == Relation::update);
+  CHECK(compare("The launch is on March 5.", "The launch is on March 5th.") == Relation::duplicate);
+  CHECK(compare("The launch is on the 5th of March.", "The launch is on March 5.") ==
+        Relation::duplicate);
+  // An ordinal is not the number it counts to.
+  CHECK(compare("The second retry waits 1 second.", "The first retry waits 1 second.") !=
+        Relation::duplicate);
+}
+
+TEST_CASE("claims: another day something is closed is another occasion, not a new date") {
+  CHECK(compare("The office is closed on Jan 1.", "The office is closed on Dec 25.") ==
+        Relation::distinct);
+  // One closure's end, and an event's one date, move.
+  CHECK(compare("The office is closed until January 12.",
+                "The office is closed until January 5.") == Relation::update);
+  CHECK(compare("The Q3 planning offsite is on September 19.",
+                "The Q3 planning offsite is on September 12.") == Relation::update);
+}
