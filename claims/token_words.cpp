@@ -6,6 +6,7 @@
 #include "claims/token_values.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <array>
 #include <string>
 #include <string_view>
@@ -205,6 +206,29 @@ bool says_closure(const std::vector<Token>& ordered) {
     on = on || (closing && token.text == "on");
   }
   return on;
+}
+
+std::string time_clause_last(std::string_view text) {
+  constexpr std::array<std::string_view, 8> k_openers = {
+      "since ", "as of ", "after ", "before ", "until ", "from ", "starting ", "effective "};
+  const auto start = std::min(text.find_first_not_of("-*+ \t"), text.size());
+  const auto comma = text.find(", ", start);
+  std::string first;
+  for (std::size_t i = start; i < std::min(comma, start + 12) && i < text.size(); ++i) {
+    first += static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
+  }
+  const bool opens = std::any_of(k_openers.begin(), k_openers.end(),
+                                 [&](std::string_view opener) { return first.starts_with(opener); });
+  // A clause of a few words only: a longer one is a sentence of its own.
+  constexpr std::size_t k_clause_words = 6;
+  if (!opens || comma == std::string_view::npos ||
+      static_cast<std::size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(start),
+                                          text.begin() + static_cast<std::ptrdiff_t>(comma),
+                                          ' ')) >= k_clause_words) {
+    return std::string(text);
+  }
+  return std::string(text.substr(0, start)) + std::string(text.substr(comma + 2)) + " " +
+         std::string(text.substr(start, comma - start));
 }
 
 } // namespace engram::claims::detail

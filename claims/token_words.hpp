@@ -48,4 +48,9 @@ void as_instead_of(std::vector<Token>& out);
 // 25"), not a closure's one end ("closed until January 5").
 [[nodiscard]] bool says_closure(const std::vector<Token>& ordered);
 
+// `text` with a time clause written first moved last: "Since the April
+// release, the limit is 200" says "the limit is 200 since the April
+// release", where a qualifier is read.
+[[nodiscard]] std::string time_clause_last(std::string_view text);
+
 } // namespace engram::claims::detail

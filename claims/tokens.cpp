@@ -430,7 +430,7 @@ void sort_all(ClaimTokens& tokens) {
 } // namespace
 
 ClaimTokens tokens_of(std::string_view text) {
-  const auto plain = detail::without_link_targets(text);
+  const auto plain = detail::time_clause_last(detail::without_link_targets(text));
   auto ordered = ordered_tokens(fold(plain, KeepBackticks::yes));
   auto predicate = predicate_of(ordered, detail::proper_words(plain));
   put_definite_complement_first(ordered, predicate);

@@ -266,3 +266,11 @@ TEST_CASE("claims: an album, an inbox or a calendar is a place things are kept")
         ClaimKind::reference);
   CHECK(classify("- Ana is in Lisbon until Friday.") == ClaimKind::factual);
 }
+
+TEST_CASE("claims: a fact after a time clause is a fact, an instruction after one an instruction") {
+  CHECK(classify("Since the April release, the API rate limit is 200 requests per minute.") ==
+        ClaimKind::factual);
+  CHECK(classify("As of March, the office opens at 8.") == ClaimKind::factual);
+  CHECK(classify("Since the April release, check the rate limit before a bulk import.") ==
+        ClaimKind::behavioural);
+}

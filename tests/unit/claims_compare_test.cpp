@@ -544,3 +544,11 @@ TEST_CASE("claims: another day something is closed is another occasion, not a ne
   CHECK(compare("The Q3 planning offsite is on September 19.",
                 "The Q3 planning offsite is on September 12.") == Relation::update);
 }
+
+TEST_CASE("claims: a time clause written first qualifies the claim as one written last does") {
+  CHECK(compare("Since the April release, the API rate limit is 200 requests per minute.",
+                "The API rate limit is 100 requests per minute.") == Relation::update);
+  CHECK(compare("As of March 2026, the API rate limit is 100 requests per minute.",
+                "The API rate limit is 100 requests per minute as of March 2026.") ==
+        Relation::duplicate);
+}
