@@ -124,8 +124,8 @@ constexpr std::array<std::string_view, 9> k_instruction_determiners = {
 
 // Words that open a leading clause: "When X fails, rerun it" instructs.
 constexpr std::array<std::string_view, 19> k_clause_openers = {
-    "when",  "if",   "before", "after", "once",   "whenever", "to",       "while", "in",    "for",
-    "on",    "during", "with", "unless", "until", "from",     "since",    "as",    "starting",
+    "when", "if",     "before", "after",  "once",  "whenever", "to",    "while", "in",       "for",
+    "on",   "during", "with",   "unless", "until", "from",     "since", "as",    "starting",
 };
 
 // `token` without the brackets, quotes, backticks and punctuation around it.

@@ -6,8 +6,8 @@
 #include "claims/token_values.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <array>
+#include <cctype>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -54,8 +54,8 @@ const std::unordered_map<std::string_view, std::string_view>& irregular_verbs() 
 // A unit's abbreviation after a value as its word: "40 min" says "40 minutes".
 std::string unit_word(std::string word) {
   static const std::unordered_map<std::string_view, std::string_view> k_units = {
-      {"min", "minute"}, {"mins", "minute"}, {"sec", "second"},
-      {"secs", "second"}, {"hr", "hour"},    {"hrs", "hour"},
+      {"min", "minute"},  {"mins", "minute"}, {"sec", "second"},
+      {"secs", "second"}, {"hr", "hour"},     {"hrs", "hour"},
   };
   const auto found = k_units.find(word);
   return found == k_units.end() ? word : std::string(found->second);
@@ -144,8 +144,8 @@ void mark_inner_negations(std::vector<Token>& out) {
     if (!token.value && token.text == "used" && w + 1 < out.size() && out[w + 1].text == "to" &&
         (marked.empty() || !is_listed(k_before_use, marked.back().text))) {
       token.text = "not";
-    } else if (!token.value && (token.text.starts_with("dislike") ||
-                                token.text.starts_with("disallow"))) {
+    } else if (!token.value &&
+               (token.text.starts_with("dislike") || token.text.starts_with("disallow"))) {
       marked.push_back({"not", false, false, token.opener});
       token.text.erase(0, 3);
       token.opener = false;
@@ -217,8 +217,9 @@ std::string time_clause_last(std::string_view text) {
   for (std::size_t i = start; i < std::min(comma, start + 12) && i < text.size(); ++i) {
     first += static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
   }
-  const bool opens = std::any_of(k_openers.begin(), k_openers.end(),
-                                 [&](std::string_view opener) { return first.starts_with(opener); });
+  const bool opens = std::any_of(k_openers.begin(), k_openers.end(), [&](std::string_view opener) {
+    return first.starts_with(opener);
+  });
   // A clause of a few words only: a longer one is a sentence of its own.
   constexpr std::size_t k_clause_words = 6;
   if (!opens || comma == std::string_view::npos ||

@@ -101,9 +101,9 @@ bool replace_existing(const SelectedStore& selected, const fs::path& relative,
   const auto hash = store::content_hash(existing);
   engine::ReplacedFiles kept(selected.root, selected.layout);
   kept.begin({engine::Replacing{relative.generic_string(), existing.size(), hash}});
-  return engine::write_atomically_over(selected.root / relative, bytes, hash,
-                                       engine::Unchanged::required,
-                                       [&](const fs::path& temporary) { kept.replace(0, temporary); });
+  return engine::write_atomically_over(
+      selected.root / relative, bytes, hash, engine::Unchanged::required,
+      [&](const fs::path& temporary) { kept.replace(0, temporary); });
 }
 
 // Adds `item` to today's episodic overflow file, creating it when missing;

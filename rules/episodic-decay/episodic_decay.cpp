@@ -73,8 +73,7 @@ void EpisodicDecayRule::decay(StoreView& store, const std::string& path, engram:
       }
     } else if (const auto* known = first_with(agent[i], Relation::duplicate)) {
       store.record(Action{"", "duplicate", claims[i].text, path, known->path,
-                          "already in the agent's own file as \"" + one_line(known->text) +
-                              "\""});
+                          "already in the agent's own file as \"" + one_line(known->text) + "\""});
     } else if (!curated.path().empty() && targets[i] == curated.path()) {
       engram::episodic_decay::absorb_curated(store, claims[i], path, targets[i],
                                              newer_than_agent_line(agent[i]));

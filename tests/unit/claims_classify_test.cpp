@@ -193,8 +193,7 @@ TEST_CASE("claims: where things are kept is a reference when a place is named") 
 TEST_CASE("claims: a verb no list names opens an instruction when a determiner follows it") {
   CHECK(classify("Offer a refund for outages longer than four hours.") == ClaimKind::behavioural);
   // A gerund or a past form is a fact's subject or verb, a label a label, a name a name.
-  CHECK(classify("Raising the page size brought the run down to 6 minutes.") ==
-        ClaimKind::factual);
+  CHECK(classify("Raising the page size brought the run down to 6 minutes.") == ClaimKind::factual);
   CHECK(classify("Note: the VPN drops connections when the laptop sleeps.") == ClaimKind::factual);
   CHECK(classify("Miso the cat is four years old.") == ClaimKind::factual);
 }
@@ -218,7 +217,8 @@ TEST_CASE("claims: what the agent did in the session, dated today, is about the 
   CHECK(classify("The staging DB was migrated to Postgres 16 today.") == ClaimKind::factual);
 }
 
-TEST_CASE("claims: a talk the session spent time on, its heartbeat and its compaction are about it") {
+TEST_CASE(
+    "claims: a talk the session spent time on, its heartbeat and its compaction are about it") {
   CHECK(classify("Talked with Ben for an hour about the billing migration.") ==
         ClaimKind::metadata);
   CHECK(classify("Spoke with Ben on the phone for half an hour.") == ClaimKind::metadata);
@@ -239,8 +239,7 @@ TEST_CASE("claims: an errand due on a day is a task, a standing instruction a ru
 }
 
 TEST_CASE("claims: an instruction someone gave, reported, is a rule, and a wish a fact") {
-  CHECK(classify("Ana asked to keep the changelog newest entry first.") ==
-        ClaimKind::behavioural);
+  CHECK(classify("Ana asked to keep the changelog newest entry first.") == ClaimKind::behavioural);
   CHECK(classify("The user asked us to stop adding emojis to commit messages.") ==
         ClaimKind::behavioural);
   CHECK(classify("Ana wants to move to Berlin next spring.") == ClaimKind::factual);
@@ -248,8 +247,7 @@ TEST_CASE("claims: an instruction someone gave, reported, is a rule, and a wish 
 }
 
 TEST_CASE("claims: a folder path within a tool, after under, makes a reference") {
-  CHECK(classify("Support macros live in Zendesk under Macros/Billing.") ==
-        ClaimKind::reference);
+  CHECK(classify("Support macros live in Zendesk under Macros/Billing.") == ClaimKind::reference);
   CHECK(classify("The invoice PDF generator is a Lambda in eu-west-1.") == ClaimKind::factual);
 }
 

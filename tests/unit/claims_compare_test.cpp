@@ -372,14 +372,15 @@ TEST_CASE("claims: a host name is a value, a file name is words") {
   CHECK(tokens.values.empty());
 }
 
-TEST_CASE("claims: a value changed within a scope the older claim did not name leaves it standing") {
+TEST_CASE(
+    "claims: a value changed within a scope the older claim did not name leaves it standing") {
   // The older value may still hold outside production, on weekdays, off Android.
   CHECK(compare("The request timeout is 60 seconds in production.",
                 "The request timeout is 30 seconds.") == Relation::distinct);
   CHECK(compare("The cache TTL is 1 minute on weekends.", "The cache TTL is 5 minutes.") ==
         Relation::distinct);
-  CHECK(compare("The nightly export is not enabled on Android.", "The nightly export is enabled.") ==
-        Relation::distinct);
+  CHECK(compare("The nightly export is not enabled on Android.",
+                "The nightly export is enabled.") == Relation::distinct);
   CHECK(compare("Refunds take 10 days for international orders.", "Refunds take 5 days.") ==
         Relation::distinct);
   // A day or month after the value narrows it as a word does, unless the
@@ -439,8 +440,7 @@ TEST_CASE("claims: another verb before the same preposition is another relation"
   CHECK(compare("The frontend builds with Vite.", "The frontend runs on Vite.") !=
         Relation::update);
   // The same verb with its complement replaced is still an update.
-  CHECK(compare("The frontend runs on Webpack.", "The frontend runs on Vite.") ==
-        Relation::update);
+  CHECK(compare("The frontend runs on Webpack.", "The frontend runs on Vite.") == Relation::update);
   // "too" adds nothing to what a claim says.
   CHECK(compare("Ana is allergic to peanuts too.", "Ana is allergic to peanuts.") ==
         Relation::duplicate);
@@ -457,8 +457,8 @@ TEST_CASE("claims: an ordinal names one of a series, as a number does") {
 }
 
 TEST_CASE("claims: a habit that used to hold no longer does") {
-  CHECK(compare("The cron job sends a daily digest.", "The cron job used to send a daily digest.") ==
-        Relation::update);
+  CHECK(compare("The cron job sends a daily digest.",
+                "The cron job used to send a daily digest.") == Relation::update);
   // "is used to" says what a thing is for.
   CHECK(compare("The tool sends emails.", "The tool is used to send emails.") ==
         Relation::duplicate);
@@ -486,8 +486,8 @@ TEST_CASE("claims: a #channel is one value, not the words in it") {
 TEST_CASE("claims: a negation inside a word, and a unit's abbreviation, read as written out") {
   CHECK(compare("The user dislikes detailed explanations.",
                 "The user likes detailed explanations.") == Relation::update);
-  CHECK(compare("The nightly backup takes ~40 min.", "The nightly backup takes about 40 minutes.") ==
-        Relation::duplicate);
+  CHECK(compare("The nightly backup takes ~40 min.",
+                "The nightly backup takes about 40 minutes.") == Relation::duplicate);
 }
 
 TEST_CASE("claims: two choices that pass over different things both hold") {
@@ -502,8 +502,7 @@ TEST_CASE("claims: two choices that pass over different things both hold") {
   // "Rather than" is "instead of".
   CHECK(compare("Use `trash` rather than `rm`.", "Use `trash` instead of `rm`.") ==
         Relation::duplicate);
-  CHECK(compare("Use Vitest rather than Jest.", "Use Jest instead of Vitest.") ==
-        Relation::update);
+  CHECK(compare("Use Vitest rather than Jest.", "Use Jest instead of Vitest.") == Relation::update);
 }
 
 TEST_CASE("claims: an amount's currency symbol is its own, before or after it") {
@@ -520,7 +519,8 @@ TEST_CASE("claims: an amount's currency symbol is its own, before or after it") 
         Relation::duplicate);
 }
 
-TEST_CASE("claims: an ordinal written in digits or in words is one value, a day only beside a month") {
+TEST_CASE(
+    "claims: an ordinal written in digits or in words is one value, a day only beside a month") {
   CHECK(compare("Invoices are sent on the first of every month.",
                 "Invoices are sent on the 1st of each month.") == Relation::duplicate);
   CHECK(compare("The 2nd retry waits 1 second.", "The second retry waits 1 second.") ==
