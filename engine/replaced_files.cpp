@@ -285,15 +285,19 @@ void ReplacedFiles::begin(const std::vector<Replacing>& files) {
   std::vector<KeptEntry> entries;
   for (std::size_t i = 0; i < files.size(); ++i) {
     entries.push_back(
-        KeptEntry{fmt::format("{}.{}", m_batch, i), files[i].path, files[i].size, files[i].hash});
+        KeptEntry{kept_name(i).filename().string(), files[i].path, files[i].size, files[i].hash});
     m_paths.push_back(files[i].path);
   }
   write_manifest(m_folder / (m_batch + std::string(k_manifest_suffix)), entries);
 }
 
+fs::path ReplacedFiles::kept_name(std::size_t index) const {
+  return m_folder / fmt::format("{}.{}", m_batch, index);
+}
+
 bool ReplacedFiles::keep(std::size_t index) {
   const fs::path live = m_root / m_paths.at(index);
-  const fs::path kept = m_folder / fmt::format("{}.{}", m_batch, index);
+  const fs::path kept = kept_name(index);
   if (::link(live.c_str(), kept.c_str()) == 0) {
     return true;
   }
@@ -307,7 +311,7 @@ bool ReplacedFiles::keep(std::size_t index) {
 
 void ReplacedFiles::replace(std::size_t index, const fs::path& temporary) {
   const fs::path live = m_root / m_paths.at(index);
-  const fs::path kept = m_folder / fmt::format("{}.{}", m_batch, index);
+  const fs::path kept = kept_name(index);
   // The exchange puts the temporary in place and leaves at its name the file
   // that was in place at that instant, which is the one to keep: a file a
   // writer renamed into place after keep() linked the one before it would
@@ -335,7 +339,7 @@ void ReplacedFiles::replace(std::size_t index, const fs::path& temporary) {
 
 bool ReplacedFiles::move_aside(std::size_t index) {
   const fs::path live = m_root / m_paths.at(index);
-  const fs::path kept = m_folder / fmt::format("{}.{}", m_batch, index);
+  const fs::path kept = kept_name(index);
   if (::rename(live.c_str(), kept.c_str()) == 0) {
     return true;
   }

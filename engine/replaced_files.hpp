@@ -54,6 +54,9 @@ public:
   bool move_aside(std::size_t index);
 
 private:
+  // The second name of the `index`-th file of begin().
+  std::filesystem::path kept_name(std::size_t index) const;
+
   std::filesystem::path m_root;
   std::filesystem::path m_folder;
   std::string m_batch; // this apply's name: the manifest and its files start with it

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "engram/rule.hpp"
+#include "engram/text.hpp"
 
 #include <optional>
 #include <string>
@@ -48,11 +49,7 @@ inline std::string newer_than_agent_line(const std::vector<ClaimMatch>& matches)
   if (update == nullptr) {
     return {};
   }
-  auto text = update->text;
-  while (!text.empty() && text.back() == '\n') {
-    text.pop_back();
-  }
-  return "; newer than \"" + text + "\" in " + update->path +
+  return "; newer than \"" + text::one_line(update->text) + "\" in " + update->path +
          ", the agent's own file, which engram leaves as written";
 }
 
