@@ -52,6 +52,9 @@ std::optional<Setting> Workspace::profile_setting(std::string_view key) const {
   if (key == "profile.curated") {
     return std::string(profile->curated);
   }
+  if (key == "profile.user_file") {
+    return std::string(profile->user_file);
+  }
   if (key == "profile.curated_chars") {
     const store::LoaderLimit* curated = profile->limit_of(profile->curated);
     return static_cast<std::int64_t>(curated == nullptr ? 0 : curated->max_chars);

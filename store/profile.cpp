@@ -53,6 +53,7 @@ std::vector<Profile> make_profiles() {
               // HEARTBEAT.md is a checklist and BOOTSTRAP.md a first-run script:
               // what they say is not what the agent knows.
               .core_files = {"AGENTS.md", "SOUL.md", "USER.md", "IDENTITY.md", "TOOLS.md"},
+              .user_file = "USER.md",
               .limits = {openclaw_limit("MEMORY.md"), openclaw_limit("AGENTS.md"),
                          openclaw_limit("SOUL.md"), openclaw_limit("USER.md"),
                          openclaw_limit("IDENTITY.md"), openclaw_limit("TOOLS.md")},

@@ -36,6 +36,9 @@ struct Profile {
   // (OpenClaw's USER.md, TOOLS.md, …): in the store's core layer, so a claim
   // they already state is not added again elsewhere; read, never written.
   std::vector<std::string_view> core_files{};
+  // The one of them about the agent's user (OpenClaw's USER.md): its lines
+  // leave the user unnamed, where notes name them ("" for none).
+  std::string_view user_file{};
   std::vector<LoaderLimit> limits{};
   // Topic files at the root, in the layer their frontmatter `type` names.
   std::vector<std::pair<std::string_view, Layer>> root_types{};

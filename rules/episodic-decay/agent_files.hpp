@@ -8,29 +8,61 @@
 
 #include "engram/rule.hpp"
 #include "engram/text.hpp"
+#include "user_file.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace engram::episodic_decay {
 
-// What the agent's own files say about `claim`: their claims it duplicates
-// or updates. None for a store whose core layer is engram's CORE.md alone.
-inline std::vector<ClaimMatch> agent_file_matches(const StoreView& store, const Claim& claim) {
-  const auto core = store.layer_path(Layer::core);
-  const auto files = store.files(Layer::core);
-  std::vector<ClaimMatch> found;
-  if (files.empty() || (files.size() == 1 && files.front() == core)) {
+// The agent's own files of a store, as a run of the rule finds them.
+class AgentFiles {
+public:
+  // Whether the core layer holds any beside engram's CORE.md, and the user
+  // file among them. Rules never write them, so a run asks once.
+  static AgentFiles of(const StoreView& store) {
+    AgentFiles found;
+    const auto core = store.layer_path(Layer::core);
+    const auto files = store.files(Layer::core);
+    found.m_present =
+        std::any_of(files.begin(), files.end(), [&](const auto& file) { return file != core; });
+    if (found.m_present) {
+      found.m_user = UserFile::of(store);
+    }
     return found;
   }
-  for (auto& match : store.related_claims(claim.text, Layer::core, ClaimDetail::unclassified)) {
-    if (match.path != core) {
-      found.push_back(std::move(match));
+
+  // What the agent's own files say about `claim`: their claims it
+  // duplicates or updates, as written or, in the user file, with the user
+  // named as the subject taken out (user_file.hpp).
+  std::vector<ClaimMatch> matches(const StoreView& store, const Claim& claim) const {
+    std::vector<ClaimMatch> found;
+    if (!m_present) {
+      return found;
     }
+    const auto core = store.layer_path(Layer::core);
+    for (auto& match : store.related_claims(claim.text, Layer::core, ClaimDetail::unclassified)) {
+      if (match.path != core) {
+        found.push_back(std::move(match));
+      }
+    }
+    for (auto& match : m_user.matches(store, claim)) {
+      const bool known = std::any_of(found.begin(), found.end(), [&](const ClaimMatch& m) {
+        return m.path == match.path && m.index == match.index;
+      });
+      if (!known) {
+        found.push_back(std::move(match));
+      }
+    }
+    return found;
   }
-  return found;
-}
+
+private:
+  bool m_present = false;
+  UserFile m_user;
+};
 
 // The first of `matches` with `relation`, if any.
 inline const ClaimMatch* first_with(const std::vector<ClaimMatch>& matches, Relation relation) {

@@ -20,6 +20,7 @@ void EpisodicDecayRule::run(StoreView& store) {
   m_canonical.clear();
   m_targets.clear();
   m_headings.clear();
+  m_agent_files = AgentFiles::of(store);
   // The long part of a full run on a large store: the host draws its progress.
   const auto episodes = store.files(Layer::episodic);
   for (std::size_t done = 0; done < episodes.size(); ++done) {
@@ -50,7 +51,7 @@ void EpisodicDecayRule::decay(StoreView& store, const std::string& path, engram:
   std::vector<std::string> targets;
   std::vector<std::vector<ClaimMatch>> agent;
   for (const auto& claim : claims) {
-    agent.push_back(agent_file_matches(store, claim));
+    agent.push_back(m_agent_files.matches(store, claim));
     if (const auto* known = first_with(agent.back(), Relation::duplicate)) {
       targets.push_back(known->path);
       continue;

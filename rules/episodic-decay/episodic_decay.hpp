@@ -177,6 +177,8 @@ private:
   std::map<Layer, std::string> m_targets;
   // The `## ` titles of the targets claims were filed in this run.
   Headings m_headings;
+  // The agent's own files (agent_files.hpp), looked at once per run.
+  AgentFiles m_agent_files;
 };
 
 } // namespace engram::episodic_decay

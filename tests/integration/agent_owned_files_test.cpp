@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -218,6 +219,49 @@ TEST_CASE("an OpenClaw note's claim that USER.md, TOOLS.md or AGENTS.md states i
   check_every_line_kept("- Prefers short answers.\n- The NAS is reachable at nas.lan.\n"
                         "- Never reboot the NAS during a backup.\n",
                         all_text(root));
+  check_sound(sandbox, root);
+}
+
+TEST_CASE("an OpenClaw note that names the user meets the USER.md line that leaves them "
+          "unwritten") {
+  const Sandbox sandbox;
+  const auto root = openclaw_workspace(sandbox);
+  write_file(root / "USER.md", "# USER.md - About Your Human\n\n- **Name:** Ana Ferreira\n"
+                               "- **What to call them:** Ana\n- **Timezone:** Europe/Lisbon\n"
+                               "- **Location:** Lisbon\n\n## Context\n\n"
+                               "- Prefers short answers.\n- User is vegetarian.\n");
+  write_file(root / "memory" / "2026-08-12.md",
+             "## 08:00 - Notes\n\n- Ana prefers short answers.\n- The user is vegetarian.\n"
+             "- Ana's timezone is now America/Denver.\n- Ana's location is now Porto.\n"
+             "- Ana's sister prefers short answers.\n- Ben's timezone is Asia/Tokyo.\n");
+  const auto user = read_file(root / "USER.md");
+  ok(sandbox, {"init", root.string()});
+  ok(sandbox, {"consolidate", "--store", root.string(), "--now", k_now});
+  CHECK(read_file(root / "USER.md") == user);
+  const auto after = read_file(root / "MEMORY.md");
+  // What USER.md says already is not filed again.
+  CHECK_THAT(after, !Catch::Contains("Ana prefers short answers"));
+  CHECK_THAT(after, !Catch::Contains("The user is vegetarian"));
+  // A newer value is filed, and its record names the line it is newer than.
+  CHECK_THAT(after, Catch::Contains("- Ana's timezone is now America/Denver. (2026-08-12)"));
+  CHECK_THAT(after, Catch::Contains("- Ana's location is now Porto. (2026-08-12)"));
+  // Someone else's preference or timezone is not the user's.
+  CHECK_THAT(after, Catch::Contains("- Ana's sister prefers short answers. (2026-08-12)"));
+  CHECK_THAT(after, Catch::Contains("- Ben's timezone is Asia/Tokyo. (2026-08-12)"));
+  const auto shown = ok(sandbox, {"show", "--store", root.string(), "HEAD"});
+  CHECK_THAT(shown.out, Catch::Contains("(already in the agent's own file as \"- Prefers short "
+                                        "answers.\")"));
+  CHECK_THAT(shown.out, Catch::Contains("(already in the agent's own file as \"- User is "
+                                        "vegetarian.\")"));
+  CHECK_THAT(shown.out, Catch::Contains("newer than \"- **Timezone:** Europe/Lisbon\" in USER.md"));
+  CHECK_THAT(shown.out, Catch::Contains("newer than \"- **Location:** Lisbon\" in USER.md"));
+  for (const char* other :
+       {"Ana's sister prefers short answers.", "Ben's timezone is Asia/Tokyo."}) {
+    CHECK_THAT(shown.out, Catch::Contains(fmt::format("\"- {}\": memory/2026-08-12.md → MEMORY.md "
+                                                      "(into the agent's curated memory, dated "
+                                                      "2026-08-12)\n",
+                                                      other)));
+  }
   check_sound(sandbox, root);
 }
 

@@ -1,0 +1,279 @@
+// The file an agent keeps about its user (OpenClaw's USER.md, "About Your
+// Human"). Its lines leave their owner unwritten ("- **Timezone:** …",
+// "- Prefers short answers"), or call the user "User", while a daily note
+// names the person ("Ana's timezone is now …", "Ana prefers short answers").
+// Compared with that owner taken out of both, a note's claim meets the line
+// of the user file it restates or updates, as it would had both been
+// written alike.
+#pragma once
+
+#include "engram/rule.hpp"
+#include "engram/text.hpp"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace engram::episodic_decay {
+
+namespace user_detail {
+
+// Words that cannot follow a name as its verb does ("Ana and Ben moved"
+// is about both of them, not Ana alone).
+inline bool joins_names(std::string_view word) {
+  static constexpr std::array<std::string_view, 6> k_joins{"and", "or", "nor", "with", "plus", "&"};
+  return std::find(k_joins.begin(), k_joins.end(), word) != k_joins.end();
+}
+
+// Whether `rest` opens with a word in lower case that is not a conjunction:
+// the verb after a subject ("prefers", "lives", "is").
+inline bool opens_with_verb(std::string_view rest) {
+  const auto end = rest.find(' ');
+  const auto word = rest.substr(0, end);
+  return !word.empty() && !joins_names(word) &&
+         std::all_of(word.begin(), word.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+}
+
+// The length of a leading "- ", "* " or "+ " list marker with its indent.
+inline std::size_t marker_length(std::string_view text) {
+  std::size_t start = text.find_first_not_of(' ');
+  if (start == std::string_view::npos) {
+    return 0;
+  }
+  if (start + 1 < text.size() && (text[start] == '-' || text[start] == '*' || text[start] == '+') &&
+      text[start + 1] == ' ') {
+    start += 2;
+  }
+  return start;
+}
+
+// Where `rest` names the user as its subject: the owner's length and
+// whether it is possessive ("Ana's …", "The user's …") or the subject of a
+// verb ("Ana prefers …"); nullopt when it opens with none of `owners`
+// (lower case, longest first).
+struct Owner {
+  std::size_t length = 0;  // of the owner as written
+  bool possessive = false; // followed by "'s"
+  std::size_t rest_at = 0; // where what it says of the user starts
+};
+
+inline std::optional<Owner> owner_at(std::string_view rest,
+                                     const std::vector<std::string>& owners) {
+  const std::string head = text::lower(rest.substr(0, 64));
+  const auto is_letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  for (const auto& owner : owners) {
+    if (!std::string_view(head).starts_with(owner)) {
+      continue;
+    }
+    const std::string_view after = rest.substr(owner.size());
+    Owner found{owner.size(), false, 0};
+    if (after.starts_with("'s ")) {
+      found = {owner.size(), true, owner.size() + 3};
+    } else if (after.starts_with("\u2019s ")) {
+      found = {owner.size(), true, owner.size() + std::string_view("\u2019s ").size()};
+    } else if (after.starts_with(' ') && opens_with_verb(after.substr(1))) {
+      found.rest_at = owner.size() + 1;
+    } else {
+      continue;
+    }
+    if (found.rest_at < rest.size() && is_letter(rest[found.rest_at])) {
+      return found;
+    }
+  }
+  return std::nullopt;
+}
+
+// `text` with the user named as its subject taken out ("Ana's timezone is
+// now X" → "Timezone is now X", "User prefers short answers" → "Prefers
+// short answers"); nullopt when it names none of `owners`.
+inline std::optional<std::string> without_owner(std::string_view text,
+                                                const std::vector<std::string>& owners) {
+  const std::size_t start = marker_length(text);
+  const auto owner = owner_at(text.substr(start), owners);
+  if (!owner) {
+    return std::nullopt;
+  }
+  const std::string_view after = text.substr(start + owner->rest_at);
+  std::string out(text.substr(0, start));
+  out += static_cast<char>(after[0] >= 'a' && after[0] <= 'z' ? after[0] - 'a' + 'A' : after[0]);
+  out.append(after.substr(1));
+  return out;
+}
+
+// The label of a line `**Label:** value`, `**Label**: value` or `Label:
+// value` (a few words before the colon), without its markup; "" otherwise.
+inline std::string label_of(std::string_view line) {
+  std::string plain;
+  for (char c : text::without_eol(line)) {
+    if (c != '*' && c != '_') {
+      plain += c;
+    }
+  }
+  const auto colon = plain.find(": ");
+  if (colon == std::string::npos || colon == 0 || colon > 40) {
+    return {};
+  }
+  return plain.substr(0, colon);
+}
+
+// `text` with the user written as "User": the owner it names replaced
+// ("Ana's pronouns are …" → "User's pronouns are …"), or, with `labels`,
+// put before the label of a line that names none ("- **Timezone:** X" →
+// "- User's Timezone: X"), as the user file's labels are the user's;
+// nullopt otherwise. Both sides then name the user alike, so a label of
+// one word ("Location: Lisbon") has a subject to be updated by.
+inline std::optional<std::string> with_user(std::string_view text,
+                                            const std::vector<std::string>& owners, bool labels) {
+  const std::size_t start = marker_length(text);
+  const std::string_view rest = text.substr(start);
+  std::string out(text.substr(0, start));
+  if (const auto owner = owner_at(rest, owners)) {
+    out += owner->possessive ? "User's " : "User ";
+    out.append(rest.substr(owner->rest_at));
+    return out;
+  }
+  const std::string label = labels ? label_of(rest) : std::string();
+  if (label.empty()) {
+    return std::nullopt;
+  }
+  std::string plain;
+  for (char c : text::without_eol(rest)) {
+    if (c != '*' && c != '_') {
+      plain += c;
+    }
+  }
+  return out + "User's " + plain;
+}
+
+// The value of a labelled line whose label is one of `labels` (lower
+// case); "" otherwise.
+inline std::string labelled_value(std::string_view line,
+                                  const std::vector<std::string_view>& labels) {
+  line = text::without_eol(line);
+  line.remove_prefix(marker_length(line));
+  const std::string label = label_of(line);
+  if (label.empty() ||
+      std::find(labels.begin(), labels.end(), text::lower(label)) == labels.end()) {
+    return {};
+  }
+  std::string plain;
+  for (char c : line) {
+    if (c != '*' && c != '_') {
+      plain += c;
+    }
+  }
+  return plain.substr(label.size() + 1);
+}
+
+// The names a value gives ("Ana Silva" → "ana silva", "ana"; "Gojer,
+// Bober" → "gojer", "bober"), lower case; a parenthesised remark, as
+// templates leave them ("(optional)"), is no name.
+inline void add_names(std::string_view value, std::vector<std::string>& names) {
+  std::string current;
+  const auto flush = [&] {
+    const auto first = current.find_first_not_of(' ');
+    const auto last = current.find_last_not_of(' ');
+    if (first != std::string::npos && last + 1 - first >= 2) {
+      const std::string name = text::lower(current.substr(first, last + 1 - first));
+      names.push_back(name);
+      if (const auto space = name.find(' '); space != std::string::npos) {
+        names.push_back(name.substr(0, space));
+      }
+    }
+    current.clear();
+  };
+  int depth = 0;
+  for (char c : value) {
+    if (c == '(') {
+      ++depth;
+    } else if (c == ')') {
+      depth = std::max(0, depth - 1);
+    } else if (depth == 0 && (c == ',' || c == '/' || c == ';')) {
+      flush();
+    } else if (depth == 0) {
+      current += c;
+    }
+  }
+  flush();
+}
+
+} // namespace user_detail
+
+// The user file of a store and the owners its lines leave unwritten.
+class UserFile {
+public:
+  // The profile's user file (`profile.user_file`), its lines and the names
+  // it gives its user (its Name and What-to-call-them lines); empty when the
+  // store has none. Rules never write it, so a run reads it once.
+  static UserFile of(const StoreView& store) {
+    UserFile file;
+    const auto setting = store.setting("profile.user_file");
+    const auto* path = setting ? std::get_if<std::string>(&*setting) : nullptr;
+    if (path == nullptr || path->empty() || !store.exists(*path)) {
+      return file;
+    }
+    file.m_path = *path;
+    file.m_owners = {"the user", "user", "my human", "the human", "your human"};
+    static const std::vector<std::string_view> k_name_labels{
+        "name", "what to call them", "preferred name", "nickname", "nicknames", "goes by"};
+    for (const auto& line : text::split_lines(store.read(*path))) {
+      user_detail::add_names(user_detail::labelled_value(line, k_name_labels), file.m_owners);
+    }
+    std::sort(file.m_owners.begin(), file.m_owners.end(),
+              [](const auto& a, const auto& b) { return a.size() > b.size(); });
+    const auto claims = store.claims_of(*path, ClaimDetail::unclassified);
+    for (std::size_t i = 0; i < claims.size(); ++i) {
+      const auto& text = claims[i].text;
+      file.m_lines.push_back(Line{i, text, user_detail::without_owner(text, file.m_owners),
+                                  user_detail::with_user(text, file.m_owners, true)});
+    }
+    return file;
+  }
+
+  // The lines of the user file that `claim` duplicates or updates once the
+  // user it names as its subject is written alike on both sides: taken out
+  // of both, or written "User" in both (see with_user). A pair where neither
+  // names the user is left out: related_claims compares those as written.
+  std::vector<ClaimMatch> matches(const StoreView& store, const Claim& claim) const {
+    std::vector<ClaimMatch> found;
+    if (m_path.empty()) {
+      return found;
+    }
+    const auto stripped = user_detail::without_owner(claim.text, m_owners);
+    const auto owned = user_detail::with_user(claim.text, m_owners, false);
+    for (const auto& line : m_lines) {
+      Relation relation = Relation::distinct;
+      if (stripped || line.stripped) {
+        relation = store.compare(stripped.value_or(claim.text), line.stripped.value_or(line.text));
+      }
+      if (owned && line.owned && relation != Relation::duplicate) {
+        const auto as_users = store.compare(*owned, *line.owned);
+        relation =
+            as_users == Relation::duplicate || as_users == Relation::update ? as_users : relation;
+      }
+      if (relation == Relation::duplicate || relation == Relation::update) {
+        found.push_back(ClaimMatch{m_path, line.index, line.text, ClaimKind::factual, relation});
+      }
+    }
+    return found;
+  }
+
+private:
+  // One claim of the user file: as written, with the user it names taken
+  // out, and with the user written "User" (see with_user).
+  struct Line {
+    std::size_t index = 0;
+    std::string text;
+    std::optional<std::string> stripped;
+    std::optional<std::string> owned;
+  };
+
+  std::string m_path;
+  std::vector<std::string> m_owners; // lower case, longest first
+  std::vector<Line> m_lines;
+};
+
+} // namespace engram::episodic_decay

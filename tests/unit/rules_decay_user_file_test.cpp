@@ -1,0 +1,57 @@
+// The user file's owner, written alike on both sides of a comparison: a
+// daily note names the user ("Ana's timezone …") where USER.md leaves them
+// unwritten ("- **Timezone:** …") or calls them "User".
+#include "../../rules/episodic-decay/user_file.hpp"
+
+#include <catch2/catch.hpp>
+
+using engram::episodic_decay::user_detail::add_names;
+using engram::episodic_decay::user_detail::labelled_value;
+using engram::episodic_decay::user_detail::with_user;
+using engram::episodic_decay::user_detail::without_owner;
+
+namespace {
+
+const std::vector<std::string> k_owners{"ana ferreira", "the user", "user", "ana"};
+
+} // namespace
+
+TEST_CASE("without_owner takes out the user named as the subject, and nothing else") {
+  CHECK(without_owner("Ana's timezone is now America/Denver.", k_owners) ==
+        "Timezone is now America/Denver.");
+  CHECK(without_owner("- Ana prefers short answers.", k_owners) == "- Prefers short answers.");
+  CHECK(without_owner("The user\u2019s pronouns are she/her.", k_owners) ==
+        "Pronouns are she/her.");
+  CHECK(without_owner("Ana Ferreira works at Figma.", k_owners) == "Works at Figma.");
+  CHECK(without_owner("User is vegetarian.", k_owners) == "Is vegetarian.");
+  // Another person, the user with someone else, a word that only starts like a name.
+  CHECK_FALSE(without_owner("Ben prefers short answers.", k_owners));
+  CHECK_FALSE(without_owner("Ana and Ben are vegetarian.", k_owners));
+  CHECK_FALSE(without_owner("Anatomy class is on Mondays.", k_owners));
+  CHECK_FALSE(without_owner("Users can reset their password.", k_owners));
+  CHECK_FALSE(without_owner("Ana: call back tomorrow.", k_owners));
+}
+
+TEST_CASE("with_user writes the owner as User, and puts it before a label when asked") {
+  CHECK(with_user("Ana's location is now Porto.", k_owners, false) ==
+        "User's location is now Porto.");
+  CHECK(with_user("- Ana is no longer vegetarian.", k_owners, false) ==
+        "- User is no longer vegetarian.");
+  CHECK(with_user("- **Location:** Lisbon", k_owners, true) == "- User's Location: Lisbon");
+  CHECK(with_user("- Timezone: UTC", k_owners, true) == "- User's Timezone: UTC");
+  // A note's own label is compared as written; a line without a label or an owner has none.
+  CHECK_FALSE(with_user("- **Location:** Lisbon", k_owners, false));
+  CHECK_FALSE(with_user("- Prefers short answers.", k_owners, true));
+}
+
+TEST_CASE("the names a user file gives are read from its Name and What-to-call-them lines") {
+  const std::vector<std::string_view> labels{"name", "what to call them"};
+  std::vector<std::string> names;
+  add_names(labelled_value("- **Name:** Ana Ferreira\n", labels), names);
+  add_names(labelled_value("- **What to call them:** Gojer, Bober (friends only)\n", labels),
+            names);
+  add_names(labelled_value("- **Pronouns:** she/her\n", labels), names);
+  add_names(labelled_value("What to call them: Ana\n", labels), names);
+  add_names(labelled_value("- **Name:** _(optional)_\n", labels), names);
+  CHECK(names == std::vector<std::string>{"ana ferreira", "ana", "gojer", "bober", "ana"});
+}
