@@ -87,11 +87,13 @@ bench: release
 # pairs, placements and classified lines, each case a tiny store run through
 # the built engram, with per-label precision and recall and the peer's rule
 # as the baseline; run on engram's own layout and again with every case's
-# store a Claude Code memory folder. JUDGMENTS_ARGS passes options (e.g. --misses).
+# store a Claude Code memory folder; then a note's claims against an OpenClaw
+# agent's own files. JUDGMENTS_ARGS passes options (e.g. --misses).
 JUDGMENTS_ARGS ?=
 judgments: build
 	@python3 bench/judgments/run.py --engram $(ENGRAM) $(JUDGMENTS_ARGS)
 	@python3 bench/judgments/run.py --engram $(ENGRAM) --profile claude-code $(JUDGMENTS_ARGS)
+	@python3 bench/judgments/agent_files.py --engram $(ENGRAM) $(JUDGMENTS_ARGS)
 
 # The secrets corpus (bench/secrets/run.py): credentials of the shapes real
 # issuers mint and look-alikes that are not (hashes, UUIDs, base64 images,
