@@ -2,9 +2,9 @@
 // Human"). Its lines leave their owner unwritten ("- **Timezone:** …",
 // "- Prefers short answers"), or call the user "User", while a daily note
 // names the person ("Ana's timezone is now …", "Ana prefers short answers").
-// Compared with that owner taken out of both, a note's claim meets the line
-// of the user file it restates or updates, as it would had both been
-// written alike.
+// Compared with the user written alike on both sides (taken out of both, or
+// written "User" in both), a note's claim meets the line of the user file it
+// restates or updates, as it would had both been written alike.
 #pragma once
 
 #include "engram/rule.hpp"
@@ -50,16 +50,15 @@ inline std::size_t marker_length(std::string_view text) {
   return start;
 }
 
-// Where `rest` names the user as its subject: the owner's length and
-// whether it is possessive ("Ana's …", "The user's …") or the subject of a
-// verb ("Ana prefers …"); nullopt when it opens with none of `owners`
-// (lower case, longest first).
+// How a line names the user as its subject: possessive ("Ana's …", "The
+// user's …") or as the subject of a verb ("Ana prefers …").
 struct Owner {
-  std::size_t length = 0;  // of the owner as written
   bool possessive = false; // followed by "'s"
   std::size_t rest_at = 0; // where what it says of the user starts
 };
 
+// How `rest` names the user, one of `owners` (lower case, longest first);
+// nullopt when it opens with none of them.
 inline std::optional<Owner> owner_at(std::string_view rest,
                                      const std::vector<std::string>& owners) {
   const std::string head = text::lower(rest.substr(0, 64));
@@ -69,11 +68,11 @@ inline std::optional<Owner> owner_at(std::string_view rest,
       continue;
     }
     const std::string_view after = rest.substr(owner.size());
-    Owner found{owner.size(), false, 0};
+    Owner found;
     if (after.starts_with("'s ")) {
-      found = {owner.size(), true, owner.size() + 3};
+      found = {true, owner.size() + 3};
     } else if (after.starts_with("\u2019s ")) {
-      found = {owner.size(), true, owner.size() + std::string_view("\u2019s ").size()};
+      found = {true, owner.size() + std::string_view("\u2019s ").size()};
     } else if (after.starts_with(' ') && opens_with_verb(after.substr(1))) {
       found.rest_at = owner.size() + 1;
     } else {
@@ -103,15 +102,21 @@ inline std::optional<std::string> without_owner(std::string_view text,
   return out;
 }
 
-// The label of a line `**Label:** value`, `**Label**: value` or `Label:
-// value` (a few words before the colon), without its markup; "" otherwise.
-inline std::string label_of(std::string_view line) {
+// A line without its ending and its emphasis marks (`**`, `_`).
+inline std::string without_emphasis(std::string_view line) {
   std::string plain;
   for (char c : text::without_eol(line)) {
     if (c != '*' && c != '_') {
       plain += c;
     }
   }
+  return plain;
+}
+
+// The label of a line `**Label:** value`, `**Label**: value` or `Label:
+// value` (a few words before the colon), without its markup; "" otherwise.
+inline std::string label_of(std::string_view line) {
+  const std::string plain = without_emphasis(line);
   const auto colon = plain.find(": ");
   if (colon == std::string::npos || colon == 0 || colon > 40) {
     return {};
@@ -139,13 +144,7 @@ inline std::optional<std::string> with_user(std::string_view text,
   if (label.empty()) {
     return std::nullopt;
   }
-  std::string plain;
-  for (char c : text::without_eol(rest)) {
-    if (c != '*' && c != '_') {
-      plain += c;
-    }
-  }
-  return out + "User's " + plain;
+  return out + "User's " + without_emphasis(rest);
 }
 
 // The value of a labelled line whose label is one of `labels` (lower
@@ -159,13 +158,7 @@ inline std::string labelled_value(std::string_view line,
       std::find(labels.begin(), labels.end(), text::lower(label)) == labels.end()) {
     return {};
   }
-  std::string plain;
-  for (char c : line) {
-    if (c != '*' && c != '_') {
-      plain += c;
-    }
-  }
-  return plain.substr(label.size() + 1);
+  return without_emphasis(line).substr(label.size() + 1);
 }
 
 // The names a value gives ("Ana Silva" → "ana silva", "ana"; "Gojer,
