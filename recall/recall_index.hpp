@@ -7,7 +7,7 @@
 // its commit and, failing that, by the first recall that finds it stale.
 //
 // The format, one record a line, fields split by tabs:
-//   engram-recall 1 <size> <mtime-ns> <inode>     the header: what it was made from
+//   engram-recall 2 <size> <mtime-ns> <inode>     the header: what it was made from
 //   E <path> <salience 1-3> <episodic 0/1> <created|-> <related entry numbers, comma-separated|->
 //   W <keyword> <entry>:<match bits>,…            sorted by keyword
 // Entries are numbered from 0 in the order of their E lines.

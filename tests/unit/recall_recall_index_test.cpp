@@ -74,10 +74,12 @@ TEST_CASE("the recall index keeps what ranking needs and leaves out what recall 
 
 TEST_CASE("a recall index in another format, or torn, is refused") {
   CHECK(!recall::RecallIndex::parse(""));
-  CHECK(!recall::RecallIndex::parse("engram-recall\t2\t1\t2\t3\n"));
-  CHECK(!recall::RecallIndex::parse("engram-recall\t1\t1\t2\t3\nE\tsemantic/a.md\t2"));
-  CHECK(!recall::RecallIndex::parse("engram-recall\t1\t1\t2\t3\nW\tb\t0:1\nW\ta\t0:1\n"));
-  CHECK(recall::RecallIndex::parse("engram-recall\t1\t1\t2\t3\n"));
+  CHECK(!recall::RecallIndex::parse("engram-recall\t3\t1\t2\t3\n"));
+  // Version 1 listed the files an agent loads whole: such an index is made again.
+  CHECK(!recall::RecallIndex::parse("engram-recall\t1\t1\t2\t3\n"));
+  CHECK(!recall::RecallIndex::parse("engram-recall\t2\t1\t2\t3\nE\tsemantic/a.md\t2"));
+  CHECK(!recall::RecallIndex::parse("engram-recall\t2\t1\t2\t3\nW\tb\t0:1\nW\ta\t0:1\n"));
+  CHECK(recall::RecallIndex::parse("engram-recall\t2\t1\t2\t3\n"));
 }
 
 TEST_CASE("the store's recall index is rebuilt when .index.json changes, and only then") {
@@ -103,6 +105,21 @@ TEST_CASE("the store's recall index is rebuilt when .index.json changes, and onl
 
   test::write_file(dir / ".index.json", "{ not json");
   CHECK_THROWS(recall::load(dir.path(), layout));
+}
+
+TEST_CASE("a recall index an older engram made is made again, though .index.json is unchanged") {
+  test::TempDir dir;
+  const store::Layout layout;
+  test::write_file(dir / ".index.json", index_of({entry("semantic/a.md", {"alpha"}, {}, "A.")}));
+  REQUIRE(recall::load(dir.path(), layout));
+  const auto path = recall::index_path(dir.path(), layout);
+  auto bytes = test::read_file(path);
+  REQUIRE(bytes.starts_with("engram-recall\t2\t"));
+  bytes[std::string_view("engram-recall\t").size()] = '1';
+  test::write_file(path, bytes);
+  CHECK(recall::refresh(dir.path(), layout));
+  CHECK(test::read_file(path).starts_with("engram-recall\t2\t"));
+  CHECK(!recall::refresh(dir.path(), layout));
 }
 
 TEST_CASE("records made before .index.json was written are used only when it holds their bytes") {
@@ -143,7 +160,7 @@ TEST_CASE("build is the stamp's header followed by the records") {
   const auto records = recall::RecallIndex::records(json, layout);
   CHECK(records.starts_with("E\tsemantic/a.md\t"));
   CHECK(recall::RecallIndex::build(json, stamp, layout) ==
-        "engram-recall\t1\t10\t20\t30\n" + records);
+        "engram-recall\t2\t10\t20\t30\n" + records);
 }
 
 TEST_CASE("a recall index read from its mapped file is the one its text gives") {
