@@ -36,7 +36,8 @@ public:
 
   // What the agent's own files say about `claim`: their claims it
   // duplicates or updates, as written or, in the user file, with the user
-  // named as the subject taken out (user_file.hpp).
+  // written alike on both sides (user_file.hpp). A line found both ways
+  // keeps its verdict as written.
   std::vector<ClaimMatch> matches(const StoreView& store, const Claim& claim) const {
     std::vector<ClaimMatch> found;
     if (!m_present) {
