@@ -193,6 +193,50 @@ inline void add_names(std::string_view value, std::vector<std::string>& names) {
   flush();
 }
 
+// The value of a labelled line ("- **City:** Osaka" → "osaka"), lower
+// case, without a final full stop; "" for a line without a label.
+inline std::string label_value(std::string_view line) {
+  line = text::without_eol(line);
+  line.remove_prefix(marker_length(line));
+  const std::string label = label_of(line);
+  if (label.empty()) {
+    return {};
+  }
+  std::string value = text::lower(without_emphasis(line).substr(label.size() + 1));
+  while (!value.empty() && (value.back() == ' ' || value.back() == '.')) {
+    value.pop_back();
+  }
+  return value.substr(std::min(value.size(), value.find_first_not_of(' ')));
+}
+
+// The value a change leaves behind, lower case: "osaka" of "moved from
+// Osaka to Kyoto" (or switched, changed, went, upgraded, migrated); ""
+// when it names none.
+inline std::string changed_from(std::string_view text) {
+  static constexpr std::array<std::string_view, 6> k_verbs{"moved", "switched", "changed",
+                                                           "went",  "upgraded", "migrated"};
+  const std::string lowered = text::lower(text::without_eol(text));
+  for (const auto verb : k_verbs) {
+    const std::string opening = std::string(verb) + " from ";
+    const auto at = lowered.find(opening);
+    if (at == std::string::npos || (at > 0 && lowered[at - 1] != ' ')) {
+      continue;
+    }
+    const auto start = at + opening.size();
+    const auto to = lowered.find(" to ", start);
+    if (to != std::string::npos && to > start) {
+      return lowered.substr(start, to - start);
+    }
+  }
+  return {};
+}
+
+// Whether a label's value is what a change left behind: the whole value,
+// or its first part ("gothenburg" of "gothenburg, sweden").
+inline bool left_behind(const std::string& value, const std::string& from) {
+  return !from.empty() && (value == from || value.starts_with(from + ","));
+}
+
 } // namespace user_detail
 
 // The user file of a store and the owners its lines leave unwritten.
@@ -220,8 +264,11 @@ public:
     const auto claims = store.claims_of(*path, ClaimDetail::unclassified);
     for (std::size_t i = 0; i < claims.size(); ++i) {
       const auto& text = claims[i].text;
+      const auto rest = std::string_view(text).substr(user_detail::marker_length(text));
       file.m_lines.push_back(Line{i, text, user_detail::without_owner(text, file.m_owners),
-                                  user_detail::with_user(text, file.m_owners, true)});
+                                  user_detail::with_user(text, file.m_owners, true),
+                                  text::lower(user_detail::label_of(rest)),
+                                  user_detail::label_value(text)});
     }
     return file;
   }
@@ -230,23 +277,16 @@ public:
   // user it names as its subject is written alike on both sides: taken out
   // of both, or written "User" in both (see with_user). A pair where neither
   // names the user is left out: related_claims compares those as written.
+  // A claim that says the user moved or switched from a label's value
+  // ("Kenji moved from Osaka to Kyoto" after "- **City:** Osaka") updates it.
   std::vector<ClaimMatch> matches(const StoreView& store, const Claim& claim) const {
     std::vector<ClaimMatch> found;
     if (m_path.empty()) {
       return found;
     }
-    const auto stripped = user_detail::without_owner(claim.text, m_owners);
-    const auto owned = user_detail::with_user(claim.text, m_owners, false);
+    const Forms forms = forms_of(claim.text);
     for (const auto& line : m_lines) {
-      Relation relation = Relation::distinct;
-      if (stripped || line.stripped) {
-        relation = store.compare(stripped.value_or(claim.text), line.stripped.value_or(line.text));
-      }
-      if (owned && line.owned && relation != Relation::duplicate) {
-        const auto as_users = store.compare(*owned, *line.owned);
-        relation =
-            as_users == Relation::duplicate || as_users == Relation::update ? as_users : relation;
-      }
+      const auto relation = relation_to(store, claim.text, forms, line);
       if (relation == Relation::duplicate || relation == Relation::update) {
         found.push_back(ClaimMatch{m_path, line.index, line.text, ClaimKind::factual, relation});
       }
@@ -262,7 +302,55 @@ private:
     std::string text;
     std::optional<std::string> stripped;
     std::optional<std::string> owned;
+    std::string label; // lower case; "" when it has none
+    std::string value; // the label's, lower case (label_value)
   };
+
+  // A claim's forms with the user written alike, and the value a change
+  // it states leaves behind (when it is the user's own change).
+  struct Forms {
+    std::optional<std::string> stripped;
+    std::optional<std::string> owned;
+    std::string lowered_rest; // what it says of the user, lower case ("" when it names none)
+    bool possessive = false;  // "Ana's …"
+    std::string from;         // changed_from, of a claim naming the user
+  };
+
+  Forms forms_of(std::string_view text) const {
+    Forms forms{user_detail::without_owner(text, m_owners),
+                user_detail::with_user(text, m_owners, false)};
+    const auto rest = text.substr(user_detail::marker_length(text));
+    if (const auto owner = user_detail::owner_at(rest, m_owners)) {
+      forms.lowered_rest = text::lower(rest.substr(owner->rest_at));
+      forms.possessive = owner->possessive;
+      forms.from = user_detail::changed_from(forms.lowered_rest);
+    }
+    return forms;
+  }
+
+  // The stronger of the verdicts on `text` (as `forms`) and `line`: with
+  // the user taken out of both, or written "User" in both; else an update
+  // when the user's change leaves the line's label value behind ("Ana moved
+  // from …", "Ana's city changed from …", not "Ana's sister moved from …").
+  static Relation relation_to(const StoreView& store, const std::string& text, const Forms& forms,
+                              const Line& line) {
+    Relation relation = Relation::distinct;
+    if (forms.stripped || line.stripped) {
+      relation = store.compare(forms.stripped.value_or(text), line.stripped.value_or(line.text));
+    }
+    if (forms.owned && line.owned && relation != Relation::duplicate) {
+      const auto as_users = store.compare(*forms.owned, *line.owned);
+      relation =
+          as_users == Relation::duplicate || as_users == Relation::update ? as_users : relation;
+    }
+    const bool users_own = !forms.possessive || (!line.label.empty() &&
+                                                 forms.lowered_rest.starts_with(line.label + " "));
+    if (relation == Relation::distinct && users_own &&
+        user_detail::left_behind(line.value, forms.from)) {
+      relation = Relation::update;
+    }
+    return relation;
+  }
 
   std::string m_path;
   std::vector<std::string> m_owners; // lower case, longest first

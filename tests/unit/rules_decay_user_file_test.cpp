@@ -55,3 +55,22 @@ TEST_CASE("the names a user file gives are read from its Name and What-to-call-t
   add_names(labelled_value("- **Name:** _(optional)_\n", labels), names);
   CHECK(names == std::vector<std::string>{"ana ferreira", "ana", "gojer", "bober", "ana"});
 }
+
+TEST_CASE("a change from a label's value is read from what the note says the user did") {
+  using engram::episodic_decay::user_detail::changed_from;
+  using engram::episodic_decay::user_detail::label_value;
+  using engram::episodic_decay::user_detail::left_behind;
+  CHECK(changed_from("moved from Osaka to Kyoto.") == "osaka");
+  CHECK(changed_from("switched from Vim to VS Code as his editor") == "vim");
+  CHECK(changed_from("timezone changed from Europe/Lisbon to Asia/Tokyo") == "europe/lisbon");
+  CHECK(changed_from("moved the team offsite from Lisbon to Porto").empty());
+  CHECK(changed_from("removed from the list to save space").empty());
+  CHECK(changed_from("moved to Porto").empty());
+  CHECK(label_value("- **City:** Osaka.\n") == "osaka");
+  CHECK(label_value("- Location: Gothenburg, Sweden") == "gothenburg, sweden");
+  CHECK(label_value("- Prefers short answers.").empty());
+  CHECK(left_behind("gothenburg, sweden", "gothenburg"));
+  CHECK(left_behind("osaka", "osaka"));
+  CHECK_FALSE(left_behind("osaka prefecture", "osaka"));
+  CHECK_FALSE(left_behind("osaka", ""));
+}
