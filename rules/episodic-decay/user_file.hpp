@@ -210,11 +210,12 @@ inline std::string label_value(std::string_view line) {
 }
 
 // The value a change leaves behind, lower case: "osaka" of "moved from
-// Osaka to Kyoto" (or switched, changed, went, upgraded, migrated); ""
+// Osaka to Kyoto" (or switched, changed, upgraded, migrated); ""
 // when it names none.
 inline std::string changed_from(std::string_view text) {
-  static constexpr std::array<std::string_view, 6> k_verbs{"moved", "switched", "changed",
-                                                           "went",  "upgraded", "migrated"};
+  // Not "went": "went from Lisbon to Porto" is a trip as often as a move.
+  static constexpr std::array<std::string_view, 5> k_verbs{"moved", "switched", "changed",
+                                                           "upgraded", "migrated"};
   const std::string lowered = text::lower(text::without_eol(text));
   for (const auto verb : k_verbs) {
     const std::string opening = std::string(verb) + " from ";
@@ -296,7 +297,7 @@ public:
 
 private:
   // One claim of the user file: as written, with the user it names taken
-  // out, and with the user written "User" (see with_user).
+  // out, with the user written "User" (see with_user), and its label.
   struct Line {
     std::size_t index = 0;
     std::string text;
@@ -317,8 +318,9 @@ private:
   };
 
   Forms forms_of(std::string_view text) const {
-    Forms forms{user_detail::without_owner(text, m_owners),
-                user_detail::with_user(text, m_owners, false)};
+    Forms forms;
+    forms.stripped = user_detail::without_owner(text, m_owners);
+    forms.owned = user_detail::with_user(text, m_owners, false);
     const auto rest = text.substr(user_detail::marker_length(text));
     if (const auto owner = user_detail::owner_at(rest, m_owners)) {
       forms.lowered_rest = text::lower(rest.substr(owner->rest_at));
