@@ -147,18 +147,32 @@ inline std::optional<std::string> with_user(std::string_view text,
   return out + "User's " + without_emphasis(rest);
 }
 
+// A labelled line's label and its value as written, without the line's
+// list marker and emphasis; both "" for a line without a label.
+struct Labelled {
+  std::string label;
+  std::string value;
+};
+
+inline Labelled labelled(std::string_view line) {
+  line = text::without_eol(line);
+  line.remove_prefix(marker_length(line));
+  std::string label = label_of(line);
+  if (label.empty()) {
+    return {};
+  }
+  std::string value = without_emphasis(line).substr(label.size() + 1);
+  return {std::move(label), std::move(value)};
+}
+
 // The value of a labelled line whose label is one of `labels` (lower
 // case); "" otherwise.
 inline std::string labelled_value(std::string_view line,
                                   const std::vector<std::string_view>& labels) {
-  line = text::without_eol(line);
-  line.remove_prefix(marker_length(line));
-  const std::string label = label_of(line);
-  if (label.empty() ||
-      std::find(labels.begin(), labels.end(), text::lower(label)) == labels.end()) {
-    return {};
-  }
-  return without_emphasis(line).substr(label.size() + 1);
+  auto found = labelled(line);
+  const bool wanted =
+      std::find(labels.begin(), labels.end(), text::lower(found.label)) != labels.end();
+  return found.label.empty() || !wanted ? std::string() : std::move(found.value);
 }
 
 // The names a value gives ("Ana Silva" → "ana silva", "ana"; "Gojer,
@@ -196,13 +210,7 @@ inline void add_names(std::string_view value, std::vector<std::string>& names) {
 // The value of a labelled line ("- **City:** Osaka" → "osaka"), lower
 // case, without a final full stop; "" for a line without a label.
 inline std::string label_value(std::string_view line) {
-  line = text::without_eol(line);
-  line.remove_prefix(marker_length(line));
-  const std::string label = label_of(line);
-  if (label.empty()) {
-    return {};
-  }
-  std::string value = text::lower(without_emphasis(line).substr(label.size() + 1));
+  std::string value = text::lower(labelled(line).value);
   while (!value.empty() && (value.back() == ' ' || value.back() == '.')) {
     value.pop_back();
   }
@@ -265,10 +273,9 @@ public:
     const auto claims = store.claims_of(*path, ClaimDetail::unclassified);
     for (std::size_t i = 0; i < claims.size(); ++i) {
       const auto& text = claims[i].text;
-      const auto rest = std::string_view(text).substr(user_detail::marker_length(text));
       file.m_lines.push_back(Line{i, text, user_detail::without_owner(text, file.m_owners),
                                   user_detail::with_user(text, file.m_owners, true),
-                                  text::lower(user_detail::label_of(rest)),
+                                  text::lower(user_detail::labelled(text).label),
                                   user_detail::label_value(text)});
     }
     return file;
