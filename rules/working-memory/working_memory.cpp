@@ -6,6 +6,9 @@
 #include "engram/text.hpp"
 
 #include <algorithm>
+#include <map>
+#include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -86,11 +89,59 @@ struct Diverted {
   std::string section; // the WORKING.md section it was meant for
 };
 
-// The items appends diverted into the episodic overflow files, oldest file first.
-std::vector<Diverted> diverted_items(const StoreView& store) {
+// The episodic overflow files (named "…-working-memory.md") of each store,
+// kept between runs: a daemon's one-file cycle of a large store looks at the
+// files that changed since its last run, not at every episodic file.
+class OverflowFiles {
+public:
+  // The store's overflow files, sorted by path (oldest file first).
+  std::vector<std::string> of(const StoreView& store) {
+    const std::lock_guard lock(m_mutex);
+    auto& known = m_stores[store.store_name()];
+    const auto now = store.revision();
+    const auto changed = known.revision == 0 ? std::nullopt : store.changed_since(known.revision);
+    if (!changed) {
+      known.paths.clear();
+      for (auto& path : store.files(engram::Layer::episodic)) {
+        if (named(path)) {
+          known.paths.insert(std::move(path));
+        }
+      }
+    } else {
+      for (const auto& path : *changed) {
+        if (named(path) && store.exists(path) && store.layer_of(path) == engram::Layer::episodic) {
+          known.paths.insert(path);
+        } else {
+          known.paths.erase(path);
+        }
+      }
+    }
+    known.revision = now;
+    return {known.paths.begin(), known.paths.end()};
+  }
+
+  void forget(std::string_view store) {
+    const std::lock_guard lock(m_mutex);
+    m_stores.erase(std::string(store));
+  }
+
+private:
+  static bool named(std::string_view path) { return path.ends_with("-working-memory.md"); }
+
+  struct Known {
+    std::uint64_t revision = 0; // the model's revision `paths` are of
+    std::set<std::string> paths;
+  };
+  std::mutex m_mutex; // a daemon runs its stores side by side with one rule
+  std::map<std::string, Known, std::less<>> m_stores;
+};
+
+// The items appends diverted into the overflow files `files`, oldest file first.
+std::vector<Diverted> diverted_items(const StoreView& store,
+                                     const std::vector<std::string>& files) {
   std::vector<Diverted> out;
-  for (const auto& path : store.files(engram::Layer::episodic)) {
-    if (!path.ends_with("-working-memory.md") || store.held(path)) {
+  for (const auto& path : files) {
+    if (store.held(path)) {
       continue; // an undo's overflow file stays as it left it
     }
     const auto& body = store.body(path);
@@ -130,7 +181,7 @@ public:
     const auto guard = int_setting(store, "guard.working_chars", 3000);
     const auto target = int_setting(store, "guard.working_target_chars", 2000);
     auto size = static_cast<std::int64_t>(engram::text::count_chars(store.read(working)));
-    const auto diverted = diverted_items(store);
+    const auto diverted = diverted_items(store, m_overflow.of(store));
     // An append diverted an item: WORKING.md is made room in (pruned to its
     // target) even under its guard, or every later append would be diverted too.
     if (size > guard || (!diverted.empty() && size > target)) {
@@ -139,7 +190,11 @@ public:
     restore(store, working, diverted, size, guard);
   }
 
+  void forget(std::string_view store) override { m_overflow.forget(store); }
+
 private:
+  OverflowFiles m_overflow;
+
   // Moves completed, then the oldest, items of WORKING.md into today's
   // episodic file until it is under `target`; its size after.
   static std::int64_t prune(StoreView& store, const std::string& working, std::int64_t size,
