@@ -9,6 +9,7 @@
 
 #include "engram/rule.hpp"
 #include "engram/text.hpp"
+#include "user_labels.hpp"
 
 #include <algorithm>
 #include <array>
@@ -50,6 +51,20 @@ inline std::size_t marker_length(std::string_view text) {
   return start;
 }
 
+// The length of a word at the start of `rest` that says when, not what
+// ("now", "still"): "Bob now works at Shopify" says what "- Works at …"
+// says of the user, with the verb that opens it.
+inline std::size_t when_length(std::string_view rest) {
+  static constexpr std::array<std::string_view, 6> k_when{"now ",      "still ",    "currently ",
+                                                          "recently ", "nowadays ", "finally "};
+  for (const auto word : k_when) {
+    if (rest.starts_with(word)) {
+      return word.size();
+    }
+  }
+  return 0;
+}
+
 // How a line names the user as its subject: possessive ("Ana's …", "The
 // user's …") or as the subject of a verb ("Ana prefers …").
 struct Owner {
@@ -74,7 +89,7 @@ inline std::optional<Owner> owner_at(std::string_view rest,
     } else if (after.starts_with("\u2019s ")) {
       found = {true, owner.size() + std::string_view("\u2019s ").size()};
     } else if (after.starts_with(' ') && opens_with_verb(after.substr(1))) {
-      found.rest_at = owner.size() + 1;
+      found.rest_at = owner.size() + 1 + when_length(after.substr(1));
     } else {
       continue;
     }
@@ -237,6 +252,14 @@ inline std::string changed_from(std::string_view text) {
       return lowered.substr(start, to - start);
     }
   }
+  // "left JetBrains and joined Yandex", "left Stripe for Shopify".
+  if (lowered.starts_with("left ")) {
+    for (const std::string_view then : {" and joined ", " for ", " to join "}) {
+      if (const auto end = lowered.find(then, 5); end != std::string::npos && end > 5) {
+        return lowered.substr(5, end - 5);
+      }
+    }
+  }
   return {};
 }
 
@@ -273,10 +296,15 @@ public:
     const auto claims = store.claims_of(*path, ClaimDetail::unclassified);
     for (std::size_t i = 0; i < claims.size(); ++i) {
       const auto& text = claims[i].text;
-      file.m_lines.push_back(Line{i, text, user_detail::without_owner(text, file.m_owners),
-                                  user_detail::with_user(text, file.m_owners, true),
-                                  text::lower(user_detail::labelled(text).label),
-                                  user_detail::label_value(text)});
+      Line line{i,
+                text,
+                user_detail::without_owner(text, file.m_owners),
+                user_detail::with_user(text, file.m_owners, true),
+                text::lower(user_detail::labelled(text).label),
+                user_detail::label_value(text),
+                std::nullopt};
+      line.kind = user_detail::kind_of_label(line.label);
+      file.m_lines.push_back(std::move(line));
     }
     return file;
   }
@@ -310,8 +338,9 @@ private:
     std::string text;
     std::optional<std::string> stripped;
     std::optional<std::string> owned;
-    std::string label; // lower case; "" when it has none
-    std::string value; // the label's, lower case (label_value)
+    std::string label;               // lower case; "" when it has none
+    std::string value;               // the label's, lower case (label_value)
+    std::optional<std::size_t> kind; // the label's kind (user_labels.hpp)
   };
 
   // A claim's forms with the user written alike, and the value a change
@@ -322,6 +351,8 @@ private:
     std::string lowered_rest; // what it says of the user, lower case ("" when it names none)
     bool possessive = false;  // "Ana's …"
     std::string from;         // changed_from, of a claim naming the user
+    std::vector<user_detail::SaidValue> said; // values said as a label's ("lives in Porto")
+    std::string rest; // what it says of the user, as written ("" when it names none)
   };
 
   Forms forms_of(std::string_view text) const {
@@ -333,6 +364,10 @@ private:
       forms.lowered_rest = text::lower(rest.substr(owner->rest_at));
       forms.possessive = owner->possessive;
       forms.from = user_detail::changed_from(forms.lowered_rest);
+      forms.rest = std::string(rest.substr(owner->rest_at));
+      if (!owner->possessive) {
+        forms.said = user_detail::said_values(forms.rest);
+      }
     }
     return forms;
   }
@@ -358,7 +393,67 @@ private:
         user_detail::left_behind(line.value, forms.from)) {
       relation = Relation::update;
     }
+    if (relation == Relation::update && forms.possessive && !line.label.empty() &&
+        forms.lowered_rest.starts_with(line.label + " ") &&
+        adds_to(line, std::string_view(forms.lowered_rest).substr(line.label.size() + 1))) {
+      relation = Relation::distinct; // "Sid's partner Kavya started …": Kavya's news
+    }
+    if (relation != Relation::duplicate) {
+      relation = stronger(relation, as_label(store, forms, line));
+    }
     return relation;
+  }
+
+  // The verdict on a value the claim says with the words of the line's
+  // label ("Ana lives in Porto" against "- **Location:** Lisbon"), compared
+  // as "User's location: Porto" with "User's Location: Lisbon". A new value
+  // that opens with the line's ("Lisbon, with Ben") adds to it, and changes
+  // nothing.
+  static Relation as_label(const StoreView& store, const Forms& forms, const Line& line) {
+    if (line.label.empty() || !line.owned) {
+      return Relation::distinct;
+    }
+    std::vector<std::string> values;
+    bool one_value = true;
+    if (line.kind) {
+      one_value = user_detail::label_kinds()[*line.kind].one_value;
+      for (const auto& said : forms.said) {
+        if (said.kind == *line.kind) {
+          values.push_back(said.value);
+        }
+      }
+    }
+    if (!forms.possessive && !forms.rest.empty() && one_value) {
+      // Said to be new ("got a new phone, a Pixel 9"), a value that is not
+      // the line's replaces it, however unlike it its words are.
+      if (const auto value = user_detail::new_value_of(forms.rest, line.label); !value.empty()) {
+        const auto relation = store.compare("User's " + line.label + ": " + value, *line.owned);
+        return relation == Relation::duplicate ? relation : Relation::update;
+      }
+    }
+    for (const auto& value : values) {
+      const auto relation = store.compare("User's " + line.label + ": " + value, *line.owned);
+      const bool update = relation == Relation::update && one_value && !adds_to(line, value);
+      if (relation == Relation::duplicate || update) {
+        return relation;
+      }
+    }
+    return Relation::distinct;
+  }
+
+  // Whether `value` opens with the line's value ("Lisbon, with Ben" after
+  // "Lisbon"): it says more of it, and changes nothing.
+  static bool adds_to(const Line& line, std::string_view value) {
+    const std::string lowered = text::lower(value);
+    return !line.value.empty() &&
+           (lowered.starts_with(line.value + " ") || lowered.starts_with(line.value + ","));
+  }
+
+  static Relation stronger(Relation a, Relation b) {
+    const auto rank = [](Relation r) {
+      return r == Relation::duplicate ? 2 : r == Relation::update ? 1 : 0;
+    };
+    return rank(b) > rank(a) ? b : a;
   }
 
   std::string m_path;

@@ -74,3 +74,54 @@ TEST_CASE("a change from a label's value is read from what the note says the use
   CHECK_FALSE(left_behind("osaka prefecture", "osaka"));
   CHECK_FALSE(left_behind("osaka", ""));
 }
+
+TEST_CASE("a word that says when is no part of what the note says of the user") {
+  CHECK(without_owner("Ana now works at Shopify.", k_owners) == "Works at Shopify.");
+  CHECK(without_owner("Ana still lives in Lisbon.", k_owners) == "Lives in Lisbon.");
+  CHECK(with_user("Ana currently uses Neovim.", k_owners, false) == "User uses Neovim.");
+  // "no longer" says what: it is kept.
+  CHECK(without_owner("Ana no longer drinks coffee.", k_owners) == "No longer drinks coffee.");
+}
+
+TEST_CASE("a value said with the words of a label is read as that label's") {
+  using engram::episodic_decay::user_detail::kind_of_label;
+  using engram::episodic_decay::user_detail::label_kinds;
+  using engram::episodic_decay::user_detail::said_values;
+  const auto said = [](std::string_view rest, std::string_view label) -> std::string {
+    const auto kind = kind_of_label(label);
+    for (const auto& value : said_values(rest)) {
+      if (kind && value.kind == *kind) {
+        return value.value;
+      }
+    }
+    return "-";
+  };
+  CHECK(said("lives in Gothenburg, Sweden.", "location") == "Gothenburg, Sweden");
+  CHECK(said("moved to Porto", "city") == "Porto");
+  CHECK(said("is now a staff engineer at Moniepoint.", "job") == "staff engineer at Moniepoint");
+  CHECK(said("works at Shopify", "employer") == "Shopify");
+  CHECK(said("has gone fully vegan.", "diet") == "fully vegan");
+  CHECK(said("speaks Portuguese and English", "languages") == "Portuguese and English");
+  CHECK(said("was born on 4 May", "birthday") == "4 May");
+  // Words that say something else than the label's value.
+  CHECK(said("is a morning person", "job") == "-");
+  CHECK(said("is tired today", "diet") == "-");
+  CHECK(said("was born in Lisbon", "birthday") == "-");
+  CHECK(said("used to live in Porto", "location") == "-");
+  CHECK(said("moved to the backend team", "location") == "-");
+  CHECK(said("works for a small startup", "employer") == "-");
+  CHECK(said("uses Firefox", "pronouns") == "-");
+  CHECK_FALSE(kind_of_label("hometown"));
+  CHECK_FALSE(label_kinds()[*kind_of_label("pets")].one_value);
+}
+
+TEST_CASE("a new value of a label is read where the note says it is new") {
+  using engram::episodic_decay::user_detail::changed_from;
+  using engram::episodic_decay::user_detail::new_value_of;
+  CHECK(new_value_of("got a new phone, a Pixel 9.", "phone") == "a Pixel 9");
+  CHECK(new_value_of("has a new editor: Neovim", "editor") == "Neovim");
+  CHECK(new_value_of("got a new phone case", "phone").empty());
+  CHECK(changed_from("left jetbrains and joined yandex in january") == "jetbrains");
+  CHECK(changed_from("left stripe for shopify") == "stripe");
+  CHECK(changed_from("left the keys at home").empty());
+}
