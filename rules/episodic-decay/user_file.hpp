@@ -413,16 +413,7 @@ private:
     if (line.label.empty() || !line.owned) {
       return Relation::distinct;
     }
-    std::vector<std::string> values;
-    bool one_value = true;
-    if (line.kind) {
-      one_value = user_detail::label_kinds()[*line.kind].one_value;
-      for (const auto& said : forms.said) {
-        if (said.kind == *line.kind) {
-          values.push_back(said.value);
-        }
-      }
-    }
+    const bool one_value = !line.kind || user_detail::label_kinds()[*line.kind].one_value;
     if (!forms.possessive && !forms.rest.empty() && one_value) {
       // Said to be new ("got a new phone, a Pixel 9"), a value that is not
       // the line's replaces it, however unlike it its words are.
@@ -431,9 +422,14 @@ private:
         return relation == Relation::duplicate ? relation : Relation::update;
       }
     }
-    for (const auto& value : values) {
-      const auto relation = store.compare("User's " + line.label + ": " + value, *line.owned);
-      const bool update = relation == Relation::update && one_value && !adds_to(line, value);
+    for (const auto& said : forms.said) {
+      if (!user_detail::kind_has_label(said.kind, line.label)) {
+        continue;
+      }
+      const auto relation = store.compare("User's " + line.label + ": " + said.value, *line.owned);
+      const bool update = relation == Relation::update &&
+                          user_detail::label_kinds()[said.kind].one_value &&
+                          !adds_to(line, said.value);
       if (relation == Relation::duplicate || update) {
         return relation;
       }

@@ -102,6 +102,13 @@ inline std::optional<std::size_t> kind_of_label(std::string_view label) {
   return std::nullopt;
 }
 
+// Whether the kind `kind` counts `label` (lower case) among its labels: a
+// label may name more than one ("work" is a job and an employer).
+inline bool kind_has_label(std::size_t kind, std::string_view label) {
+  const auto& labels = label_kinds()[kind].labels;
+  return std::find(labels.begin(), labels.end(), label) != labels.end();
+}
+
 // Whether `written` (a value as the note wrote it) has the shape `shape`.
 inline bool has_shape(std::string_view written, ValueShape shape) {
   static constexpr std::array<std::string_view, 11> k_diets{

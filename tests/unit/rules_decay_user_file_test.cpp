@@ -112,6 +112,10 @@ TEST_CASE("a value said with the words of a label is read as that label's") {
   CHECK(said("works for a small startup", "employer") == "-");
   CHECK(said("uses Firefox", "pronouns") == "-");
   CHECK_FALSE(kind_of_label("hometown"));
+  // "work" holds a job or an employer.
+  using engram::episodic_decay::user_detail::kind_has_label;
+  CHECK(kind_has_label(*kind_of_label("job"), "work"));
+  CHECK(kind_has_label(*kind_of_label("employer"), "work"));
   CHECK_FALSE(label_kinds()[*kind_of_label("pets")].one_value);
 }
 
