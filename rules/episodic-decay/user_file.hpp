@@ -422,6 +422,15 @@ private:
         return relation == Relation::duplicate ? relation : Relation::update;
       }
     }
+    if (forms.possessive) {
+      // "Pedro's birthday is on March 14" restates "- **Birthday:** 14 March"
+      // as "User's birthday: March 14" does; an update was found as written.
+      const auto value = user_detail::value_after_label(forms.rest, line.label);
+      if (!value.empty() && store.compare("User's " + line.label + ": " + value, *line.owned) ==
+                                Relation::duplicate) {
+        return Relation::duplicate;
+      }
+    }
     for (const auto& said : forms.said) {
       if (!user_detail::kind_has_label(said.kind, line.label)) {
         continue;

@@ -206,4 +206,26 @@ inline std::string new_value_of(std::string_view rest, const std::string& label)
   return {};
 }
 
+// The value a possessive claim gives its label with "is" ("March 14" of
+// "birthday is on March 14", with the label "birthday"), without the
+// preposition before it and a final full stop; "" when it gives none.
+inline std::string value_after_label(std::string_view rest, const std::string& label) {
+  const std::string lowered = text::lower(rest);
+  const std::string opening = label + " is ";
+  if (label.empty() || !lowered.starts_with(opening)) {
+    return {};
+  }
+  std::string_view value = rest.substr(opening.size());
+  for (const std::string_view before : {"on ", "at ", "in "}) {
+    if (text::lower(value.substr(0, before.size())) == before) {
+      value.remove_prefix(before.size());
+      break;
+    }
+  }
+  while (!value.empty() && (value.back() == '.' || value.back() == ' ')) {
+    value.remove_suffix(1);
+  }
+  return std::string(value);
+}
+
 } // namespace engram::episodic_decay::user_detail

@@ -128,4 +128,9 @@ TEST_CASE("a new value of a label is read where the note says it is new") {
   CHECK(changed_from("left jetbrains and joined yandex in january") == "jetbrains");
   CHECK(changed_from("left stripe for shopify") == "stripe");
   CHECK(changed_from("left the keys at home").empty());
+  using engram::episodic_decay::user_detail::value_after_label;
+  CHECK(value_after_label("birthday is on March 14.", "birthday") == "March 14");
+  CHECK(value_after_label("Location is Porto", "location") == "Porto");
+  CHECK(value_after_label("birthday party is on Friday", "birthday").empty());
+  CHECK(value_after_label("sister's birthday is on May 2", "birthday").empty());
 }
