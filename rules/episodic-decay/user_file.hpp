@@ -225,10 +225,7 @@ inline void add_names(std::string_view value, std::vector<std::string>& names) {
 // The value of a labelled line ("- **City:** Osaka" → "osaka"), lower
 // case, without a final full stop; "" for a line without a label.
 inline std::string label_value(std::string_view line) {
-  std::string value = text::lower(labelled(line).value);
-  while (!value.empty() && (value.back() == ' ' || value.back() == '.')) {
-    value.pop_back();
-  }
+  const std::string value = text::lower(without_final_stop(labelled(line).value));
   return value.substr(std::min(value.size(), value.find_first_not_of(' ')));
 }
 

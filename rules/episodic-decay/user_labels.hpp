@@ -17,6 +17,15 @@
 
 namespace engram::episodic_decay::user_detail {
 
+// `value` without the full stop and spaces that end it: a value is compared
+// without the sentence it ends.
+inline std::string_view without_final_stop(std::string_view value) {
+  while (!value.empty() && (value.back() == '.' || value.back() == ' ')) {
+    value.remove_suffix(1);
+  }
+  return value;
+}
+
 // What a value must look like for the words before it to say the label's
 // value: "is a nurse at St Mary's" is a job, "is a morning person" is not.
 enum class ValueShape {
@@ -173,10 +182,7 @@ inline std::vector<SaidValue> said_values(std::string_view written) {
       if (!std::string_view(lowered).starts_with(opener.words)) {
         continue;
       }
-      std::string value = rest.substr(opener.words.size());
-      while (!value.empty() && (value.back() == '.' || value.back() == ' ')) {
-        value.pop_back();
-      }
+      std::string value(without_final_stop(std::string_view(rest).substr(opener.words.size())));
       if (!value.empty() && has_shape(value, opener.shape)) {
         out.push_back(SaidValue{i, std::move(value)});
         break;
@@ -197,11 +203,7 @@ inline std::string new_value_of(std::string_view rest, const std::string& label)
     if (at == std::string::npos || (at > 0 && lowered[at - 1] != ' ')) {
       continue;
     }
-    std::string value(rest.substr(at + words.size()));
-    while (!value.empty() && (value.back() == '.' || value.back() == ' ')) {
-      value.pop_back();
-    }
-    return value;
+    return std::string(without_final_stop(rest.substr(at + words.size())));
   }
   return {};
 }
@@ -222,10 +224,7 @@ inline std::string value_after_label(std::string_view rest, const std::string& l
       break;
     }
   }
-  while (!value.empty() && (value.back() == '.' || value.back() == ' ')) {
-    value.remove_suffix(1);
-  }
-  return std::string(value);
+  return std::string(without_final_stop(value));
 }
 
 } // namespace engram::episodic_decay::user_detail
