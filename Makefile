@@ -28,7 +28,8 @@ test: setup build
 
 # The POSIX backends only, built as a build off Linux would be (no epoll,
 # inotify, signalfd, syncfs or /proc; see cmake/Platform.cmake), as a unity
-# build; then the daemon's, the watchers' and the sync tests on it.
+# build; then the daemon's, the watchers' and the sync tests on it, and the
+# judgments corpora, which CI runs here rather than under the sanitizers.
 test-portable: setup
 	@umask 022 && cmake --preset portable >/dev/null && cmake --build --preset portable -j $(JOBS)
 	@ctest --preset portable -j $(JOBS)

@@ -95,7 +95,7 @@ TEST_CASE("three machines with their own daemons write the same files for 50 rou
                   return committed(sandbox, m.store, k_shared, shared) &&
                          committed(sandbox, m.store, own_file(names[i]), own);
                 },
-                60s)) {
+                60s, 200ms)) {
           ++failures;
         }
       }
@@ -120,7 +120,7 @@ TEST_CASE("three machines with their own daemons write the same files for 50 rou
         }
         return true;
       },
-      120s);
+      120s, 200ms);
   for (const auto& daemon : daemons) {
     INFO(daemon->log());
   }

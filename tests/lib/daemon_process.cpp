@@ -3,6 +3,7 @@
 #include "lib/daemon_process.hpp"
 
 #include "daemon/control_socket.hpp"
+#include "lib/time_scale.hpp"
 
 // For the listener below: Catch2 v2 declares its reporter types only on request.
 #define CATCH_CONFIG_EXTERNAL_INTERFACES
@@ -286,13 +287,14 @@ std::string local_today() {
   return text;
 }
 
-bool wait_until(const std::function<bool()>& condition, std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
+bool wait_until(const std::function<bool()>& condition, std::chrono::milliseconds timeout,
+                std::chrono::milliseconds poll) {
+  const auto deadline = std::chrono::steady_clock::now() + scaled(timeout);
   while (!condition()) {
     if (std::chrono::steady_clock::now() >= deadline) {
       return false;
     }
-    std::this_thread::sleep_for(20ms);
+    std::this_thread::sleep_for(poll);
   }
   return true;
 }

@@ -132,8 +132,12 @@ std::optional<std::string> head_of(const std::filesystem::path& store);
 // Today's local date (YYYY-MM-DD), as the daemon and `engram append` take it.
 std::string local_today();
 
-// Calls `condition` every 20 ms until it holds; false when `timeout` passes first.
-bool wait_until(const std::function<bool()>& condition, std::chrono::milliseconds timeout);
+// Calls `condition` every `poll` until it holds; false when `timeout` (a
+// deadline, so scaled by time_scale()) passes first. A condition that starts
+// processes polls less often, so that on a loaded machine the polling does not
+// starve the daemons it waits for.
+bool wait_until(const std::function<bool()>& condition, std::chrono::milliseconds timeout,
+                std::chrono::milliseconds poll = std::chrono::milliseconds(20));
 
 // The subjects of the commits after `since` (exclusive; all when nullopt), oldest first.
 std::vector<std::string> subjects_since(const Sandbox& sandbox, const std::filesystem::path& store,

@@ -234,7 +234,11 @@ SshGitServer::SshGitServer(const Sandbox& sandbox, fs::path root)
                  "AuthorizedKeysFile " + (m_dir / "authorized_keys").string() + "\n" +
                  "StrictModes no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n" +
                  "PermitRootLogin prohibit-password\nAllowTcpForwarding no\n" +
-                 "X11Forwarding no\nPermitTTY no\nPrintMotd no\nLogLevel VERBOSE\n");
+                 "X11Forwarding no\nPermitTTY no\nPrintMotd no\nLogLevel VERBOSE\n" +
+                 // The session's shell reads the startup files of HOME: the
+                 // sandbox's, so that the user's own (a pyenv rehash waiting on
+                 // a stale lock, say) cannot hold a connection up.
+                 "SetEnv HOME=" + (sandbox.root() / "home").string() + "\n");
   // The client as a user sets it up: a key, the server's host key known, no prompts.
   write_file(ssh / "known_hosts",
              "[127.0.0.1]:" + std::to_string(m_port) + " " + read_file(m_dir / "host_key.pub"));
