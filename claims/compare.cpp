@@ -5,37 +5,26 @@
 // share a shape and must still both stay.
 #include "claims/compare.hpp"
 
+#include "claims/alike.hpp"
+#include "claims/judgment.hpp"
 #include "claims/normalise.hpp"
 #include "claims/tokens.hpp"
 
 #include <algorithm>
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <iterator>
 #include <optional>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace engram::claims {
+
+using detail::Judgment;
+using detail::Why;
 namespace {
 
 // Below this many tokens, containment is too coarse: only equal token sets are duplicates.
 constexpr std::size_t k_min_containment_tokens = 3;
-
-// The elements of sorted `a` that sorted `b` lacks.
-std::vector<std::string> missing(const std::vector<std::string>& a,
-                                 const std::vector<std::string>& b) {
-  std::vector<std::string> out;
-  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
-  return out;
-}
-
-// `a` and `b` merged, sorted.
-std::vector<std::string> joined(const std::vector<std::string>& a,
-                                const std::vector<std::string>& b) {
-  std::vector<std::string> out;
-  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
-  return out;
-}
 
 } // namespace
 
@@ -97,33 +86,6 @@ constexpr std::size_t k_min_context_words = 2;
 // value ("is master" → "is main"); more is a different statement.
 constexpr std::size_t k_max_complement_words = 2;
 
-// What a verdict rests on, for the record's reason.
-enum class Why : unsigned char {
-  equal,         // equal after normalising
-  same_words,    // too short for containment, and the same tokens
-  too_few,       // too short for containment, and not the same tokens
-  contained,     // the incoming claim's tokens are in the existing one's
-  other_subject, // the claims are about different things
-  other_scope,   // each holds a scope or name the other lacks
-  too_little,    // too little shared to be one subject
-  polarity,      // the same statement, negated on one side
-  reversed,      // a choice made the other way: what one takes, the other passes over
-  other_choice,  // each passes over something else: two choices, both may hold
-  other_day,     // another day something is closed: both hold
-  value,         // a value replaced (with words maybe added)
-  qualifier,     // the existing claim, with something added
-  complement,    // a copula's complement replaced
-  substituted,   // one word of the predicate replaced, outside a copula: either may hold
-  different,     // the same subject, saying something else
-};
-
-// The evidence for a verdict.
-struct Judgment {
-  Relation relation = Relation::distinct;
-  Why why = Why::different;
-  double score = 0.0;
-};
-
 // Whether every element of `part` occurs in `whole` in the same order.
 bool is_subsequence(const std::vector<std::string>& part, const std::vector<std::string>& whole) {
   auto at = whole.begin();
@@ -183,13 +145,17 @@ PredicateChange predicate_change(const ClaimTokens& in, const ClaimTokens& ex) {
 }
 
 // How many tokens of the sorted, unique `a` (words and values) the sorted,
-// unique `b` lacks, and whether one of them is in `subject`.
-std::pair<std::size_t, bool> missing_from(const ClaimTokens& a, const ClaimTokens& b) {
+// unique `b` lacks, and whether one of them is in `subject`. With
+// `same_place`, the claims state one value of where their subject is, and
+// words that say only that are not counted (see k_where_words).
+std::pair<std::size_t, bool> missing_from(const ClaimTokens& a, const ClaimTokens& b,
+                                          bool same_place) {
   std::size_t missing = 0;
   bool in_subject = false;
   const auto walk = [&](const std::vector<std::string>& x, const std::vector<std::string>& y) {
     for (const auto& token : x) {
-      if (!std::binary_search(y.begin(), y.end(), token)) {
+      if (!std::binary_search(y.begin(), y.end(), token) &&
+          !(same_place && detail::says_where(token))) {
         ++missing;
         in_subject = in_subject || holds(a.subject, token);
       }
@@ -207,7 +173,8 @@ std::pair<std::size_t, bool> missing_from(const ClaimTokens& a, const ClaimToken
 // self-hosted runners") says nothing of which way it goes.
 bool reverses_choice(const ClaimTokens& in, const ClaimTokens& ex) {
   // Whether a word of `side` is on `taken` of `ex` and not on its other side.
-  const auto meets = [&](const std::vector<std::string>& side, const std::vector<std::string>& taken,
+  const auto meets = [&](const std::vector<std::string>& side,
+                         const std::vector<std::string>& taken,
                          const std::vector<std::string>& other) {
     return std::any_of(side.begin(), side.end(),
                        [&](const std::string& s) { return holds(taken, s) && !holds(other, s); });
@@ -224,6 +191,44 @@ bool another_choice(const ClaimTokens& in, const ClaimTokens& ex) {
                       [&](const std::string& over) { return holds(ex.passed_over, over); });
 }
 
+// Whether one claim turns down what the other, a choice, passes over ("Never
+// use npm" and "Use pnpm instead of npm"): the negation is no flipped
+// polarity, for both say the same of it.
+bool turns_down_alike(const ClaimTokens& in, const ClaimTokens& ex) {
+  const auto turns_down = [](const ClaimTokens& negated, const ClaimTokens& choice) {
+    return negated.negated && !choice.negated &&
+           std::any_of(choice.passed_over.begin(), choice.passed_over.end(), [&](const auto& s) {
+             return holds(negated.predicate, s) && !holds(choice.chosen, s);
+           });
+  };
+  return turns_down(in, ex) || turns_down(ex, in);
+}
+
+// Whether `in` chooses something else over what `ex` states, naming it as
+// what it passes over ("Browser automation now uses Chromium instead of
+// Firefox" after "Default browser for automation: Firefox"): every word of
+// the older predicate and all but one of its subject's are in the newer
+// claim, neither is negated, and the older is no choice itself (two choices
+// are judged above). A thing passed over that the older names only in its
+// subject ("rm -rf is dangerous") is not what it states.
+bool passes_over_older(const ClaimTokens& in, const ClaimTokens& ex) {
+  if (in.passed_over.empty() || !ex.passed_over.empty() || in.negated || ex.negated ||
+      ex.predicate.empty() ||
+      !std::includes(in.values.begin(), in.values.end(), ex.values.begin(), ex.values.end())) {
+    return false;
+  }
+  const bool states_it = std::any_of(ex.predicate.begin(), ex.predicate.end(), [&](const auto& s) {
+    return holds(in.passed_over, s) && !holds(in.chosen, s);
+  });
+  const auto in_newer = [&](const std::string& token) {
+    return holds(in.words, token) || holds(in.values, token);
+  };
+  const auto subject_missing = std::count_if(ex.subject.begin(), ex.subject.end(),
+                                             [&](const auto& s) { return !in_newer(s); });
+  return states_it && subject_missing <= 1 &&
+         std::all_of(ex.predicate.begin(), ex.predicate.end(), in_newer);
+}
+
 // Whether `in` restates `ex`: the same values and polarity, and (almost) every
 // token of `in` in `ex`, none of the missing ones naming what `in` is about.
 std::optional<Judgment> duplicate_of(const PreparedClaim& incoming, const PreparedClaim& existing,
@@ -238,7 +243,8 @@ std::optional<Judgment> duplicate_of(const PreparedClaim& incoming, const Prepar
   }
   const bool fewer_values = in.values.size() < ex.values.size();
   const auto n = in.words.size() + in.values.size();
-  const auto [missing, names_subject] = missing_from(in, ex);
+  const bool same_place = detail::at_one_place(in, ex);
+  const auto [missing, names_subject] = missing_from(in, ex, same_place);
   if (n < k_min_containment_tokens) {
     const bool same = n != 0 && missing == 0 && ex.words.size() + ex.values.size() == n;
     return same ? Judgment{Relation::duplicate, Why::same_words, 1.0}
@@ -355,6 +361,19 @@ Judgment judge_change(const ClaimTokens& in, const ClaimTokens& ex, const Predic
   return {Relation::distinct, Why::different, score};
 }
 
+// The two claims with the names one writes in code spans and the other bare
+// read alike (see with_names_of); nullopt when there are none.
+std::optional<std::pair<PreparedClaim, PreparedClaim>> names_alike(const PreparedClaim& incoming,
+                                                                   const PreparedClaim& existing) {
+  auto in = detail::with_names_of(incoming.tokens, existing.tokens);
+  auto ex = detail::with_names_of(existing.tokens, incoming.tokens);
+  if (!in && !ex) {
+    return std::nullopt;
+  }
+  return std::pair{PreparedClaim{incoming.normal, in ? std::move(*in) : incoming.tokens},
+                   PreparedClaim{existing.normal, ex ? std::move(*ex) : existing.tokens}};
+}
+
 // The verdict on two claims, with what it rests on. The subject model: two
 // claims update each other only when they are about the same thing (equal
 // subjects) and their predicates differ as a changed value does — a value
@@ -366,6 +385,9 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
   if (incoming.normal == existing.normal) {
     return {Relation::duplicate, Why::equal, 1.0};
   }
+  if (auto alike = names_alike(incoming, existing)) {
+    return judge(alike->first, alike->second, near_threshold);
+  }
   if (in_another_scope(incoming.tokens, existing.tokens)) {
     return {Relation::distinct, Why::other_scope, 0.0};
   }
@@ -376,6 +398,12 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
   }
   if (another_choice(in, older)) {
     return {Relation::distinct, Why::other_choice, 0.0};
+  }
+  if (turns_down_alike(in, older)) {
+    return {Relation::distinct, Why::turned_down, 0.0};
+  }
+  if (passes_over_older(in, older)) {
+    return {Relation::update, Why::passed_over, 1.0};
   }
   if (auto duplicate = duplicate_of(incoming, existing, near_threshold)) {
     if (duplicate->relation == Relation::duplicate || duplicate->why == Why::too_few) {
@@ -391,7 +419,7 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
     }
     as_instruction = existing.tokens;
     as_instruction->subject.clear();
-    as_instruction->predicate = joined(as_instruction->words, as_instruction->values);
+    as_instruction->predicate = detail::joined(as_instruction->words, as_instruction->values);
     as_instruction->sequence.clear(); // its subject's words are the instruction's object
   }
   const auto& ex = as_instruction ? *as_instruction : existing.tokens;
@@ -416,75 +444,12 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
   return judge_change(in, ex, change, score);
 }
 
-// The tokens of sorted `a` that sorted `b` lacks, as words.
-std::string listed_missing(const std::vector<std::string>& a, const std::vector<std::string>& b) {
-  const auto out = missing(a, b);
-  return out.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(out, ", "));
-}
-
-// The record's reason for a judgment.
-std::string reason_for(const Judgment& j, const ClaimTokens& in, const ClaimTokens& ex) {
-  const auto in_all = joined(in.words, in.values);
-  const auto ex_all = joined(ex.words, ex.values);
-  switch (j.why) {
-  case Why::equal:
-    return "equal after normalising";
-  case Why::same_words:
-    return "same significant words";
-  case Why::too_few:
-    return "too few significant words to call near-equal";
-  case Why::contained:
-    return fmt::format("{:.0f}% of its significant words are in the existing claim", j.score * 100);
-  case Why::other_subject:
-    return fmt::format("about another subject ({} → {})", listed_missing(ex.subject, in.subject),
-                       listed_missing(in.subject, ex.subject));
-  case Why::other_scope:
-    if (missing(in.scopes, ex.scopes).empty()) { // narrowed by words, not by a scope's name
-      return fmt::format("within what the older does not name ({})",
-                         listed_missing(in.narrowed, ex.words));
-    }
-    return fmt::format("in another scope ({} → {})", listed_missing(ex.scopes, in.scopes),
-                       listed_missing(in.scopes, ex.scopes));
-  case Why::too_little:
-    return "too little shared to be one subject";
-  case Why::reversed:
-    return fmt::format("same subject, the choice reversed ({} over {})",
-                       listed_missing(in.chosen, ex.chosen),
-                       listed_missing(in.passed_over, ex.passed_over));
-  case Why::other_choice:
-    return fmt::format("another choice (passes over {}, not {})",
-                       listed_missing(in.passed_over, ex.passed_over),
-                       listed_missing(ex.passed_over, in.passed_over));
-  case Why::other_day:
-    return fmt::format("closed on another day as well ({} → {})",
-                       listed_missing(ex.values, in.values), listed_missing(in.values, ex.values));
-  case Why::polarity:
-    return fmt::format("same subject, polarity flipped ({} → {})",
-                       ex.negated ? "negative" : "positive", in.negated ? "negative" : "positive");
-  case Why::value:
-    return fmt::format("same subject, value changed ({} → {})",
-                       listed_missing(ex.values, in.values), listed_missing(in.values, ex.values));
-  case Why::qualifier:
-    return fmt::format("same subject, qualified (adds {})", listed_missing(in_all, ex_all));
-  case Why::complement:
-    return fmt::format("same subject, its value changed ({} → {})", listed_missing(ex_all, in_all),
-                       listed_missing(in_all, ex_all));
-  case Why::substituted:
-    return fmt::format(
-        "same subject, one word replaced ({} → {}): both kept, for a person to judge",
-        listed_missing(ex.predicate, in.predicate), listed_missing(in.predicate, ex.predicate));
-  case Why::different:
-    break;
-  }
-  return fmt::format("same subject, says something else (adds {})", listed_missing(in_all, ex_all));
-}
-
 } // namespace
 
 Comparison compare_claims(const PreparedClaim& incoming, const PreparedClaim& existing,
                           double near_threshold) {
   const auto j = judge(incoming, existing, near_threshold);
-  return {j.relation, j.score, reason_for(j, incoming.tokens, existing.tokens)};
+  return {j.relation, j.score, detail::reason_for(j, incoming.tokens, existing.tokens)};
 }
 
 Relation compare(std::string_view incoming, std::string_view existing, double near_threshold) {

@@ -58,6 +58,12 @@ struct PreparedClaim {
 [[nodiscard]] Comparison compare_claims(const PreparedClaim& incoming,
                                         const PreparedClaim& existing, double near_threshold = 0.9);
 
+// How many of `claim`'s tokens a claim it restates may lack beyond what the
+// containment threshold allows: words saying only where a thing is, beside
+// a value (compare.cpp's k_where_words), and names it writes in code spans,
+// which the other may write bare. A claim index widens its search by them.
+[[nodiscard]] std::size_t tokens_read_alike(const ClaimTokens& claim);
+
 // The relation of `compare_claims`, without the evidence.
 [[nodiscard]] Relation compare(std::string_view incoming, std::string_view existing,
                                double near_threshold = 0.9);

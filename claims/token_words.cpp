@@ -4,6 +4,7 @@
 #include "claims/token_words.hpp"
 
 #include "claims/token_values.hpp"
+#include "store/tags.hpp"
 
 #include <algorithm>
 #include <array>
@@ -230,6 +231,17 @@ std::string time_clause_last(std::string_view text) {
   }
   return std::string(text.substr(0, start)) + std::string(text.substr(comma + 2)) + " " +
          std::string(text.substr(start, comma - start));
+}
+
+std::string comparable_stem(const std::string& word) {
+  const auto irregular = detail::irregular_verbs().find(word);
+  auto stem = store::canonical_tag(
+      irregular == detail::irregular_verbs().end() ? word : std::string(irregular->second));
+  if (stem.size() > 3 && stem.ends_with('s') && !stem.ends_with("ss") && !stem.ends_with("us") &&
+      !stem.ends_with("is")) {
+    stem.pop_back();
+  }
+  return stem;
 }
 
 } // namespace engram::claims::detail

@@ -19,6 +19,10 @@ namespace engram::claims::detail {
 // Irregular past forms, as their verbs: "took" says what "takes" does.
 [[nodiscard]] const std::unordered_map<std::string_view, std::string_view>& irregular_verbs();
 
+// A word's stem as claims compare it: the Snowball stem tags use, without a
+// plural "s" the stemmer keeps ("shas"), so "SHA" and "SHAs" agree.
+[[nodiscard]] std::string comparable_stem(const std::string& word);
+
 // A unit's abbreviation after a value as its word: "40 min" says "40 minutes".
 [[nodiscard]] std::string unit_word(std::string word);
 

@@ -9,7 +9,6 @@
 #include "claims/token_values.hpp"
 #include "claims/token_words.hpp"
 #include "claims/words.hpp"
-#include "store/tags.hpp"
 
 #include <algorithm>
 #include <array>
@@ -148,19 +147,6 @@ std::string value_word(const std::string& word, Role role) {
   return {};
 }
 
-// A word's stem as claims compare it: the Snowball stem tags use, without a
-// plural "s" the stemmer keeps ("shas"), so "SHA" and "SHAs" agree.
-std::string comparable_stem(const std::string& word) {
-  const auto irregular = detail::irregular_verbs().find(word);
-  auto stem = store::canonical_tag(
-      irregular == detail::irregular_verbs().end() ? word : std::string(irregular->second));
-  if (stem.size() > 3 && stem.ends_with('s') && !stem.ends_with("ss") && !stem.ends_with("us") &&
-      !stem.ends_with("is")) {
-    stem.pop_back();
-  }
-  return stem;
-}
-
 } // namespace
 
 bool is_stopword(std::string_view word) {
@@ -236,7 +222,7 @@ void take_value_words(std::vector<Token>& out) {
 
 // Verbs that a negation before them and "to" after them cancel: "don't
 // forget to bump" and "never fail to bump" say "bump".
-constexpr std::array<std::string_view, 6> k_cancelling = {"forget", "forgot", "fail",
+constexpr std::array<std::string_view, 6> k_cancelling = {"forget",   "forgot",  "fail",
                                                           "hesitate", "neglect", "omit"};
 
 // Words after "not" that make it "as well as": "caches HTML, not just images".
@@ -265,8 +251,8 @@ bool drop_idioms(std::vector<Token>& out) {
   for (; w < out.size(); ++w) {
     const bool cancelled = negates(out[w]) && w + 1 < out.size() && !out[w + 1].value &&
                            detail::is_listed(k_cancelling, out[w + 1].text) && is(w + 2, "to");
-    if (cancelled || (is(w, "not") && w + 1 < out.size() &&
-                      detail::is_listed(k_not_only, out[w + 1].text))) {
+    if (cancelled ||
+        (is(w, "not") && w + 1 < out.size() && detail::is_listed(k_not_only, out[w + 1].text))) {
       ++w; // the negation and the word after it
       continue;
     }
@@ -375,7 +361,7 @@ ClaimTokens tokens_of_predicate(const std::vector<Token>& ordered, const Predica
   ClaimTokens tokens;
   tokens.copular = predicate.copular;
   if (predicate.by_verb && predicate.at < ordered.size() && !ordered[predicate.at].value) {
-    tokens.verb = comparable_stem(ordered[predicate.at].text);
+    tokens.verb = detail::comparable_stem(ordered[predicate.at].text);
   }
   if (predicate.user_unwritten) {
     tokens.subject.emplace_back("user");
@@ -392,6 +378,9 @@ void take_value(ClaimTokens& tokens, std::string value, bool in_subject,
   if (is_identifier(value) && !is_version_name(value) &&
       (in_subject || !tokens.copular || (predicate.by_verb && detail::is_numbered_name(value)))) {
     tokens.scopes.push_back(value);
+  }
+  if (std::all_of(value.begin(), value.end(), [](char c) { return c >= 'a' && c <= 'z'; })) {
+    tokens.quoted_words.emplace_back(value, detail::comparable_stem(value));
   }
   (in_subject ? tokens.subject : tokens.predicate).push_back(value);
   tokens.values.push_back(std::move(value));
@@ -410,8 +399,8 @@ void read_choice(const std::vector<Token>& ordered, ClaimTokens& tokens) {
       continue;
     }
     const auto& text = ordered[w].text;
-    auto token = ordered[w].value ? text
-                 : role_of(text) == Role::none ? comparable_stem(text)
+    auto token = ordered[w].value              ? text
+                 : role_of(text) == Role::none ? detail::comparable_stem(text)
                                                : std::string();
     if (!token.empty()) {
       (w < at ? tokens.chosen : tokens.passed_over).push_back(std::move(token));
@@ -420,11 +409,14 @@ void read_choice(const std::vector<Token>& ordered, ClaimTokens& tokens) {
 }
 
 void sort_all(ClaimTokens& tokens) {
-  for (auto* list : {&tokens.words, &tokens.values, &tokens.subject, &tokens.predicate,
-                     &tokens.scopes, &tokens.units, &tokens.narrowed, &tokens.dates,
-                     &tokens.chosen, &tokens.passed_over}) {
+  for (auto* list :
+       {&tokens.words, &tokens.values, &tokens.subject, &tokens.predicate, &tokens.scopes,
+        &tokens.units, &tokens.narrowed, &tokens.dates, &tokens.chosen, &tokens.passed_over}) {
     sort_unique(*list);
   }
+  std::sort(tokens.quoted_words.begin(), tokens.quoted_words.end());
+  tokens.quoted_words.erase(std::unique(tokens.quoted_words.begin(), tokens.quoted_words.end()),
+                            tokens.quoted_words.end());
 }
 
 } // namespace
@@ -475,7 +467,8 @@ ClaimTokens tokens_of(std::string_view text) {
       continue;
     }
     std::erase(word, '\'');
-    auto stem = comparable_stem(w > 0 && ordered[w - 1].value ? detail::unit_word(word) : word);
+    auto stem =
+        detail::comparable_stem(w > 0 && ordered[w - 1].value ? detail::unit_word(word) : word);
     if (!stem.empty() && w > 0 && ordered[w - 1].value) {
       tokens.units.push_back(stem);
     }

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace engram::claims {
@@ -57,6 +58,10 @@ struct ClaimTokens {
   // words and values before the contrast and after it; sorted, unique.
   std::vector<std::string> chosen;
   std::vector<std::string> passed_over;
+  // Its values that are one plain word, as a name in a code span is
+  // (`tower`), each with the stem the word has when written bare: another
+  // claim may name it bare ("tower"), as a word. Sorted.
+  std::vector<std::pair<std::string, std::string>> quoted_words;
 };
 
 // Whether `word` (lower-case) is too common to say what a text is about.

@@ -133,6 +133,12 @@ std::uint32_t ClaimTable::add(std::string_view text, claims::PreparedClaim prepa
     }
   }
   std::sort(shape.predicate_words.begin(), shape.predicate_words.end());
+  const auto& tokens = shape.prepared.tokens;
+  for (const auto& token : tokens.passed_over) {
+    if (!std::binary_search(tokens.chosen.begin(), tokens.chosen.end(), token)) {
+      shape.passed_over.push_back(number(m_tokens, token));
+    }
+  }
   m_shapes.push_back(std::move(shape));
   return push(text, static_cast<std::uint32_t>(m_shapes.size() - 1));
 }
@@ -266,6 +272,21 @@ std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimT
   return related(incoming, table, near_threshold, wanted, memo, m_scratch);
 }
 
+std::vector<std::uint32_t> ClaimIndex::passed_over_by(const ClaimTable::Shape& in,
+                                                      const ClaimTable& table) const {
+  std::vector<std::uint32_t> out;
+  for (const auto token : in.passed_over) {
+    for (const auto id : postings_of(token)) {
+      if (table.shape(id).prepared.tokens.passed_over.empty()) {
+        out.push_back(id);
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 std::vector<std::uint32_t> ClaimIndex::same_subject(const ClaimTable::Shape& in,
                                                     const ClaimTable& table) const {
   const std::vector<std::uint32_t>* rarest = nullptr;
@@ -343,7 +364,9 @@ void ClaimIndex::count_candidates(const ClaimTable::Shape& in, const ClaimTable&
   if (n > 0) {
     const auto missing = n < k_containment_tokens ? 0 : most_missing(n, near_threshold);
     everything = missing + 1 > n; // a threshold of 0: any claim could be one
-    holds_at_least = n - missing;
+    // Words comparison reads as another claim's may be missing as well.
+    const auto alike = claims::tokens_read_alike(in.prepared.tokens);
+    holds_at_least = std::max<std::size_t>(1, n - std::min(n, missing + alike));
     if (wanted == Wanted::related && in.subject.empty()) {
       holds_at_least =
           std::min(holds_at_least, std::max<std::size_t>(k_update_tokens, (n + 1) / 2));
@@ -438,12 +461,16 @@ std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimT
   count_candidates(in, table, near_threshold, wanted, query);
 
   auto& candidates = query.candidates;
-  if (wanted == Wanted::related && !in.subject.empty()) {
+  if (wanted == Wanted::related) {
     // Kept whatever the counts above said: an update need not share many tokens.
     std::sort(candidates.begin(), candidates.end());
+    auto more = in.subject.empty() ? std::vector<std::uint32_t>{} : same_subject(in, table);
+    const auto over = passed_over_by(in, table);
+    more.insert(more.end(), over.begin(), over.end());
     const auto counted = candidates.size();
-    for (const auto id : same_subject(in, table)) {
-      if (!std::binary_search(candidates.begin(), candidates.begin() + counted, id)) {
+    for (const auto id : more) {
+      if (!std::binary_search(candidates.begin(), candidates.begin() + counted, id) &&
+          std::find(candidates.begin() + counted, candidates.end(), id) == candidates.end()) {
         candidates.push_back(id);
       }
     }

@@ -25,12 +25,13 @@ public:
   // A claim text as comparison sees it, with its tokens numbered: shared by
   // the texts that prepare alike (a claim, and the same claim as an item).
   struct Shape {
-    claims::PreparedClaim prepared;   // its normal form and tokens
-    std::uint32_t normal = 0;         // the number of its normal form
-    std::vector<std::uint32_t> words; // its significant words, numbered, sorted
-    std::vector<std::uint32_t> all;   // its words and values, numbered, each once
+    claims::PreparedClaim prepared;             // its normal form and tokens
+    std::uint32_t normal = 0;                   // the number of its normal form
+    std::vector<std::uint32_t> words;           // its significant words, numbered, sorted
+    std::vector<std::uint32_t> all;             // its words and values, numbered, each once
     std::vector<std::uint32_t> subject;         // what it is about, numbered, sorted
     std::vector<std::uint32_t> predicate_words; // its words outside the subject, numbered, sorted
+    std::vector<std::uint32_t> passed_over;     // what a choice it states passes over, numbered
   };
 
   // The number of `text`, preparing it the first time.
@@ -76,9 +77,9 @@ private:
   // Numbers `text`, not numbered yet, with the shape numbered `shape`.
   std::uint32_t push(std::string_view text, std::uint32_t shape);
 
-  Numbers m_ids;     // claim text → its number; the texts themselves
-  Numbers m_tokens;  // token → its number
-  Numbers m_normals; // normal form → its number
+  Numbers m_ids;                           // claim text → its number; the texts themselves
+  Numbers m_tokens;                        // token → its number
+  Numbers m_normals;                       // normal form → its number
   std::vector<const std::string*> m_texts; // by number: its key in m_ids (nodes stay put)
   std::vector<std::uint32_t> m_shape_of;   // by number: its shape in m_shapes
   std::vector<Shape> m_shapes;
@@ -153,6 +154,11 @@ private:
   std::vector<std::uint32_t> same_subject(const ClaimTable::Shape& in,
                                           const ClaimTable& table) const;
 
+  // The texts of the layer that state what `in`, a choice, passes over and
+  // are no choice themselves: it may update them (claims::relation).
+  std::vector<std::uint32_t> passed_over_by(const ClaimTable::Shape& in,
+                                            const ClaimTable& table) const;
+
   // The texts one query has seen, each with its count of probed tokens.
   struct Query;
 
@@ -189,8 +195,8 @@ private:
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> m_by_normal; // normal → texts
   std::vector<char> m_posted; // text → already in the postings
   std::unordered_map<std::uint32_t, std::vector<const Held*>>
-      m_holders;                              // text → files (maybe stale)
-  mutable Scratch m_scratch;                  // the one-query-at-a-time related()'s
+      m_holders;             // text → files (maybe stale)
+  mutable Scratch m_scratch; // the one-query-at-a-time related()'s
 };
 
 } // namespace engram::engine

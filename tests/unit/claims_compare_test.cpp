@@ -552,3 +552,65 @@ TEST_CASE("claims: a time clause written first qualifies the claim as one writte
                 "The API rate limit is 100 requests per minute as of March 2026.") ==
         Relation::duplicate);
 }
+
+TEST_CASE("claims: a name in a code span and the same name written bare are one value") {
+  // A bare word is stemmed ("tower" reads as "tow") and a code span is not:
+  // read apart, the two would be a changed value, and the agent's line updated.
+  CHECK(compare("The gaming PC's hostname is tower.", "Gaming PC hostname: `tower`.") ==
+        Relation::duplicate);
+  CHECK(compare("Gaming PC hostname: `tower`.", "The gaming PC's hostname is tower.") ==
+        Relation::duplicate);
+  // Another name is still another value.
+  CHECK(compare("The gaming PC's hostname is `citadel`.", "Gaming PC hostname: `tower`.") ==
+        Relation::update);
+  CHECK(compare("The gaming PC's hostname is citadel.", "Gaming PC hostname: `tower`.") !=
+        Relation::duplicate);
+  // A code span naming something the other claim does not write stays a value of its own.
+  CHECK(compare("Log in to the tower as `admin`.", "Log in to the tower as `root`.") !=
+        Relation::duplicate);
+}
+
+TEST_CASE("claims: two ways of saying where a thing is found, at one place, are duplicates") {
+  CHECK(compare("Home Assistant is reachable on port 8123.", "Home Assistant runs on port 8123.") ==
+        Relation::duplicate);
+  CHECK(compare("The Proxmox home server's address is 10.0.0.5.",
+                "The Proxmox home server is at 10.0.0.5.") == Relation::duplicate);
+  CHECK(compare("The wiki is available at https://wiki.example.com.",
+                "The wiki lives at https://wiki.example.com.") == Relation::duplicate);
+  // Another place is a changed value, not a restatement.
+  CHECK(compare("Home Assistant is reachable on port 8124.", "Home Assistant runs on port 8123.") !=
+        Relation::duplicate);
+  // The words say where only beside a place: a time or a version is not one.
+  CHECK(compare("The NAS is reachable at 02:00.", "The NAS backup runs at 02:00.") !=
+        Relation::duplicate);
+  CHECK(compare("The build server is available on Ubuntu 22.04.",
+                "The build server runs Ubuntu 22.04.") != Relation::duplicate);
+  // Another subject, another scope or the other polarity still stand apart.
+  CHECK(compare("The admin API runs on port 8080.", "The API runs on port 8080.") !=
+        Relation::duplicate);
+  CHECK(compare("The production API is reachable at 10.0.0.5.",
+                "The staging API is reachable at 10.0.0.5.") != Relation::duplicate);
+  CHECK(compare("Jenkins is not reachable on port 8080.", "Jenkins runs on port 8080.") !=
+        Relation::duplicate);
+}
+
+TEST_CASE("claims: a claim choosing something else over what the older one states updates it") {
+  CHECK(compare("Browser automation now uses Chromium instead of Firefox.",
+                "Default browser for automation: Firefox.") == Relation::update);
+  CHECK(compare("Use Vitest instead of Jest for unit tests.",
+                "The team uses Jest for unit tests.") == Relation::update);
+  CHECK(compare("The user now cycles to work instead of taking the train.",
+                "Takes the train to work.") == Relation::update);
+  const auto result = compare_claims("Use Vitest instead of Jest for unit tests.",
+                                     "The team uses Jest for unit tests.");
+  CHECK(result.reason == "chooses something else over what it stated (adds vitest)");
+  // What the older claim names only as its subject is not what it states.
+  CHECK(compare("Use trash instead of rm.", "rm -rf is dangerous.") != Relation::update);
+  // Within a narrower scope than the older claim, both hold.
+  CHECK(compare("Use npm instead of pnpm in the legacy repo.",
+                "Use pnpm for JavaScript projects.") != Relation::update);
+  // A claim turning down what the other passes over agrees with it: no polarity flipped.
+  CHECK(compare("Use pnpm instead of npm.", "Never use npm.") != Relation::update);
+  CHECK(compare("Never use npm.", "Use pnpm instead of npm.") != Relation::update);
+  CHECK(compare("Never use npm.", "Use npm.") == Relation::update);
+}

@@ -1,0 +1,115 @@
+// Claims that say one thing in other words: a place said to be where a
+// thing is in several ways, and a name written in a code span or bare.
+#include "claims/alike.hpp"
+
+#include "claims/compare.hpp"
+#include "claims/token_words.hpp"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+#include <unordered_set>
+
+namespace engram::claims {
+namespace detail {
+namespace {
+
+// Words that say only where a thing is found, beside the value that says
+// where: "runs on port 8123", "is reachable on port 8123", "listens on 8123";
+// "its address is 10.0.0.5" and "is at 10.0.0.5". As written; compared stemmed.
+constexpr std::array<std::string_view, 22> k_where_words = {
+    "run",       "runs",   "running", "listen",    "listens",   "listening",  "serve",   "serves",
+    "served",    "hosted", "sits",    "reachable", "available", "accessible", "located", "address",
+    "addresses", "ip",     "url",     "lives",     "found",     "reached",
+};
+
+// Whether `value` says where a thing is found: a URL, a path, an IPv4
+// address or a host name ("nas.local"); a version ("22.04") does not.
+bool names_a_place(std::string_view value) {
+  if (value.find("://") != std::string_view::npos || value.starts_with('/') ||
+      value.starts_with('~')) {
+    return true;
+  }
+  const auto dot = value.rfind('.');
+  if (dot == std::string_view::npos || dot + 1 == value.size()) {
+    return false;
+  }
+  const auto last = value.substr(dot + 1);
+  const bool numeric = last.find_first_not_of("0123456789") == std::string_view::npos;
+  return numeric ? std::count(value.begin(), value.end(), '.') == 3 &&
+                       value.find_first_not_of("0123456789.") == std::string_view::npos
+                 : last.find_first_not_of("abcdefghijklmnopqrstuvwxyz") == std::string_view::npos;
+}
+
+// Whether `token` is in the sorted `tokens`.
+bool holds(const std::vector<std::string>& tokens, const std::string& token) {
+  return std::binary_search(tokens.begin(), tokens.end(), token);
+}
+
+// In sorted `list`, `from` replaced with `to` (kept sorted and unique); nothing when it lacks
+// `from`.
+void replace_sorted(std::vector<std::string>& list, const std::string& from,
+                    const std::string& to) {
+  const auto at = std::lower_bound(list.begin(), list.end(), from);
+  if (at == list.end() || *at != from) {
+    return;
+  }
+  list.erase(at);
+  const auto place = std::lower_bound(list.begin(), list.end(), to);
+  if (place == list.end() || *place != to) {
+    list.insert(place, to);
+  }
+}
+
+} // namespace
+
+bool says_where(const std::string& stem) {
+  static const std::unordered_set<std::string> stems = [] {
+    std::unordered_set<std::string> out;
+    for (const auto word : k_where_words) {
+      out.insert(comparable_stem(std::string(word)));
+    }
+    return out;
+  }();
+  return stems.contains(stem);
+}
+
+bool at_one_place(const ClaimTokens& in, const ClaimTokens& ex) {
+  if (in.values.empty() || in.values != ex.values) {
+    return false;
+  }
+  return std::any_of(in.values.begin(), in.values.end(), names_a_place) ||
+         (holds(in.words, "port") && holds(ex.words, "port"));
+}
+
+std::optional<ClaimTokens> with_names_of(const ClaimTokens& side, const ClaimTokens& other) {
+  std::optional<ClaimTokens> out;
+  for (const auto& [name, stem] : other.quoted_words) {
+    const auto& now = out ? *out : side;
+    if (holds(now.values, name) || !holds(now.words, stem)) {
+      continue;
+    }
+    if (!out) {
+      out = side;
+    }
+    std::erase(out->words, stem);
+    out->values.insert(std::lower_bound(out->values.begin(), out->values.end(), name), name);
+    for (auto* list : {&out->subject, &out->predicate, &out->chosen, &out->passed_over}) {
+      replace_sorted(*list, stem, name);
+    }
+    std::erase(out->sequence, stem); // values are left out of the sequence
+  }
+  return out;
+}
+
+} // namespace detail
+
+std::size_t tokens_read_alike(const ClaimTokens& claim) {
+  if (claim.values.empty()) {
+    return 0;
+  }
+  const auto where = std::count_if(claim.words.begin(), claim.words.end(), detail::says_where);
+  return static_cast<std::size_t>(where) + claim.quoted_words.size();
+}
+
+} // namespace engram::claims

@@ -1,0 +1,98 @@
+// The words of a comparison's reason, for the consolidation record.
+#include "claims/judgment.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <iterator>
+
+namespace engram::claims::detail {
+
+std::vector<std::string> missing(const std::vector<std::string>& a,
+                                 const std::vector<std::string>& b) {
+  std::vector<std::string> out;
+  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+
+std::vector<std::string> joined(const std::vector<std::string>& a,
+                                const std::vector<std::string>& b) {
+  std::vector<std::string> out;
+  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+
+namespace {
+
+// The tokens of sorted `a` that sorted `b` lacks, as words.
+std::string listed_missing(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  const auto out = missing(a, b);
+  return out.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(out, ", "));
+}
+
+} // namespace
+
+std::string reason_for(const Judgment& j, const ClaimTokens& in, const ClaimTokens& ex) {
+  const auto in_all = joined(in.words, in.values);
+  const auto ex_all = joined(ex.words, ex.values);
+  switch (j.why) {
+  case Why::equal:
+    return "equal after normalising";
+  case Why::same_words:
+    return "same significant words";
+  case Why::too_few:
+    return "too few significant words to call near-equal";
+  case Why::contained:
+    return fmt::format("{:.0f}% of its significant words are in the existing claim", j.score * 100);
+  case Why::other_subject:
+    return fmt::format("about another subject ({} → {})", listed_missing(ex.subject, in.subject),
+                       listed_missing(in.subject, ex.subject));
+  case Why::other_scope:
+    if (missing(in.scopes, ex.scopes).empty()) { // narrowed by words, not by a scope's name
+      return fmt::format("within what the older does not name ({})",
+                         listed_missing(in.narrowed, ex.words));
+    }
+    return fmt::format("in another scope ({} → {})", listed_missing(ex.scopes, in.scopes),
+                       listed_missing(in.scopes, ex.scopes));
+  case Why::too_little:
+    return "too little shared to be one subject";
+  case Why::reversed:
+    return fmt::format("same subject, the choice reversed ({} over {})",
+                       listed_missing(in.chosen, ex.chosen),
+                       listed_missing(in.passed_over, ex.passed_over));
+  case Why::other_choice:
+    return fmt::format("another choice (passes over {}, not {})",
+                       listed_missing(in.passed_over, ex.passed_over),
+                       listed_missing(ex.passed_over, in.passed_over));
+  case Why::turned_down:
+    return fmt::format(
+        "both turn it down ({})",
+        listed_missing(joined(in.passed_over, ex.passed_over), joined(in.chosen, ex.chosen)));
+  case Why::passed_over:
+    return fmt::format("chooses something else over what it stated (adds {})",
+                       listed_missing(in.chosen, ex.words));
+  case Why::other_day:
+    return fmt::format("closed on another day as well ({} → {})",
+                       listed_missing(ex.values, in.values), listed_missing(in.values, ex.values));
+  case Why::polarity:
+    return fmt::format("same subject, polarity flipped ({} → {})",
+                       ex.negated ? "negative" : "positive", in.negated ? "negative" : "positive");
+  case Why::value:
+    return fmt::format("same subject, value changed ({} → {})",
+                       listed_missing(ex.values, in.values), listed_missing(in.values, ex.values));
+  case Why::qualifier:
+    return fmt::format("same subject, qualified (adds {})", listed_missing(in_all, ex_all));
+  case Why::complement:
+    return fmt::format("same subject, its value changed ({} → {})", listed_missing(ex_all, in_all),
+                       listed_missing(in_all, ex_all));
+  case Why::substituted:
+    return fmt::format(
+        "same subject, one word replaced ({} → {}): both kept, for a person to judge",
+        listed_missing(ex.predicate, in.predicate), listed_missing(in.predicate, ex.predicate));
+  case Why::different:
+    break;
+  }
+  return fmt::format("same subject, says something else (adds {})", listed_missing(in_all, ex_all));
+}
+
+} // namespace engram::claims::detail

@@ -1,0 +1,54 @@
+// The evidence a claim comparison's verdict rests on, and the words the
+// consolidation record gives for it. Private to claims/.
+#pragma once
+
+#include "claims/tokens.hpp"
+
+#include <engram/claim.hpp>
+#include <string>
+#include <vector>
+
+namespace engram::claims::detail {
+
+// What a verdict rests on, for the record's reason.
+enum class Why : unsigned char {
+  equal,         // equal after normalising
+  same_words,    // too short for containment, and the same tokens
+  too_few,       // too short for containment, and not the same tokens
+  contained,     // the incoming claim's tokens are in the existing one's
+  other_subject, // the claims are about different things
+  other_scope,   // each holds a scope or name the other lacks
+  too_little,    // too little shared to be one subject
+  polarity,      // the same statement, negated on one side
+  reversed,      // a choice made the other way: what one takes, the other passes over
+  other_choice,  // each passes over something else: two choices, both may hold
+  passed_over,   // the newer chooses something else over what the older states
+  turned_down,   // one turns down what the other passes over: they agree
+  other_day,     // another day something is closed: both hold
+  value,         // a value replaced (with words maybe added)
+  qualifier,     // the existing claim, with something added
+  complement,    // a copula's complement replaced
+  substituted,   // one word of the predicate replaced, outside a copula: either may hold
+  different,     // the same subject, saying something else
+};
+
+// The evidence for a verdict.
+struct Judgment {
+  Relation relation = Relation::distinct;
+  Why why = Why::different;
+  double score = 0.0;
+};
+
+// The record's reason for a judgment of `in` against `ex`.
+[[nodiscard]] std::string reason_for(const Judgment& j, const ClaimTokens& in,
+                                     const ClaimTokens& ex);
+
+// The elements of sorted `a` that sorted `b` lacks.
+[[nodiscard]] std::vector<std::string> missing(const std::vector<std::string>& a,
+                                               const std::vector<std::string>& b);
+
+// `a` and `b` merged, sorted.
+[[nodiscard]] std::vector<std::string> joined(const std::vector<std::string>& a,
+                                              const std::vector<std::string>& b);
+
+} // namespace engram::claims::detail
