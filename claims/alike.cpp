@@ -41,11 +41,6 @@ bool names_a_place(std::string_view value) {
                  : last.find_first_not_of("abcdefghijklmnopqrstuvwxyz") == std::string_view::npos;
 }
 
-// Whether `token` is in the sorted `tokens`.
-bool holds(const std::vector<std::string>& tokens, const std::string& token) {
-  return std::binary_search(tokens.begin(), tokens.end(), token);
-}
-
 // In sorted `list`, `from` replaced with `to` (kept sorted and unique); nothing when it lacks
 // `from`.
 void replace_sorted(std::vector<std::string>& list, const std::string& from,

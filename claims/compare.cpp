@@ -104,11 +104,6 @@ bool holds_run(const std::vector<std::string>& whole, const std::vector<std::str
   return std::search(whole.begin(), whole.end(), part.begin(), part.end()) != whole.end();
 }
 
-// Whether `value` is a token of `values`, both sorted.
-bool holds(const std::vector<std::string>& values, const std::string& value) {
-  return std::binary_search(values.begin(), values.end(), value);
-}
-
 // The counts that decide an update: what the predicates of two claims on one
 // subject share, add and drop, split into words and values.
 struct PredicateChange {
@@ -419,7 +414,7 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
     }
     as_instruction = existing.tokens;
     as_instruction->subject.clear();
-    as_instruction->predicate = detail::joined(as_instruction->words, as_instruction->values);
+    as_instruction->predicate = joined(as_instruction->words, as_instruction->values);
     as_instruction->sequence.clear(); // its subject's words are the instruction's object
   }
   const auto& ex = as_instruction ? *as_instruction : existing.tokens;

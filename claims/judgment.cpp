@@ -1,27 +1,10 @@
 // The words of a comparison's reason, for the consolidation record.
 #include "claims/judgment.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <iterator>
 
 namespace engram::claims::detail {
-
-std::vector<std::string> missing(const std::vector<std::string>& a,
-                                 const std::vector<std::string>& b) {
-  std::vector<std::string> out;
-  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
-  return out;
-}
-
-std::vector<std::string> joined(const std::vector<std::string>& a,
-                                const std::vector<std::string>& b) {
-  std::vector<std::string> out;
-  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
-  return out;
-}
-
 namespace {
 
 // The tokens of sorted `a` that sorted `b` lacks, as words.

@@ -43,12 +43,4 @@ struct Judgment {
 [[nodiscard]] std::string reason_for(const Judgment& j, const ClaimTokens& in,
                                      const ClaimTokens& ex);
 
-// The elements of sorted `a` that sorted `b` lacks.
-[[nodiscard]] std::vector<std::string> missing(const std::vector<std::string>& a,
-                                               const std::vector<std::string>& b);
-
-// `a` and `b` merged, sorted.
-[[nodiscard]] std::vector<std::string> joined(const std::vector<std::string>& a,
-                                              const std::vector<std::string>& b);
-
 } // namespace engram::claims::detail

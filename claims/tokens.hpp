@@ -2,6 +2,8 @@
 // words, its values, its polarity, and which of them say what it is about.
 #pragma once
 
+#include <algorithm>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -63,6 +65,27 @@ struct ClaimTokens {
   // claim may name it bare ("tower"), as a word. Sorted.
   std::vector<std::pair<std::string, std::string>> quoted_words;
 };
+
+// Whether the sorted `tokens` (a list of ClaimTokens) hold `token`.
+[[nodiscard]] inline bool holds(const std::vector<std::string>& tokens, const std::string& token) {
+  return std::binary_search(tokens.begin(), tokens.end(), token);
+}
+
+// The tokens of sorted `a` that sorted `b` lacks.
+[[nodiscard]] inline std::vector<std::string> missing(const std::vector<std::string>& a,
+                                                      const std::vector<std::string>& b) {
+  std::vector<std::string> out;
+  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+
+// `a` and `b` merged, sorted.
+[[nodiscard]] inline std::vector<std::string> joined(const std::vector<std::string>& a,
+                                                     const std::vector<std::string>& b) {
+  std::vector<std::string> out;
+  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
 
 // Whether `word` (lower-case) is too common to say what a text is about.
 [[nodiscard]] bool is_stopword(std::string_view word);

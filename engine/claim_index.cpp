@@ -282,8 +282,6 @@ std::vector<std::uint32_t> ClaimIndex::passed_over_by(const ClaimTable::Shape& i
       }
     }
   }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
@@ -467,10 +465,11 @@ std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimT
     auto more = in.subject.empty() ? std::vector<std::uint32_t>{} : same_subject(in, table);
     const auto over = passed_over_by(in, table);
     more.insert(more.end(), over.begin(), over.end());
+    std::sort(more.begin(), more.end());
+    more.erase(std::unique(more.begin(), more.end()), more.end());
     const auto counted = candidates.size();
     for (const auto id : more) {
-      if (!std::binary_search(candidates.begin(), candidates.begin() + counted, id) &&
-          std::find(candidates.begin() + counted, candidates.end(), id) == candidates.end()) {
+      if (!std::binary_search(candidates.begin(), candidates.begin() + counted, id)) {
         candidates.push_back(id);
       }
     }
