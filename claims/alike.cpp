@@ -1,5 +1,6 @@
 // Claims that say one thing in other words: a place said to be where a
-// thing is in several ways, and a name written in a code span or bare.
+// thing is in several ways, a name written in a code span or bare, and a
+// value said to have changed instead of stated anew.
 #include "claims/alike.hpp"
 
 #include "claims/compare.hpp"
@@ -21,6 +22,15 @@ constexpr std::array<std::string_view, 22> k_where_words = {
     "run",       "runs",   "running", "listen",    "listens",   "listening",  "serve",   "serves",
     "served",    "hosted", "sits",    "reachable", "available", "accessible", "located", "address",
     "addresses", "ip",     "url",     "lives",     "found",     "reached",
+};
+
+// Words that say a value changed, said of the thing instead of its value
+// ("Deploys were moved to Fridays", "Staging was upgraded to Postgres 16").
+// As written; compared stemmed.
+constexpr std::array<std::string_view, 18> k_change_words = {
+    "moved",   "changed", "switched",  "upgraded", "downgraded", "bumped",
+    "raised",  "lowered", "increased", "reduced",  "decreased",  "rescheduled",
+    "shifted", "updated", "migrated",  "pushed",   "postponed",  "extended",
 };
 
 // Whether `value` says where a thing is found: a URL, a path, an IPv4
@@ -56,17 +66,59 @@ void replace_sorted(std::vector<std::string>& list, const std::string& from,
   }
 }
 
+// The stems of `words`, as comparison reads them.
+template <std::size_t N>
+std::unordered_set<std::string> stems_of(const std::array<std::string_view, N>& words) {
+  std::unordered_set<std::string> out;
+  for (const auto word : words) {
+    out.insert(comparable_stem(std::string(word)));
+  }
+  return out;
+}
+
 } // namespace
 
 bool says_where(const std::string& stem) {
-  static const std::unordered_set<std::string> stems = [] {
-    std::unordered_set<std::string> out;
-    for (const auto word : k_where_words) {
-      out.insert(comparable_stem(std::string(word)));
+  static const auto stems = stems_of(k_where_words);
+  return stems.contains(stem);
+}
+
+bool says_change(const std::string& stem) {
+  static const auto stems = stems_of(k_change_words);
+  return stems.contains(stem);
+}
+
+bool moved_to(const ClaimTokens& in, const ClaimTokens& ex) {
+  const auto only = [](const ClaimTokens& a, const ClaimTokens& b, bool values) {
+    std::vector<std::string> out;
+    for (const auto& token : a.predicate) {
+      if (holds(a.values, token) == values && !holds(b.predicate, token)) {
+        out.push_back(token);
+      }
     }
     return out;
-  }();
-  return stems.contains(stem);
+  };
+  const auto added = only(in, ex, false);
+  const auto dropped = only(ex, in, false);
+  const bool values_replaced = !only(in, ex, true).empty() && !only(ex, in, true).empty();
+  const bool verb_replaced = dropped.empty() || (dropped.size() == 1 && !ex.sequence.empty() &&
+                                                 ex.sequence.front() == dropped.front());
+  return values_replaced && verb_replaced && !added.empty() &&
+         std::all_of(added.begin(), added.end(), says_change);
+}
+
+std::optional<ClaimTokens> instruction_about(const ClaimTokens& in, const ClaimTokens& ex) {
+  const auto in_object = [&](const std::string& token) { return holds(ex.predicate, token); };
+  if (!ex.subject.empty() || in.subject.empty() || in.negated != ex.negated ||
+      !std::all_of(in.subject.begin(), in.subject.end(), in_object)) {
+    return std::nullopt;
+  }
+  ClaimTokens out = ex;
+  out.subject = in.subject;
+  const auto in_subject = [&](const std::string& token) { return holds(in.subject, token); };
+  std::erase_if(out.predicate, in_subject);
+  std::erase_if(out.sequence, in_subject);
+  return out;
 }
 
 bool at_one_place(const ClaimTokens& in, const ClaimTokens& ex) {

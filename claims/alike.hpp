@@ -1,6 +1,7 @@
 // Claims that say one thing in other words, read alike when compared:
 // where a thing is found ("runs on port 8123", "is reachable on port
-// 8123"), and a name written in a code span or bare (`tower`, "tower").
+// 8123"), a name written in a code span or bare (`tower`, "tower"), and a
+// value said to have changed ("was moved to Fridays").
 // Private to claims/ (compare.cpp).
 #pragma once
 
@@ -14,6 +15,25 @@ namespace engram::claims::detail {
 // Whether `stem` is a word that says only where a thing is found, beside
 // the value that says where ("runs", "reachable", "address", "ip").
 [[nodiscard]] bool says_where(const std::string& stem);
+
+// Whether `stem` is a word that says a value changed ("moved", "upgraded").
+[[nodiscard]] bool says_change(const std::string& stem);
+
+// Whether `in` says that the value `ex` states changed, naming the change
+// instead of the verb that stated it: "Deploys were moved to Fridays" after
+// "Deploys happen on Thursdays", "Staging was upgraded to Postgres 16"
+// after "Staging uses Postgres 14". The subjects are equal (checked by the
+// caller); the values are replaced, the words `in` adds are all words of a
+// change, and `ex` drops at most the verb that opens its predicate.
+[[nodiscard]] bool moved_to(const ClaimTokens& in, const ClaimTokens& ex);
+
+// `ex`, an instruction ("Send the weekly report on Fridays"), read as a
+// statement about `in`'s subject when its object holds every token of that
+// subject ("The weekly report was moved to Mondays"): the subject taken out
+// of its predicate and made its own. nullopt otherwise, or when one of them
+// is negated and the other not.
+[[nodiscard]] std::optional<ClaimTokens> instruction_about(const ClaimTokens& in,
+                                                           const ClaimTokens& ex);
 
 // Whether two claims state one value of where their subject is found: the
 // same values, one of them a place (a URL, a path, an IPv4 address, a host

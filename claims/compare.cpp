@@ -348,6 +348,9 @@ Judgment judge_change(const ClaimTokens& in, const ClaimTokens& ex, const Predic
       dropped <= k_max_complement_words && !value_and_word) {
     return {Relation::update, Why::complement, score};
   }
+  if (detail::moved_to(in, ex)) {
+    return {Relation::update, Why::moved, score};
+  }
   // One word for another, the rest alike: a tool switched ("uses Slack" →
   // "uses Jira") or a second one added. Not certain enough to hide either.
   if (dropped == 1 && added == 1 && change.words_dropped == 1 && change.shared_words >= 1) {
@@ -407,8 +410,8 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
   }
   // An instruction negating a statement of the same words ("Do not
   // auto-merge X" against "Auto-merge X") is read as the statement is.
-  std::optional<ClaimTokens> as_instruction;
-  if (in.subject != existing.tokens.subject) {
+  std::optional<ClaimTokens> as_instruction = detail::instruction_about(in, existing.tokens);
+  if (in.subject != existing.tokens.subject && !as_instruction) {
     if (!in.subject.empty() || in.negated == existing.tokens.negated) {
       return {Relation::distinct, Why::other_subject, 0.0};
     }
@@ -422,6 +425,9 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
   std::size_t subject_words = 0;
   for (const auto& token : in.subject) {
     subject_words += std::binary_search(in.words.begin(), in.words.end(), token) ? 1 : 0;
+  }
+  if (as_instruction && !as_instruction->subject.empty()) {
+    subject_words = in.subject.size(); // all of the instruction's object: context enough
   }
   const auto in_all = in.words.size() + in.values.size();
   const double score = in_all == 0 ? 0.0

@@ -68,6 +68,10 @@ std::string reason_for(const Judgment& j, const ClaimTokens& in, const ClaimToke
   case Why::complement:
     return fmt::format("same subject, its value changed ({} → {})", listed_missing(ex_all, in_all),
                        listed_missing(in_all, ex_all));
+  case Why::moved:
+    return fmt::format("same subject, value changed ({} → {}, said as {})",
+                       listed_missing(ex.values, in.values), listed_missing(in.values, ex.values),
+                       listed_missing(in.words, ex.words));
   case Why::substituted:
     return fmt::format(
         "same subject, one word replaced ({} → {}): both kept, for a person to judge",

@@ -28,6 +28,7 @@ enum class Why : unsigned char {
   value,         // a value replaced (with words maybe added)
   qualifier,     // the existing claim, with something added
   complement,    // a copula's complement replaced
+  moved,         // the value said to have changed ("was moved to Fridays")
   substituted,   // one word of the predicate replaced, outside a copula: either may hold
   different,     // the same subject, saying something else
 };

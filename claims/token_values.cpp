@@ -63,8 +63,8 @@ constexpr std::array<std::pair<std::string_view, double>, 5> k_magnitudes = {{
 
 // Top-level names of host names: the last label of one written bare.
 constexpr std::array<std::string_view, 24> k_top_level = {
-    "com", "org", "net", "io",  "dev",  "app",   "ai",  "co", "sh", "me", "cloud", "internal",
-    "local", "lan", "corp", "home", "edu", "gov", "de", "uk", "fr", "nl", "eu",   "us",
+    "com",   "org", "net",  "io",   "dev", "app", "ai", "co", "sh", "me", "cloud", "internal",
+    "local", "lan", "corp", "home", "edu", "gov", "de", "uk", "fr", "nl", "eu",    "us",
 };
 
 // Whether `token` is a host name written bare ("acme.slack.com",
@@ -78,6 +78,19 @@ bool is_host_name(std::string_view token) {
     return false;
   }
   return detail::is_listed(k_top_level, token.substr(dot + 1));
+}
+
+// A time zone's name, its area first: europe/lisbon, america/argentina/buenos_aires.
+bool is_time_zone(std::string_view token) {
+  constexpr std::array<std::string_view, 11> k_areas = {
+      "africa/",    "america/", "antarctica/", "arctic/",  "asia/", "atlantic/",
+      "australia/", "europe/",  "indian/",     "pacific/", "etc/"};
+  return std::any_of(k_areas.begin(), k_areas.end(),
+                     [&](std::string_view area) {
+                       return token.size() > area.size() && token.starts_with(area);
+                     }) &&
+         token.find_first_not_of("abcdefghijklmnopqrstuvwxyz_/-+0123456789") ==
+             std::string_view::npos;
 }
 
 } // namespace
@@ -105,7 +118,7 @@ std::size_t ordinal_suffix(std::string_view value) {
 
 bool is_value(std::string_view token) {
   if (token.find("://") != std::string_view::npos || token.starts_with("www.") ||
-      is_host_name(token)) {
+      is_host_name(token) || is_time_zone(token)) {
     return true;
   }
   if (token.starts_with("/") || token.starts_with("~/") || token.starts_with("./") ||

@@ -134,16 +134,23 @@ std::string ordinal_value(const std::vector<Token>& out, std::size_t w) {
 // Reads the negations written inside a word or a phrase as the "not" they
 // are: "used to" that says a habit ended ("The job used to send a digest":
 // it no longer does; "is used to send" and "got used to" say something
-// else), and "dislikes" or "disallows" ("not likes", "not allows").
+// else), a verb that ends what follows it ("quit smoking", "stopped using
+// Slack": no longer smokes, no longer uses it), and "dislikes" or
+// "disallows" ("not likes", "not allows").
 void mark_inner_negations(std::vector<Token>& out) {
   constexpr std::array<std::string_view, 11> k_before_use = {
       "is", "are", "was", "were", "be", "been", "being", "get", "gets", "got", "getting"};
+  constexpr std::array<std::string_view, 6> k_ending = {"quit",    "quits", "quitting",
+                                                        "stopped", "stops", "ceased"};
   std::vector<Token> marked;
   marked.reserve(out.size() + 1);
   for (std::size_t w = 0; w < out.size(); ++w) {
     auto& token = out[w];
+    const bool ending = w + 1 < out.size() && !out[w + 1].value && out[w + 1].text.ends_with("ing");
     if (!token.value && token.text == "used" && w + 1 < out.size() && out[w + 1].text == "to" &&
         (marked.empty() || !is_listed(k_before_use, marked.back().text))) {
+      token.text = "not";
+    } else if (!token.value && ending && is_listed(k_ending, token.text)) {
       token.text = "not";
     } else if (!token.value &&
                (token.text.starts_with("dislike") || token.text.starts_with("disallow"))) {
@@ -179,7 +186,42 @@ std::pair<std::size_t, std::size_t> contrast_of(const std::vector<Token>& ordere
   return {std::string::npos, 0};
 }
 
+std::size_t request_opener(const std::vector<Token>& out) {
+  constexpr std::array<std::string_view, 6> k_asking = {"asked",  "asks", "wants",
+                                                        "wanted", "told", "reminded"};
+  // The one asking is named in a few words at most ("Lena", "The user").
+  constexpr std::size_t k_asker_words = 3;
+  const auto is = [&](std::size_t at, std::string_view word) {
+    return at < out.size() && !out[at].value && out[at].text == word;
+  };
+  for (std::size_t at = 1; at <= k_asker_words && at < out.size(); ++at) {
+    if (!out[at].value && is_listed(k_asking, out[at].text) &&
+        (is(at + 1, "me") || is(at + 1, "us")) && is(at + 2, "to") && at + 3 < out.size()) {
+      return at + 3;
+    }
+  }
+  return 0;
+}
+
 void as_instead_of(std::vector<Token>& out) {
+  // "would rather X than Y" states the choice "prefers X over Y"; a light
+  // verb right after it ("would rather get a voice note") says nothing more.
+  for (std::size_t w = 0; w + 2 < out.size(); ++w) {
+    if (out[w].value || out[w].text != "would" || out[w + 1].text != "rather") {
+      continue;
+    }
+    const auto than = std::find_if(out.begin() + static_cast<std::ptrdiff_t>(w + 2), out.end(),
+                                   [](const Token& t) { return !t.value && t.text == "than"; });
+    if (than == out.end()) {
+      break;
+    }
+    than->text = "over";
+    out[w + 1].text = "prefers";
+    const bool light = !out[w + 2].value && (out[w + 2].text == "get" || out[w + 2].text == "have");
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(w + 2),
+              out.begin() + static_cast<std::ptrdiff_t>(light ? w + 3 : w + 2));
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(w));
+  }
   for (std::size_t w = 0; w + 1 < out.size(); ++w) {
     if (!out[w].value && out[w].text == "rather" && out[w + 1].text == "than") {
       out[w].text = "instead";
@@ -233,10 +275,28 @@ std::string time_clause_last(std::string_view text) {
          std::string(text.substr(start, comma - start));
 }
 
+// Words that agents' notes and instructions use for one another, as the one
+// word each is read as: "Always answer in British English" is the
+// instruction "Always reply in British English". Only words that mean the
+// same in every sense a memory uses them: a near word ("quick" for "fast")
+// could hide an update that changes it.
+const std::unordered_map<std::string_view, std::string_view>& same_words() {
+  static const std::unordered_map<std::string_view, std::string_view> k_same = {
+      {"reply", "answer"},     {"replies", "answer"},    {"replied", "answer"},
+      {"replying", "answer"},  {"respond", "answer"},    {"responds", "answer"},
+      {"responded", "answer"}, {"responding", "answer"}, {"response", "answer"},
+      {"responses", "answer"}, {"called", "named"},
+  };
+  return k_same;
+}
+
 std::string comparable_stem(const std::string& word) {
+  const auto same = same_words().find(word);
   const auto irregular = detail::irregular_verbs().find(word);
-  auto stem = store::canonical_tag(
-      irregular == detail::irregular_verbs().end() ? word : std::string(irregular->second));
+  auto stem = store::canonical_tag(same != same_words().end() ? std::string(same->second)
+                                   : irregular == detail::irregular_verbs().end()
+                                       ? word
+                                       : std::string(irregular->second));
   if (stem.size() > 3 && stem.ends_with('s') && !stem.ends_with("ss") && !stem.ends_with("us") &&
       !stem.ends_with("is")) {
     stem.pop_back();

@@ -44,8 +44,14 @@ void mark_inner_negations(std::vector<Token>& out);
 [[nodiscard]] std::pair<std::size_t, std::size_t> contrast_of(const std::vector<Token>& ordered,
                                                               std::size_t from);
 
+// Where the instruction starts in a request written down ("Lena asked me to
+// send the report on Mondays", "The user wants us to …"): past its "to";
+// 0 when `out` opens with none.
+[[nodiscard]] std::size_t request_opener(const std::vector<Token>& out);
+
 // Writes "rather than" as "instead of", which says the same: one pair of
-// words for both.
+// words for both; and "would rather X than Y" as "prefers X over Y", the
+// choice it states.
 void as_instead_of(std::vector<Token>& out);
 
 // Whether `ordered` says on what day something is closed ("closed on Dec

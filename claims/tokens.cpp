@@ -234,9 +234,10 @@ bool negates(const Token& token) {
 
 // Removes the phrases that say nothing of what a claim says, so that "Make
 // sure to bump the changelog", "Don't forget to bump the changelog" and "Bump
-// the changelog" compare as one rule, and its negation as their opposite.
+// the changelog" compare as one rule, and its negation as their opposite;
+// "the editor of choice" is "the editor".
 // True when it removed a phrase opening an instruction ("Make sure to",
-// "Be sure to", "Remember to"): what follows is the instruction.
+// "Be sure to", "Remember to", "Lena asked me to"): what follows is the instruction.
 bool drop_idioms(std::vector<Token>& out) {
   std::size_t w = !out.empty() && out[0].text == "please" ? 1 : 0;
   const auto is = [&](std::size_t at, std::string_view word) {
@@ -244,16 +245,18 @@ bool drop_idioms(std::vector<Token>& out) {
   };
   const bool sure = (is(w, "make") || is(w, "be")) && is(w + 1, "sure");
   const bool remember = is(w, "remember") && is(w + 1, "to");
-  w = sure ? w + 2 : remember ? w + 1 : 0;
+  const auto request = detail::request_opener(out);
+  w = sure ? w + 2 : remember ? w + 1 : request;
   // Kept tokens move down in place: most claims hold no such phrase, and
   // every claim of a store is tokenised.
   std::size_t kept = 0;
   for (; w < out.size(); ++w) {
     const bool cancelled = negates(out[w]) && w + 1 < out.size() && !out[w + 1].value &&
                            detail::is_listed(k_cancelling, out[w + 1].text) && is(w + 2, "to");
-    if (cancelled ||
+    // "of choice" after a thing says only that it is the one chosen: "editor of choice".
+    if (cancelled || (is(w, "of") && is(w + 1, "choice") && kept > 0) ||
         (is(w, "not") && w + 1 < out.size() && detail::is_listed(k_not_only, out[w + 1].text))) {
-      ++w; // the negation and the word after it
+      ++w; // the two words
       continue;
     }
     if (kept != w) {
@@ -262,7 +265,7 @@ bool drop_idioms(std::vector<Token>& out) {
     ++kept;
   }
   out.resize(kept);
-  return sure || remember;
+  return sure || remember || request != 0;
 }
 
 // A day of a month written as an ordinal is the day's number: "March 5th"

@@ -305,11 +305,23 @@ std::vector<std::uint32_t> ClaimIndex::same_subject(const ClaimTable::Shape& in,
   const bool copular = in.prepared.tokens.copular;
   for (const auto id : *rarest) {
     const auto& shape = table.shape(id);
-    if (shape.subject != in.subject) {
+    // An instruction whose object holds the whole subject is compared as a
+    // claim about it, its object's words out of its predicate (claims::relation).
+    const auto in_object = [&](std::uint32_t t) {
+      return std::find(shape.all.begin(), shape.all.end(), t) != shape.all.end();
+    };
+    const bool about =
+        shape.subject.empty() && std::all_of(in.subject.begin(), in.subject.end(), in_object);
+    if (shape.subject != in.subject && !about) {
       continue;
     }
-    const auto dropped =
-        missing_count(shape.predicate_words, in.predicate_words, k_update_dropped_words);
+    const auto object_words = static_cast<std::size_t>(
+        !about ? 0 : std::count_if(in.subject.begin(), in.subject.end(), [&](std::uint32_t t) {
+          return std::binary_search(shape.predicate_words.begin(), shape.predicate_words.end(), t);
+        }));
+    const auto dropped = missing_count(shape.predicate_words, in.predicate_words,
+                                       k_update_dropped_words + object_words) -
+                         object_words;
     if (dropped < k_update_dropped_words ||
         (dropped == k_update_dropped_words && copular && shape.prepared.tokens.copular)) {
       out.push_back(id);

@@ -614,3 +614,88 @@ TEST_CASE("claims: a claim choosing something else over what the older one state
   CHECK(compare("Never use npm.", "Use pnpm instead of npm.") != Relation::update);
   CHECK(compare("Never use npm.", "Use npm.") == Relation::update);
 }
+
+TEST_CASE("claims: a value said to have moved updates the claim that stated it") {
+  CHECK(compare("Deploys were moved to Fridays.", "Deploys happen on Thursdays.") ==
+        Relation::update);
+  CHECK(compare("The backup job was changed to 03:00.", "The backup job runs at 02:00.") ==
+        Relation::update);
+  CHECK(compare("Staging was upgraded to Postgres 16.", "Staging uses Postgres 14.") ==
+        Relation::update);
+  const auto result =
+      compare_claims("The backup job was changed to 03:00.", "The backup job runs at 02:00.");
+  CHECK(result.reason == "same subject, value changed (02:00 → 03:00, said as chang)");
+  // A change of something else, or words beside the change, is another statement.
+  CHECK(compare("The backup job was moved to the NAS.", "The backup job runs at 02:00.") !=
+        Relation::update);
+  CHECK(compare("Deploys were moved to Fridays by the release team.",
+                "Deploys happen on Thursdays.") != Relation::update);
+  CHECK(compare("Staging was upgraded to Postgres 16.", "Production uses Postgres 14.") !=
+        Relation::update);
+  CHECK(compare("Deploys were not moved to Fridays.", "Deploys happen on Thursdays.") !=
+        Relation::update);
+}
+
+TEST_CASE("claims: words that mean the same in every sense read as one word") {
+  CHECK(compare("Always answer in British English.", "Always reply in British English.") ==
+        Relation::duplicate);
+  CHECK(compare("Keep responses under 200 words.", "Keep answers under 200 words.") ==
+        Relation::duplicate);
+  CHECK(compare("The user has a cat called Miso.", "The user has a cat named Miso.") ==
+        Relation::duplicate);
+  // The same words with another value still update.
+  CHECK(compare("Always answer in American English.", "Always reply in British English.") !=
+        Relation::duplicate);
+}
+
+TEST_CASE("claims: 'would rather X than Y' states the choice 'prefers X over Y'") {
+  CHECK(compare("Would rather have tea than coffee.", "Prefers tea over coffee.") ==
+        Relation::duplicate);
+  CHECK(compare("The user would rather get a voice note than a long text.",
+                "The user prefers voice notes over long texts.") == Relation::duplicate);
+  // The choice made the other way round is no restatement.
+  CHECK(compare("Would rather have coffee than tea.", "Prefers tea over coffee.") !=
+        Relation::duplicate);
+  // Without "than" it is no choice of one over another.
+  CHECK(compare("Would rather not be called after 22:00.", "Prefers not to be called.") !=
+        Relation::duplicate);
+}
+
+TEST_CASE("claims: a thing 'of choice' is the thing chosen") {
+  CHECK(compare("The user's editor of choice is Emacs.", "The user's editor is Emacs.") ==
+        Relation::duplicate);
+  CHECK(compare("The user's editor of choice is Vim.", "The user's editor is Emacs.") ==
+        Relation::update);
+}
+
+TEST_CASE("claims: a time zone's name is one value, not a region and a city") {
+  CHECK(compare("Timezone: Asia/Tokyo", "Timezone: Europe/Lisbon") == Relation::update);
+  CHECK(compare("The user's timezone changed to Asia/Tokyo.",
+                "The user's timezone is Europe/Lisbon.") == Relation::update);
+  CHECK(compare("The user's timezone is America/Argentina/Buenos_Aires.",
+                "The user's timezone is America/Argentina/Buenos_Aires.") == Relation::duplicate);
+  // Another zone is no restatement.
+  CHECK(compare("Timezone: Europe/Berlin", "Timezone: Europe/Lisbon") != Relation::duplicate);
+}
+
+TEST_CASE("claims: quitting or stopping a habit is its negation") {
+  CHECK(compare("The user quit smoking in February.", "The user smokes occasionally.") ==
+        Relation::update);
+  CHECK(compare("The team stopped using Slack.", "The team uses Slack.") == Relation::update);
+  CHECK(compare("The team stopped using Slack.", "The team no longer uses Slack.") ==
+        Relation::duplicate);
+  // Stopping something else is another statement.
+  CHECK(compare("The team stopped using Jira.", "The team uses Slack.") != Relation::update);
+}
+
+TEST_CASE("claims: a request written down is the instruction it asks for") {
+  CHECK(compare("Lena asked me to send the weekly report on Mondays.",
+                "Send the weekly report on Mondays.") == Relation::duplicate);
+  CHECK(compare("The user wants me to always reply in British English.",
+                "Always reply in British English.") == Relation::duplicate);
+  CHECK(compare("Lena asked me to send the weekly report on Mondays.",
+                "Send the weekly report on Fridays.") == Relation::update);
+  // A request for something else stands beside it.
+  CHECK(compare("Lena asked me to send the invoices on Mondays.",
+                "Send the weekly report on Mondays.") != Relation::duplicate);
+}

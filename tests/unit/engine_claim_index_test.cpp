@@ -30,7 +30,8 @@ public:
                                                      "label printer"};
     static const std::vector<std::string> attributes = {"page size", "retry limit", "timeout"};
     const auto& system = systems[below(systems.size())];
-    switch (below(5)) {
+    static const std::vector<std::string> days = {"Monday", "Friday"};
+    switch (below(7)) {
     case 0:
       return "The " + system + " " + attributes[below(attributes.size())] + " is " +
              std::to_string(10 * below(4)) + ".";
@@ -41,6 +42,10 @@ public:
       return "Always check the " + system + " before deploying.";
     case 3:
       return "Never restart the " + system + " on Friday.";
+    case 4: // an instruction, and below a claim about its object
+      return "Send the " + system + " on " + days[below(days.size())] + ".";
+    case 5:
+      return "The " + system + " was moved to " + days[below(days.size())] + ".";
     default:
       return "The " + system + " runs nightly and " + attributes[below(attributes.size())] +
              " matters.";
