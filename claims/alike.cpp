@@ -107,10 +107,15 @@ bool moved_to(const ClaimTokens& in, const ClaimTokens& ex) {
          std::all_of(added.begin(), added.end(), says_change);
 }
 
-std::optional<ClaimTokens> instruction_about(const ClaimTokens& in, const ClaimTokens& ex) {
-  const auto in_object = [&](const std::string& token) { return holds(ex.predicate, token); };
-  if (!ex.subject.empty() || in.subject.empty() || in.negated != ex.negated ||
-      !std::all_of(in.subject.begin(), in.subject.end(), in_object)) {
+std::optional<ClaimTokens> read_about(const ClaimTokens& in, const ClaimTokens& ex) {
+  // Each word of `in`'s subject is one of `ex`'s subject or of its predicate,
+  // and at least one is of its predicate.
+  const auto in_ex = [&](const std::string& token) {
+    return holds(ex.subject, token) || holds(ex.predicate, token);
+  };
+  if (in.subject.size() <= ex.subject.size() || in.negated != ex.negated ||
+      !std::includes(in.subject.begin(), in.subject.end(), ex.subject.begin(), ex.subject.end()) ||
+      !std::all_of(in.subject.begin(), in.subject.end(), in_ex)) {
     return std::nullopt;
   }
   ClaimTokens out = ex;

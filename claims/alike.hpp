@@ -27,13 +27,15 @@ namespace engram::claims::detail {
 // change, and `ex` drops at most the verb that opens its predicate.
 [[nodiscard]] bool moved_to(const ClaimTokens& in, const ClaimTokens& ex);
 
-// `ex`, an instruction ("Send the weekly report on Fridays"), read as a
-// statement about `in`'s subject when its object holds every token of that
-// subject ("The weekly report was moved to Mondays"): the subject taken out
-// of its predicate and made its own. nullopt otherwise, or when one of them
-// is negated and the other not.
-[[nodiscard]] std::optional<ClaimTokens> instruction_about(const ClaimTokens& in,
-                                                           const ClaimTokens& ex);
+// `ex` read as a statement about `in`'s subject when `ex` writes that subject
+// with fewer words and says the rest in its predicate: an instruction
+// ("Send the weekly report on Fridays") whose object holds the subject ("The
+// weekly report was moved to Mondays"), or a statement whose predicate holds
+// what `in` writes into its subject ("Backups run nightly to the external
+// drive" against "The nightly backup to the external drive was moved"). The
+// subject's words are taken out of `ex`'s predicate. nullopt otherwise, or
+// when one of them is negated and the other not.
+[[nodiscard]] std::optional<ClaimTokens> read_about(const ClaimTokens& in, const ClaimTokens& ex);
 
 // Whether two claims state one value of where their subject is found: the
 // same values, one of them a place (a URL, a path, an IPv4 address, a host

@@ -408,26 +408,28 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
       return *duplicate;
     }
   }
-  // An instruction negating a statement of the same words ("Do not
-  // auto-merge X" against "Auto-merge X") is read as the statement is.
-  std::optional<ClaimTokens> as_instruction = detail::instruction_about(in, existing.tokens);
-  if (in.subject != existing.tokens.subject && !as_instruction) {
+  // The existing claim read as one about the incoming claim's subject when
+  // it says part of that subject in its predicate (see read_about); an
+  // instruction negating a statement of the same words ("Do not auto-merge
+  // X" against "Auto-merge X") is read as the statement is.
+  std::optional<ClaimTokens> reread = detail::read_about(in, existing.tokens);
+  if (in.subject != existing.tokens.subject && !reread) {
     if (!in.subject.empty() || in.negated == existing.tokens.negated) {
       return {Relation::distinct, Why::other_subject, 0.0};
     }
-    as_instruction = existing.tokens;
-    as_instruction->subject.clear();
-    as_instruction->predicate = joined(as_instruction->words, as_instruction->values);
-    as_instruction->sequence.clear(); // its subject's words are the instruction's object
+    reread = existing.tokens;
+    reread->subject.clear();
+    reread->predicate = joined(reread->words, reread->values);
+    reread->sequence.clear(); // its subject's words are the instruction's object
   }
-  const auto& ex = as_instruction ? *as_instruction : existing.tokens;
+  const auto& ex = reread ? *reread : existing.tokens;
   const auto change = predicate_change(in, ex);
   std::size_t subject_words = 0;
   for (const auto& token : in.subject) {
     subject_words += std::binary_search(in.words.begin(), in.words.end(), token) ? 1 : 0;
   }
-  if (as_instruction && !as_instruction->subject.empty()) {
-    subject_words = in.subject.size(); // all of the instruction's object: context enough
+  if (reread && !reread->subject.empty()) {
+    subject_words = in.subject.size(); // all of it said by the other claim: context enough
   }
   const auto in_all = in.words.size() + in.values.size();
   const double score = in_all == 0 ? 0.0

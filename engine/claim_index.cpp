@@ -305,13 +305,16 @@ std::vector<std::uint32_t> ClaimIndex::same_subject(const ClaimTable::Shape& in,
   const bool copular = in.prepared.tokens.copular;
   for (const auto id : *rarest) {
     const auto& shape = table.shape(id);
-    // An instruction whose object holds the whole subject is compared as a
-    // claim about it, its object's words out of its predicate (claims::relation).
+    // A claim that writes the subject with fewer words and the rest in its
+    // predicate (an instruction's object holding all of it) is compared as
+    // a claim about it, those words out of its predicate (claims::relation).
     const auto in_object = [&](std::uint32_t t) {
       return std::find(shape.all.begin(), shape.all.end(), t) != shape.all.end();
     };
-    const bool about =
-        shape.subject.empty() && std::all_of(in.subject.begin(), in.subject.end(), in_object);
+    const bool about = shape.subject.size() < in.subject.size() &&
+                       std::includes(in.subject.begin(), in.subject.end(), shape.subject.begin(),
+                                     shape.subject.end()) &&
+                       std::all_of(in.subject.begin(), in.subject.end(), in_object);
     if (shape.subject != in.subject && !about) {
       continue;
     }

@@ -636,6 +636,26 @@ TEST_CASE("claims: a value said to have moved updates the claim that stated it")
         Relation::update);
 }
 
+TEST_CASE("claims: a subject written with the words another claim says of it is that subject") {
+  CHECK(compare("The nightly database dump to S3 was changed to 04:00.",
+                "Database dumps run nightly at 01:00 to S3.") == Relation::update);
+  CHECK(compare("The weekly invoice run for the Berlin office was moved to Thursdays.",
+                "Invoice runs happen weekly on Tuesdays for the Berlin office.") ==
+        Relation::update);
+  // A word of the subject the other claim does not say is another thing.
+  CHECK(compare("The nightly database dump to the NAS was changed to 04:00.",
+                "Database dumps run nightly at 01:00 to S3.") == Relation::distinct);
+  // Read alike, the claims must still differ as a changed value does.
+  CHECK(compare("The nightly database dump to S3 is owned by the data team.",
+                "Database dumps run nightly at 01:00 to S3.") == Relation::distinct);
+  CHECK(compare("The nightly database dump to S3 was not changed to 04:00.",
+                "Database dumps run nightly at 01:00 to S3.") != Relation::update);
+  // The other way round, a subject said with fewer words may be wider (every
+  // dump, not only the one to S3): both are kept.
+  CHECK(compare("Database dumps were changed to 04:00.",
+                "The nightly database dump to S3 runs at 01:00.") == Relation::distinct);
+}
+
 TEST_CASE("claims: words that mean the same in every sense read as one word") {
   CHECK(compare("Always answer in British English.", "Always reply in British English.") ==
         Relation::duplicate);

@@ -31,7 +31,8 @@ public:
     static const std::vector<std::string> attributes = {"page size", "retry limit", "timeout"};
     const auto& system = systems[below(systems.size())];
     static const std::vector<std::string> days = {"Monday", "Friday"};
-    switch (below(7)) {
+    static const std::vector<std::string> times = {"02:00", "03:30"};
+    switch (below(9)) {
     case 0:
       return "The " + system + " " + attributes[below(attributes.size())] + " is " +
              std::to_string(10 * below(4)) + ".";
@@ -46,6 +47,10 @@ public:
       return "Send the " + system + " on " + days[below(days.size())] + ".";
     case 5:
       return "The " + system + " was moved to " + days[below(days.size())] + ".";
+    case 6: // a subject said in fewer words, the rest in the predicate; below in full
+      return "The " + system + " runs nightly at " + times[below(times.size())] + ".";
+    case 7:
+      return "The nightly " + system + " was moved to " + times[below(times.size())] + ".";
     default:
       return "The " + system + " runs nightly and " + attributes[below(attributes.size())] +
              " matters.";
@@ -104,10 +109,12 @@ TEST_CASE(
       const auto incoming = words.claim();
       INFO("threshold " << threshold << ", step " << step << ": " << incoming);
       for (const auto detail : {ClaimDetail::classified, ClaimDetail::unclassified}) {
-        REQUIRE(dump(workspace.related_claims(incoming, Layer::semantic, detail)) ==
-                dump(engram::definition::related_claims(workspace, incoming, Layer::semantic, detail)));
+        REQUIRE(
+            dump(workspace.related_claims(incoming, Layer::semantic, detail)) ==
+            dump(engram::definition::related_claims(workspace, incoming, Layer::semantic, detail)));
         REQUIRE(dump(workspace.duplicate_claims(incoming, Layer::semantic, detail)) ==
-                dump(engram::definition::duplicate_claims(workspace, incoming, Layer::semantic, detail)));
+                dump(engram::definition::duplicate_claims(workspace, incoming, Layer::semantic,
+                                                          detail)));
       }
       // Every claim of the layer asked at once: what asking one by one finds.
       if (step % 10 == 0) {
@@ -199,4 +206,27 @@ TEST_CASE(
   CHECK_THROWS_WITH(workspace.replace_in_body("semantic/a.md", 100, 0, "x"),
                     Catch::Contains("past its body's"));
   CHECK(workspace.body("semantic/a.md") == "- one\n- one and a half\n- two\n");
+}
+
+TEST_CASE("a claim naming its subject in full finds the claim that says part of it in its "
+          "predicate") {
+  test::TempDir dir;
+  test::write_file(dir / "semantic" / "a.md",
+                   "---\ntype: semantic\n---\n- The order sync runs nightly at 02:00.\n"
+                   "- Invoice runs happen weekly at 09:00.\n");
+  const store::Layout layout;
+  const auto snapshot = store::scan(dir.path(), layout, store::ScanLimits{});
+  engine::Workspace workspace(snapshot, layout, config::Settings::defaults(), Date(2026, 11, 22),
+                              RunKind::full);
+  workspace.begin_rule("episodic-decay");
+  for (const std::string incoming : {"The nightly order sync was moved to 03:30.",
+                                     "The weekly invoice run was moved to 14:00."}) {
+    INFO(incoming);
+    const auto found =
+        workspace.related_claims(incoming, Layer::semantic, ClaimDetail::unclassified);
+    REQUIRE(found.size() == 1);
+    CHECK(found.front().relation == Relation::update);
+    CHECK(dump(found) == dump(engram::definition::related_claims(
+                             workspace, incoming, Layer::semantic, ClaimDetail::unclassified)));
+  }
 }
