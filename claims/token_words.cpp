@@ -291,12 +291,15 @@ const std::unordered_map<std::string_view, std::string_view>& same_words() {
 }
 
 std::string comparable_stem(const std::string& word) {
-  const auto same = same_words().find(word);
-  const auto irregular = detail::irregular_verbs().find(word);
-  auto stem = store::canonical_tag(same != same_words().end() ? std::string(same->second)
-                                   : irregular == detail::irregular_verbs().end()
-                                       ? word
-                                       : std::string(irregular->second));
+  // The word another word stands for, else an irregular verb's regular form.
+  std::string read = word;
+  if (const auto same = same_words().find(word); same != same_words().end()) {
+    read = same->second;
+  } else if (const auto irregular = detail::irregular_verbs().find(word);
+             irregular != detail::irregular_verbs().end()) {
+    read = irregular->second;
+  }
+  auto stem = store::canonical_tag(read);
   if (stem.size() > 3 && stem.ends_with('s') && !stem.ends_with("ss") && !stem.ends_with("us") &&
       !stem.ends_with("is")) {
     stem.pop_back();
