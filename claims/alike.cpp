@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <string_view>
 #include <unordered_set>
 
@@ -89,22 +90,30 @@ bool says_change(const std::string& stem) {
 }
 
 bool moved_to(const ClaimTokens& in, const ClaimTokens& ex) {
-  const auto only = [](const ClaimTokens& a, const ClaimTokens& b, bool values) {
+  // Whether `token` of `a`'s predicate is a value (or a word) `b`'s predicate lacks.
+  const auto only_in = [](const ClaimTokens& a, const ClaimTokens& b, bool values) {
+    return [&a, &b, values](const std::string& token) {
+      return holds(a.values, token) == values && !holds(b.predicate, token);
+    };
+  };
+  // Most pairs judged here replace no value: told apart before anything is copied.
+  const bool values_replaced =
+      std::any_of(in.predicate.begin(), in.predicate.end(), only_in(in, ex, true)) &&
+      std::any_of(ex.predicate.begin(), ex.predicate.end(), only_in(ex, in, true));
+  if (!values_replaced) {
+    return false;
+  }
+  const auto words_only_in = [&](const ClaimTokens& a, const ClaimTokens& b) {
     std::vector<std::string> out;
-    for (const auto& token : a.predicate) {
-      if (holds(a.values, token) == values && !holds(b.predicate, token)) {
-        out.push_back(token);
-      }
-    }
+    std::copy_if(a.predicate.begin(), a.predicate.end(), std::back_inserter(out),
+                 only_in(a, b, false));
     return out;
   };
-  const auto added = only(in, ex, false);
-  const auto dropped = only(ex, in, false);
-  const bool values_replaced = !only(in, ex, true).empty() && !only(ex, in, true).empty();
+  const auto added = words_only_in(in, ex);
+  const auto dropped = words_only_in(ex, in);
   const bool verb_replaced = dropped.empty() || (dropped.size() == 1 && !ex.sequence.empty() &&
                                                  ex.sequence.front() == dropped.front());
-  return values_replaced && verb_replaced && !added.empty() &&
-         std::all_of(added.begin(), added.end(), says_change);
+  return verb_replaced && !added.empty() && std::all_of(added.begin(), added.end(), says_change);
 }
 
 std::optional<ClaimTokens> read_about(const ClaimTokens& in, const ClaimTokens& ex) {
