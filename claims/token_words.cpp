@@ -275,6 +275,30 @@ std::string time_clause_last(std::string_view text) {
          std::string(text.substr(start, comma - start));
 }
 
+std::string contrast_as_choice(std::string_view text) {
+  // What may follow "not" without a thing passed over: "not only", "not yet".
+  constexpr std::array<std::string_view, 12> k_not_a_thing = {
+      "only", "just",  "yet",  "always", "necessarily", "even",
+      "all",  "every", "sure", "much",   "quite",       "entirely"};
+  // A contrast names one thing, in a few words up to the end of its line;
+  // a longer tail is a clause.
+  constexpr std::size_t k_tail_words = 4;
+  // Written after a comma or a semicolon alike.
+  const auto at = std::min(text.find(", not "), text.find("; not "));
+  if (at == std::string_view::npos || at == 0) {
+    return std::string(text);
+  }
+  const auto tail_at = at + std::string_view(", not ").size();
+  const auto tail_end = std::min(text.find_first_of(",;\n", tail_at), text.size());
+  const auto tail = text.substr(tail_at, tail_end - tail_at);
+  const auto first = tail.substr(0, tail.find(' '));
+  const auto words = static_cast<std::size_t>(std::count(tail.begin(), tail.end(), ' ')) + 1;
+  if (tail.empty() || words > k_tail_words || is_listed(k_not_a_thing, first)) {
+    return std::string(text);
+  }
+  return std::string(text.substr(0, at)) + " instead of " + std::string(text.substr(tail_at));
+}
+
 // Words that agents' notes and instructions use for one another, as the one
 // word each is read as: "Always answer in British English" is the
 // instruction "Always reply in British English". Only words that mean the

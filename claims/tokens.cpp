@@ -20,17 +20,17 @@ namespace {
 
 // Words too common to say what a claim is about. Prepositions and adverbs
 // that change meaning (before/after, more/less, only) are deliberately absent.
-constexpr std::array<std::string_view, 82> k_stopwords = {
-    "a",     "an",     "the",    "is",    "are",       "was",   "were",   "be",     "been",
-    "being", "am",     "have",   "has",   "had",       "do",    "does",   "did",    "will",
-    "would", "could",  "should", "may",   "might",     "must",  "can",    "shall",  "to",
-    "of",    "in",     "on",     "at",    "by",        "for",   "from",   "with",   "as",
-    "into",  "via",    "per",    "and",   "or",        "but",   "so",     "if",     "then",
-    "than",  "this",   "that",   "these", "those",     "it",    "its",    "there",  "here",
-    "we",    "you",    "i",      "they",  "he",        "she",   "our",    "your",   "their",
-    "my",    "also",   "just",   "now",   "currently", "still", "always", "really", "actually",
-    "very",  "please", "all",    "every", "each",      "any",   "both",   "ever",   "some",
-    "too",
+constexpr std::array<std::string_view, 84> k_stopwords = {
+    "a",      "an",       "the",    "is",     "are",   "was",   "were",      "be",    "been",
+    "being",  "am",       "have",   "has",    "had",   "do",    "does",      "did",   "will",
+    "would",  "could",    "should", "may",    "might", "must",  "can",       "shall", "to",
+    "of",     "in",       "on",     "at",     "by",    "for",   "from",      "with",  "as",
+    "into",   "via",      "per",    "and",    "or",    "but",   "so",        "if",    "then",
+    "than",   "this",     "that",   "these",  "those", "it",    "its",       "there", "here",
+    "we",     "you",      "i",      "they",   "he",    "she",   "our",       "your",  "their",
+    "my",     "his",      "her",    "also",   "just",  "now",   "currently", "still", "always",
+    "really", "actually", "very",   "please", "all",   "every", "each",      "any",   "both",
+    "ever",   "some",     "too",
 };
 
 // Words that negate what the claim says.
@@ -425,7 +425,8 @@ void sort_all(ClaimTokens& tokens) {
 } // namespace
 
 ClaimTokens tokens_of(std::string_view text) {
-  const auto plain = detail::time_clause_last(detail::without_link_targets(text));
+  const auto plain =
+      detail::time_clause_last(detail::contrast_as_choice(detail::without_link_targets(text)));
   auto ordered = ordered_tokens(fold(plain, KeepBackticks::yes));
   auto predicate = predicate_of(ordered, detail::proper_words(plain));
   put_definite_complement_first(ordered, predicate);

@@ -719,3 +719,23 @@ TEST_CASE("claims: a request written down is the instruction it asks for") {
   CHECK(compare("Lena asked me to send the invoices on Mondays.",
                 "Send the weekly report on Mondays.") != Relation::duplicate);
 }
+
+TEST_CASE("claims: a contrast written ', not X' is a choice of one thing over X") {
+  CHECK(compare("Post the daily summary in #team-updates now, not #general.",
+                "Post the daily summary in #general.") == Relation::update);
+  CHECK(compare("Use tabs, not spaces.", "Use tabs instead of spaces.") == Relation::duplicate);
+  CHECK(compare("Use the blue/green script; not a manual kubectl apply.",
+                "Use the blue/green script, not a manual kubectl apply.") == Relation::duplicate);
+  // A long tail is a clause of its own.
+  CHECK(compare("Deploys go out on Fridays, not Mondays because the team is off then.",
+                "Deploys go out on Mondays.") != Relation::update);
+}
+
+TEST_CASE("claims: 'his' and 'her' say no more than 'the' does") {
+  CHECK(compare("Ben walks his dog at 07:00.", "Ben walks the dog at 07:00.") ==
+        Relation::duplicate);
+  CHECK(compare("Priya keeps her passport in the safe.", "Priya keeps the passport in the safe.") ==
+        Relation::duplicate);
+  CHECK(compare("Priya keeps her passport in the car.", "Priya keeps the passport in the safe.") !=
+        Relation::duplicate);
+}

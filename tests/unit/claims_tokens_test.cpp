@@ -96,3 +96,18 @@ TEST_CASE("claims: a number with its magnitude, or after a designator, is one va
   CHECK(tokens_of("The project targets C++17.").scopes.empty());           // a version, not a name
   CHECK(tokens_of("The primary AWS region is us-east-1.").scopes.empty()); // the value stated
 }
+
+TEST_CASE("claims: what a contrast ', not X' names is passed over") {
+  const auto tokens = tokens_of("Post the daily summary in #ops now, not #general.");
+  CHECK(has(tokens.passed_over, "#general"));
+  CHECK_FALSE(has(tokens.passed_over, "#ops"));
+  CHECK(has(tokens_of("Use tabs; not spaces.").passed_over, "spac"));
+  // A marker on the next line is no part of the contrast.
+  CHECK(has(tokens_of("Use tabs, not spaces.\n  <!-- superseded 2026-11-22 -->").passed_over,
+            "spac"));
+  // "not only", "not yet" and a clause after "not" pass nothing over.
+  CHECK(tokens_of("The cache is cleared nightly, not only on deploys.").passed_over.empty());
+  CHECK(tokens_of("Works with Postgres, not yet with MySQL.").passed_over.empty());
+  CHECK(tokens_of("Deploys go out on Fridays, not Mondays because the team is off then.")
+            .passed_over.empty());
+}
