@@ -162,6 +162,26 @@ inline std::optional<std::string> with_user(std::string_view text,
   return out + "User's " + without_emphasis(rest);
 }
 
+// A line of the user file written with the user as its subject: as
+// with_user writes it, or, for a line that names no one and has no label,
+// with "User" put before it ("- Smokes occasionally" → "- User smokes
+// occasionally"), as the user file's lines are the user's. The parse alone
+// would take such a line's first word ("Smokes", "Learning") for its
+// subject, and a note naming the user would never meet it.
+inline std::string as_users_line(std::string_view text, const std::vector<std::string>& owners) {
+  if (auto owned = with_user(text, owners, true)) {
+    return std::move(*owned);
+  }
+  const std::size_t start = marker_length(text);
+  std::string plain = without_emphasis(text.substr(start));
+  // A capital only because the line starts there ("Smokes", not "API").
+  if (plain.size() > 1 && plain[0] >= 'A' && plain[0] <= 'Z' && plain[1] >= 'a' &&
+      plain[1] <= 'z') {
+    plain[0] = static_cast<char>(plain[0] - 'A' + 'a');
+  }
+  return std::string(text.substr(0, start)) + "User " + plain;
+}
+
 // A labelled line's label and its value as written, without the line's
 // list marker and emphasis; both "" for a line without a label.
 struct Labelled {
@@ -296,7 +316,7 @@ public:
       Line line{i,
                 text,
                 user_detail::without_owner(text, file.m_owners),
-                user_detail::with_user(text, file.m_owners, true),
+                user_detail::as_users_line(text, file.m_owners),
                 text::lower(user_detail::labelled(text).label),
                 user_detail::label_value(text),
                 std::nullopt};
@@ -329,12 +349,12 @@ public:
 
 private:
   // One claim of the user file: as written, with the user it names taken
-  // out, with the user written "User" (see with_user), and its label.
+  // out, with the user written "User" (see as_users_line), and its label.
   struct Line {
     std::size_t index = 0;
     std::string text;
     std::optional<std::string> stripped;
-    std::optional<std::string> owned;
+    std::string owned;
     std::string label;               // lower case; "" when it has none
     std::string value;               // the label's, lower case (label_value)
     std::optional<std::size_t> kind; // the label's kind (user_labels.hpp)
@@ -379,8 +399,8 @@ private:
     if (forms.stripped || line.stripped) {
       relation = store.compare(forms.stripped.value_or(text), line.stripped.value_or(line.text));
     }
-    if (forms.owned && line.owned && relation != Relation::duplicate) {
-      const auto as_users = store.compare(*forms.owned, *line.owned);
+    if (forms.owned && relation != Relation::duplicate) {
+      const auto as_users = store.compare(*forms.owned, line.owned);
       relation =
           as_users == Relation::duplicate || as_users == Relation::update ? as_users : relation;
     }
@@ -407,7 +427,7 @@ private:
   // that opens with the line's ("Lisbon, with Ben") adds to it, and changes
   // nothing.
   static Relation as_label(const StoreView& store, const Forms& forms, const Line& line) {
-    if (line.label.empty() || !line.owned) {
+    if (line.label.empty()) {
       return Relation::distinct;
     }
     const bool one_value = !line.kind || user_detail::label_kinds()[*line.kind].one_value;
@@ -415,7 +435,7 @@ private:
       // Said to be new ("got a new phone, a Pixel 9"), a value that is not
       // the line's replaces it, however unlike it its words are.
       if (const auto value = user_detail::new_value_of(forms.rest, line.label); !value.empty()) {
-        const auto relation = store.compare("User's " + line.label + ": " + value, *line.owned);
+        const auto relation = store.compare("User's " + line.label + ": " + value, line.owned);
         return relation == Relation::duplicate ? relation : Relation::update;
       }
     }
@@ -423,8 +443,8 @@ private:
       // "Pedro's birthday is on March 14" restates "- **Birthday:** 14 March"
       // as "User's birthday: March 14" does; an update was found as written.
       const auto value = user_detail::value_after_label(forms.rest, line.label);
-      if (!value.empty() && store.compare("User's " + line.label + ": " + value, *line.owned) ==
-                                Relation::duplicate) {
+      if (!value.empty() &&
+          store.compare("User's " + line.label + ": " + value, line.owned) == Relation::duplicate) {
         return Relation::duplicate;
       }
     }
@@ -432,7 +452,7 @@ private:
       if (!user_detail::kind_has_label(said.kind, line.label)) {
         continue;
       }
-      const auto relation = store.compare("User's " + line.label + ": " + said.value, *line.owned);
+      const auto relation = store.compare("User's " + line.label + ": " + said.value, line.owned);
       const bool update = relation == Relation::update &&
                           user_detail::label_kinds()[said.kind].one_value &&
                           !adds_to(line, said.value);

@@ -265,6 +265,31 @@ TEST_CASE("an OpenClaw note that names the user meets the USER.md line that leav
   check_sound(sandbox, root);
 }
 
+TEST_CASE("an OpenClaw USER.md line that opens with what the user does is the user's") {
+  const Sandbox sandbox;
+  const auto root = openclaw_workspace(sandbox);
+  write_file(root / "USER.md", "# USER.md - About Your Human\n\n- **Name:** Dario Conti\n"
+                               "- **What to call them:** Dario\n\n## Context\n\n"
+                               "- Smokes occasionally.\n- Learning Spanish.\n");
+  write_file(root / "memory" / "2026-08-12.md",
+             "## 08:00 - Notes\n\n- Dario quit smoking in February.\n"
+             "- Dario switched from learning Spanish to learning Portuguese.\n"
+             "- Dario's brother smokes occasionally.\n");
+  const auto user = read_file(root / "USER.md");
+  ok(sandbox, {"init", root.string()});
+  ok(sandbox, {"consolidate", "--store", root.string(), "--now", k_now});
+  CHECK(read_file(root / "USER.md") == user);
+  const auto shown = ok(sandbox, {"show", "--store", root.string(), "HEAD"});
+  // The user's habit changed: each note is newer than the line it changes.
+  CHECK_THAT(shown.out, Catch::Contains("newer than \"- Smokes occasionally.\" in USER.md"));
+  CHECK_THAT(shown.out, Catch::Contains("newer than \"- Learning Spanish.\" in USER.md"));
+  // Someone else's habit is not the user's: filed, naming no line of USER.md.
+  CHECK_THAT(shown.out, Catch::Contains("\"- Dario's brother smokes occasionally.\": "
+                                        "memory/2026-08-12.md → MEMORY.md (into the agent's "
+                                        "curated memory, dated 2026-08-12)\n"));
+  check_sound(sandbox, root);
+}
+
 TEST_CASE("an OpenClaw MEMORY.md near its injection limit stays under it, the rest filed "
           "elsewhere") {
   const Sandbox sandbox;

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 using engram::episodic_decay::user_detail::add_names;
+using engram::episodic_decay::user_detail::as_users_line;
 using engram::episodic_decay::user_detail::labelled_value;
 using engram::episodic_decay::user_detail::with_user;
 using engram::episodic_decay::user_detail::without_owner;
@@ -42,6 +43,18 @@ TEST_CASE("with_user writes the owner as User, and puts it before a label when a
   // A note's own label is compared as written; a line without a label or an owner has none.
   CHECK_FALSE(with_user("- **Location:** Lisbon", k_owners, false));
   CHECK_FALSE(with_user("- Prefers short answers.", k_owners, true));
+}
+
+TEST_CASE("a line of the user file that names no one is written as the user's") {
+  CHECK(as_users_line("- Smokes occasionally.", k_owners) == "- User smokes occasionally.");
+  CHECK(as_users_line("- **Learning** Spanish.", k_owners) == "- User learning Spanish.");
+  CHECK(as_users_line("Allergic to peanuts.", k_owners) == "User allergic to peanuts.");
+  // A capital that is not only the line's start stays.
+  CHECK(as_users_line("- API keys live in 1Password.", k_owners) ==
+        "- User API keys live in 1Password.");
+  // A line naming the user, or with a label, is written as with_user writes it.
+  CHECK(as_users_line("- Ana prefers short answers.", k_owners) == "- User prefers short answers.");
+  CHECK(as_users_line("- **Location:** Lisbon", k_owners) == "- User's Location: Lisbon");
 }
 
 TEST_CASE("the names a user file gives are read from its Name and What-to-call-them lines") {
