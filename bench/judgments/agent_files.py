@@ -116,7 +116,8 @@ def score(results):
 
 
 # The corpora: the first written with the comparison, the second blind.
-CORPORA = ["agent-files.jsonl", "agent-files-more.jsonl", "agent-files-blind3.jsonl"]
+CORPORA = ["agent-files.jsonl", "agent-files-more.jsonl", "agent-files-blind3.jsonl",
+           "agent-files-blind4.jsonl"]
 
 
 def judge_corpus(engram, path, args):
