@@ -205,7 +205,11 @@ bool turns_down_alike(const ClaimTokens& in, const ClaimTokens& ex) {
 // the older predicate and all but one of its subject's are in the newer
 // claim, neither is negated, and the older is no choice itself (two choices
 // are judged above). A thing passed over that the older names only in its
-// subject ("rm -rf is dangerous") is not what it states.
+// subject ("rm -rf is dangerous") is not what it states. A change from it
+// ("The team switched from Jira to Linear" after "The team uses Jira")
+// replaces the verb that opened the older's predicate, and is said of all
+// of its subject: "Ana moved from Berlin to Lisbon" does not move the office
+// that "The office is in Berlin" is about.
 bool passes_over_older(const ClaimTokens& in, const ClaimTokens& ex) {
   if (in.passed_over.empty() || !ex.passed_over.empty() || in.negated || ex.negated ||
       ex.predicate.empty() ||
@@ -220,8 +224,12 @@ bool passes_over_older(const ClaimTokens& in, const ClaimTokens& ex) {
   };
   const auto subject_missing = std::count_if(ex.subject.begin(), ex.subject.end(),
                                              [&](const auto& s) { return !in_newer(s); });
-  return states_it && subject_missing <= 1 &&
-         std::all_of(ex.predicate.begin(), ex.predicate.end(), in_newer);
+  const auto stated = [&](const std::string& token) {
+    return in_newer(token) ||
+           (in.changed_from && !ex.sequence.empty() && token == ex.sequence.front());
+  };
+  return states_it && subject_missing <= (in.changed_from ? 0 : 1) &&
+         std::all_of(ex.predicate.begin(), ex.predicate.end(), stated);
 }
 
 // Whether `in` restates `ex`: the same values and polarity, and (almost) every

@@ -230,6 +230,126 @@ void as_instead_of(std::vector<Token>& out) {
   }
 }
 
+namespace {
+
+// Verbs that say a thing changed from one value to another ("switched from
+// Jira to Linear", "moved the standup from 09:00 to 10:00").
+constexpr std::array<std::string_view, 16> k_changing = {
+    "switched",  "switch",  "moved",        "move",        "changed",    "change",
+    "migrated",  "migrate", "upgraded",     "upgrade",     "downgraded", "shifted",
+    "converted", "convert", "transitioned", "rescheduled",
+};
+
+// Verbs that put one thing in another's place, named first ("replaced the
+// Pixel 6 with a Pixel 8", "swapped Webpack for Vite").
+constexpr std::array<std::string_view, 8> k_replacing = {
+    "replaced", "replace", "swapped", "swap", "traded", "trade", "exchanged", "exchange",
+};
+
+// Tokens a change may put between its verb and "from" (the thing changed),
+// and between "from" and "to" (the value left): more is a clause of its own.
+constexpr std::size_t k_changed_words = 3;
+constexpr std::size_t k_left_words = 4;
+
+// The first of `words` at or after `from`, within `reach` tokens; npos when none.
+template <std::size_t N>
+std::size_t word_within(const std::vector<Token>& out, std::size_t from, std::size_t reach,
+                        const std::array<std::string_view, N>& words) {
+  for (std::size_t w = from; w < out.size() && w < from + reach; ++w) {
+    if (!out[w].value && is_listed(words, out[w].text)) {
+      return w;
+    }
+  }
+  return std::string::npos;
+}
+
+// `out` with the tokens [left, left_end) moved after a new "instead of" at
+// the end, and those in [cut, cut_end) dropped (the "from" and "to").
+std::vector<Token> with_left_last(const std::vector<Token>& out, std::size_t left,
+                                  std::size_t left_end, std::size_t cut, std::size_t cut_end) {
+  std::vector<Token> moved;
+  for (std::size_t w = 0; w < out.size(); ++w) {
+    if ((w < left || w >= left_end) && (w < cut || w >= cut_end)) {
+      moved.push_back(out[w]);
+    }
+  }
+  moved.push_back(Token{"instead", false, false, false});
+  moved.push_back(Token{"of", false, false, false});
+  moved.insert(moved.end(), out.begin() + static_cast<std::ptrdiff_t>(left),
+               out.begin() + static_cast<std::ptrdiff_t>(left_end));
+  return moved;
+}
+
+} // namespace
+
+bool change_as_choice(std::vector<Token>& out) {
+  constexpr std::array<std::string_view, 1> k_from = {"from"};
+  constexpr std::array<std::string_view, 1> k_to = {"to"};
+  constexpr std::array<std::string_view, 2> k_with = {"with", "for"};
+  constexpr std::array<std::string_view, 1> k_instead = {"instead"};
+  if (word_within(out, 0, out.size(), k_instead) != std::string::npos) {
+    return false; // a choice written already
+  }
+  for (std::size_t v = 0; v < out.size(); ++v) {
+    if (out[v].value) {
+      continue;
+    }
+    if (is_listed(k_changing, out[v].text)) {
+      const auto from = word_within(out, v + 1, k_changed_words + 1, k_from);
+      const auto to = from == std::string::npos ? std::string::npos
+                                                : word_within(out, from + 2, k_left_words, k_to);
+      if (to != std::string::npos && to + 1 < out.size()) {
+        out = with_left_last(out, from + 1, to, from, to + 1);
+        return true;
+      }
+    } else if (is_listed(k_replacing, out[v].text)) {
+      const auto with = word_within(out, v + 2, k_left_words, k_with);
+      if (with != std::string::npos && with + 1 < out.size()) {
+        out = with_left_last(out, v + 1, with, with, with + 1);
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+void stay_as_keep(std::vector<Token>& out) {
+  constexpr std::array<std::string_view, 2> k_modal = {"should", "must"};
+  constexpr std::array<std::string_view, 2> k_staying = {"stay", "remain"};
+  // What is kept is named in a few words ("Replies", "The summary email").
+  constexpr std::size_t k_kept_words = 4;
+  for (std::size_t at = 1; at <= k_kept_words && at + 2 < out.size(); ++at) {
+    if (!out[at].value && is_listed(k_modal, out[at].text) && !out[at + 1].value &&
+        is_listed(k_staying, out[at + 1].text)) {
+      out.erase(out.begin() + static_cast<std::ptrdiff_t>(at),
+                out.begin() + static_cast<std::ptrdiff_t>(at + 2));
+      out.insert(out.begin(), Token{"keep", false, false, false});
+      return;
+    }
+  }
+}
+
+void compound_heads(std::vector<Token>& out) {
+  // The word before names the thing; the head adds nothing to it.
+  static const std::array<std::pair<std::string_view, std::string_view>, 7> k_compounds{{
+      {"email", "address"},
+      {"e-mail", "address"},
+      {"ip", "address"},
+      {"phone", "number"},
+      {"mobile", "number"},
+      {"cell", "number"},
+      {"telephone", "number"},
+  }};
+  for (std::size_t w = 1; w < out.size(); ++w) {
+    const auto compound =
+        std::find(k_compounds.begin(), k_compounds.end(),
+                  std::pair<std::string_view, std::string_view>(out[w - 1].text, out[w].text));
+    if (compound != k_compounds.end() && !out[w - 1].value && !out[w].value) {
+      out.erase(out.begin() + static_cast<std::ptrdiff_t>(w));
+    }
+  }
+}
+
 // Whether `ordered` says on what day something is closed: a word of
 // closing, then "on" a day, and no "until" or "from" that would make the day
 // a closure's one end ("closed until January 5").

@@ -54,6 +54,21 @@ void mark_inner_negations(std::vector<Token>& out);
 // choice it states.
 void as_instead_of(std::vector<Token>& out);
 
+// Writes a change from one thing to another as the choice it now makes:
+// "switched from Jira to Linear" as "switched Linear instead of Jira",
+// "replaced the Pixel 6 with a Pixel 8" as "replaced a Pixel 8 instead of
+// the Pixel 6". Whether it wrote one.
+bool change_as_choice(std::vector<Token>& out);
+
+// Writes "X should stay Y" (or must, remain) as the instruction "Keep X Y"
+// it gives: "Replies should stay under 200 words" is "Keep replies under
+// 200 words".
+void stay_as_keep(std::vector<Token>& out);
+
+// Drops the head of a compound that says no more than the word before it:
+// "email address" is the email, "phone number" the phone.
+void compound_heads(std::vector<Token>& out);
+
 // Whether `ordered` says on what day something is closed ("closed on Dec
 // 25"), not a closure's one end ("closed until January 5").
 [[nodiscard]] bool says_closure(const std::vector<Token>& ordered);

@@ -347,6 +347,8 @@ std::vector<Token> ordered_tokens(const std::string& folded) {
   detail::join_numbers(out);
   const bool instruction = drop_idioms(out);
   detail::as_instead_of(out);
+  detail::stay_as_keep(out);
+  detail::compound_heads(out);
   if (!out.empty() && !out[0].value && (instruction || opens_instruction(out[0].text))) {
     out[0].opener = true;
   }
@@ -428,10 +430,12 @@ ClaimTokens tokens_of(std::string_view text) {
   const auto plain =
       detail::time_clause_last(detail::contrast_as_choice(detail::without_link_targets(text)));
   auto ordered = ordered_tokens(fold(plain, KeepBackticks::yes));
+  const bool changed_from = detail::change_as_choice(ordered);
   auto predicate = predicate_of(ordered, detail::proper_words(plain));
   put_definite_complement_first(ordered, predicate);
   auto tokens = tokens_of_predicate(ordered, predicate);
   read_choice(ordered, tokens);
+  tokens.changed_from = changed_from;
   tokens.closure = detail::says_closure(ordered);
   std::size_t narrowing_until = 0; // a narrowing qualifier's words, up to three
   for (std::size_t w = 0; w < ordered.size(); ++w) {

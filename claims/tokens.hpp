@@ -60,6 +60,9 @@ struct ClaimTokens {
   // words and values before the contrast and after it; sorted, unique.
   std::vector<std::string> chosen;
   std::vector<std::string> passed_over;
+  // The choice is a change from what it passes over ("The team switched
+  // from Jira to Linear", "replaced the Pixel 6 with a Pixel 8").
+  bool changed_from = false;
   // Its values that are one plain word, as a name in a code span is
   // (`tower`), each with the stem the word has when written bare: another
   // claim may name it bare ("tower"), as a word. Sorted.

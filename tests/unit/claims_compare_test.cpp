@@ -739,3 +739,43 @@ TEST_CASE("claims: 'his' and 'her' say no more than 'the' does") {
   CHECK(compare("Priya keeps her passport in the car.", "Priya keeps the passport in the safe.") !=
         Relation::duplicate);
 }
+
+TEST_CASE("claims: a change from one thing to another updates the claim that states the first") {
+  CHECK(compare("The team switched from Jira to Linear.", "The team uses Jira.") ==
+        Relation::update);
+  CHECK(compare("Staging moved from Postgres 14 to Postgres 16.", "Staging runs Postgres 14.") ==
+        Relation::update);
+  CHECK(compare("We swapped Webpack for Vite in the frontend.",
+                "The frontend is built with Webpack.") == Relation::update);
+  // A change of something else, or of someone else's, leaves the claim as it is.
+  CHECK(compare("Ana moved from Berlin to Lisbon.", "The office is in Berlin.") !=
+        Relation::update);
+  CHECK(compare("The team switched from Jira to Linear.", "The team uses Slack.") !=
+        Relation::update);
+  CHECK(compare("The team switched from Linear to Jira.",
+                "The team switched from Jira to Linear.") == Relation::update);
+}
+
+TEST_CASE("claims: 'X should stay Y' is the instruction 'Keep X Y'") {
+  CHECK(compare("Replies should stay under 200 words.", "Keep replies under 200 words.") ==
+        Relation::duplicate);
+  CHECK(compare("Replies must remain under 100 words.", "Keep replies under 200 words.") ==
+        Relation::update);
+  // Kept some other way, or something else kept, is another instruction.
+  CHECK(compare("Replies should stay friendly.", "Keep replies under 200 words.") !=
+        Relation::duplicate);
+  CHECK(compare("Code snippets should stay under 40 lines.", "Keep replies under 40 lines.") !=
+        Relation::duplicate);
+}
+
+TEST_CASE("claims: an email address is the email, a phone number the phone") {
+  CHECK(compare("The user's email address is ana@example.com.",
+                "The user's email is ana@example.com.") == Relation::duplicate);
+  CHECK(compare("The user's email address changed to ana@proton.me.",
+                "The user's email is ana@example.com.") == Relation::update);
+  CHECK(compare("The user's phone number is +351 912 345 678.",
+                "The user's phone is +351 912 345 678.") == Relation::duplicate);
+  // A home address is no email.
+  CHECK(compare("The user's home address is 12 Rua Augusta.",
+                "The user's email is ana@example.com.") != Relation::update);
+}
