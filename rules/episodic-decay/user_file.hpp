@@ -9,6 +9,7 @@
 
 #include "engram/rule.hpp"
 #include "engram/text.hpp"
+#include "user_change.hpp"
 #include "user_labels.hpp"
 
 #include <algorithm>
@@ -247,43 +248,6 @@ inline void add_names(std::string_view value, std::vector<std::string>& names) {
 inline std::string label_value(std::string_view line) {
   const std::string value = text::lower(without_final_stop(labelled(line).value));
   return value.substr(std::min(value.size(), value.find_first_not_of(' ')));
-}
-
-// The value a change leaves behind, lower case: "osaka" of "moved from
-// Osaka to Kyoto" (or switched, changed, upgraded, migrated); ""
-// when it names none.
-inline std::string changed_from(std::string_view text) {
-  // Not "went": "went from Lisbon to Porto" is a trip as often as a move.
-  static constexpr std::array<std::string_view, 5> k_verbs{"moved", "switched", "changed",
-                                                           "upgraded", "migrated"};
-  const std::string lowered = text::lower(text::without_eol(text));
-  for (const auto verb : k_verbs) {
-    const std::string opening = std::string(verb) + " from ";
-    const auto at = lowered.find(opening);
-    if (at == std::string::npos || (at > 0 && lowered[at - 1] != ' ')) {
-      continue;
-    }
-    const auto start = at + opening.size();
-    const auto to = lowered.find(" to ", start);
-    if (to != std::string::npos && to > start) {
-      return lowered.substr(start, to - start);
-    }
-  }
-  // "left JetBrains and joined Yandex", "left Stripe for Shopify".
-  if (lowered.starts_with("left ")) {
-    for (const std::string_view then : {" and joined ", " for ", " to join "}) {
-      if (const auto end = lowered.find(then, 5); end != std::string::npos && end > 5) {
-        return lowered.substr(5, end - 5);
-      }
-    }
-  }
-  return {};
-}
-
-// Whether a label's value is what a change left behind: the whole value,
-// or its first part ("gothenburg" of "gothenburg, sweden").
-inline bool left_behind(const std::string& value, const std::string& from) {
-  return !from.empty() && (value == from || value.starts_with(from + ","));
 }
 
 } // namespace user_detail

@@ -79,6 +79,10 @@ TEST_CASE("a change from a label's value is read from what the note says the use
   CHECK(changed_from("moved the team offsite from Lisbon to Porto").empty());
   CHECK(changed_from("removed from the list to save space").empty());
   CHECK(changed_from("moved to Porto").empty());
+  CHECK(changed_from("replaced his Pixel 6 with a Pixel 8.") == "pixel 6");
+  CHECK(changed_from("sold the Volvo V70 and bought a Tesla Model 3.") == "volvo v70");
+  CHECK(changed_from("swapped Vim for Helix") == "vim");
+  CHECK(changed_from("replaced the battery.").empty());
   CHECK(label_value("- **City:** Osaka.\n") == "osaka");
   CHECK(label_value("- Location: Gothenburg, Sweden") == "gothenburg, sweden");
   CHECK(label_value("- Prefers short answers.").empty());
