@@ -10,6 +10,8 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace {
@@ -171,6 +173,35 @@ std::vector<Diverted> diverted_items(const StoreView& store,
   return out;
 }
 
+// Where each line of a text starts, by the line: whether the text holds
+// another at the start of one of its lines, found without searching the
+// whole text once per question. A day's overflow file grows all day, and a
+// run that moves many items asks once for each.
+class LineStarts {
+public:
+  explicit LineStarts(const std::string& text) : m_text(text) {
+    for (std::size_t at = 0; at < text.size();) {
+      const auto end = std::min(text.find('\n', at), text.size());
+      m_starts[std::string_view(text).substr(at, end - at)].push_back(at);
+      at = end + 1;
+    }
+  }
+
+  // Whether `item` is in the text starting at the start of a line.
+  bool holds(std::string_view item) const {
+    const auto first = item.substr(0, std::min(item.find('\n'), item.size()));
+    const auto it = m_starts.find(first);
+    return it != m_starts.end() &&
+           std::any_of(it->second.begin(), it->second.end(), [&](std::size_t at) {
+             return std::string_view(m_text).substr(at).starts_with(item);
+           });
+  }
+
+private:
+  const std::string& m_text;
+  std::unordered_map<std::string_view, std::vector<std::size_t>> m_starts;
+};
+
 class WorkingMemoryRule final : public engram::Rule {
 public:
   void run(StoreView& store) override {
@@ -278,12 +309,12 @@ private:
     // An item the destination holds already is not added again: an earlier
     // run wrote it there, and its removal from WORKING.md was deferred (the
     // agent wrote WORKING.md meanwhile). Moving it now only takes it out.
+    const LineStarts held(existing);
     std::string added;
     for (const auto& text : moved_items) {
-      if (existing.starts_with(text) || existing.find("\n" + text) != std::string::npos) {
-        continue;
+      if (!held.holds(text)) {
+        added += text;
       }
-      added += text;
     }
     if (!added.empty()) {
       store.set_body(destination, existing + added);
