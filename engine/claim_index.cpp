@@ -122,6 +122,12 @@ std::uint32_t ClaimTable::add(std::string_view text, claims::PreparedClaim prepa
   }
   std::sort(shape.all.begin(), shape.all.end());
   shape.all.erase(std::unique(shape.all.begin(), shape.all.end()), shape.all.end());
+  shape.posted = shape.all;
+  for (const auto& [name, stem] : shape.prepared.tokens.quoted_words) {
+    shape.posted.push_back(number(m_tokens, stem));
+  }
+  std::sort(shape.posted.begin(), shape.posted.end());
+  shape.posted.erase(std::unique(shape.posted.begin(), shape.posted.end()), shape.posted.end());
   for (const auto& token : shape.prepared.tokens.subject) {
     shape.subject.push_back(number(m_tokens, token));
   }
@@ -160,7 +166,7 @@ void ClaimIndex::post(std::uint32_t id, const ClaimTable& table) {
   }
   m_posted[id] = 1;
   const auto& shape = table.shape(id);
-  for (const auto token : shape.all) {
+  for (const auto token : shape.posted) {
     if (token >= m_postings.size()) {
       m_postings.resize(token + 1);
     }
@@ -392,12 +398,39 @@ void ClaimIndex::count_candidates(const ClaimTable::Shape& in, const ClaimTable&
       }
     }
   } else if (holds_at_least != k_never) {
-    probe_rarest(in, table, holds_at_least, query);
+    // Counting finds duplicates only, once a claim has a subject: its
+    // updates share that subject (same_subject) or what it passes over.
+    const bool duplicates_only = wanted == Wanted::duplicates || !in.subject.empty();
+    probe_rarest(in, table, holds_at_least, duplicates_only ? rarest_value(in) : nullptr, query);
   }
 }
 
+const std::vector<std::uint32_t>* ClaimIndex::rarest_value(const ClaimTable::Shape& in) const {
+  // A duplicate holds every value of the incoming claim (claims::relation's
+  // containment drops values, never adds them), so only the texts holding
+  // its rarest value can be one. A name written in a code span can make a
+  // bare word of the other claim a value, so such a claim is probed by
+  // counts instead. Without this, notes that share a template and differ in
+  // an id each made every other one a candidate: quadratic in their number.
+  if (!in.prepared.tokens.quoted_words.empty()) {
+    return nullptr;
+  }
+  const std::vector<std::uint32_t>* rarest = nullptr;
+  for (const auto token : in.all) {
+    if (std::binary_search(in.words.begin(), in.words.end(), token)) {
+      continue; // a word (or a value also written as one of its words)
+    }
+    const auto& postings = postings_of(token);
+    if (rarest == nullptr || postings.size() < rarest->size()) {
+      rarest = &postings;
+    }
+  }
+  return rarest;
+}
+
 void ClaimIndex::probe_rarest(const ClaimTable::Shape& in, const ClaimTable& table,
-                              std::size_t holds_at_least, Query& query) const {
+                              std::size_t holds_at_least, const std::vector<std::uint32_t>* valued,
+                              Query& query) const {
   // Prefix filtering with counts: a match holds `holds_at_least` of the n
   // tokens, so of the `probed` rarest it holds at least `bound`; counting
   // through those postings finds every match, and only a text whose count
@@ -413,6 +446,19 @@ void ClaimIndex::probe_rarest(const ClaimTable::Shape& in, const ClaimTable& tab
   });
   const auto probed = std::min(n, n - holds_at_least + 1 + k_extra_probes);
   const auto bound = static_cast<std::uint32_t>(holds_at_least - (n - probed));
+  std::size_t walk = 0;
+  for (std::size_t k = 0; k < probed; ++k) {
+    walk += postings_of(order[k]).size();
+  }
+  if (valued != nullptr && valued->size() <= walk) {
+    // Fewer texts hold the value every match holds than the counting would walk.
+    for (const auto id : *valued) {
+      if (text::shared_count(in.all, table.shape(id).posted) >= holds_at_least) {
+        query.see(id);
+      }
+    }
+    return;
+  }
   auto& count = query.count;
   for (std::size_t k = 0; k < probed; ++k) {
     for (const auto id : postings_of(order[k])) {
@@ -422,7 +468,8 @@ void ClaimIndex::probe_rarest(const ClaimTable::Shape& in, const ClaimTable& tab
   }
   std::erase_if(query.candidates, [&](std::uint32_t id) {
     return table.normal(id) != in.normal &&
-           (count[id] < bound || text::shared_count(in.all, table.shape(id).all) < holds_at_least);
+           (count[id] < bound ||
+            text::shared_count(in.all, table.shape(id).posted) < holds_at_least);
   });
 }
 

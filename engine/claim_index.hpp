@@ -25,11 +25,13 @@ public:
   // A claim text as comparison sees it, with its tokens numbered: shared by
   // the texts that prepare alike (a claim, and the same claim as an item).
   struct Shape {
-    claims::PreparedClaim prepared;             // its normal form and tokens
-    std::uint32_t normal = 0;                   // the number of its normal form
-    std::vector<std::uint32_t> words;           // its significant words, numbered, sorted
-    std::vector<std::uint32_t> all;             // its words and values, numbered, each once
-    std::vector<std::uint32_t> subject;         // what it is about, numbered, sorted
+    claims::PreparedClaim prepared;     // its normal form and tokens
+    std::uint32_t normal = 0;           // the number of its normal form
+    std::vector<std::uint32_t> words;   // its significant words, numbered, sorted
+    std::vector<std::uint32_t> all;     // its words and values, numbered, each once
+    std::vector<std::uint32_t> posted;  // all, and the word each name it writes in a code span
+                                        // stems to (another claim's word it reads as that name)
+    std::vector<std::uint32_t> subject; // what it is about, numbered, sorted
     std::vector<std::uint32_t> predicate_words; // its words outside the subject, numbered, sorted
     std::vector<std::uint32_t> passed_over;     // what a choice it states passes over, numbered
   };
@@ -171,10 +173,18 @@ private:
   void count_candidates(const ClaimTable::Shape& in, const ClaimTable& table, double near_threshold,
                         Wanted wanted, Query& query) const;
 
+  // The texts holding the value of `in` that fewest texts hold, when every
+  // duplicate of `in` must hold all its values; nullptr when it has none, or
+  // when a name it writes in a code span could make another claim's word a value.
+  const std::vector<std::uint32_t>* rarest_value(const ClaimTable::Shape& in) const;
+
   // Marks in `query` the texts holding enough of the rarest of `in`'s tokens,
-  // then keeps those that hold `holds_at_least` of them (or `in`'s normal form).
+  // then keeps those that hold `holds_at_least` of them (or `in`'s normal
+  // form). When every match must hold one of the texts of `valued` (see
+  // rarest_value), those are looked at instead if they are fewer.
   void probe_rarest(const ClaimTable::Shape& in, const ClaimTable& table,
-                    std::size_t holds_at_least, Query& query) const;
+                    std::size_t holds_at_least, const std::vector<std::uint32_t>* valued,
+                    Query& query) const;
 
   // The claims of the indexed files whose texts, of `candidates`, `in`
   // duplicates or updates as `wanted`, by path and then by position.

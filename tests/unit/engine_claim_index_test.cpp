@@ -32,7 +32,8 @@ public:
     const auto& system = systems[below(systems.size())];
     static const std::vector<std::string> days = {"Monday", "Friday"};
     static const std::vector<std::string> times = {"02:00", "03:30"};
-    switch (below(9)) {
+    static const std::vector<std::string> versions = {"7", "6.2"};
+    switch (below(12)) {
     case 0:
       return "The " + system + " " + attributes[below(attributes.size())] + " is " +
              std::to_string(10 * below(4)) + ".";
@@ -51,6 +52,15 @@ public:
       return "The " + system + " runs nightly at " + times[below(times.size())] + ".";
     case 7:
       return "The nightly " + system + " was moved to " + times[below(times.size())] + ".";
+    case 9: // a name in a code span or bare (a word then, or a value), in fewer words or more
+      return "The " + system + " cache is " + (below(2) == 0 ? "`redis` " : "redis ") +
+             versions[below(versions.size())] + (below(2) == 0 ? "." : " for sessions.");
+    case 10: // values a template shares, and one of its own
+      return "Note rw" + std::to_string(below(40)) + "x says the " + system + " ran at " +
+             times[below(times.size())] + ".";
+    case 11: // an instruction with a value, which an update changes
+      return "Restart the " + system + " every " + std::to_string(10 * (1 + below(2))) +
+             " minutes.";
     default:
       return "The " + system + " runs nightly and " + attributes[below(attributes.size())] +
              " matters.";
@@ -229,4 +239,43 @@ TEST_CASE("a claim naming its subject in full finds the claim that says part of 
     CHECK(dump(found) == dump(engram::definition::related_claims(
                              workspace, incoming, Layer::semantic, ClaimDetail::unclassified)));
   }
+}
+
+TEST_CASE("a name written in a code span in one claim and bare in another is found either way, "
+          "as comparing with every claim finds it") {
+  test::TempDir dir;
+  test::write_file(dir / "semantic" / "cache.md",
+                   "---\ntype: semantic\n---\n"
+                   "- The refund queue cache is `redis` 6.2 for sessions.\n"
+                   "- The order sync cache is redis 7 for sessions.\n"
+                   "- Note rw1x says the tax report ran at 02:00.\n"
+                   "- Note rw2x says the tax report ran at 03:30.\n");
+  const store::Layout layout;
+  const auto snapshot = store::scan(dir.path(), layout, store::ScanLimits{});
+  engine::Workspace workspace(snapshot, layout, config::Settings::defaults(), Date(2026, 11, 22),
+                              RunKind::full);
+  workspace.begin_rule("episodic-decay");
+  // Each restates one claim of the file: a duplicate, however its names are written.
+  const std::vector<std::pair<std::string, std::size_t>> restated = {
+      {"The refund queue cache is redis 6.2.", 0},
+      {"The order sync cache is `redis` 7.", 1},
+      {"Note rw1x says the tax report ran at 02:00.", 2},
+  };
+  for (const auto& [incoming, index] : restated) {
+    INFO(incoming);
+    const auto found =
+        workspace.duplicate_claims(incoming, Layer::semantic, ClaimDetail::unclassified);
+    REQUIRE(dump(found) == dump(engram::definition::duplicate_claims(
+                               workspace, incoming, Layer::semantic, ClaimDetail::unclassified)));
+    REQUIRE(found.size() == 1);
+    CHECK(found.front().index == index);
+    CHECK(dump(workspace.related_claims(incoming, Layer::semantic, ClaimDetail::unclassified)) ==
+          dump(engram::definition::related_claims(workspace, incoming, Layer::semantic,
+                                                  ClaimDetail::unclassified)));
+  }
+  // Another note of the same template, with an id of its own: no duplicate.
+  CHECK(workspace
+            .duplicate_claims("Note rw3x says the tax report ran at 02:00.", Layer::semantic,
+                              ClaimDetail::unclassified)
+            .empty());
 }
