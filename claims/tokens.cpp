@@ -5,6 +5,7 @@
 #include "claims/tokens.hpp"
 
 #include "claims/normalise.hpp"
+#include "claims/stamp.hpp"
 #include "claims/subject.hpp"
 #include "claims/token_values.hpp"
 #include "claims/token_words.hpp"
@@ -427,8 +428,8 @@ void sort_all(ClaimTokens& tokens) {
 } // namespace
 
 ClaimTokens tokens_of(std::string_view text) {
-  const auto plain =
-      detail::time_clause_last(detail::contrast_as_choice(detail::without_link_targets(text)));
+  const auto plain = detail::time_clause_last(
+      detail::contrast_as_choice(detail::without_stamp(detail::without_link_targets(text))));
   auto ordered = ordered_tokens(fold(plain, KeepBackticks::yes));
   const bool changed_from = detail::change_as_choice(ordered);
   auto predicate = predicate_of(ordered, detail::proper_words(plain));

@@ -553,6 +553,24 @@ TEST_CASE("claims: a time clause written first qualifies the claim as one writte
         Relation::duplicate);
 }
 
+TEST_CASE("claims: log lines of one template about different things are different claims") {
+  CHECK(compare("2026-12-06: Race note rw0xaaabq says the cache job ran beside the writer.",
+                "2026-12-06: Race note rw0xaaaaq says the cache job ran beside the writer.") ==
+        Relation::distinct);
+  CHECK(compare("[14:32] Build ci-412 passed on main.", "[14:10] Build ci-411 passed on main.") ==
+        Relation::distinct);
+  // The stamp says when, not what: a new value said later updates the claim,
+  // and the same claim restated on another day, or without a stamp, is it.
+  CHECK(compare("2026-12-06: The API version is 4.", "2026-12-05: The API version is 3.") ==
+        Relation::update);
+  CHECK(compare("2026-12-06: The staging database is Postgres 15.",
+                "The staging database is Postgres 15.") == Relation::duplicate);
+  CHECK(compare("[2026-12-06 14:32] Restarted the cache job.",
+                "[2026-12-05 09:10] Restarted the cache job.") == Relation::duplicate);
+  CHECK(compare("- 2026-12-06: The API version is 4.", "2026-12-06: The API version is 4.") ==
+        Relation::duplicate);
+}
+
 TEST_CASE("claims: a name in a code span and the same name written bare are one value") {
   // A bare word is stemmed ("tower" reads as "tow") and a code span is not:
   // read apart, the two would be a changed value, and the agent's line updated.

@@ -72,6 +72,27 @@ TEST_CASE("claims: a claim's subject is what comes before its predicate") {
   CHECK_FALSE(tokens_of("The team uses Slack.").copular);
 }
 
+TEST_CASE("claims: a log line's opening stamp is when it was written, not what it says") {
+  using V = std::vector<std::string>;
+  const V race{"not", "rac", "rw7x"};
+  CHECK(tokens_of("2026-12-06: Race note rw7x says the job ran.").subject == race);
+  CHECK(tokens_of("- 2026-12-06 14:32 \u2014 Race note rw7x says the job ran.").subject == race);
+  CHECK(tokens_of("1. [2026-12-06T14:32] Race note rw7x says the job ran.").subject == race);
+  CHECK(tokens_of("- [x] 14:32 Race note rw7x says the job ran.").subject == race);
+  CHECK(tokens_of("> 14:32 - Race note rw7x says the job ran.").subject == race);
+  const auto stamped = tokens_of("2026-12-06: The API version is 4.");
+  CHECK(stamped.subject == V{"api", "version"});
+  CHECK_FALSE(has(stamped.values, "2026-12-06"));
+  CHECK(tokens_of("[14:32] Restarted the cache job.").values.empty());
+  // Not a stamp: a date a verb follows is the subject; a range, a date run
+  // into a word, a stamp with nothing after it.
+  CHECK(tokens_of("2026-12-06 is the release date.").subject == V{"dat", "relea"});
+  CHECK(tokens_of("14:30-15:00 standup in room 4.").subject ==
+        tokens_of("14:30-15:00 standup in room 4").subject);
+  CHECK(tokens_of("2026-12-06abc: Race note rw7x says the job ran.").subject != race);
+  CHECK(has(tokens_of("2026-12-06:").values, "2026-12-06"));
+}
+
 TEST_CASE("claims: numbers compare as numbers however they are written") {
   CHECK(tokens_of("at least twelve characters").values ==
         tokens_of("at least 12 characters").values);
