@@ -92,7 +92,8 @@ TEST_CASE("an update supersedes the live claim, not its words quoted in an older
   });
   const auto body = read_file(store / "semantic" / "deploys.md");
   INFO(body);
-  CHECK_THAT(body, Catch::Contains("- Deploys run from the release branch.\n  " + k_earlier + "\n"));
+  CHECK_THAT(body,
+             Catch::Contains("- Deploys run from the release branch.\n  " + k_earlier + "\n"));
   CHECK_THAT(body, Catch::Contains("- The deploy timeout is 90 seconds.\n  <!-- superseded "
                                    "2026-11-22: previously \"- The deploy timeout is 30 seconds.\" "
                                    "-->"));
@@ -130,4 +131,39 @@ TEST_CASE("tasks and session metadata stay with their episode in archive/, never
   CHECK_THAT(semantic, !Catch::Contains("TODO"));
   CHECK_THAT(semantic, !Catch::Contains("Session ID"));
   CHECK_FALSE(fs::exists(store / "episodic" / "2026-05-01-session.md"));
+}
+
+TEST_CASE("a day of log lines of one template, each about its own note, is filed line by line "
+          "with none superseded") {
+  // Log lines open with their stamp and differ in an id: each is a claim of
+  // its own, whatever words they share ("Race note rw7x says the cache job
+  // ran …" and "Race note rw8x says the cache job ran …").
+  constexpr int k_lines = 1200;
+  const char* things[] = {"cache", "deploy", "invoice", "login"};
+  const char* kinds[] = {"job", "check", "task"};
+  std::string body = "# Working memory moved out\n\n";
+  for (int n = 0; n < k_lines; ++n) {
+    body += "- 2026-05-01: Race note rw" + std::to_string(n) + "x says the " + things[n % 4] + " " +
+            kinds[n % 3] + " ran " + (n % 2 == 0 ? "beside" : "after") + " the writer.\n";
+  }
+  const Sandbox sandbox;
+  const auto store = consolidated(sandbox, [&](const fs::path& s) {
+    write_file(s / "episodic" / "2026-05-01-working-memory.md",
+               episodic_memory({"race"}, "2026-05-01", "2026-06-01", body));
+  });
+  std::string filed;
+  for (const auto& entry : fs::recursive_directory_iterator(store)) {
+    const auto relative = fs::relative(entry.path(), store).string();
+    if (entry.is_regular_file() && entry.path().extension() == ".md" &&
+        !relative.starts_with("archive/") && !relative.starts_with(".")) {
+      filed += read_file(entry.path());
+    }
+  }
+  CHECK_THAT(filed, !Catch::Contains("superseded"));
+  int live = 0;
+  for (int n = 0; n < k_lines; ++n) {
+    live += filed.find("Race note rw" + std::to_string(n) + "x ") != std::string::npos ? 1 : 0;
+  }
+  CHECK(live == k_lines);
+  CHECK_FALSE(fs::exists(store / "episodic" / "2026-05-01-working-memory.md"));
 }
