@@ -45,6 +45,15 @@ constexpr std::array<std::string_view, 48> k_base_verbs = {
     "last",   "cover", "block",   "retry",   "trigger", "break",   "land",   "sit",
 };
 
+// Past tenses no suffix shows ("Deploy 412 went out", "The job ran twice"):
+// verbs as the "-ed" of a regular one is. Not those also read as adjectives
+// or nouns before a noun ("the left panel", "a lost-and-found box").
+constexpr std::array<std::string_view, 23> k_irregular_pasts = {
+    "went",    "ran",    "took",  "got",   "kept",  "held",  "sent",  "broke",
+    "sat",     "knew",   "spoke", "came",  "began", "wrote", "gave",  "became",
+    "brought", "bought", "told",  "spent", "won",   "fell",  "froze",
+};
+
 // The most tokens a subject said to be "the" something has ("Priya", "Ana
 // Lima"); a longer one is a sentence of its own. One opened by a determiner
 // ("The problem is the network") is the thing that has the value.
@@ -54,8 +63,8 @@ constexpr std::size_t k_inverted_subject_reach = 3;
 // its subject unwritten ("Prefers short answers"); ones that are plural nouns
 // as often ("Retries", "Runs", "Returns") are not among them.
 constexpr std::array<std::string_view, 18> k_profile_verbs = {
-    "prefers", "likes",  "dislikes", "wants",   "lives", "loves",  "hates",  "enjoys", "speaks",
-    "knows",   "works",  "uses",     "studies", "owns",  "drinks", "drives", "eats",   "needs",
+    "prefers", "likes", "dislikes", "wants",   "lives", "loves",  "hates",  "enjoys", "speaks",
+    "knows",   "works", "uses",     "studies", "owns",  "drinks", "drives", "eats",   "needs",
 };
 
 // Words that open an instruction: its predicate is the whole claim.
@@ -90,10 +99,10 @@ constexpr std::array<std::string_view, 9> k_adverbs = {
 // Names of what comes in numbered versions: "C++17", "ES2022", "python3"
 // name a version, where "web-1" and "db01" name a host.
 constexpr std::array<std::string_view, 32> k_version_families = {
-    "c++",   "c",    "es",      "ecmascript", "python", "py",     "node",  "java",
-    "jdk",   "ios",  "android", "api",        "php",    "ruby",   "go",    "gcc",
-    "clang", "llvm", "tls",     "http",       "ubuntu", "debian", "macos", "windows",
-    "gpt",   "claude", "llama", "gemini", "mistral", "qwen", "deepseek", "phi",
+    "c++",   "c",      "es",      "ecmascript", "python",  "py",     "node",     "java",
+    "jdk",   "ios",    "android", "api",        "php",     "ruby",   "go",       "gcc",
+    "clang", "llvm",   "tls",     "http",       "ubuntu",  "debian", "macos",    "windows",
+    "gpt",   "claude", "llama",   "gemini",     "mistral", "qwen",   "deepseek", "phi",
 };
 
 // Pronouns: a predicate may follow one ("We use pnpm").
@@ -122,7 +131,8 @@ bool is_verb_like(std::string_view word) {
       !word.ends_with("is")) {
     return true;
   }
-  return (word.size() >= 5 && word.ends_with("ed")) || listed(k_base_verbs, word);
+  return (word.size() >= 5 && word.ends_with("ed")) || listed(k_base_verbs, word) ||
+         listed(k_irregular_pasts, word);
 }
 
 // Whether `word` has the shape of a participle ("invalidated", "running",

@@ -559,6 +559,11 @@ TEST_CASE("claims: log lines of one template about different things are differen
         Relation::distinct);
   CHECK(compare("[14:32] Build ci-412 passed on main.", "[14:10] Build ci-411 passed on main.") ==
         Relation::distinct);
+  // A number naming the thing before a verb in an irregular past is the thing's.
+  CHECK(compare("Deploy 412 went out at 10:00.", "Deploy 411 went out at 10:00.") ==
+        Relation::distinct);
+  CHECK(compare("Deploy 412 went out at 11:00.", "Deploy 412 went out at 10:00.") ==
+        Relation::update);
   // The stamp says when, not what: a new value said later updates the claim,
   // and the same claim restated on another day, or without a stamp, is it.
   CHECK(compare("2026-12-06: The API version is 4.", "2026-12-05: The API version is 3.") ==

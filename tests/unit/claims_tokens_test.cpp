@@ -68,6 +68,8 @@ TEST_CASE("claims: a claim's subject is what comes before its predicate") {
   CHECK(tokens_of("Always pin versions").subject.empty());     // an instruction is all predicate
   CHECK(tokens_of("The session store is Memcached.").copular); // a name, not a participle
   CHECK_FALSE(tokens_of("The cache is invalidated nightly").copular);
+  CHECK(tokens_of("Release 412 of the api went out.").subject == V{"412", "api", "relea"});
+  CHECK(tokens_of("The left panel shows alerts.").subject.size() == 2); // "left", "panel"
   CHECK(tokens_of("CI runs on Travis.").copular); // a verb and a preposition name a value
   CHECK_FALSE(tokens_of("The team uses Slack.").copular);
 }
