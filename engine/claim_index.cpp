@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <unordered_set>
 
 namespace engram::engine {
 namespace {
@@ -342,7 +341,7 @@ void ClaimIndex::probe_rarest(const ClaimTable::Shape& in, const ClaimTable& tab
   const auto probed = std::min(n, n - holds_at_least + 1 + k_extra_probes);
   const auto bound = static_cast<std::uint32_t>(holds_at_least - (n - probed));
   std::size_t walk = 0;
-  for (std::size_t k = 0; k < probed; ++k) {
+  for (std::size_t k = 0; valued != nullptr && k < probed; ++k) {
     walk += postings_of(order[k]).size();
   }
   if (valued != nullptr && valued->size() <= walk) {
