@@ -4,8 +4,11 @@
 // tokenising so what makes a changed value can be read on its own.
 #include "claims/token_values.hpp"
 
+#include "claims/tokens.hpp"
+
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <fmt/format.h>
 #include <string>
 
@@ -219,7 +222,7 @@ void join_numbers(std::vector<Token>& tokens) {
 }
 
 // The number a number word, or two joined by a hyphen ("thirty-five"), stands
-// for, or "". "one" stays a word: it is a pronoun as often as a number.
+// for, or "". "one" stays a word: see one_as_number.
 std::string number_of(std::string_view token) {
   const auto value = [](std::string_view word) -> int {
     const auto it = std::find(k_number_words.begin(), k_number_words.end(), word);
@@ -238,6 +241,112 @@ std::string number_of(std::string_view token) {
   }
   const auto n = value(token);
   return n < 0 || token == "one" ? std::string() : std::to_string(n);
+}
+
+namespace {
+
+// Whether `text` writes "One" inside a name ("a Sonos One", "Xbox One"):
+// capitalised after a word, where a sentence would not start.
+bool one_in_a_name(std::string_view text) {
+  for (auto at = text.find("One"); at != std::string_view::npos; at = text.find("One", at + 1)) {
+    const auto before = text.find_last_not_of(' ', at == 0 ? 0 : at - 1);
+    const bool after_word = at > 0 && before != std::string_view::npos &&
+                            std::isalnum(static_cast<unsigned char>(text[before])) != 0;
+    const bool whole =
+        at + 3 == text.size() || std::isalpha(static_cast<unsigned char>(text[at + 3])) == 0;
+    if (after_word && whole && before + 1 < at) {
+      return true;
+    }
+  }
+  return false;
+}
+
+} // namespace
+
+void one_as_number(std::vector<Token>& tokens, std::string_view text) {
+  if (one_in_a_name(text)) {
+    return;
+  }
+  // Words before "one" that make it a pronoun ("the one", "no one", "which
+  // one"), and nouns after it that make an idiom ("one thing to check").
+  constexpr std::array<std::string_view, 13> k_pronoun_before = {
+      "the", "this", "that", "which", "each", "every",   "no",
+      "any", "some", "a",    "an",    "only", "another",
+  };
+  constexpr std::array<std::string_view, 5> k_idioms = {"thing", "things", "way", "point",
+                                                        "another"};
+  for (std::size_t w = 0; w + 1 < tokens.size(); ++w) {
+    const auto& next = tokens[w + 1];
+    const bool counts =
+        !tokens[w].value && tokens[w].text == "one" && !next.value && !is_stopword(next.text) &&
+        !is_listed(k_idioms, next.text) &&
+        (w == 0 || tokens[w - 1].value || !is_listed(k_pronoun_before, tokens[w - 1].text));
+    if (counts) {
+      tokens[w] = {"1", true, tokens[w].boundary, tokens[w].opener};
+    }
+  }
+}
+
+namespace {
+
+// Whether a value is a quantity a bound can hold: a number, a percentage or
+// an amount of money ("80%", "$5000").
+bool is_quantity(std::string_view value) {
+  if (value.ends_with('%')) {
+    value.remove_suffix(1);
+  }
+  for (const auto symbol : k_currency_symbols) {
+    if (value.starts_with(symbol)) {
+      value.remove_prefix(symbol.size());
+    }
+  }
+  return is_plain_number(value);
+}
+
+} // namespace
+
+void bounds_as_one(std::vector<Token>& tokens) {
+  // Longest first: "no more than" before "more than".
+  static const std::array<std::pair<std::vector<std::string_view>, std::string_view>, 16> k_bounds{{
+      {{"no", "more", "than"}, "under"},
+      {{"not", "more", "than"}, "under"},
+      {{"no", "longer", "than"}, "under"},
+      {{"a", "maximum", "of"}, "under"},
+      {{"no", "less", "than"}, "above"},
+      {{"no", "fewer", "than"}, "above"},
+      {{"a", "minimum", "of"}, "above"},
+      {{"up", "to"}, "under"},
+      {{"at", "most"}, "under"},
+      {{"less", "than"}, "under"},
+      {{"fewer", "than"}, "under"},
+      {{"at", "least"}, "above"},
+      {{"more", "than"}, "above"},
+      {{"below"}, "under"},
+      {{"max"}, "under"},
+      {{"min"}, "above"},
+  }};
+  for (std::size_t w = 0; w < tokens.size(); ++w) {
+    for (const auto& [words, bound] : k_bounds) {
+      const auto end = w + words.size();
+      const bool matches =
+          end < tokens.size() && tokens[end].value && is_quantity(tokens[end].text) &&
+          std::equal(
+              words.begin(), words.end(), tokens.begin() + static_cast<long>(w),
+              [](std::string_view word, const Token& t) { return !t.value && t.text == word; });
+      if (matches) {
+        tokens.erase(tokens.begin() + static_cast<long>(w) + 1,
+                     tokens.begin() + static_cast<long>(end));
+        tokens[w].text = bound;
+        break;
+      }
+    }
+  }
+}
+
+void read_numbers(std::vector<Token>& tokens, std::string_view text) {
+  one_as_number(tokens, text);
+  join_numbers(tokens);
+  bounds_as_one(tokens);
 }
 
 // A number token split from its unit: "16gb" is 16 and gb, "100ms" 100 and

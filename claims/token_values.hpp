@@ -43,8 +43,26 @@ bool is_listed(const std::array<std::string_view, N>& list, std::string_view wor
 void join_numbers(std::vector<Token>& tokens);
 
 // The number a number word, or two joined by a hyphen ("thirty-five"), stands
-// for, or "". "one" stays a word: it is a pronoun as often as a number.
+// for, or "". "one" stays a word here: it is a pronoun as often as a number
+// (see one_as_number).
 [[nodiscard]] std::string number_of(std::string_view token);
+
+// Each "one" of `text`'s tokens that counts what follows it ("needs one
+// approval", "within one hour") as the value 1, as "two" is 2: before a word
+// of content, not after a determiner ("the one", "no one") nor before "of"
+// ("one of the replicas"); none where `text` names with it ("a Sonos One").
+void one_as_number(std::vector<Token>& tokens, std::string_view text);
+
+// Each phrase that bounds the number after it as one word: "up to", "at
+// most", "no more than", "less than", "below" and "max" as "under"; "at
+// least", "no less than", "more than" and "min" as "above", so "Keep PRs at
+// most 400 lines" says what "Keep PRs under 400 lines" does. Before anything
+// but a number ("under kv/prod", "up to Backblaze") the words stay.
+void bounds_as_one(std::vector<Token>& tokens);
+
+// The numbers of `text`'s tokens read as they are meant: one_as_number,
+// join_numbers, then bounds_as_one.
+void read_numbers(std::vector<Token>& tokens, std::string_view text);
 
 // A number token split from its unit: "16gb" is 16 and gb, "100ms" 100 and
 // ms. Ordinals (1st, 3rd) and anything else stay whole.

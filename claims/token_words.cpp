@@ -313,16 +313,44 @@ bool change_as_choice(std::vector<Token>& out) {
   return false;
 }
 
-void stay_as_keep(std::vector<Token>& out) {
+namespace {
+
+// Where the words of "X should stay Y" or "X can be under N" that make it
+// "Keep X Y" end, when a modal verb is at `at`; `at` when there is none.
+std::size_t keeping_end(const std::vector<Token>& out, std::size_t at) {
   constexpr std::array<std::string_view, 2> k_modal = {"should", "must"};
   constexpr std::array<std::string_view, 2> k_staying = {"stay", "remain"};
+  // Only a bound makes "be" a keeping: "can be up to 400 words" is a limit,
+  // where "should be concise" is not said of a number.
+  constexpr std::array<std::string_view, 4> k_bounding = {"should", "must", "can", "may"};
+  constexpr std::array<std::string_view, 3> k_adverbs = {"now", "still", "always"};
+  const auto word = [&](std::size_t w) { return w < out.size() && !out[w].value; };
+  if (!word(at)) {
+    return at;
+  }
+  if (is_listed(k_modal, out[at].text) && word(at + 1) && is_listed(k_staying, out[at + 1].text)) {
+    return at + 2;
+  }
+  auto be = at + 1;
+  while (word(be) && is_listed(k_adverbs, out[be].text)) {
+    ++be;
+  }
+  const bool bounded = is_listed(k_bounding, out[at].text) && word(be) && out[be].text == "be" &&
+                       word(be + 1) &&
+                       (out[be + 1].text == "under" || out[be + 1].text == "above") &&
+                       be + 2 < out.size() && out[be + 2].value;
+  return bounded ? be + 1 : at;
+}
+
+} // namespace
+
+void stay_as_keep(std::vector<Token>& out) {
   // What is kept is named in a few words ("Replies", "The summary email").
   constexpr std::size_t k_kept_words = 4;
   for (std::size_t at = 1; at <= k_kept_words && at + 2 < out.size(); ++at) {
-    if (!out[at].value && is_listed(k_modal, out[at].text) && !out[at + 1].value &&
-        is_listed(k_staying, out[at + 1].text)) {
+    if (const auto end = keeping_end(out, at); end != at) {
       out.erase(out.begin() + static_cast<std::ptrdiff_t>(at),
-                out.begin() + static_cast<std::ptrdiff_t>(at + 2));
+                out.begin() + static_cast<std::ptrdiff_t>(end));
       out.insert(out.begin(), Token{"keep", false, false, false});
       return;
     }

@@ -62,7 +62,7 @@ bool change_as_choice(std::vector<Token>& out);
 
 // Writes "X should stay Y" (or must, remain) as the instruction "Keep X Y"
 // it gives: "Replies should stay under 200 words" is "Keep replies under
-// 200 words".
+// 200 words", and so is "Replies should be (can be) under 200 words", a bound.
 void stay_as_keep(std::vector<Token>& out);
 
 // Drops the head of a compound that says no more than the word before it:

@@ -233,12 +233,11 @@ bool negates(const Token& token) {
   return !token.value && (role_of(token.text) == Role::negation || token.text.ends_with("n't"));
 }
 
-// Removes the phrases that say nothing of what a claim says, so that "Make
-// sure to bump the changelog", "Don't forget to bump the changelog" and "Bump
-// the changelog" compare as one rule, and its negation as their opposite;
-// "the editor of choice" is "the editor".
-// True when it removed a phrase opening an instruction ("Make sure to",
-// "Be sure to", "Remember to", "Lena asked me to"): what follows is the instruction.
+// Removes the phrases that say nothing of what a claim says: "Make sure to
+// bump the changelog", "Don't forget to bump the changelog" and "Bump the
+// changelog" are one rule, its negation their opposite, "the editor of choice"
+// "the editor". True when it removed a phrase opening an instruction ("Make
+// sure to", "Be sure to", "Remember to", "Lena asked me to"): the instruction follows.
 bool drop_idioms(std::vector<Token>& out) {
   std::size_t w = !out.empty() && out[0].text == "please" ? 1 : 0;
   const auto is = [&](std::size_t at, std::string_view word) {
@@ -289,7 +288,8 @@ void days_of_months(std::vector<Token>& out) {
 // The tokens of folded text in order: quoted values whole, a number with its
 // unit split ("16gb" is the value 16 and the word gb, as "16 GB" is), every
 // other token split into words.
-std::vector<Token> ordered_tokens(const std::string& folded) {
+std::vector<Token> ordered_tokens(std::string_view plain) {
+  const std::string folded = fold(plain, KeepBackticks::yes);
   std::vector<Token> out;
   std::string_view currency; // a symbol written before the amount it is of
   std::size_t i = 0;
@@ -345,7 +345,7 @@ std::vector<Token> ordered_tokens(const std::string& folded) {
       out.back().boundary = out.back().boundary || colon;
     }
   }
-  detail::join_numbers(out);
+  detail::read_numbers(out, plain);
   const bool instruction = drop_idioms(out);
   detail::as_instead_of(out);
   detail::stay_as_keep(out);
@@ -430,7 +430,7 @@ void sort_all(ClaimTokens& tokens) {
 ClaimTokens tokens_of(std::string_view text) {
   const auto plain = detail::time_clause_last(
       detail::contrast_as_choice(detail::without_stamp(detail::without_link_targets(text))));
-  auto ordered = ordered_tokens(fold(plain, KeepBackticks::yes));
+  auto ordered = ordered_tokens(plain);
   const bool changed_from = detail::change_as_choice(ordered);
   auto predicate = predicate_of(ordered, detail::proper_words(plain));
   put_definite_complement_first(ordered, predicate);

@@ -791,6 +791,20 @@ TEST_CASE("claims: 'X should stay Y' is the instruction 'Keep X Y'") {
         Relation::duplicate);
 }
 
+TEST_CASE("claims: 'X should be under N' is the instruction 'Keep X under N'") {
+  CHECK(compare("Pull requests should be no more than 400 lines.",
+                "Keep pull requests under 400 lines.") == Relation::duplicate);
+  CHECK(compare("Replies can now be up to 400 words.", "Keep replies under 200 words.") ==
+        Relation::update);
+  CHECK(compare("Coverage must be at least 85%.", "Coverage must stay above 80%.") ==
+        Relation::update);
+  // Without a bound, "be" is no keeping.
+  CHECK(compare("Replies should be friendly.", "Keep replies under 200 words.") !=
+        Relation::duplicate);
+  CHECK(compare("The search API returns at most 50 results.",
+                "The search API returns up to 50 results.") == Relation::duplicate);
+}
+
 TEST_CASE("claims: an email address is the email, a phone number the phone") {
   CHECK(compare("The user's email address is ana@example.com.",
                 "The user's email is ana@example.com.") == Relation::duplicate);
@@ -801,4 +815,15 @@ TEST_CASE("claims: an email address is the email, a phone number the phone") {
   // A home address is no email.
   CHECK(compare("The user's home address is 12 Rua Augusta.",
                 "The user's email is ana@example.com.") != Relation::update);
+}
+
+TEST_CASE("claims: 'one' counted is the number 1, written in words or digits") {
+  CHECK(compare("Keep one nightly backup.", "Keep 1 nightly backup.") == Relation::duplicate);
+  CHECK(compare("Every pull request needs one approval.",
+                "Every pull request needs two approvals.") == Relation::update);
+  CHECK(compare("The staging cluster has one replica.", "The staging cluster has 3 replicas.") ==
+        Relation::update);
+  // A pronoun says nothing of a count.
+  CHECK(compare("Maya prefers the older one for travel.", "Maya has two laptops.") ==
+        Relation::distinct);
 }

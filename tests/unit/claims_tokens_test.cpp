@@ -105,6 +105,39 @@ TEST_CASE("claims: numbers compare as numbers however they are written") {
   CHECK(tokens_of("16GB of RAM").words == tokens_of("16 GB of RAM").words);
 }
 
+TEST_CASE("claims: 'one' is a number where it counts, a word where it stands for a thing") {
+  using V = std::vector<std::string>;
+  CHECK(tokens_of("Every pull request needs one approval.").values == V{"1"});
+  CHECK(tokens_of("Tokens expire after one hour.").values ==
+        tokens_of("Tokens expire after 1 hour.").values);
+  CHECK(tokens_of("One worker drains the queue.").values == V{"1"});
+  CHECK(tokens_of("one thousand rows").values == V{"1000"});
+  // A pronoun: after a determiner, before "of", at the end, in an idiom.
+  CHECK(tokens_of("Use the fast one for builds.").values.empty());
+  CHECK(tokens_of("No one owns the billing service.").values.empty());
+  CHECK(tokens_of("One of the backups failed.").values.empty());
+  CHECK(tokens_of("Ana bought a new one.").values.empty());
+  CHECK(tokens_of("One thing to check is the cache.").values.empty());
+  // A name: "One" capitalised after a word.
+  CHECK(tokens_of("The speaker is a Sonos One.").values.empty());
+  CHECK(tokens_of("The console is an Xbox One with one controller.").values.empty());
+}
+
+TEST_CASE("claims: a bound on a number is one word however it is written") {
+  const auto words = [](const char* text) { return tokens_of(text).words; };
+  CHECK(words("Keep PRs at most 400 lines.") == words("Keep PRs under 400 lines."));
+  CHECK(words("Keep PRs no more than 400 lines.") == words("Keep PRs under 400 lines."));
+  CHECK(words("Returns up to 50 results.") == words("Returns less than 50 results."));
+  CHECK(words("Coverage above 80%.") == words("Coverage at least 80%."));
+  CHECK(words("Costs a minimum of $20.") == words("Costs more than $20."));
+  CHECK(words("Coverage above 80%.") != words("Coverage under 80%."));
+  // "No more than" is a bound, not a negation.
+  CHECK_FALSE(tokens_of("Keep PRs no more than 400 lines.").negated);
+  // Before anything but a number the words are what they say.
+  CHECK(words("Back up to Backblaze nightly.") != words("Back under Backblaze nightly."));
+  CHECK(words("Secrets live under kv/prod.") != words("Secrets live below kv/prod."));
+}
+
 TEST_CASE("claims: scopes and identifiers are what a fact holds in") {
   using V = std::vector<std::string>;
   CHECK(tokens_of("The flow is enabled in staging").scopes == V{"staging"});
