@@ -246,6 +246,10 @@ constexpr std::array<std::string_view, 8> k_replacing = {
     "replaced", "replace", "swapped", "swap", "traded", "trade", "exchanged", "exchange",
 };
 
+// Verbs that leave a thing for what the claim goes on to say ("left Acme and
+// now works at Globex").
+constexpr std::array<std::string_view, 4> k_leaving = {"left", "leaves", "quit", "quits"};
+
 // Tokens a change may put between its verb and "from" (the thing changed),
 // and between "from" and "to" (the value left): more is a clause of its own.
 constexpr std::size_t k_changed_words = 3;
@@ -287,6 +291,7 @@ bool change_as_choice(std::vector<Token>& out) {
   constexpr std::array<std::string_view, 1> k_to = {"to"};
   constexpr std::array<std::string_view, 2> k_with = {"with", "for"};
   constexpr std::array<std::string_view, 1> k_instead = {"instead"};
+  constexpr std::array<std::string_view, 1> k_and = {"and"};
   if (word_within(out, 0, out.size(), k_instead) != std::string::npos) {
     return false; // a choice written already
   }
@@ -306,6 +311,15 @@ bool change_as_choice(std::vector<Token>& out) {
       const auto with = word_within(out, v + 2, k_left_words, k_with);
       if (with != std::string::npos && with + 1 < out.size()) {
         out = with_left_last(out, v + 1, with, with, with + 1);
+        return true;
+      }
+    } else if (is_listed(k_leaving, out[v].text)) {
+      // "left Acme and now works at Globex" is "works at Globex instead of
+      // Acme"; without "now" the "and" may join two things left.
+      const auto joined = word_within(out, v + 2, k_left_words, k_and);
+      if (joined != std::string::npos && joined + 2 < out.size() && !out[joined + 1].value &&
+          out[joined + 1].text == "now") {
+        out = with_left_last(out, v + 1, joined, v, joined + 2);
         return true;
       }
     }

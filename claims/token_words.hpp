@@ -57,7 +57,8 @@ void as_instead_of(std::vector<Token>& out);
 // Writes a change from one thing to another as the choice it now makes:
 // "switched from Jira to Linear" as "switched Linear instead of Jira",
 // "replaced the Pixel 6 with a Pixel 8" as "replaced a Pixel 8 instead of
-// the Pixel 6". Whether it wrote one.
+// the Pixel 6", "left Acme and now works at Globex" as "works at Globex
+// instead of Acme". Whether it wrote one.
 bool change_as_choice(std::vector<Token>& out);
 
 // Writes "X should stay Y" (or must, remain) as the instruction "Keep X Y"

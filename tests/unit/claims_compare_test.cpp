@@ -779,6 +779,18 @@ TEST_CASE("claims: a change from one thing to another updates the claim that sta
                 "The team switched from Jira to Linear.") == Relation::update);
 }
 
+TEST_CASE("claims: 'left X and now ...' says what is now instead of X") {
+  CHECK(compare("Peter left Acme Corp and now works at Globex.", "Peter works at Acme Corp.") ==
+        Relation::update);
+  CHECK(compare("The team left Jira and now uses Linear for planning.",
+                "The team uses Jira for planning.") == Relation::update);
+  // Another who left, or "and" joining two things left, changes nothing.
+  CHECK(compare("Ben left Acme Corp and now works at Globex.", "Ana works at Acme Corp.") ==
+        Relation::distinct);
+  CHECK(compare("Ana left the spare keys and the charger at the office.",
+                "The spare keys are in the kitchen drawer.") == Relation::distinct);
+}
+
 TEST_CASE("claims: 'X should stay Y' is the instruction 'Keep X Y'") {
   CHECK(compare("Replies should stay under 200 words.", "Keep replies under 200 words.") ==
         Relation::duplicate);
