@@ -5,6 +5,7 @@
 #include "claims/token_values.hpp"
 
 #include "claims/tokens.hpp"
+#include "claims/words.hpp"
 
 #include <algorithm>
 #include <array>
@@ -341,6 +342,39 @@ void bounds_as_one(std::vector<Token>& tokens) {
       }
     }
   }
+}
+
+void push_token(std::string_view token, std::vector<Token>& out) {
+  if (is_value(token)) {
+    const auto split = split_unit(token);
+    out.push_back({canonical_value(split.first), true, false});
+    if (!split.second.empty()) {
+      out.push_back({std::string(split.second), false, false});
+    }
+  } else if (auto number = number_of(token); !number.empty()) {
+    out.push_back({std::move(number), true, false});
+  } else {
+    for (auto& word : words_of(token)) {
+      auto digits = number_of(word);
+      out.push_back(digits.empty() ? Token{std::move(word), false, false}
+                                   : Token{std::move(digits), true, false});
+    }
+  }
+}
+
+bool names_value(const std::vector<Token>& tokens, std::size_t w,
+                 const std::unordered_set<std::string>& proper) {
+  // A model is named in a few words: "MacBook Pro 16", "Tesla Model 3".
+  constexpr std::size_t k_name_words = 3;
+  for (auto at = w; at < tokens.size() && at < w + k_name_words; ++at) {
+    if (tokens[at].value) {
+      return at > w;
+    }
+    if (!proper.contains(tokens[at].text)) {
+      return false;
+    }
+  }
+  return w + k_name_words < tokens.size() && tokens[w + k_name_words].value;
 }
 
 void read_numbers(std::vector<Token>& tokens, std::string_view text) {

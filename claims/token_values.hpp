@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -23,6 +24,15 @@ bool is_listed(const std::array<std::string_view, N>& list, std::string_view wor
 // The length of the ordinal suffix of a number written as one ("5th": 2),
 // 0 for any other value.
 [[nodiscard]] std::size_t ordinal_suffix(std::string_view value);
+
+// Appends the tokens of one unquoted token: a value (a number's unit split
+// off), a number, or its words (those that are numbers as values).
+void push_token(std::string_view token, std::vector<Token>& out);
+
+// Whether the word at `w` names the value after it, alone or with the
+// capitalised words after it (`proper`): "Pixel 7", "Tesla Model 3".
+[[nodiscard]] bool names_value(const std::vector<Token>& tokens, std::size_t w,
+                               const std::unordered_set<std::string>& proper);
 
 // Whether a token is a value: a URL, a path, or anything with a digit.
 [[nodiscard]] bool is_value(std::string_view token);

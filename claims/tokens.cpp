@@ -178,26 +178,6 @@ std::size_t take_quoted(const std::string& folded, std::size_t i, std::vector<To
   return close + 1;
 }
 
-// Appends the tokens of one unquoted token: a value (a number's unit split
-// off), a number, or its words (those that are numbers as values).
-void push_token(std::string_view token, std::vector<Token>& out) {
-  if (detail::is_value(token)) {
-    const auto split = detail::split_unit(token);
-    out.push_back({detail::canonical_value(split.first), true, false});
-    if (!split.second.empty()) {
-      out.push_back({std::string(split.second), false, false});
-    }
-  } else if (auto number = detail::number_of(token); !number.empty()) {
-    out.push_back({std::move(number), true, false});
-  } else {
-    for (auto& word : words_of(token)) {
-      auto digits = detail::number_of(word);
-      out.push_back(digits.empty() ? Token{std::move(word), false, false}
-                                   : Token{std::move(digits), true, false});
-    }
-  }
-}
-
 // Turns each word token that stands for a value (see value_word; "on" does
 // after a switch word or at the end; see ordinal_value) into a value token.
 void take_value_words(std::vector<Token>& out) {
@@ -335,7 +315,7 @@ std::vector<Token> ordered_tokens(std::string_view plain) {
     }
     const bool colon = raw.ends_with(':') && !token.ends_with(':');
     const auto before = out.size();
-    push_token(token, out);
+    detail::push_token(token, out);
     if (!currency.empty() && out.size() > before && out[before].value &&
         detail::is_amount(out[before].text)) {
       out[before].text.insert(0, currency);
@@ -432,7 +412,8 @@ ClaimTokens tokens_of(std::string_view text) {
       detail::contrast_as_choice(detail::without_stamp(detail::without_link_targets(text))));
   auto ordered = ordered_tokens(plain);
   const bool changed_from = detail::change_as_choice(ordered);
-  auto predicate = predicate_of(ordered, detail::proper_words(plain));
+  const auto proper = detail::proper_words(plain);
+  auto predicate = predicate_of(ordered, proper);
   put_definite_complement_first(ordered, predicate);
   auto tokens = tokens_of_predicate(ordered, predicate);
   read_choice(ordered, tokens);
@@ -457,6 +438,7 @@ ClaimTokens tokens_of(std::string_view text) {
       take_value(tokens, std::move(ordered[w].text), in_subject, predicate);
       continue;
     }
+    const bool names_value = detail::names_value(ordered, w, proper);
     auto word = std::move(ordered[w].text);
     if (word.ends_with("'s")) {
       word.resize(word.size() - 2);
@@ -478,7 +460,7 @@ ClaimTokens tokens_of(std::string_view text) {
     std::erase(word, '\'');
     auto stem =
         detail::comparable_stem(w > 0 && ordered[w - 1].value ? detail::unit_word(word) : word);
-    if (!stem.empty() && w > 0 && ordered[w - 1].value) {
+    if (!stem.empty() && ((w > 0 && ordered[w - 1].value) || names_value)) {
       tokens.units.push_back(stem);
     }
     if (!stem.empty() && !in_subject && w < narrowing_until && !opens) {

@@ -791,6 +791,18 @@ TEST_CASE("claims: 'left X and now ...' says what is now instead of X") {
                 "The spare keys are in the kitchen drawer.") == Relation::distinct);
 }
 
+TEST_CASE("claims: a model named with its number is the value a copula states") {
+  CHECK(compare("The user's phone is now an iPhone 15.", "The user's phone is a Pixel 7.") ==
+        Relation::update);
+  CHECK(compare("The work laptop is now a MacBook Pro 16.", "The work laptop is a ThinkPad T14.") ==
+        Relation::update);
+  // A word after the value still says what it is a value of.
+  CHECK(compare("The upload limit is 100 MB for videos.",
+                "The upload limit is 10 MB for images.") == Relation::distinct);
+  CHECK(compare("The user's tablet is an iPad Air 5.", "The user's phone is a Pixel 7.") ==
+        Relation::distinct);
+}
+
 TEST_CASE("claims: 'X should stay Y' is the instruction 'Keep X Y'") {
   CHECK(compare("Replies should stay under 200 words.", "Keep replies under 200 words.") ==
         Relation::duplicate);
