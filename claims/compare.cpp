@@ -308,10 +308,11 @@ bool keeps_older_words(const ClaimTokens& in, const ClaimTokens& ex, std::size_t
 }
 
 // Whether `ex`'s predicate holds a word `in`'s lacks that is neither a value
-// nor a value's unit ("for images" in "is 10 MB for images").
+// nor a value's unit or name ("for images" in "is 10 MB for images").
 bool drops_word_beside_value(const ClaimTokens& in, const ClaimTokens& ex) {
   return std::any_of(ex.predicate.begin(), ex.predicate.end(), [&](const std::string& token) {
-    return !holds(in.predicate, token) && !holds(ex.values, token) && !holds(ex.units, token);
+    return !holds(in.predicate, token) && !holds(ex.values, token) && !holds(ex.units, token) &&
+           !holds(ex.names, token);
   });
 }
 
@@ -352,8 +353,13 @@ Judgment judge_change(const ClaimTokens& in, const ClaimTokens& ex, const Predic
   // MB for videos") is a value of another thing.
   const bool value_and_word =
       change.values_dropped > 0 && change.values_added > 0 && drops_word_beside_value(in, ex);
+  // A model's name and number are one thing replaced: "a Tesla Model 3".
+  const auto naming = static_cast<std::size_t>(
+      std::count_if(ex.predicate.begin(), ex.predicate.end(), [&](const std::string& token) {
+        return !holds(in.predicate, token) && holds(ex.names, token);
+      }));
   if (in.copular && ex.copular && in.verb == ex.verb && dropped > 0 && added > 0 &&
-      dropped <= k_max_complement_words && !value_and_word) {
+      dropped - std::min(naming, dropped - 1) <= k_max_complement_words && !value_and_word) {
     return {Relation::update, Why::complement, score};
   }
   if (detail::moved_to(in, ex)) {

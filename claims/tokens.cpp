@@ -395,9 +395,9 @@ void read_choice(const std::vector<Token>& ordered, ClaimTokens& tokens) {
 }
 
 void sort_all(ClaimTokens& tokens) {
-  for (auto* list :
-       {&tokens.words, &tokens.values, &tokens.subject, &tokens.predicate, &tokens.scopes,
-        &tokens.units, &tokens.narrowed, &tokens.dates, &tokens.chosen, &tokens.passed_over}) {
+  for (auto* list : {&tokens.words, &tokens.values, &tokens.subject, &tokens.predicate,
+                     &tokens.scopes, &tokens.units, &tokens.names, &tokens.narrowed, &tokens.dates,
+                     &tokens.chosen, &tokens.passed_over}) {
     sort_unique(*list);
   }
   std::sort(tokens.quoted_words.begin(), tokens.quoted_words.end());
@@ -460,8 +460,11 @@ ClaimTokens tokens_of(std::string_view text) {
     std::erase(word, '\'');
     auto stem =
         detail::comparable_stem(w > 0 && ordered[w - 1].value ? detail::unit_word(word) : word);
-    if (!stem.empty() && ((w > 0 && ordered[w - 1].value) || names_value)) {
+    if (!stem.empty() && w > 0 && ordered[w - 1].value) {
       tokens.units.push_back(stem);
+    }
+    if (!stem.empty() && names_value) {
+      tokens.names.push_back(stem);
     }
     if (!stem.empty() && !in_subject && w < narrowing_until && !opens) {
       tokens.narrowed.push_back(stem);

@@ -43,10 +43,13 @@ struct ClaimTokens {
   // The scopes and names it holds that a fact is true in or of: environments
   // (staging, production), platforms, identifiers (web-1); sorted, unique.
   std::vector<std::string> scopes;
-  // Words written right beside a value that say what it is: a unit after it
-  // ("10 MB", "500 Mbps"), a name before it ("Pixel 7", "Tesla Model 3");
-  // stemmed, sorted, unique. A changed value may change its unit or name.
+  // Words written right after a value, as units are ("10 MB", "500 Mbps"),
+  // stemmed; sorted, unique. A changed value may change its unit.
   std::vector<std::string> units;
+  // Capitalised words right before a value that name what it numbers
+  // ("Pixel 7", "Tesla Model 3"), stemmed; sorted, unique. A model replaced
+  // by another changes its name with its number.
+  std::vector<std::string> names;
   // Words of a qualifier right after a value that narrows where it holds
   // ("10 days for international orders", "10:00 on Fridays"), stemmed, a
   // month or weekday as its value; sorted, unique.

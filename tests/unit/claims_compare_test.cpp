@@ -796,7 +796,12 @@ TEST_CASE("claims: a model named with its number is the value a copula states") 
         Relation::update);
   CHECK(compare("The work laptop is now a MacBook Pro 16.", "The work laptop is a ThinkPad T14.") ==
         Relation::update);
-  // A word after the value still says what it is a value of.
+  CHECK(compare("The user's car is now a Volvo XC40.", "The user's car is a Tesla Model 3.") ==
+        Relation::update);
+  // A word after the value still says what it is a value of, and a unit
+  // after it is no name.
+  CHECK(compare("The backup retention is 12 months for monthly snapshots.",
+                "The backup retention is 30 days for daily snapshots.") == Relation::distinct);
   CHECK(compare("The upload limit is 100 MB for videos.",
                 "The upload limit is 10 MB for images.") == Relation::distinct);
   CHECK(compare("The user's tablet is an iPad Air 5.", "The user's phone is a Pixel 7.") ==
