@@ -139,9 +139,8 @@ bool EpisodicDecayRule::solution_held(StoreView& store, const Claim& claim,
 bool EpisodicDecayRule::claim_held(StoreView& store, const Claim& claim, const std::string& source,
                                    const std::string& target,
                                    std::optional<std::string>& uncertain) {
-  const Layer layer = claim.kind == ClaimKind::reference     ? Layer::reference
-                      : claim.kind == ClaimKind::behavioural ? Layer::procedural
-                                                             : Layer::semantic;
+  // The target's layer: a claim may be filed beside one of the other kind (targets.cpp).
+  const Layer layer = store.layer_of(target).value_or(layer_for(claim.kind));
   const auto related = store.related_claims(claim.text, layer, k_kinds);
   const engram::ClaimMatch* update = nullptr;
   for (const auto& match : related) {

@@ -27,7 +27,17 @@ std::string EpisodicDecayRule::target_of(const StoreView& store, const Claim& cl
   if (auto own = subject_topic(store, claim)) {
     return *own;
   }
-  switch (claim.kind) {
+  if (auto across = across_layers(store, claim, source, tags, canon)) {
+    return *across;
+  }
+  return kind_target(store, claim.kind, source, tags, canon);
+}
+
+std::string EpisodicDecayRule::kind_target(const StoreView& store, ClaimKind kind,
+                                           const std::string& source,
+                                           const std::vector<std::string>& tags,
+                                           const std::vector<std::string>& canon) {
+  switch (kind) {
   case ClaimKind::reference:
     return tagged_target(store, Layer::reference, tags, canon, source);
   case ClaimKind::behavioural:
@@ -168,6 +178,45 @@ std::optional<std::string> EpisodicDecayRule::subject_topic(const StoreView& sto
     }
   }
   return uncertain;
+}
+
+std::optional<std::string> EpisodicDecayRule::across_layers(const StoreView& store,
+                                                            const Claim& claim,
+                                                            const std::string& source,
+                                                            const std::vector<std::string>& tags,
+                                                            const std::vector<std::string>& canon) {
+  if (claim.kind != ClaimKind::factual && claim.kind != ClaimKind::behavioural) {
+    return std::nullopt;
+  }
+  const ClaimKind other =
+      claim.kind == ClaimKind::factual ? ClaimKind::behavioural : ClaimKind::factual;
+  const Layer layer = layer_for(other);
+  const bool topics = !topic_type(store, layer).empty();
+  std::optional<std::string> home; // where the claim would go as the other kind
+  for (const auto& match : store.related_claims(claim.text, layer, k_kinds)) {
+    if (store.held(match.path)) {
+      continue;
+    }
+    if (match.relation == Relation::duplicate) {
+      return match.path;
+    }
+    if (match.relation != Relation::update) {
+      continue;
+    }
+    // An update only where the claim would be filed as the other kind, as
+    // claim_held looks for one only in the target: a claim of the same
+    // subject in a file about another topic is not the one it replaces.
+    if (topics && match.path.find('/') == std::string::npos) {
+      return match.path;
+    }
+    if (!home) {
+      home = kind_target(store, other, source, tags, canon);
+    }
+    if (match.path == *home) {
+      return match.path;
+    }
+  }
+  return std::nullopt;
 }
 
 Layer EpisodicDecayRule::layer_for(ClaimKind kind) {

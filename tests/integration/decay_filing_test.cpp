@@ -101,6 +101,37 @@ TEST_CASE("an update supersedes the live claim, not its words quoted in an older
   CHECK(body.find("\n- The deploy timeout is 30 seconds.") == std::string::npos);
 }
 
+TEST_CASE("a fact that restates or updates an instruction is filed where the instruction is") {
+  // Whether "Replies can now be up to 400 words" is a fact or an
+  // instruction is not in its words: the instruction it updates decides.
+  const Sandbox sandbox;
+  const auto store = consolidated(sandbox, [](const fs::path& s) {
+    write_file(s / "procedural" / "feedback.md",
+               "---\ntype: procedural\ntags: [feedback]\ncreated: 2026-01-05\n---\n"
+               "## Replies\n\n- Keep replies under 200 words.\n\n"
+               "## Uploads\n\n- Keep uploads under 25 MB.\n");
+    write_file(s / "episodic" / "2026-05-01-limits.md",
+               episodic_memory({"limits"}, "2026-05-01", "2026-06-01",
+                               "# Limits\n\nReplies can now be up to 400 words.\n"
+                               "Uploads can be up to 25 MB.\n"
+                               "The API replies within 400 ms.\n"));
+  });
+  const auto feedback = read_file(store / "procedural" / "feedback.md");
+  INFO(feedback);
+  CHECK_THAT(feedback, Catch::Contains("- Replies can now be up to 400 words.\n  <!-- superseded "
+                                       "2026-11-22: previously \"- Keep replies under 200 "
+                                       "words.\" -->"));
+  CHECK(feedback.find("\n- Keep replies under 200 words.") == std::string::npos);
+  // Said already, in other words: not filed again, anywhere.
+  CHECK_THAT(feedback, Catch::Contains("- Keep uploads under 25 MB.\n"));
+  const auto all = sandbox.git(store, {"grep", "-l", "Uploads can be up to"});
+  CHECK(all.out.empty());
+  // A fact of another subject goes to semantic, as before.
+  const auto facts = sandbox.git(
+      store, {"grep", "-l", "The API replies within 400 ms.", "--", "semantic", "procedural"});
+  CHECK_THAT(facts.out, Catch::StartsWith("semantic/") && !Catch::Contains("procedural/"));
+}
+
 TEST_CASE("a new file's frontmatter comes from its episode, not a confirmed default") {
   const Sandbox sandbox;
   const auto store = consolidated(sandbox, [](const fs::path& s) {
