@@ -316,6 +316,13 @@ bool drops_word_beside_value(const ClaimTokens& in, const ClaimTokens& ex) {
   });
 }
 
+// Whether one claim dates an event by how long ago it was ("ran 2 hours
+// ago") and the other does not ("runs every 6 hours", "takes 40 minutes"):
+// their numbers measure different things, and a moment is no new period.
+bool moment_against_period(const ClaimTokens& in, const ClaimTokens& ex) {
+  return holds(in.words, "ago") != holds(ex.words, "ago");
+}
+
 // The verdict on two claims about one subject, from how their predicates
 // differ: a value replaced, a polarity flipped, a qualifier added or a
 // copula's complement replaced is an update; one word for another is for a
@@ -337,6 +344,9 @@ Judgment judge_change(const ClaimTokens& in, const ClaimTokens& ex, const Predic
   // A name replaced ("after worker 31" → "after parser 75") is another thing, not a new value.
   const bool names_changed = in.scopes != ex.scopes && !(in.copular && ex.copular);
   const bool value_replaced = change.values_dropped > 0 && change.values_added > 0;
+  if (value_replaced && moment_against_period(in, ex)) {
+    return {Relation::distinct, Why::moment, score};
+  }
   // A place is closed on many days: "closed on Jan 1" adds a day to "closed on Dec 25".
   if (value_replaced && in.closure && ex.closure && !in.dates.empty() && !ex.dates.empty()) {
     return {Relation::distinct, Why::other_day, score};

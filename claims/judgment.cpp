@@ -57,6 +57,9 @@ std::string reason_for(const Judgment& j, const ClaimTokens& in, const ClaimToke
   case Why::other_day:
     return fmt::format("closed on another day as well ({} → {})",
                        listed_missing(ex.values, in.values), listed_missing(in.values, ex.values));
+  case Why::moment:
+    return fmt::format("one says when it happened, the other how often or how long ({} and {})",
+                       listed_missing(ex.values, in.values), listed_missing(in.values, ex.values));
   case Why::polarity:
     return fmt::format("same subject, polarity flipped ({} → {})",
                        ex.negated ? "negative" : "positive", in.negated ? "negative" : "positive");

@@ -25,6 +25,7 @@ enum class Why : unsigned char {
   passed_over,   // the newer chooses something else over what the older states
   turned_down,   // one turns down what the other passes over: they agree
   other_day,     // another day something is closed: both hold
+  moment,        // one dates an event ("2 hours ago"), the other states a period: both hold
   value,         // a value replaced (with words maybe added)
   qualifier,     // the existing claim, with something added
   complement,    // a copula's complement replaced

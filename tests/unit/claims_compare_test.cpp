@@ -856,3 +856,17 @@ TEST_CASE("claims: 'one' counted is the number 1, written in words or digits") {
   CHECK(compare("Maya prefers the older one for travel.", "Maya has two laptops.") ==
         Relation::distinct);
 }
+
+TEST_CASE("claims: when something happened is no new value of how often it happens") {
+  CHECK(compare("The backup ran 2 hours ago.", "The backup runs every 6 hours.") ==
+        Relation::distinct);
+  CHECK(compare("The certificate was renewed 10 days ago.",
+                "Certificates are renewed every 60 days.") == Relation::distinct);
+  CHECK(compare_claims("The backup ran 2 hours ago.", "The backup runs every 6 hours.").reason ==
+        "one says when it happened, the other how often or how long (6 and 2)");
+  // Two moments, or two periods, are one value replaced.
+  CHECK(compare("The last full backup ran 1 day ago.", "The last full backup ran 3 days ago.") ==
+        Relation::update);
+  CHECK(compare("The cache is now flushed every 5 minutes.",
+                "The cache is flushed every 10 minutes.") == Relation::update);
+}
