@@ -377,10 +377,41 @@ bool names_value(const std::vector<Token>& tokens, std::size_t w,
   return w + k_name_words < tokens.size() && tokens[w + k_name_words].value;
 }
 
+void limit_as_bound(std::vector<Token>& tokens) {
+  static const std::array<std::pair<std::string_view, std::string_view>, 3> k_limits{{
+      {"limited", "to"},
+      {"capped", "at"},
+      {"restricted", "to"},
+  }};
+  constexpr std::array<std::string_view, 2> k_copulas = {"is", "are"};
+  constexpr std::array<std::string_view, 3> k_adverbs = {"now", "still", "always"};
+  const auto is = [&](std::size_t w, std::string_view word) {
+    return !tokens[w].value && tokens[w].text == word;
+  };
+  for (std::size_t w = 1; w + 2 < tokens.size(); ++w) {
+    const bool limit = std::any_of(k_limits.begin(), k_limits.end(),
+                                   [&](const auto& words) {
+                                     return is(w, words.first) && is(w + 1, words.second);
+                                   }) &&
+                       tokens[w + 2].value && is_quantity(tokens[w + 2].text);
+    auto copula = w - 1;
+    while (limit && copula > 0 && !tokens[copula].value &&
+           is_listed(k_adverbs, tokens[copula].text)) {
+      --copula;
+    }
+    if (limit && !tokens[copula].value && is_listed(k_copulas, tokens[copula].text)) {
+      tokens[copula].text = "can";
+      tokens[w].text = "be";
+      tokens[w + 1].text = "under";
+    }
+  }
+}
+
 void read_numbers(std::vector<Token>& tokens, std::string_view text) {
   one_as_number(tokens, text);
   join_numbers(tokens);
   bounds_as_one(tokens);
+  limit_as_bound(tokens);
 }
 
 // A number token split from its unit: "16gb" is 16 and gb, "100ms" 100 and

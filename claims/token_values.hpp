@@ -70,8 +70,13 @@ void one_as_number(std::vector<Token>& tokens, std::string_view text);
 // but a number ("under kv/prod", "up to Backblaze") the words stay.
 void bounds_as_one(std::vector<Token>& tokens);
 
+// Each "X is (are) limited to N" (capped at, restricted to; "now" may come
+// between) as "X can be under N": a limit says how much X may be, as "can be
+// up to N" does, and stay_as_keep then reads both as "Keep X under N".
+void limit_as_bound(std::vector<Token>& tokens);
+
 // The numbers of `text`'s tokens read as they are meant: one_as_number,
-// join_numbers, then bounds_as_one.
+// join_numbers, bounds_as_one, then limit_as_bound.
 void read_numbers(std::vector<Token>& tokens, std::string_view text);
 
 // A number token split from its unit: "16gb" is 16 and gb, "100ms" 100 and

@@ -870,3 +870,21 @@ TEST_CASE("claims: when something happened is no new value of how often it happe
   CHECK(compare("The cache is now flushed every 5 minutes.",
                 "The cache is flushed every 10 minutes.") == Relation::update);
 }
+
+TEST_CASE("claims: 'X is limited to N' says what 'X can be up to N' does") {
+  CHECK(compare("Uploads can be up to 10 MB.", "Uploads are limited to 10 MB.") ==
+        Relation::duplicate);
+  CHECK(compare("Attachments can now be up to 50 MB.", "Attachments are capped at 20 MB.") ==
+        Relation::update);
+  CHECK(compare("Uploads are now limited to 25 MB.", "Keep uploads under 10 MB.") ==
+        Relation::update);
+  CHECK(compare("Each user is now restricted to 5 API keys.",
+                "Each user is restricted to 3 API keys.") == Relation::update);
+  // Another thing limited, or a limit that is no number, is another claim.
+  CHECK(compare("The team plan is limited to 20 users.", "The free plan is limited to 3 users.") ==
+        Relation::distinct);
+  CHECK(compare("Downloads are limited to 100 MB.", "Uploads are limited to 10 MB.") ==
+        Relation::distinct);
+  CHECK(compare("Access is limited to the ops team.", "Keep access under 5 people.") !=
+        Relation::duplicate);
+}
