@@ -187,8 +187,10 @@ void take_value_words(std::vector<Token>& out) {
       if (value.empty()) {
         value = detail::ordinal_value(out, w);
       }
+      // "from now on" says since when, not that anything is switched on.
+      const bool from_now = w >= 2 && out[w - 1].text == "now" && out[w - 2].text == "from";
       const bool switched_on =
-          out[w].text == "on" &&
+          out[w].text == "on" && !from_now &&
           (w + 1 == out.size() ||
            (w > 0 && !out[w - 1].value && detail::is_listed(k_switch_words, out[w - 1].text)));
       if (switched_on) {

@@ -888,3 +888,13 @@ TEST_CASE("claims: 'X is limited to N' says what 'X can be up to N' does") {
   CHECK(compare("Access is limited to the ops team.", "Keep access under 5 people.") !=
         Relation::duplicate);
 }
+
+TEST_CASE("claims: 'from now on' says since when, not that a switch is on") {
+  CHECK(compare("Use British spelling from now on.", "Use British spelling.") ==
+        Relation::duplicate);
+  CHECK(compare("From now on, answer in English.", "Answer in English.") == Relation::duplicate);
+  CHECK(compare("Keep pull requests under 300 lines from now on.",
+                "Keep pull requests under 400 lines.") == Relation::update);
+  // A switch that is now on is still on.
+  CHECK(compare("Dark mode is now on.", "Dark mode is off.") == Relation::update);
+}
