@@ -94,10 +94,17 @@ std::string title_for(const Claim& claim) {
 } // namespace
 
 void EpisodicDecayRule::absorb(StoreView& store, const Claim& claim, const std::string& source,
-                               const std::string& target, const std::vector<std::string>& tags) {
+                               const std::string& target, const std::vector<std::string>& tags,
+                               const std::vector<std::string>& canon) {
   std::optional<std::string> uncertain; // a claim of the target this one may update
   if (claim.kind == ClaimKind::solution ? solution_held(store, claim, source, target)
                                         : claim_held(store, claim, source, target, uncertain)) {
+    return;
+  }
+  // Its own layer holds it nowhere: the other layer may (targets.cpp).
+  std::optional<std::string> elsewhere;
+  if (const auto across = across_layers(store, claim, source, tags, canon);
+      across && claim_held(store, claim, source, *across, elsewhere)) {
     return;
   }
   if (!store.exists(target)) {

@@ -79,7 +79,7 @@ void EpisodicDecayRule::decay(StoreView& store, const std::string& path, engram:
       engram::episodic_decay::absorb_curated(store, claims[i], path, targets[i],
                                              newer_than_agent_line(agent[i]));
     } else {
-      absorb(store, claims[i], path, targets[i], tags);
+      absorb(store, claims[i], path, targets[i], tags, canon);
     }
   }
   if (!keep) {

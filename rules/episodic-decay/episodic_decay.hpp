@@ -64,7 +64,7 @@ private:
                         const std::vector<std::string>& tags,
                         const std::vector<std::string>& canon);
 
-  // The file a claim of `kind` goes to when no topic file or other layer claims it.
+  // The file a claim of `kind` goes to when no topic file claims it.
   std::string kind_target(const StoreView& store, ClaimKind kind, const std::string& source,
                           const std::vector<std::string>& tags,
                           const std::vector<std::string>& canon);
@@ -125,9 +125,11 @@ private:
 
   // Files a claim of episode `source` in `target`, unless the store already
   // holds it (recorded as a duplicate) or it updates a claim of the target
-  // (superseded).
+  // (superseded); the other layer's claims are looked at once its own
+  // layer's hold neither (across_layers).
   void absorb(StoreView& store, const Claim& claim, const std::string& source,
-              const std::string& target, const std::vector<std::string>& tags);
+              const std::string& target, const std::vector<std::string>& tags,
+              const std::vector<std::string>& canon);
 
   // True when a solution is a duplicate of a claim of the target that it
   // duplicates as text, recorded as such; against another solution only

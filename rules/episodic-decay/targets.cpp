@@ -27,9 +27,6 @@ std::string EpisodicDecayRule::target_of(const StoreView& store, const Claim& cl
   if (auto own = subject_topic(store, claim)) {
     return *own;
   }
-  if (auto across = across_layers(store, claim, source, tags, canon)) {
-    return *across;
-  }
   return kind_target(store, claim.kind, source, tags, canon);
 }
 
