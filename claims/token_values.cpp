@@ -384,7 +384,6 @@ void limit_as_bound(std::vector<Token>& tokens) {
       {"restricted", "to"},
   }};
   constexpr std::array<std::string_view, 2> k_copulas = {"is", "are"};
-  constexpr std::array<std::string_view, 3> k_adverbs = {"now", "still", "always"};
   const auto is = [&](std::size_t w, std::string_view word) {
     return !tokens[w].value && tokens[w].text == word;
   };
@@ -394,12 +393,14 @@ void limit_as_bound(std::vector<Token>& tokens) {
                                      return is(w, words.first) && is(w + 1, words.second);
                                    }) &&
                        tokens[w + 2].value && is_quantity(tokens[w + 2].text);
+    if (!limit) {
+      continue;
+    }
     auto copula = w - 1;
-    while (limit && copula > 0 && !tokens[copula].value &&
-           is_listed(k_adverbs, tokens[copula].text)) {
+    while (copula > 0 && !tokens[copula].value && is_listed(k_bound_adverbs, tokens[copula].text)) {
       --copula;
     }
-    if (limit && !tokens[copula].value && is_listed(k_copulas, tokens[copula].text)) {
+    if (!tokens[copula].value && is_listed(k_copulas, tokens[copula].text)) {
       tokens[copula].text = "can";
       tokens[w].text = "be";
       tokens[w + 1].text = "under";

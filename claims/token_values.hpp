@@ -21,6 +21,11 @@ bool is_listed(const std::array<std::string_view, N>& list, std::string_view wor
   return std::find(list.begin(), list.end(), word) != list.end();
 }
 
+// Adverbs that may stand between a modal or a copula and the bound it
+// states ("can now be up to", "are still limited to"): read past by
+// stay_as_keep and limit_as_bound alike.
+inline constexpr std::array<std::string_view, 3> k_bound_adverbs = {"now", "still", "always"};
+
 // The length of the ordinal suffix of a number written as one ("5th": 2),
 // 0 for any other value.
 [[nodiscard]] std::size_t ordinal_suffix(std::string_view value);

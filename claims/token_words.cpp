@@ -337,7 +337,6 @@ std::size_t keeping_end(const std::vector<Token>& out, std::size_t at) {
   // Only a bound makes "be" a keeping: "can be up to 400 words" is a limit,
   // where "should be concise" is not said of a number.
   constexpr std::array<std::string_view, 4> k_bounding = {"should", "must", "can", "may"};
-  constexpr std::array<std::string_view, 3> k_adverbs = {"now", "still", "always"};
   const auto word = [&](std::size_t w) { return w < out.size() && !out[w].value; };
   if (!word(at)) {
     return at;
@@ -346,7 +345,7 @@ std::size_t keeping_end(const std::vector<Token>& out, std::size_t at) {
     return at + 2;
   }
   auto be = at + 1;
-  while (word(be) && is_listed(k_adverbs, out[be].text)) {
+  while (word(be) && is_listed(k_bound_adverbs, out[be].text)) {
     ++be;
   }
   const bool bounded = is_listed(k_bounding, out[at].text) && word(be) && out[be].text == "be" &&
