@@ -30,6 +30,44 @@ bool Repository::index_behind(const std::filesystem::path& root) {
   return std::filesystem::exists(behind_marker(gitdir_of(root)), error);
 }
 
+namespace {
+
+// Stages as HEAD has it every path where `index` and HEAD differ, in memory;
+// how many, or the failure.
+Expected<std::size_t, Failure> bring_up_to_head(git_repository* repository, git_index* index) {
+  Tree tree;
+  Diff diff;
+  if (head_tree(repository, tree) &&
+      git_diff_tree_to_index(&diff.pointer, repository, tree.pointer, index, nullptr) != 0) {
+    return unexpected(failure(-1, "cannot compare the index with HEAD"));
+  }
+  const std::size_t count = diff.pointer != nullptr ? git_diff_num_deltas(diff.pointer) : 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string path = delta_path(git_diff_get_delta(diff.pointer, i));
+    if (const int code = stage_as_head(repository, index, path); code != 0) {
+      git_index_read(index, 1); // nothing half done stays in memory
+      return unexpected(
+          failure(code, fmt::format("cannot bring {} in the index up to HEAD", path)));
+    }
+  }
+  return count;
+}
+
+} // namespace
+
+Expected<git_index*, Failure> detail::staging_index(git_repository* repository,
+                                                    const std::filesystem::path& gitdir,
+                                                    Index& index) {
+  auto fresh = fresh_index(repository, index);
+  std::error_code error;
+  if (fresh && std::filesystem::exists(behind_marker(gitdir), error)) {
+    if (auto brought = bring_up_to_head(repository, *fresh); !brought) {
+      return unexpected(std::move(brought.error()));
+    }
+  }
+  return fresh;
+}
+
 void Repository::catch_up_index() {
   const std::filesystem::path marker = behind_marker(gitdir());
   std::error_code error;
@@ -43,21 +81,10 @@ void Repository::catch_up_index() {
     spdlog::warn("{}: {}", m_workdir.string(), index.error().message);
     return;
   }
-  Tree tree;
-  Diff diff;
-  if (head_tree(repository, tree) &&
-      git_diff_tree_to_index(&diff.pointer, repository, tree.pointer, *index, nullptr) != 0) {
-    spdlog::warn("{}: {}", m_workdir.string(), last_error("cannot compare the index with HEAD"));
+  const auto count = bring_up_to_head(repository, *index);
+  if (!count) {
+    spdlog::warn("{}: {}", m_workdir.string(), count.error().message);
     return;
-  }
-  const std::size_t count = diff.pointer != nullptr ? git_diff_num_deltas(diff.pointer) : 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    const std::string path = delta_path(git_diff_get_delta(diff.pointer, i));
-    if (stage_as_head(repository, *index, path) != 0) {
-      spdlog::warn("{}: {}", m_workdir.string(),
-                   last_error(fmt::format("cannot bring {} in the index up to HEAD", path)));
-      return;
-    }
   }
   if (git_index_write(*index) != 0) {
     spdlog::warn("{}: {}", m_workdir.string(), last_error("cannot write the index"));
@@ -66,7 +93,7 @@ void Repository::catch_up_index() {
   std::filesystem::remove(marker, error);
   spdlog::info("{}: the index was behind HEAD (a run was stopped after its commit); {} file{} "
                "brought up to HEAD",
-               m_workdir.string(), count, count == 1 ? "" : "s");
+               m_workdir.string(), *count, *count == 1 ? "" : "s");
 }
 
 } // namespace engram::git

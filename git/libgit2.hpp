@@ -99,6 +99,14 @@ bool head_tree(git_repository* repository, Tree& tree);
 // written it since, and the repository stays open across a daemon's runs.
 Expected<git_index*, Failure> fresh_index(git_repository* repository, Index& index);
 
+// The index to stage a commit in: fresh_index's and, while the marker in
+// `gitdir` says an earlier commit's index was never written, brought up to
+// HEAD in memory first (see index_upkeep.cpp). A git command that held
+// index.lock then may since have written the index from before that commit,
+// and this commit's index, once written, takes the marker away.
+Expected<git_index*, Failure> staging_index(git_repository* repository,
+                                            const std::filesystem::path& gitdir, Index& index);
+
 // Stages `path` as HEAD has it, or drops it from the index when HEAD lacks
 // it. The entry carries no stat data, so git compares the file's content and
 // `git status` still shows it changed. Returns libgit2's code.

@@ -172,7 +172,7 @@ Expected<CommitId, Failure> Repository::commit_all(std::string_view message,
                                                    const Signature& author,
                                                    const Signature& committer, const Admit& admit) {
   Index owner;
-  auto index = fresh_index(m_repository.get(), owner);
+  auto index = staging_index(m_repository.get(), gitdir(), owner);
   if (!index) {
     return unexpected(index.error());
   }
@@ -220,7 +220,7 @@ Expected<std::vector<std::string>, Failure>
 Repository::stage_paths(const std::vector<std::string>& paths, Unreadable unreadable,
                         const Admit& admit) {
   Index owner;
-  auto index = fresh_index(m_repository.get(), owner);
+  auto index = staging_index(m_repository.get(), gitdir(), owner);
   if (!index) {
     return unexpected(index.error());
   }

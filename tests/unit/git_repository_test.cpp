@@ -107,6 +107,36 @@ TEST_CASE("an index left behind HEAD by a stopped run is brought up to it") {
   CHECK(again->is_clean());
 }
 
+TEST_CASE("a commit after an index that could not be written leaves the whole index at HEAD") {
+  const TempDir dir;
+  Repository repository = make_repository(dir);
+  write_file(dir / "a.md", "A.\n");
+  write_file(dir / "b.md", "B.\n");
+  commit(repository);
+  const fs::path index = dir / ".git" / "index";
+  const fs::path marker = dir / ".git" / "engram-index-behind";
+  const TempDir saved;
+  fs::copy_file(index, saved / "index.before");
+  write_file(dir / "a.md", "A, changed.\n");
+  REQUIRE(repository.commit_paths({"a.md"}, "test: a", k_signature).has_value());
+
+  // What a commit leaves when its index write met index.lock held by the
+  // user's `git status`, once that status has written the index it read: the
+  // index from before the commit, and the marker. The next commit, of another
+  // file, is made by the same repository, which reads that index again.
+  fs::copy_file(saved / "index.before", index, fs::copy_options::overwrite_existing);
+  write_file(marker, "");
+  write_file(dir / "b.md", "B, changed.\n");
+  REQUIRE(repository.commit_paths({"b.md"}, "test: b", k_signature).has_value());
+  CHECK(make_repository_at(dir).is_clean()); // a.md is at HEAD in the index too
+  CHECK_FALSE(fs::exists(marker));
+  const auto status =
+      engram::test::shell("git -C '" + dir.path().string() + "' status --porcelain");
+  CHECK(status.ok);
+  INFO(status.out);
+  CHECK(status.out.empty());
+}
+
 TEST_CASE("commit_all stages edits and deletions on top of HEAD") {
   const TempDir dir;
   Repository repository = make_repository(dir);
