@@ -61,10 +61,12 @@ constexpr std::size_t k_inverted_subject_reach = 3;
 
 // Verbs in the third person that open a profile's line about the user with
 // its subject unwritten ("Prefers short answers"); ones that are plural nouns
-// as often ("Retries", "Runs", "Returns") are not among them.
-constexpr std::array<std::string_view, 18> k_profile_verbs = {
-    "prefers", "likes", "dislikes", "wants",   "lives", "loves",  "hates",  "enjoys", "speaks",
-    "knows",   "works", "uses",     "studies", "owns",  "drinks", "drives", "eats",   "needs",
+// as often ("Retries", "Runs", "Returns") are not among them. "Has" is one
+// ("Has two cats"): no claim's first word is an auxiliary otherwise.
+constexpr std::array<std::string_view, 19> k_profile_verbs = {
+    "prefers", "likes",  "dislikes", "wants", "lives", "loves",   "hates",
+    "enjoys",  "speaks", "knows",    "works", "uses",  "studies", "owns",
+    "drinks",  "drives", "eats",     "needs", "has",
 };
 
 // Words that open an instruction: its predicate is the whole claim.

@@ -410,6 +410,10 @@ TEST_CASE("claims: a profile's line with its subject unwritten is about the user
         Relation::duplicate);
   CHECK(compare("- Works at Globex", "- Works at Acme") == Relation::update);
   CHECK(compare("Bob prefers tabs.", "- Prefers tabs") == Relation::distinct);
+  // "Has" opens one too: what the user has, not a subject "two".
+  CHECK(compare("- Has three cats", "- Has two cats") == Relation::update);
+  CHECK(compare("The user has two cats.", "- Has two cats") == Relation::duplicate);
+  CHECK(compare("- Has two cats", "- Has two dogs") == Relation::distinct);
   // A plural noun that is also a verb opens a subject, as it did.
   CHECK(compare("Retries for the order sync are enabled", "Enable retries for the order sync") ==
         Relation::duplicate);
