@@ -377,6 +377,31 @@ bool names_value(const std::vector<Token>& tokens, std::size_t w,
   return w + k_name_words < tokens.size() && tokens[w + k_name_words].value;
 }
 
+void naming_as_apposition(std::vector<Token>& tokens,
+                          const std::unordered_set<std::string>& proper) {
+  constexpr std::array<std::string_view, 4> k_copulas = {"is", "are", "was", "were"};
+  const auto naming = [&](std::size_t w) {
+    if (w < 2 || w + 1 >= tokens.size() || tokens[w].value || tokens[w - 1].value ||
+        (tokens[w].text != "named" && tokens[w].text != "called")) {
+      return false;
+    }
+    const auto& before = tokens[w - 1].text;
+    const bool thing = !is_stopword(before) && !proper.contains(before);
+    return (thing || is_listed(k_copulas, before)) &&
+           (tokens[w + 1].value || proper.contains(tokens[w + 1].text));
+  };
+  // Read before any token moves: most claims have none, and keep every token.
+  std::vector<std::size_t> dropped;
+  for (std::size_t w = 0; w < tokens.size(); ++w) {
+    if (naming(w)) {
+      dropped.push_back(w);
+    }
+  }
+  for (auto at = dropped.rbegin(); at != dropped.rend(); ++at) {
+    tokens.erase(tokens.begin() + static_cast<std::ptrdiff_t>(*at));
+  }
+}
+
 void limit_as_bound(std::vector<Token>& tokens) {
   static const std::array<std::pair<std::string_view, std::string_view>, 3> k_limits{{
       {"limited", "to"},

@@ -39,6 +39,14 @@ void push_token(std::string_view token, std::vector<Token>& out);
 [[nodiscard]] bool names_value(const std::vector<Token>& tokens, std::size_t w,
                                const std::unordered_set<std::string>& proper);
 
+// Drops "named" and "called" between a thing and its name (`proper`, or a
+// value): "two cats named Miso and Tofu" says what "two cats, Miso and
+// Tofu" does, and "is called Zola" what "is Zola" does. Not after a claim's
+// first word or another small word ("Priya called Marco", "she called
+// Marco"), where it is what someone did.
+void naming_as_apposition(std::vector<Token>& tokens,
+                          const std::unordered_set<std::string>& proper);
+
 // Whether a token is a value: a URL, a path, or anything with a digit.
 [[nodiscard]] bool is_value(std::string_view token);
 

@@ -415,6 +415,7 @@ ClaimTokens tokens_of(std::string_view text) {
   auto ordered = ordered_tokens(plain);
   const bool changed_from = detail::change_as_choice(ordered);
   const auto proper = detail::proper_words(plain);
+  detail::naming_as_apposition(ordered, proper);
   auto predicate = predicate_of(ordered, proper);
   put_definite_complement_first(ordered, predicate);
   auto tokens = tokens_of_predicate(ordered, predicate);

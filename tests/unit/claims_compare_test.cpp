@@ -419,6 +419,19 @@ TEST_CASE("claims: a profile's line with its subject unwritten is about the user
         Relation::duplicate);
 }
 
+TEST_CASE("claims: 'named' or 'called' before a name says what a comma does") {
+  CHECK(compare("The deploy bot is a Slack app called Jarvis.",
+                "The deploy bot is a Slack app, Jarvis.") == Relation::duplicate);
+  CHECK(compare("- Has two cats named Miso and Tofu", "- Has two cats, Miso and Tofu") ==
+        Relation::duplicate);
+  CHECK(compare("The user's daughter is called Zola.", "The user has a daughter named Zola.") ==
+        Relation::duplicate);
+  // What someone did is not a name given.
+  CHECK(compare("Priya emailed Marco about the outage.", "Priya called Marco about the outage.") !=
+        Relation::duplicate);
+  CHECK(compare("- Has a cat named Miso", "- Has a dog named Rex") == Relation::distinct);
+}
+
 TEST_CASE("claims: a name said to be the one holder of a role is that role's value") {
   CHECK(compare("Marco is the on-call lead this week.", "Priya is the on-call lead this week.") ==
         Relation::update);
