@@ -211,15 +211,21 @@ std::optional<Predicate> clause_predicate(const std::vector<Token>& tokens,
 }
 
 // A claim that opens with a verb in the third person and no subject before
-// it ("Prefers short answers", "Works at Acme"); a plural noun before a base
-// verb ("Needs change every sprint") is a subject.
+// it ("Prefers short answers", "Works at Acme"), or with words that say
+// when before it ("Now works at Globex", "No longer drinks coffee"); a
+// plural noun before a base verb ("Needs change every sprint") is a subject.
 std::optional<Predicate> unwritten_subject(const std::vector<Token>& tokens) {
-  if (tokens[0].value || !listed(k_profile_verbs, tokens[0].text) ||
-      (tokens.size() > 1 && !tokens[1].value && listed(k_base_verbs, tokens[1].text))) {
+  const auto verb =
+      !tokens[0].value && listed(k_adverbs, tokens[0].text) ? next_content(tokens, 0) : 0;
+  if (verb >= tokens.size() || tokens[verb].value || !listed(k_profile_verbs, tokens[verb].text) ||
+      (verb + 1 < tokens.size() && !tokens[verb + 1].value &&
+       listed(k_base_verbs, tokens[verb + 1].text))) {
     return std::nullopt;
   }
-  const bool related = is_preposition(tokens, next_content(tokens, 0));
-  return Predicate{0, related, related, true};
+  // The predicate opens at the verb, which a verb's claim compares; the
+  // words before it say when, as they do after a subject.
+  const bool related = is_preposition(tokens, next_content(tokens, verb));
+  return Predicate{verb, related, related, true};
 }
 
 } // namespace

@@ -414,6 +414,11 @@ TEST_CASE("claims: a profile's line with its subject unwritten is about the user
   CHECK(compare("- Has three cats", "- Has two cats") == Relation::update);
   CHECK(compare("The user has two cats.", "- Has two cats") == Relation::duplicate);
   CHECK(compare("- Has two cats", "- Has two dogs") == Relation::distinct);
+  // Words that say when may come before its verb.
+  CHECK(compare("- Now works at Globex", "- Works at Acme") == Relation::update);
+  CHECK(compare("- Still lives in Porto", "- Lives in Porto") == Relation::duplicate);
+  CHECK(compare("- No longer drinks coffee", "- Drinks coffee every morning") ==
+        Relation::update);
   // A plural noun that is also a verb opens a subject, as it did.
   CHECK(compare("Retries for the order sync are enabled", "Enable retries for the order sync") ==
         Relation::duplicate);
