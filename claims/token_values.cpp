@@ -387,8 +387,10 @@ void naming_as_apposition(std::vector<Token>& tokens,
     }
     const auto& before = tokens[w - 1].text;
     const bool thing = !is_stopword(before) && !proper.contains(before);
+    // A name, not a count: "is called 3 times" says how often.
+    const auto& after = tokens[w + 1];
     return (thing || is_listed(k_copulas, before)) &&
-           (tokens[w + 1].value || proper.contains(tokens[w + 1].text));
+           (after.value ? !is_quantity(after.text) : proper.contains(after.text));
   };
   // Read before any token moves: most claims have none, and keep every token.
   std::vector<std::size_t> dropped;

@@ -435,6 +435,9 @@ TEST_CASE("claims: 'named' or 'called' before a name says what a comma does") {
   CHECK(compare("Priya emailed Marco about the outage.", "Priya called Marco about the outage.") !=
         Relation::duplicate);
   CHECK(compare("- Has a cat named Miso", "- Has a dog named Rex") == Relation::distinct);
+  // A count after it is how often, not a name: no value is read as changed.
+  CHECK(compare("The webhook handler runs 3 times per order.",
+                "The webhook handler is called 3 times per order.") != Relation::update);
 }
 
 TEST_CASE("claims: a name said to be the one holder of a role is that role's value") {
