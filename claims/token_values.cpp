@@ -392,7 +392,7 @@ void naming_as_apposition(std::vector<Token>& tokens,
     return (thing || is_listed(k_copulas, before)) &&
            (after.value ? !is_quantity(after.text) : proper.contains(after.text));
   };
-  // Read before any token moves: most claims have none, and keep every token.
+  // Which words go is read off the tokens as written, before any is erased.
   std::vector<std::size_t> dropped;
   for (std::size_t w = 0; w < tokens.size(); ++w) {
     if (naming(w)) {
