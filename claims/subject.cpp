@@ -278,10 +278,15 @@ Predicate predicate_of(const std::vector<Token>& tokens,
     if (tokens[i].value || !is_content(tokens[before]) || !is_verb_like(tokens[i].text)) {
       continue;
     }
-    // A plural noun before a base verb ("Integration tests need …") is the subject's.
-    const bool plural_before_verb = i + 1 < tokens.size() && !tokens[i + 1].value &&
-                                    listed(k_base_verbs, tokens[i + 1].text) &&
-                                    !listed(k_base_verbs, tokens[i].text);
+    // A plural noun before a base verb ("Integration tests need …"), or before
+    // a past verb and its preposition ("The team docs moved to Notion"), is
+    // the subject's; a past before its object is not ("sends signed emails").
+    const bool before_verb =
+        i + 1 < tokens.size() && !tokens[i + 1].value &&
+        (listed(k_base_verbs, tokens[i + 1].text) ||
+         (tokens[i + 1].text.size() >= 5 && tokens[i + 1].text.ends_with("ed") &&
+          is_preposition(tokens, next_content(tokens, i + 1))));
+    const bool plural_before_verb = before_verb && !listed(k_base_verbs, tokens[i].text);
     if (!plural_before_verb) {
       const bool related = is_preposition(tokens, next_content(tokens, i));
       return {i, related, related};

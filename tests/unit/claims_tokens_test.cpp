@@ -72,6 +72,10 @@ TEST_CASE("claims: a claim's subject is what comes before its predicate") {
   CHECK(tokens_of("The left panel shows alerts.").subject.size() == 2); // "left", "panel"
   CHECK(tokens_of("CI runs on Travis.").copular); // a verb and a preposition name a value
   CHECK_FALSE(tokens_of("The team uses Slack.").copular);
+  // A plural noun before a past verb and its preposition is the subject's;
+  // a verb before a past that qualifies its object is not.
+  CHECK(tokens_of("The team docs moved to Notion.").subject == V{"doc", "team"});
+  CHECK(tokens_of("Alice sends signed emails.").subject == V{"alic"});
 }
 
 TEST_CASE("claims: a log line's opening stamp is when it was written, not what it says") {
