@@ -4,6 +4,7 @@
 #include "claims/alike.hpp"
 
 #include "claims/compare.hpp"
+#include "claims/relocation.hpp"
 #include "claims/token_words.hpp"
 
 #include <algorithm>
@@ -166,11 +167,14 @@ std::optional<ClaimTokens> with_names_of(const ClaimTokens& side, const ClaimTok
 } // namespace detail
 
 std::size_t tokens_read_alike(const ClaimTokens& claim) {
+  const std::size_t changed = !claim.moved.empty() ? 1 + claim.moved_when.size()
+                              : detail::states_what_changes_leave(claim) ? 1
+                                                                         : 0;
   if (claim.values.empty()) {
-    return 0;
+    return changed;
   }
   const auto where = std::count_if(claim.words.begin(), claim.words.end(), detail::says_where);
-  return static_cast<std::size_t>(where) + claim.quoted_words.size();
+  return static_cast<std::size_t>(where) + claim.quoted_words.size() + changed;
 }
 
 } // namespace engram::claims

@@ -8,6 +8,7 @@
 #include "claims/alike.hpp"
 #include "claims/judgment.hpp"
 #include "claims/normalise.hpp"
+#include "claims/relocation.hpp"
 #include "claims/tokens.hpp"
 
 #include <algorithm>
@@ -410,6 +411,10 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
   if (auto alike = names_alike(incoming, existing)) {
     return judge(alike->first, alike->second, near_threshold);
   }
+  if (auto moved = detail::change_as_state(incoming.tokens, existing.tokens)) {
+    return judge({incoming.normal, std::move(moved->first)},
+                 {existing.normal, std::move(moved->second)}, near_threshold);
+  }
   if (in_another_scope(incoming.tokens, existing.tokens)) {
     return {Relation::distinct, Why::other_scope, 0.0};
   }
@@ -476,7 +481,10 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
 Comparison compare_claims(const PreparedClaim& incoming, const PreparedClaim& existing,
                           double near_threshold) {
   const auto j = judge(incoming, existing, near_threshold);
-  return {j.relation, j.score, detail::reason_for(j, incoming.tokens, existing.tokens)};
+  const auto moved = detail::change_as_state(incoming.tokens, existing.tokens); // said as the state
+  return {j.relation, j.score,
+          detail::reason_for(j, moved ? moved->first : incoming.tokens,
+                             moved ? moved->second : existing.tokens)};
 }
 
 Relation compare(std::string_view incoming, std::string_view existing, double near_threshold) {

@@ -60,8 +60,10 @@ struct PreparedClaim {
 
 // How many of `claim`'s tokens a claim it restates may lack beyond what the
 // containment threshold allows: words saying only where a thing is, beside
-// a value (compare.cpp's k_where_words), and names it writes in code spans,
-// which the other may write bare. A claim index widens its search by them.
+// a value (compare.cpp's k_where_words), names it writes in code spans,
+// which the other may write bare, and a change's verb and the words that say
+// when it happened, which the other says as a state ("moved to" for "lives
+// in"). A claim index widens its search by them.
 [[nodiscard]] std::size_t tokens_read_alike(const ClaimTokens& claim);
 
 // The relation of `compare_claims`, without the evidence.

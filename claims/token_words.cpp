@@ -81,33 +81,6 @@ std::string without_link_targets(std::string_view text) {
   return out;
 }
 
-// The words written capitalised past a claim's first word, lower-cased:
-// names, which a word's shape alone would take for verbs ("Memcached").
-std::unordered_set<std::string> proper_words(std::string_view text) {
-  std::unordered_set<std::string> out;
-  bool first = true;
-  std::string word;
-  bool capital = false;
-  const auto flush = [&] {
-    if (!word.empty() && capital && !first) {
-      out.insert(word);
-    }
-    first = first && word.empty();
-    word.clear();
-  };
-  for (const char c : text) {
-    const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-    if (!letter) {
-      flush();
-      continue;
-    }
-    capital = word.empty() ? (c >= 'A' && c <= 'Z') : capital;
-    word += c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-  }
-  flush();
-  return out;
-}
-
 // Ordinals, which name one of a series ("the second retry") as a number does.
 constexpr std::array<std::string_view, 10> k_ordinals = {
     "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",

@@ -29,9 +29,6 @@ namespace engram::claims::detail {
 // `text` with each Markdown link `[words](target)` as its words.
 [[nodiscard]] std::string without_link_targets(std::string_view text);
 
-// The words written capitalised past a claim's first word, lower-cased.
-[[nodiscard]] std::unordered_set<std::string> proper_words(std::string_view text);
-
 // The ordinal at `w` as a value ("2nd"), or "" where it is no ordinal of a series.
 [[nodiscard]] std::string ordinal_value(const std::vector<Token>& out, std::size_t w);
 

@@ -5,6 +5,8 @@
 #include "claims/tokens.hpp"
 
 #include "claims/normalise.hpp"
+#include "claims/proper_words.hpp"
+#include "claims/relocation.hpp"
 #include "claims/stamp.hpp"
 #include "claims/subject.hpp"
 #include "claims/token_values.hpp"
@@ -422,6 +424,7 @@ ClaimTokens tokens_of(std::string_view text) {
   read_choice(ordered, tokens);
   tokens.changed_from = changed_from;
   tokens.closure = detail::says_closure(ordered);
+  detail::read_relocation(ordered, proper, tokens);
   std::size_t narrowing_until = 0; // a narrowing qualifier's words, up to three
   for (std::size_t w = 0; w < ordered.size(); ++w) {
     const bool in_subject = w < predicate.at;

@@ -71,6 +71,12 @@ struct ClaimTokens {
   // (`tower`), each with the stem the word has when written bare: another
   // claim may name it bare ("tower"), as a word. Sorted.
   std::vector<std::pair<std::string, std::string>> quoted_words;
+  // It says its subject moved or switched to a named thing ("moved to
+  // Braga", "switched to Linear"): the verb's stem, and the words after the
+  // name that say only when ("last month"); empty otherwise. See
+  // claims/relocation.hpp.
+  std::string moved;
+  std::vector<std::string> moved_when;
 };
 
 // Whether the sorted `tokens` (a list of ClaimTokens) hold `token`.

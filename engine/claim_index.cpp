@@ -49,6 +49,18 @@ std::size_t missing_count(const std::vector<std::uint32_t>& a, const std::vector
   return missing;
 }
 
+// How many more of its predicate's words `older` may lack in `in` and still
+// be updated by it, when one of the two states a move or a switch that
+// claims::relation reads as what holds now ("moved to Braga last month"
+// against "lives in Porto"): the change's verb, and on the older side the
+// words that say when it happened.
+std::size_t dropped_by_change(const claims::ClaimTokens& in, const claims::ClaimTokens& older) {
+  if (in.moved.empty() == older.moved.empty()) {
+    return 0;
+  }
+  return 1 + (older.moved.empty() ? 0 : older.moved_when.size());
+}
+
 } // namespace
 
 void ClaimIndex::post(std::uint32_t id, const ClaimTable& table) {
@@ -222,11 +234,14 @@ std::vector<std::uint32_t> ClaimIndex::same_subject(const ClaimTable::Shape& in,
         !about ? 0 : std::count_if(in.subject.begin(), in.subject.end(), [&](std::uint32_t t) {
           return std::binary_search(shape.predicate_words.begin(), shape.predicate_words.end(), t);
         }));
-    const auto dropped = missing_count(shape.predicate_words, in.predicate_words,
-                                       k_update_dropped_words + object_words) -
-                         object_words;
-    if (dropped < k_update_dropped_words ||
-        (dropped == k_update_dropped_words && copular && shape.prepared.tokens.copular)) {
+    const auto changed = dropped_by_change(in.prepared.tokens, shape.prepared.tokens);
+    const auto limit = k_update_dropped_words + changed;
+    const auto dropped =
+        missing_count(shape.predicate_words, in.predicate_words, limit + object_words) -
+        object_words;
+    // A change read as a state takes the copula of the claim that states it.
+    const bool copulas = changed > 0 || (copular && shape.prepared.tokens.copular);
+    if (dropped < limit || (dropped == limit && copulas)) {
       out.push_back(id);
     }
   }
@@ -306,7 +321,9 @@ const std::vector<std::uint32_t>* ClaimIndex::rarest_value(const ClaimTable::Sha
   // bare word of the other claim a value, so such a claim is probed by
   // counts instead. Without this, notes that share a template and differ in
   // an id each made every other one a candidate: quadratic in their number.
-  if (!in.prepared.tokens.quoted_words.empty()) {
+  // A change's words that say when ("moved to Braga in March") are not
+  // read against a claim of the state it left, so they too may be missing.
+  if (!in.prepared.tokens.quoted_words.empty() || !in.prepared.tokens.moved_when.empty()) {
     return nullptr;
   }
   const std::vector<std::uint32_t>* rarest = nullptr;

@@ -440,6 +440,41 @@ TEST_CASE("claims: 'named' or 'called' before a name says what a comma does") {
                 "The webhook handler is called 3 times per order.") != Relation::update);
 }
 
+TEST_CASE("claims: a move to a named place says where its subject is now") {
+  CHECK(compare("Marta moved to Braga.", "Marta lives in Porto.") == Relation::update);
+  CHECK(compare("Marta moved to Braga last month.", "Marta lives in Porto.") == Relation::update);
+  CHECK(compare("The design team relocated to Munich.", "The design team is based in Berlin.") ==
+        Relation::update);
+  CHECK(compare("Marta moved to Braga.", "Marta lives in Braga.") == Relation::duplicate);
+  // The older claim may be the move.
+  CHECK(compare("Marta now lives in Coimbra.", "Marta moved to Braga.") == Relation::update);
+  // A team is no place one lives in, nor a day, nor another's home.
+  CHECK(compare("Marta moved to the backend team.", "Marta lives in Lisbon.") ==
+        Relation::distinct);
+  CHECK(compare("Marta's parents moved to Braga.", "Marta lives in Porto.") == Relation::distinct);
+  // Words after the place that say only when it moved say nothing more.
+  CHECK(compare("Marta moved to Braga last month.", "Marta lives in Braga.") ==
+        Relation::duplicate);
+  CHECK(compare("Marta moved to Braga with her kids.", "Marta lives in Braga.") !=
+        Relation::duplicate);
+  // A move still to come leaves the subject where it is.
+  CHECK(compare("Marta moves to Braga next month.", "Marta lives in Porto.") != Relation::update);
+}
+
+TEST_CASE("claims: a switch to a named thing says what its subject uses now") {
+  CHECK(compare("The team switched to Linear.", "The team uses Jira.") == Relation::update);
+  CHECK(compare("The API migrated to Postgres last week.", "The API runs on MySQL.") ==
+        Relation::update);
+  CHECK(compare("The team switched to Linear.", "The team uses Linear for bug tracking.") ==
+        Relation::duplicate);
+  CHECK(compare("The team uses Jira again.", "The team switched to Linear.") == Relation::update);
+  // What is not a name is not what it uses, and another team's switch is its own.
+  CHECK(compare("The team switched to a weekly release cadence.", "The team uses Jira.") ==
+        Relation::distinct);
+  CHECK(compare("The support team switched to Zendesk.", "The design team uses Figma.") ==
+        Relation::distinct);
+}
+
 TEST_CASE("claims: a name said to be the one holder of a role is that role's value") {
   CHECK(compare("Marco is the on-call lead this week.", "Priya is the on-call lead this week.") ==
         Relation::update);

@@ -78,6 +78,14 @@ TEST_CASE("claims: a claim's subject is what comes before its predicate") {
   CHECK(tokens_of("Alice sends signed emails.").subject == V{"alic"});
 }
 
+TEST_CASE("claims: a name is a name in any alphabet") {
+  // A place written capitalised is a place one can move to, whatever its letters.
+  CHECK(tokens_of("Tom relocated to Wrocław in March.").moved == "reloc");
+  CHECK(tokens_of("Tom relocated to wrocław in March.").moved.empty());
+  CHECK(tokens_of("Tom relocated to Wrocław in March.").moved_when ==
+        std::vector<std::string>{"march"});
+}
+
 TEST_CASE("claims: a log line's opening stamp is when it was written, not what it says") {
   using V = std::vector<std::string>;
   const V race{"not", "rac", "rw7x"};

@@ -52,6 +52,14 @@ public:
       return "The " + system + " runs nightly at " + times[below(times.size())] + ".";
     case 7:
       return "The nightly " + system + " was moved to " + times[below(times.size())] + ".";
+    case 8: { // a move or a switch to a name, and where the thing is or what it uses
+      static const std::vector<std::string> verbs = {"moved to", "has moved to", "lives in",
+                                                     "is based in", "switched to", "uses"};
+      static const std::vector<std::string> names = {"Braga", "Porto", "New Haven"};
+      static const std::vector<std::string> when = {".", " last month.", " in March."};
+      return "The " + system + " team " + verbs[below(verbs.size())] + " " +
+             names[below(names.size())] + when[below(when.size())];
+    }
     case 9: // a name in a code span or bare (a word then, or a value), in fewer words or more
       return "The " + system + " cache is " + (below(2) == 0 ? "`redis` " : "redis ") +
              versions[below(versions.size())] + (below(2) == 0 ? "." : " for sessions.");
