@@ -78,8 +78,13 @@ ClaimTokens changed_as_state(ClaimTokens mover, const ClaimTokens& other, const 
   }
   std::replace(mover.sequence.begin(), mover.sequence.end(), mover.moved, verb);
   for (const auto& token : mover.moved_when) {
-    for (auto* list : {&mover.words, &mover.values, &mover.predicate, &mover.sequence, &mover.dates,
-                       &mover.narrowed}) {
+    for (auto* list : {&mover.predicate, &mover.sequence, &mover.narrowed}) {
+      std::erase(*list, token);
+    }
+    if (holds(mover.subject, token)) {
+      continue; // said of the subject too ("The summer interns moved … this summer")
+    }
+    for (auto* list : {&mover.words, &mover.values, &mover.dates}) {
       std::erase(*list, token);
     }
   }

@@ -457,6 +457,9 @@ TEST_CASE("claims: a move to a named place says where its subject is now") {
         Relation::duplicate);
   CHECK(compare("Marta moved to Braga with her kids.", "Marta lives in Braga.") !=
         Relation::duplicate);
+  // A word of the subject that also says when stays the subject's.
+  CHECK(compare("The summer interns live in Braga.",
+                "The summer interns moved to Braga this summer.") == Relation::duplicate);
   // A move still to come leaves the subject where it is.
   CHECK(compare("Marta moves to Braga next month.", "Marta lives in Porto.") != Relation::update);
 }
