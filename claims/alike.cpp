@@ -53,21 +53,6 @@ bool names_a_place(std::string_view value) {
                  : last.find_first_not_of("abcdefghijklmnopqrstuvwxyz") == std::string_view::npos;
 }
 
-// In sorted `list`, `from` replaced with `to` (kept sorted and unique); nothing when it lacks
-// `from`.
-void replace_sorted(std::vector<std::string>& list, const std::string& from,
-                    const std::string& to) {
-  const auto at = std::lower_bound(list.begin(), list.end(), from);
-  if (at == list.end() || *at != from) {
-    return;
-  }
-  list.erase(at);
-  const auto place = std::lower_bound(list.begin(), list.end(), to);
-  if (place == list.end() || *place != to) {
-    list.insert(place, to);
-  }
-}
-
 // The stems of `words`, as comparison reads them.
 template <std::size_t N>
 std::unordered_set<std::string> stems_of(const std::array<std::string_view, N>& words) {
@@ -162,6 +147,20 @@ std::optional<ClaimTokens> with_names_of(const ClaimTokens& side, const ClaimTok
     std::erase(out->sequence, stem); // values are left out of the sequence
   }
   return out;
+}
+
+// In sorted `list`, `from` replaced with `to` (kept sorted and unique).
+void replace_sorted(std::vector<std::string>& list, const std::string& from,
+                    const std::string& to) {
+  const auto at = std::lower_bound(list.begin(), list.end(), from);
+  if (at == list.end() || *at != from) {
+    return;
+  }
+  list.erase(at);
+  const auto place = std::lower_bound(list.begin(), list.end(), to);
+  if (place == list.end() || *place != to) {
+    list.insert(place, to);
+  }
 }
 
 } // namespace detail

@@ -2,13 +2,14 @@
 // where a thing is found ("runs on port 8123", "is reachable on port
 // 8123"), a name written in a code span or bare (`tower`, "tower"), and a
 // value said to have changed ("was moved to Fridays").
-// Private to claims/ (compare.cpp).
+// Private to claims/ (compare.cpp, relocation.cpp).
 #pragma once
 
 #include "claims/tokens.hpp"
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace engram::claims::detail {
 
@@ -48,5 +49,9 @@ namespace engram::claims::detail {
 // when `side` writes none of them bare.
 [[nodiscard]] std::optional<ClaimTokens> with_names_of(const ClaimTokens& side,
                                                        const ClaimTokens& other);
+
+// In sorted `list`, `from` replaced with `to` (kept sorted and unique);
+// nothing when it lacks `from`.
+void replace_sorted(std::vector<std::string>& list, const std::string& from, const std::string& to);
 
 } // namespace engram::claims::detail

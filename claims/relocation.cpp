@@ -1,6 +1,8 @@
 // A move or a switch to a named thing, read as what holds now (see relocation.hpp).
 #include "claims/relocation.hpp"
 
+#include "claims/alike.hpp"
+#include "claims/token_values.hpp"
 #include "claims/token_words.hpp"
 
 #include <algorithm>
@@ -31,11 +33,6 @@ constexpr std::array<std::string_view, 21> k_when = {
     "day",     "days", "summer", "spring",   "autumn",    "fall",  "winter",
 };
 
-template <std::size_t N>
-bool listed(const std::array<std::string_view, N>& list, std::string_view word) {
-  return std::find(list.begin(), list.end(), word) != list.end();
-}
-
 // Whether `stem` is the stem of one of `verbs` (as written).
 template <std::size_t N>
 bool stem_of_any(const std::array<std::string_view, N>& verbs, const std::string& stem) {
@@ -55,26 +52,14 @@ const std::string& verb_of(const ClaimTokens& claim) {
 std::string state_verb(const ClaimTokens& claim, const std::string& changed) {
   const std::string& verb = verb_of(claim);
   const bool states =
-      stem_of_any(k_moving, changed) ? listed(k_being_at, verb) : listed(k_using, verb);
+      stem_of_any(k_moving, changed) ? is_listed(k_being_at, verb) : is_listed(k_using, verb);
   return states ? verb : std::string();
-}
-
-// `list`, sorted, with `from` replaced by `to` (kept sorted and unique).
-void replace_in_sorted(std::vector<std::string>& list, const std::string& from,
-                       const std::string& to) {
-  if (std::erase(list, from) == 0) {
-    return;
-  }
-  const auto at = std::lower_bound(list.begin(), list.end(), to);
-  if (at == list.end() || *at != to) {
-    list.insert(at, to);
-  }
 }
 
 // `mover` read as stating what its change left with `verb`, as `other` does.
 ClaimTokens changed_as_state(ClaimTokens mover, const ClaimTokens& other, const std::string& verb) {
   for (auto* list : {&mover.words, &mover.predicate}) {
-    replace_in_sorted(*list, mover.moved, verb);
+    replace_sorted(*list, mover.moved, verb);
   }
   std::replace(mover.sequence.begin(), mover.sequence.end(), mover.moved, verb);
   for (const auto& token : mover.moved_when) {
@@ -100,7 +85,8 @@ ClaimTokens changed_as_state(ClaimTokens mover, const ClaimTokens& other, const 
 void read_relocation(const std::vector<Token>& ordered,
                      const std::unordered_set<std::string>& proper, ClaimTokens& tokens) {
   for (std::size_t w = 0; w + 2 < ordered.size(); ++w) {
-    const bool changes = listed(k_moving, ordered[w].text) || listed(k_switching, ordered[w].text);
+    const bool changes =
+        is_listed(k_moving, ordered[w].text) || is_listed(k_switching, ordered[w].text);
     if (ordered[w].value || !changes || ordered[w + 1].text != "to" || ordered[w + 2].value ||
         !proper.contains(ordered[w + 2].text)) {
       continue;
@@ -114,7 +100,7 @@ void read_relocation(const std::vector<Token>& ordered,
     std::vector<std::string> when;
     for (std::size_t v = end; v < ordered.size(); ++v) {
       const auto& token = ordered[v];
-      if (!token.value && !is_stopword(token.text) && !listed(k_when, token.text)) {
+      if (!token.value && !is_stopword(token.text) && !is_listed(k_when, token.text)) {
         return;
       }
       if (token.value || !is_stopword(token.text)) {
@@ -148,7 +134,7 @@ std::optional<std::pair<ClaimTokens, ClaimTokens>> change_as_state(const ClaimTo
 
 bool states_what_changes_leave(const ClaimTokens& claim) {
   const std::string& verb = verb_of(claim);
-  return listed(k_being_at, verb) || listed(k_using, verb);
+  return is_listed(k_being_at, verb) || is_listed(k_using, verb);
 }
 
 } // namespace engram::claims::detail
