@@ -411,9 +411,9 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
   if (auto alike = names_alike(incoming, existing)) {
     return judge(alike->first, alike->second, near_threshold);
   }
-  if (auto moved = detail::change_as_state(incoming.tokens, existing.tokens)) {
-    return judge({incoming.normal, std::move(moved->first)},
-                 {existing.normal, std::move(moved->second)}, near_threshold);
+  if (const auto read = detail::change_as_state(incoming.tokens, existing.tokens)) {
+    const auto j = judge({incoming.normal, read->in}, {existing.normal, read->ex}, near_threshold);
+    return detail::judged_change(j, read->tentative);
   }
   if (in_another_scope(incoming.tokens, existing.tokens)) {
     return {Relation::distinct, Why::other_scope, 0.0};
@@ -483,8 +483,8 @@ Comparison compare_claims(const PreparedClaim& incoming, const PreparedClaim& ex
   const auto j = judge(incoming, existing, near_threshold);
   const auto moved = detail::change_as_state(incoming.tokens, existing.tokens); // said as the state
   return {j.relation, j.score,
-          detail::reason_for(j, moved ? moved->first : incoming.tokens,
-                             moved ? moved->second : existing.tokens)};
+          detail::reason_for(j, moved ? moved->in : incoming.tokens,
+                             moved ? moved->ex : existing.tokens)};
 }
 
 Relation compare(std::string_view incoming, std::string_view existing, double near_threshold) {

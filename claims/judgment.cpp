@@ -79,6 +79,10 @@ std::string reason_for(const Judgment& j, const ClaimTokens& in, const ClaimToke
     return fmt::format(
         "same subject, one word replaced ({} → {}): both kept, for a person to judge",
         listed_missing(ex.predicate, in.predicate), listed_missing(in.predicate, ex.predicate));
+  case Why::joined:
+    return fmt::format("same subject, joined another ({} → {}): both kept, for a person to judge",
+                       listed_missing(ex.predicate, in.predicate),
+                       listed_missing(in.predicate, ex.predicate));
   case Why::different:
     break;
   }

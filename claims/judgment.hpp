@@ -31,6 +31,7 @@ enum class Why : unsigned char {
   complement,    // a copula's complement replaced
   moved,         // the value said to have changed ("was moved to Fridays")
   substituted,   // one word of the predicate replaced, outside a copula: either may hold
+  joined,        // a change that may add to what the other states ("joined Globex"): both kept
   different,     // the same subject, saying something else
 };
 

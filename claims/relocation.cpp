@@ -1,4 +1,4 @@
-// A move or a switch to a named thing, read as what holds now (see relocation.hpp).
+// A change to a named thing or a team, read as what holds now (see relocation.hpp).
 #include "claims/relocation.hpp"
 
 #include "claims/alike.hpp"
@@ -12,18 +12,49 @@
 namespace engram::claims::detail {
 namespace {
 
-// Verbs that say a thing moved to a place, as written (a past: "moves to
-// Braga next month" is where it is not yet), and the stems of the verbs
-// that say where a thing is: "lives in", "resides in", "is based in", "is
-// located in", "is hosted on".
-constexpr std::array<std::string_view, 2> k_moving = {"moved", "relocated"};
-constexpr std::array<std::string_view, 5> k_being_at = {"liv", "resid", "bas", "locat", "host"};
+// What a change leaves, to be read against a claim that states it.
+enum class Leaves : unsigned char {
+  place,    // where its subject is
+  use,      // what it uses: one thing, once switched to
+  employer, // where it works
+  team,     // the team it is on
+  any,      // a place, a thing used or an employer, left
+};
 
-// Verbs that say a thing switched to another, as written, and the stems of
-// the verbs that say what it uses: "uses", "runs on", "prefers". A switch
-// leaves one in use, so what the other claim uses is its one value.
-constexpr std::array<std::string_view, 2> k_switching = {"switched", "migrated"};
+// A change as written: its verb (a past: "moves to Braga next month" is
+// where it is not yet), the word between the verb and what it changed to
+// ("" for none), what it leaves, whether it ends the state it names ("left
+// Acme") and whether it may add to the state rather than replace it (one
+// may work at two places, or be on two teams, after joining one).
+struct ChangeVerb {
+  std::string_view verb;
+  std::string_view then;
+  Leaves leaves;
+  bool ends = false;
+  bool tentative = false;
+};
+
+constexpr std::array<ChangeVerb, 11> k_changes = {{
+    {"moved", "to", Leaves::place},
+    {"relocated", "to", Leaves::place},
+    {"switched", "to", Leaves::use},
+    {"migrated", "to", Leaves::use},
+    {"joined", "", Leaves::employer, false, true},
+    {"started", "at", Leaves::employer, false, true},
+    {"left", "", Leaves::any, true, false},
+    {"moved", "to", Leaves::team},
+    {"switched", "to", Leaves::team},
+    {"transferred", "to", Leaves::team},
+    {"joined", "", Leaves::team, false, true},
+}};
+
+// The stems of the verbs that state what a change leaves: where a thing is
+// ("lives in", "resides in", "is based in", "is located in", "is hosted
+// on"), what it uses ("uses", "runs on", "prefers"), where one works
+// ("works at", "works for", "is employed at").
+constexpr std::array<std::string_view, 5> k_being_at = {"liv", "resid", "bas", "locat", "host"};
 constexpr std::array<std::string_view, 3> k_using = {"use", "run", "pref"};
+constexpr std::array<std::string_view, 2> k_working = {"work", "employ"};
 
 // Words that say only when a change happened ("last month", "two weeks
 // ago"), as written: what holds now does not hang on them.
@@ -33,35 +64,59 @@ constexpr std::array<std::string_view, 21> k_when = {
     "day",     "days", "summer", "spring",   "autumn",    "fall",  "winter",
 };
 
-// Whether `stem` is the stem of one of `verbs` (as written).
-template <std::size_t N>
-bool stem_of_any(const std::array<std::string_view, N>& verbs, const std::string& stem) {
-  return std::any_of(verbs.begin(), verbs.end(), [&](std::string_view verb) {
-    return comparable_stem(std::string(verb)) == stem;
-  });
-}
-
 // The verb that opens `claim`'s predicate, stemmed: the verb of "runs on",
 // or the first word after a copula or of a predicate with none ("uses").
 const std::string& verb_of(const ClaimTokens& claim) {
   return !claim.verb.empty() || claim.sequence.empty() ? claim.verb : claim.sequence.front();
 }
 
-// The verb of `claim` that states what the change `changed` (a stem of a
-// verb of moving or switching) leaves: where it is, or what it uses; "" for none.
-std::string state_verb(const ClaimTokens& claim, const std::string& changed) {
+// Whether `claim` says which team its subject is on: "is on the platform
+// team", "works in the platform team".
+bool on_team(const ClaimTokens& claim) {
+  return claim.copular && holds(claim.predicate, "team") &&
+         (claim.verb.empty() || claim.verb == "work");
+}
+
+// The verb of `claim` that states what `change` leaves, or nullopt when it
+// states no such thing; "" for the copula of "is on the … team".
+std::optional<std::string> state_verb(const ClaimTokens& claim, const ChangeVerb& change) {
   const std::string& verb = verb_of(claim);
-  const bool states =
-      stem_of_any(k_moving, changed) ? is_listed(k_being_at, verb) : is_listed(k_using, verb);
-  return states ? verb : std::string();
+  const bool place = is_listed(k_being_at, verb);
+  const bool use = is_listed(k_using, verb);
+  const bool work = is_listed(k_working, verb);
+  switch (change.leaves) {
+  case Leaves::place:
+    return place ? std::optional(verb) : std::nullopt;
+  case Leaves::use:
+    return use ? std::optional(verb) : std::nullopt;
+  case Leaves::employer:
+    return work && !on_team(claim) ? std::optional(verb) : std::nullopt;
+  case Leaves::team:
+    return on_team(claim) ? std::optional(claim.verb) : std::nullopt;
+  case Leaves::any:
+    return (place || use || work) && !on_team(claim) ? std::optional(verb) : std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// In `list`, the change's verb `from` replaced by `to`, or left out for none.
+void replace_verb(std::vector<std::string>& list, const std::string& from, const std::string& to,
+                  bool sorted) {
+  if (to.empty()) {
+    std::erase(list, from);
+  } else if (sorted) {
+    replace_sorted(list, from, to);
+  } else {
+    std::replace(list.begin(), list.end(), from, to);
+  }
 }
 
 // `mover` read as stating what its change left with `verb`, as `other` does.
 ClaimTokens changed_as_state(ClaimTokens mover, const ClaimTokens& other, const std::string& verb) {
-  for (auto* list : {&mover.words, &mover.predicate}) {
-    replace_sorted(*list, mover.moved, verb);
-  }
-  std::replace(mover.sequence.begin(), mover.sequence.end(), mover.moved, verb);
+  const auto& change = k_changes[mover.moved_as];
+  replace_verb(mover.words, mover.moved, verb, true);
+  replace_verb(mover.predicate, mover.moved, verb, true);
+  replace_verb(mover.sequence, mover.moved, verb, false);
   for (const auto& token : mover.moved_when) {
     for (auto* list : {&mover.predicate, &mover.sequence, &mover.narrowed}) {
       std::erase(*list, token);
@@ -73,68 +128,117 @@ ClaimTokens changed_as_state(ClaimTokens mover, const ClaimTokens& other, const 
       std::erase(*list, token);
     }
   }
+  if (change.leaves == Leaves::team) {
+    mover.scopes.clear(); // "the mobile team" names the team, not where the claim holds
+  }
   mover.verb = other.verb;
-  mover.copular = other.copular || stem_of_any(k_switching, mover.moved);
+  mover.copular = other.copular || change.leaves == Leaves::use;
+  mover.negated = mover.negated != change.ends;
   mover.moved.clear();
   mover.moved_when.clear();
   return mover;
+}
+
+// Where what a change changed to ends when it starts at `at`: past a name's
+// words (in `proper`), or for a team past "the", up to three words and
+// "team"; 0 when there is none there.
+std::size_t object_end(const std::vector<Token>& ordered, std::size_t at,
+                       const std::unordered_set<std::string>& proper, bool team) {
+  if (at >= ordered.size() || ordered[at].value) {
+    return 0;
+  }
+  if (team) {
+    if (ordered[at].text != "the") {
+      return 0;
+    }
+    for (std::size_t k = at + 1; k < ordered.size() && k <= at + 4 && !ordered[k].value; ++k) {
+      if (ordered[k].text == "team") {
+        return k > at + 1 ? k + 1 : 0; // "joined the team" names none
+      }
+    }
+    return 0;
+  }
+  std::size_t end = at;
+  while (end < ordered.size() && !ordered[end].value && proper.contains(ordered[end].text)) {
+    ++end;
+  }
+  return end > at ? end : 0;
+}
+
+// The words after a change's object, from `end`, that say when it
+// happened; nullopt when anything else follows.
+std::optional<std::vector<std::string>> when_after(const std::vector<Token>& ordered,
+                                                   std::size_t end) {
+  std::vector<std::string> when;
+  for (std::size_t v = end; v < ordered.size(); ++v) {
+    const auto& token = ordered[v];
+    if (!token.value && !is_stopword(token.text) && !is_listed(k_when, token.text)) {
+      return std::nullopt;
+    }
+    if (token.value || !is_stopword(token.text)) {
+      when.push_back(token.value ? token.text : comparable_stem(token.text));
+    }
+  }
+  return when;
 }
 
 } // namespace
 
 void read_relocation(const std::vector<Token>& ordered,
                      const std::unordered_set<std::string>& proper, ClaimTokens& tokens) {
-  for (std::size_t w = 0; w + 2 < ordered.size(); ++w) {
-    const bool changes =
-        is_listed(k_moving, ordered[w].text) || is_listed(k_switching, ordered[w].text);
-    if (ordered[w].value || !changes || ordered[w + 1].text != "to" || ordered[w + 2].value ||
-        !proper.contains(ordered[w + 2].text)) {
-      continue;
-    }
-    std::size_t end = w + 3; // past the place's name, which may be several words
-    while (end < ordered.size() && !ordered[end].value && proper.contains(ordered[end].text)) {
-      ++end;
-    }
-    tokens.moved = comparable_stem(ordered[w].text);
-    // What follows the place is left out only when it says nothing but when.
-    std::vector<std::string> when;
-    for (std::size_t v = end; v < ordered.size(); ++v) {
-      const auto& token = ordered[v];
-      if (!token.value && !is_stopword(token.text) && !is_listed(k_when, token.text)) {
+  for (std::size_t w = 0; w + 1 < ordered.size(); ++w) {
+    for (std::size_t c = 0; c < k_changes.size(); ++c) {
+      const auto& change = k_changes[c];
+      const std::size_t at = w + (change.then.empty() ? 1 : 2);
+      if (ordered[w].value || ordered[w].text != change.verb ||
+          (!change.then.empty() && ordered[w + 1].text != change.then)) {
+        continue;
+      }
+      const auto end = object_end(ordered, at, proper, change.leaves == Leaves::team);
+      auto when = end == 0 ? std::nullopt : when_after(ordered, end);
+      if (when) {
+        tokens.moved = comparable_stem(ordered[w].text);
+        tokens.moved_when = std::move(*when);
+        tokens.moved_as = static_cast<unsigned char>(c);
         return;
       }
-      if (token.value || !is_stopword(token.text)) {
-        when.push_back(token.value ? token.text : comparable_stem(token.text));
-      }
     }
-    tokens.moved_when = std::move(when);
-    return;
   }
 }
 
-std::optional<std::pair<ClaimTokens, ClaimTokens>> change_as_state(const ClaimTokens& in,
-                                                                   const ClaimTokens& ex) {
+std::optional<ChangeRead> change_as_state(const ClaimTokens& in, const ClaimTokens& ex) {
   if (in.moved.empty() == ex.moved.empty()) {
     return std::nullopt;
   }
   const bool in_moved = !in.moved.empty();
   const ClaimTokens& mover = in_moved ? in : ex;
   ClaimTokens other = in_moved ? ex : in;
-  const std::string verb = state_verb(other, mover.moved);
-  if (verb.empty()) {
+  const auto& change = k_changes[mover.moved_as];
+  const auto verb = state_verb(other, change);
+  if (!verb) {
     return std::nullopt;
   }
-  other.copular = other.copular || stem_of_any(k_switching, mover.moved);
-  auto changed = changed_as_state(mover, other, verb);
-  if (in_moved) {
-    return std::pair{std::move(changed), std::move(other)};
+  other.copular = other.copular || change.leaves == Leaves::use;
+  if (change.leaves == Leaves::team) {
+    other.scopes.clear();
   }
-  return std::pair{std::move(other), std::move(changed)};
+  auto changed = changed_as_state(mover, other, *verb);
+  if (in_moved) {
+    return ChangeRead{std::move(changed), std::move(other), change.tentative};
+  }
+  return ChangeRead{std::move(other), std::move(changed), change.tentative};
+}
+
+Judgment judged_change(const Judgment& j, bool tentative) {
+  return tentative && j.relation == Relation::update
+             ? Judgment{Relation::uncertain, Why::joined, j.score}
+             : j;
 }
 
 bool states_what_changes_leave(const ClaimTokens& claim) {
   const std::string& verb = verb_of(claim);
-  return is_listed(k_being_at, verb) || is_listed(k_using, verb);
+  return is_listed(k_being_at, verb) || is_listed(k_using, verb) || is_listed(k_working, verb) ||
+         on_team(claim);
 }
 
 } // namespace engram::claims::detail

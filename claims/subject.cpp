@@ -48,10 +48,10 @@ constexpr std::array<std::string_view, 48> k_base_verbs = {
 // Past tenses no suffix shows ("Deploy 412 went out", "The job ran twice"):
 // verbs as the "-ed" of a regular one is. Not those also read as adjectives
 // or nouns before a noun ("the left panel", "a lost-and-found box").
-constexpr std::array<std::string_view, 23> k_irregular_pasts = {
+constexpr std::array<std::string_view, 24> k_irregular_pasts = {
     "went",    "ran",    "took",  "got",   "kept",  "held",  "sent",  "broke",
     "sat",     "knew",   "spoke", "came",  "began", "wrote", "gave",  "became",
-    "brought", "bought", "told",  "spent", "won",   "fell",  "froze",
+    "brought", "bought", "told",  "spent", "won",   "fell",  "froze", "left",
 };
 
 // The most tokens a subject said to be "the" something has ("Priya", "Ana
@@ -203,7 +203,10 @@ std::optional<Predicate> clause_predicate(const std::vector<Token>& tokens,
     if (listed(k_copulas, bare)) {
       return Predicate{i, copula_states_value(tokens, i, proper)};
     }
-    if (listed(k_auxiliaries, bare) || word == "not" || word == "never" || word.ends_with("n't")) {
+    // "in May" names a month, not what may be.
+    const bool month = bare == "may" && is_preposition(tokens, i - 1);
+    if ((listed(k_auxiliaries, bare) && !month) || word == "not" || word == "never" ||
+        word.ends_with("n't")) {
       return Predicate{i, false};
     }
   }

@@ -128,6 +128,11 @@ constexpr std::array<std::string_view, 12> k_switch_words = {
     "mode", "flag", "switch", "turned", "turn", "left", "leave", "kept", "keep", "is", "are", "set",
 };
 
+// Words that open a noun phrase: "on" before one is a preposition.
+constexpr std::array<std::string_view, 10> k_noun_openers = {
+    "the", "a", "an", "my", "our", "your", "his", "her", "their", "its",
+};
+
 // The value a word stands for, or "": a date word, true or false, a switch's
 // position (off; "on" is one only where it follows a switch), a schedule.
 std::string value_word(const std::string& word, Role role) {
@@ -191,10 +196,12 @@ void take_value_words(std::vector<Token>& out) {
       }
       // "from now on" says since when, not that anything is switched on.
       const bool from_now = w >= 2 && out[w - 1].text == "now" && out[w - 2].text == "from";
+      // "is on the platform team" says where, not that anything is switched on.
       const bool switched_on =
           out[w].text == "on" && !from_now &&
           (w + 1 == out.size() ||
-           (w > 0 && !out[w - 1].value && detail::is_listed(k_switch_words, out[w - 1].text)));
+           (w > 0 && !out[w - 1].value && detail::is_listed(k_switch_words, out[w - 1].text) &&
+            !detail::is_listed(k_noun_openers, out[w + 1].text)));
       if (switched_on) {
         value = "on";
       }

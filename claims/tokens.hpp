@@ -71,12 +71,14 @@ struct ClaimTokens {
   // (`tower`), each with the stem the word has when written bare: another
   // claim may name it bare ("tower"), as a word. Sorted.
   std::vector<std::pair<std::string, std::string>> quoted_words;
-  // It says its subject moved or switched to a named thing ("moved to
-  // Braga", "switched to Linear"): the verb's stem, and the words after the
-  // name that say only when ("last month"); empty otherwise. See
-  // claims/relocation.hpp.
+  // It says its subject changed to a named thing or a team, or left a
+  // named thing ("moved to Braga", "switched to Linear", "joined Globex",
+  // "moved to the platform team", "left Acme"): the verb's stem, the words
+  // after what it changed to that say only when ("last month"), and which
+  // of claims/relocation.cpp's readings it is; empty otherwise.
   std::string moved;
   std::vector<std::string> moved_when;
+  unsigned char moved_as = 0;
 };
 
 // Whether the sorted `tokens` (a list of ClaimTokens) hold `token`.

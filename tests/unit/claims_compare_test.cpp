@@ -417,8 +417,7 @@ TEST_CASE("claims: a profile's line with its subject unwritten is about the user
   // Words that say when may come before its verb.
   CHECK(compare("- Now works at Globex", "- Works at Acme") == Relation::update);
   CHECK(compare("- Still lives in Porto", "- Lives in Porto") == Relation::duplicate);
-  CHECK(compare("- No longer drinks coffee", "- Drinks coffee every morning") ==
-        Relation::update);
+  CHECK(compare("- No longer drinks coffee", "- Drinks coffee every morning") == Relation::update);
   // A plural noun that is also a verb opens a subject, as it did.
   CHECK(compare("Retries for the order sync are enabled", "Enable retries for the order sync") ==
         Relation::duplicate);
@@ -476,6 +475,50 @@ TEST_CASE("claims: a switch to a named thing says what its subject uses now") {
         Relation::distinct);
   CHECK(compare("The support team switched to Zendesk.", "The design team uses Figma.") ==
         Relation::distinct);
+}
+
+TEST_CASE("claims: a change of team says which team its subject is on now") {
+  CHECK(compare("Yusuf moved to the identity team.", "Yusuf is on the growth team.") ==
+        Relation::update);
+  CHECK(compare("Yusuf transferred to the data platform team last month.",
+                "Yusuf works in the growth team.") == Relation::update);
+  // A team named by a word that elsewhere says where a claim holds is still a team.
+  CHECK(compare("Yusuf switched to the ios team.", "Yusuf is on the android team.") ==
+        Relation::update);
+  CHECK(compare("Yusuf moved to the identity team in March.", "Yusuf is on the identity team.") ==
+        Relation::duplicate);
+  // Joining may add a team: both are kept, for a person to judge.
+  CHECK(compare("Yusuf joined the identity team.", "Yusuf is on the growth team.") ==
+        Relation::uncertain);
+  // No team named, a team's channel, a claim that says no team, another's team.
+  CHECK(compare("Yusuf joined the team.", "Yusuf is on the growth team.") != Relation::update);
+  CHECK(compare("Yusuf moved to the identity team's channel.", "Yusuf is on the growth team.") !=
+        Relation::update);
+  CHECK(compare("Yusuf moved to the identity team.", "Yusuf leads the growth team.") !=
+        Relation::update);
+  CHECK(compare("Ines moved to the identity team.", "Yusuf is on the growth team.") ==
+        Relation::distinct);
+}
+
+TEST_CASE("claims: joining an employer is flagged beside another, a duplicate of the same") {
+  CHECK(compare("Bea joined Umbrella.", "Bea works at Tyrell.") == Relation::uncertain);
+  CHECK(compare("Bea started at Umbrella in May.", "Bea is employed at Tyrell.") ==
+        Relation::uncertain);
+  CHECK(compare("Bea joined Umbrella last week.", "Bea works at Umbrella.") == Relation::duplicate);
+  CHECK(compare("Bea joined the Tyrell chess club.", "Bea works at Tyrell.") == Relation::distinct);
+  CHECK(compare("Bea joins Umbrella next month.", "Bea works at Tyrell.") == Relation::distinct);
+  CHECK(compare("Bea joined Umbrella.", "Bea's brother works at Tyrell.") == Relation::distinct);
+}
+
+TEST_CASE("claims: leaving a named place, employer or tool ends the state that names it") {
+  CHECK(compare("Bea left Tyrell in June.", "Bea works at Tyrell.") == Relation::update);
+  CHECK(compare("Bea left Lyon last year.", "Bea lives in Lyon.") == Relation::update);
+  CHECK(compare("The team left Asana.", "The team uses Asana.") == Relation::update);
+  CHECK(compare("Bea left Tyrell.", "Bea no longer works at Tyrell.") == Relation::duplicate);
+  // Leaving one thing says nothing of another, nor does leaving something behind.
+  CHECK(compare("Bea left Umbrella in June.", "Bea works at Tyrell.") == Relation::distinct);
+  CHECK(compare("The team left Asana.", "The team uses Slack.") == Relation::distinct);
+  CHECK(compare("Bea left Tyrell a note.", "Bea works at Tyrell.") != Relation::update);
 }
 
 TEST_CASE("claims: a name said to be the one holder of a role is that role's value") {

@@ -76,6 +76,13 @@ TEST_CASE("claims: a claim's subject is what comes before its predicate") {
   // a verb before a past that qualifies its object is not.
   CHECK(tokens_of("The team docs moved to Notion.").subject == V{"doc", "team"});
   CHECK(tokens_of("Alice sends signed emails.").subject == V{"alic"});
+  // "left" is a verb after a subject; "in May" names a month, no modal.
+  CHECK(tokens_of("Noor left Umbrella in June.").subject == V{"noor"});
+  CHECK(tokens_of("Noor started at Umbrella in May.").subject == V{"noor"});
+  CHECK(tokens_of("Noor may start at Umbrella.").subject == V{"noor"});
+  // "on" before a noun phrase says where, not that a switch is on.
+  CHECK(tokens_of("Noor is on the growth team.").values.empty());
+  CHECK(tokens_of("The flag is on.").values == V{"on"});
 }
 
 TEST_CASE("claims: a name is a name in any alphabet") {

@@ -33,7 +33,7 @@ public:
     static const std::vector<std::string> days = {"Monday", "Friday"};
     static const std::vector<std::string> times = {"02:00", "03:30"};
     static const std::vector<std::string> versions = {"7", "6.2"};
-    switch (below(12)) {
+    switch (below(13)) {
     case 0:
       return "The " + system + " " + attributes[below(attributes.size())] + " is " +
              std::to_string(10 * below(4)) + ".";
@@ -53,8 +53,8 @@ public:
     case 7:
       return "The nightly " + system + " was moved to " + times[below(times.size())] + ".";
     case 8: { // a move or a switch to a name, and where the thing is or what it uses
-      static const std::vector<std::string> verbs = {"moved to", "has moved to", "lives in",
-                                                     "is based in", "switched to", "uses"};
+      static const std::vector<std::string> verbs = {"moved to",    "has moved to", "lives in",
+                                                     "is based in", "switched to",  "uses"};
       static const std::vector<std::string> names = {"Braga", "Porto", "New Haven"};
       static const std::vector<std::string> when = {".", " last month.", " in March."};
       return "The " + system + " team " + verbs[below(verbs.size())] + " " +
@@ -69,6 +69,19 @@ public:
     case 11: // an instruction with a value, which an update changes
       return "Restart the " + system + " every " + std::to_string(10 * (1 + below(2))) +
              " minutes.";
+    case 12: { // a join, a departure, a change of team; where one works, the team one is on
+      static const std::vector<std::string> to_names = {"joined ", "left ", "works at ",
+                                                        "is employed at ", "started at "};
+      static const std::vector<std::string> to_teams = {
+          "moved to the ", "joined the ", "is on the ", "works on the ", "transferred to the "};
+      static const std::vector<std::string> names = {"Umbrella", "Tyrell Corp"};
+      static const std::vector<std::string> teams = {"growth", "data platform"};
+      static const std::vector<std::string> when = {".", " last month.", " in May."};
+      const std::string changed =
+          below(2) == 0 ? to_teams[below(to_teams.size())] + teams[below(teams.size())] + " team"
+                        : to_names[below(to_names.size())] + names[below(names.size())];
+      return "The " + system + " lead " + changed + when[below(when.size())];
+    }
     default:
       return "The " + system + " runs nightly and " + attributes[below(attributes.size())] +
              " matters.";
