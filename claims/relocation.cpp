@@ -14,47 +14,60 @@ namespace {
 
 // What a change leaves, to be read against a claim that states it.
 enum class Leaves : unsigned char {
-  place,    // where its subject is
+  place,    // where its subject is: one place, once moved to
   use,      // what it uses: one thing, once switched to
   employer, // where it works
   team,     // the team it is on
   any,      // a place, a thing used or an employer, left
 };
 
+// What a change names as what it changed to: a name written capitalised
+// ("Braga", "Tyrell Corp"), a team ("the platform team"), or a thing named
+// by a common noun ("a standing desk"), which a claim it updates must name
+// by the same last word ("uses a treadmill desk").
+enum class Object : unsigned char { name, team, noun };
+
 // A change as written: its verb (a past: "moves to Braga next month" is
 // where it is not yet), the word between the verb and what it changed to
-// ("" for none), what it leaves, whether it ends the state it names ("left
-// Acme") and whether it may add to the state rather than replace it (one
-// may work at two places, or be on two teams, after joining one).
+// ("" for none), what it leaves and names, whether it ends the state it
+// names ("left Acme") and whether it may add to the state rather than
+// replace it (one may work at two places, or be on two teams, after
+// joining one). Read in this order: a team before a noun.
 struct ChangeVerb {
   std::string_view verb;
   std::string_view then;
   Leaves leaves;
+  Object object = Object::name;
   bool ends = false;
   bool tentative = false;
 };
 
-constexpr std::array<ChangeVerb, 11> k_changes = {{
+constexpr std::array<ChangeVerb, 12> k_changes = {{
     {"moved", "to", Leaves::place},
     {"relocated", "to", Leaves::place},
     {"switched", "to", Leaves::use},
     {"migrated", "to", Leaves::use},
-    {"joined", "", Leaves::employer, false, true},
-    {"started", "at", Leaves::employer, false, true},
-    {"left", "", Leaves::any, true, false},
-    {"moved", "to", Leaves::team},
-    {"switched", "to", Leaves::team},
-    {"transferred", "to", Leaves::team},
-    {"joined", "", Leaves::team, false, true},
+    {"joined", "", Leaves::employer, Object::name, false, true},
+    {"started", "at", Leaves::employer, Object::name, false, true},
+    {"left", "", Leaves::any, Object::name, true, false},
+    {"moved", "to", Leaves::team, Object::team},
+    {"switched", "to", Leaves::team, Object::team},
+    {"transferred", "to", Leaves::team, Object::team},
+    {"joined", "", Leaves::team, Object::team, false, true},
+    {"switched", "to", Leaves::use, Object::noun},
 }};
 
 // The stems of the verbs that state what a change leaves: where a thing is
 // ("lives in", "resides in", "is based in", "is located in", "is hosted
-// on"), what it uses ("uses", "runs on", "prefers"), where one works
-// ("works at", "works for", "is employed at").
-constexpr std::array<std::string_view, 5> k_being_at = {"liv", "resid", "bas", "locat", "host"};
+// on", "is kept in", "is stored in"), what it uses ("uses", "runs on",
+// "prefers"), where one works ("works at", "works for", "is employed at").
+constexpr std::array<std::string_view, 7> k_being_at = {"liv",  "resid", "bas", "locat",
+                                                        "host", "keep",  "stor"};
 constexpr std::array<std::string_view, 3> k_using = {"use", "run", "pref"};
 constexpr std::array<std::string_view, 2> k_working = {"work", "employ"};
+
+// Articles: what follows one is named by a common noun.
+constexpr std::array<std::string_view, 3> k_articles = {"a", "an", "the"};
 
 // Words that say only when a change happened ("last month", "two weeks
 // ago"), as written: what holds now does not hang on them.
@@ -99,6 +112,13 @@ std::optional<std::string> state_verb(const ClaimTokens& claim, const ChangeVerb
   return std::nullopt;
 }
 
+// Whether what `change` leaves is one value of its subject, whatever the
+// verb that states it: a thing is kept in one place ("is kept in
+// Confluence"), and once switched it uses one thing.
+bool one_value(const ChangeVerb& change) {
+  return change.leaves == Leaves::place || change.leaves == Leaves::use;
+}
+
 // In `list`, the change's verb `from` replaced by `to`, or left out for none.
 void replace_verb(std::vector<std::string>& list, const std::string& from, const std::string& to,
                   bool sorted) {
@@ -132,37 +152,62 @@ ClaimTokens changed_as_state(ClaimTokens mover, const ClaimTokens& other, const 
     mover.scopes.clear(); // "the mobile team" names the team, not where the claim holds
   }
   mover.verb = other.verb;
-  mover.copular = other.copular || change.leaves == Leaves::use;
+  mover.copular = other.copular || one_value(change);
   mover.negated = mover.negated != change.ends;
   mover.moved.clear();
   mover.moved_when.clear();
   return mover;
 }
 
-// Where what a change changed to ends when it starts at `at`: past a name's
-// words (in `proper`), or for a team past "the", up to three words and
-// "team"; 0 when there is none there.
+// Where what a change changed to ends when it starts at `at`, named as
+// `object` asks: past a name's words (in `proper`); past "the", up to three
+// words and "team"; past an article and up to three values or words that
+// neither say when nor are function words. 0 when there is none there.
 std::size_t object_end(const std::vector<Token>& ordered, std::size_t at,
-                       const std::unordered_set<std::string>& proper, bool team) {
+                       const std::unordered_set<std::string>& proper, Object object) {
   if (at >= ordered.size() || ordered[at].value) {
     return 0;
   }
-  if (team) {
-    if (ordered[at].text != "the") {
-      return 0;
+  const auto word = [&](std::size_t k) { return k < ordered.size() && !ordered[k].value; };
+  std::size_t end = at;
+  switch (object) {
+  case Object::name:
+    while (word(end) && proper.contains(ordered[end].text)) {
+      ++end;
     }
-    for (std::size_t k = at + 1; k < ordered.size() && k <= at + 4 && !ordered[k].value; ++k) {
+    return end > at ? end : 0;
+  case Object::team:
+    for (std::size_t k = at + 1; ordered[at].text == "the" && word(k) && k <= at + 4; ++k) {
       if (ordered[k].text == "team") {
         return k > at + 1 ? k + 1 : 0; // "joined the team" names none
       }
     }
     return 0;
+  case Object::noun:
+    if (!is_listed(k_articles, ordered[at].text)) {
+      return 0;
+    }
+    end = at + 1;
+    while (end < ordered.size() && end <= at + 3 &&
+           (ordered[end].value ||
+            (!is_stopword(ordered[end].text) && !is_listed(k_when, ordered[end].text)))) {
+      ++end;
+    }
+    return end > at + 1 ? end : 0;
   }
-  std::size_t end = at;
-  while (end < ordered.size() && !ordered[end].value && proper.contains(ordered[end].text)) {
-    ++end;
+  return 0;
+}
+
+// The last word of what `claim` says after its verb, the when-words of a
+// change left out: "desk" of "uses a treadmill desk".
+std::string head_noun(const ClaimTokens& claim) {
+  for (auto it = claim.sequence.rbegin(); it != claim.sequence.rend(); ++it) {
+    if (std::find(claim.moved_when.begin(), claim.moved_when.end(), *it) ==
+        claim.moved_when.end()) {
+      return *it;
+    }
   }
-  return end > at ? end : 0;
+  return {};
 }
 
 // The words after a change's object, from `end`, that say when it
@@ -194,7 +239,7 @@ void read_relocation(const std::vector<Token>& ordered,
           (!change.then.empty() && ordered[w + 1].text != change.then)) {
         continue;
       }
-      const auto end = object_end(ordered, at, proper, change.leaves == Leaves::team);
+      const auto end = object_end(ordered, at, proper, change.object);
       auto when = end == 0 ? std::nullopt : when_after(ordered, end);
       if (when) {
         tokens.moved = comparable_stem(ordered[w].text);
@@ -215,10 +260,10 @@ std::optional<ChangeRead> change_as_state(const ClaimTokens& in, const ClaimToke
   ClaimTokens other = in_moved ? ex : in;
   const auto& change = k_changes[mover.moved_as];
   const auto verb = state_verb(other, change);
-  if (!verb) {
+  if (!verb || (change.object == Object::noun && head_noun(mover) != head_noun(other))) {
     return std::nullopt;
   }
-  other.copular = other.copular || change.leaves == Leaves::use;
+  other.copular = other.copular || one_value(change);
   if (change.leaves == Leaves::team) {
     other.scopes.clear();
   }

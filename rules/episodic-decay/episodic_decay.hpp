@@ -69,15 +69,23 @@ private:
                           const std::vector<std::string>& tags,
                           const std::vector<std::string>& canon);
 
-  // The file of the other layer (semantic for an instruction, procedural for
-  // a fact) that holds the claim already, or a claim it updates; nullopt when
-  // none does. Whether a claim is a fact or an instruction is read from its
-  // words, and many read either way ("Replies can now be up to 400 words"
-  // after "Keep replies under 200 words"): the store's knowledge decides.
+  // The file of another layer (semantic for an instruction or a pointer,
+  // procedural or reference for a fact) that holds the claim already, or a
+  // claim it updates; nullopt when none does. Whether a claim is a fact, an
+  // instruction or a pointer is read from its words, and many read either
+  // way ("Replies can now be up to 400 words" after "Keep replies under 200
+  // words", "The team docs moved to Notion" after "The team docs live in
+  // Confluence"): the store's knowledge decides.
   std::optional<std::string> across_layers(const StoreView& store, const Claim& claim,
                                            const std::string& source,
                                            const std::vector<std::string>& tags,
                                            const std::vector<std::string>& canon);
+
+  // across_layers in the layer of claims of kind `other`.
+  std::optional<std::string> held_as(const StoreView& store, const Claim& claim, ClaimKind other,
+                                     const std::string& source,
+                                     const std::vector<std::string>& tags,
+                                     const std::vector<std::string>& canon);
 
   // The file with the most shared canonical tags (at least 2); ties: salience,
   // then newer `created`, then path. None: a new file named from the sorted tags.

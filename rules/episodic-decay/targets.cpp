@@ -182,11 +182,26 @@ std::optional<std::string> EpisodicDecayRule::across_layers(const StoreView& sto
                                                             const std::string& source,
                                                             const std::vector<std::string>& tags,
                                                             const std::vector<std::string>& canon) {
-  if (claim.kind != ClaimKind::factual && claim.kind != ClaimKind::behavioural) {
-    return std::nullopt;
+  // A fact may be read as an instruction, or as where a thing is kept ("The
+  // team docs live in Confluence"); an instruction or a pointer as a fact.
+  std::vector<ClaimKind> others;
+  if (claim.kind == ClaimKind::factual) {
+    others = {ClaimKind::behavioural, ClaimKind::reference};
+  } else if (claim.kind == ClaimKind::behavioural || claim.kind == ClaimKind::reference) {
+    others = {ClaimKind::factual};
   }
-  const ClaimKind other =
-      claim.kind == ClaimKind::factual ? ClaimKind::behavioural : ClaimKind::factual;
+  for (const auto other : others) {
+    if (auto path = held_as(store, claim, other, source, tags, canon)) {
+      return path;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> EpisodicDecayRule::held_as(const StoreView& store, const Claim& claim,
+                                                      ClaimKind other, const std::string& source,
+                                                      const std::vector<std::string>& tags,
+                                                      const std::vector<std::string>& canon) {
   const Layer layer = layer_for(other);
   const bool topics = !topic_type(store, layer).empty();
   std::optional<std::string> home; // where the claim would go as the other kind

@@ -132,6 +132,36 @@ TEST_CASE("a fact that restates or updates an instruction is filed where the ins
   CHECK_THAT(facts.out, Catch::StartsWith("semantic/") && !Catch::Contains("procedural/"));
 }
 
+TEST_CASE("a fact that says where a pointer's thing went is filed where the pointer is") {
+  // "The design specs moved to Notion" reads as a fact, and "The design
+  // specs live in Confluence" as where a thing is kept: the pointer decides.
+  const Sandbox sandbox;
+  const auto store = consolidated(sandbox, [](const fs::path& s) {
+    write_file(s / "reference" / "design.md",
+               "---\ntype: reference\ntags: [design]\ncreated: 2026-01-05\n---\n"
+               "# Design\n\n- The design specs live in Confluence.\n"
+               "- The brand assets are stored in Google Drive.\n");
+    write_file(s / "episodic" / "2026-05-01-design.md",
+               episodic_memory({"design"}, "2026-05-01", "2026-06-01",
+                               "# Design\n\nThe design specs moved to Notion last month.\n"
+                               "The brand assets are stored in Google Drive.\n"
+                               "The design team meets on Tuesdays.\n"));
+  });
+  const auto pointers = read_file(store / "reference" / "design.md");
+  INFO(pointers);
+  CHECK_THAT(pointers, Catch::Contains("- The design specs moved to Notion last month.\n  <!-- "
+                                       "superseded 2026-11-22: previously \"- The design specs "
+                                       "live in Confluence.\" -->"));
+  CHECK(pointers.find("\n- The design specs live in Confluence.") == std::string::npos);
+  // Said already: not filed again, anywhere.
+  const auto assets = sandbox.git(store, {"grep", "-c", "brand assets are stored"});
+  CHECK(assets.out == "reference/design.md:1\n");
+  // A fact of another subject goes to semantic, as before.
+  const auto facts = sandbox.git(
+      store, {"grep", "-l", "The design team meets on Tuesdays.", "--", "semantic", "reference"});
+  CHECK_THAT(facts.out, Catch::StartsWith("semantic/") && !Catch::Contains("reference/"));
+}
+
 TEST_CASE("a new file's frontmatter comes from its episode, not a confirmed default") {
   const Sandbox sandbox;
   const auto store = consolidated(sandbox, [](const fs::path& s) {

@@ -445,6 +445,11 @@ TEST_CASE("claims: a move to a named place says where its subject is now") {
   CHECK(compare("The design team relocated to Munich.", "The design team is based in Berlin.") ==
         Relation::update);
   CHECK(compare("Marta moved to Braga.", "Marta lives in Braga.") == Relation::duplicate);
+  // A thing is kept or stored in one place, once moved.
+  CHECK(compare("The floor plans moved to Notion.", "The floor plans are kept in Confluence.") ==
+        Relation::update);
+  CHECK(compare("The scans moved to Backblaze.", "The scans are stored in Google Drive.") ==
+        Relation::update);
   // The older claim may be the move.
   CHECK(compare("Marta now lives in Coimbra.", "Marta moved to Braga.") == Relation::update);
   // A team is no place one lives in, nor a day, nor another's home.
@@ -470,6 +475,13 @@ TEST_CASE("claims: a switch to a named thing says what its subject uses now") {
   CHECK(compare("The team switched to Linear.", "The team uses Linear for bug tracking.") ==
         Relation::duplicate);
   CHECK(compare("The team uses Jira again.", "The team switched to Linear.") == Relation::update);
+  // A thing named by a common noun is what it uses when the other names it by the same noun.
+  CHECK(compare("Omar switched to an ergonomic keyboard.", "Omar uses a mechanical keyboard.") ==
+        Relation::update);
+  CHECK(compare("Omar switched to an ergonomic keyboard last month.",
+                "Omar uses an ergonomic keyboard.") == Relation::duplicate);
+  CHECK(compare("Omar switched to an ergonomic keyboard.", "Omar uses a keyboard tray.") ==
+        Relation::distinct);
   // What is not a name is not what it uses, and another team's switch is its own.
   CHECK(compare("The team switched to a weekly release cadence.", "The team uses Jira.") ==
         Relation::distinct);
