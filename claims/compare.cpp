@@ -6,6 +6,7 @@
 #include "claims/compare.hpp"
 
 #include "claims/alike.hpp"
+#include "claims/choice.hpp"
 #include "claims/judgment.hpp"
 #include "claims/normalise.hpp"
 #include "claims/relocation.hpp"
@@ -162,77 +163,6 @@ std::pair<std::size_t, bool> missing_from(const ClaimTokens& a, const ClaimToken
   return {missing, in_subject};
 }
 
-// Whether `in` makes the choice of `ex` the other way: it passes over what
-// `ex` takes ("Use Jest instead of Vitest" after "Use Vitest instead of
-// Jest"), or takes what `ex` passes over.
-// A word on both sides of a choice ("the shared runner pool instead of
-// self-hosted runners") says nothing of which way it goes.
-bool reverses_choice(const ClaimTokens& in, const ClaimTokens& ex) {
-  // Whether a word of `side` is on `taken` of `ex` and not on its other side.
-  const auto meets = [&](const std::vector<std::string>& side,
-                         const std::vector<std::string>& taken,
-                         const std::vector<std::string>& other) {
-    return std::any_of(side.begin(), side.end(),
-                       [&](const std::string& s) { return holds(taken, s) && !holds(other, s); });
-  };
-  return meets(in.passed_over, ex.chosen, ex.passed_over) ||
-         meets(in.chosen, ex.passed_over, ex.chosen);
-}
-
-// Whether `in` and `ex` are two choices that pass over different things
-// ("Use fd instead of find", "Use trash instead of rm"): both hold.
-bool another_choice(const ClaimTokens& in, const ClaimTokens& ex) {
-  return !in.passed_over.empty() && !ex.passed_over.empty() &&
-         std::none_of(in.passed_over.begin(), in.passed_over.end(),
-                      [&](const std::string& over) { return holds(ex.passed_over, over); });
-}
-
-// Whether one claim turns down what the other, a choice, passes over ("Never
-// use npm" and "Use pnpm instead of npm"): the negation is no flipped
-// polarity, for both say the same of it.
-bool turns_down_alike(const ClaimTokens& in, const ClaimTokens& ex) {
-  const auto turns_down = [](const ClaimTokens& negated, const ClaimTokens& choice) {
-    return negated.negated && !choice.negated &&
-           std::any_of(choice.passed_over.begin(), choice.passed_over.end(), [&](const auto& s) {
-             return holds(negated.predicate, s) && !holds(choice.chosen, s);
-           });
-  };
-  return turns_down(in, ex) || turns_down(ex, in);
-}
-
-// Whether `in` chooses something else over what `ex` states, naming it as
-// what it passes over ("Browser automation now uses Chromium instead of
-// Firefox" after "Default browser for automation: Firefox"): every word of
-// the older predicate and all but one of its subject's are in the newer
-// claim, neither is negated, and the older is no choice itself (two choices
-// are judged above). A thing passed over that the older names only in its
-// subject ("rm -rf is dangerous") is not what it states. A change from it
-// ("The team switched from Jira to Linear" after "The team uses Jira")
-// replaces the verb that opened the older's predicate, and is said of all
-// of its subject: "Ana moved from Berlin to Lisbon" does not move the office
-// that "The office is in Berlin" is about.
-bool passes_over_older(const ClaimTokens& in, const ClaimTokens& ex) {
-  if (in.passed_over.empty() || !ex.passed_over.empty() || in.negated || ex.negated ||
-      ex.predicate.empty() ||
-      !std::includes(in.values.begin(), in.values.end(), ex.values.begin(), ex.values.end())) {
-    return false;
-  }
-  const bool states_it = std::any_of(ex.predicate.begin(), ex.predicate.end(), [&](const auto& s) {
-    return holds(in.passed_over, s) && !holds(in.chosen, s);
-  });
-  const auto in_newer = [&](const std::string& token) {
-    return holds(in.words, token) || holds(in.values, token);
-  };
-  const auto subject_missing = std::count_if(ex.subject.begin(), ex.subject.end(),
-                                             [&](const auto& s) { return !in_newer(s); });
-  const auto stated = [&](const std::string& token) {
-    return in_newer(token) ||
-           (in.changed_from && !ex.sequence.empty() && token == ex.sequence.front());
-  };
-  return states_it && subject_missing <= (in.changed_from ? 0 : 1) &&
-         std::all_of(ex.predicate.begin(), ex.predicate.end(), stated);
-}
-
 // Whether `in` restates `ex`: the same values and polarity, and (almost) every
 // token of `in` in `ex`, none of the missing ones naming what `in` is about.
 std::optional<Judgment> duplicate_of(const PreparedClaim& incoming, const PreparedClaim& existing,
@@ -241,7 +171,7 @@ std::optional<Judgment> duplicate_of(const PreparedClaim& incoming, const Prepar
   const auto& ex = existing.tokens;
   // The incoming claim may say less than the existing one (drop a value it
   // holds), never something else (a value it lacks).
-  if (in.negated != ex.negated || reverses_choice(in, ex) ||
+  if (in.negated != ex.negated || detail::reverses_choice(in, ex) ||
       !std::includes(ex.values.begin(), ex.values.end(), in.values.begin(), in.values.end())) {
     return std::nullopt;
   }
@@ -420,16 +350,19 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
   }
   const auto& in = incoming.tokens;
   const auto& older = existing.tokens;
-  if (reverses_choice(in, older) && in.words == older.words && in.values == older.values) {
+  if (detail::reverses_choice(in, older) && in.words == older.words && in.values == older.values) {
     return {Relation::update, Why::reversed, 1.0}; // the same words, the choice swapped
   }
-  if (another_choice(in, older)) {
+  if (detail::chains_choice(in, older)) {
+    return {Relation::update, Why::chained, 1.0};
+  }
+  if (detail::another_choice(in, older)) {
     return {Relation::distinct, Why::other_choice, 0.0};
   }
-  if (turns_down_alike(in, older)) {
+  if (detail::turns_down_alike(in, older)) {
     return {Relation::distinct, Why::turned_down, 0.0};
   }
-  if (passes_over_older(in, older)) {
+  if (detail::passes_over_older(in, older)) {
     return {Relation::update, Why::passed_over, 1.0};
   }
   if (auto duplicate = duplicate_of(incoming, existing, near_threshold)) {

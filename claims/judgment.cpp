@@ -54,6 +54,9 @@ std::string reason_for(const Judgment& j, const ClaimTokens& in, const ClaimToke
   case Why::passed_over:
     return fmt::format("chooses something else over what it stated (adds {})",
                        listed_missing(in.chosen, ex.words));
+  case Why::chained:
+    return fmt::format("same subject, another choice made since ({} → {})",
+                       listed_missing(ex.chosen, in.chosen), listed_missing(in.chosen, ex.chosen));
   case Why::other_day:
     return fmt::format("closed on another day as well ({} → {})",
                        listed_missing(ex.values, in.values), listed_missing(in.values, ex.values));

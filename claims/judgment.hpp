@@ -23,6 +23,7 @@ enum class Why : unsigned char {
   reversed,      // a choice made the other way: what one takes, the other passes over
   other_choice,  // each passes over something else: two choices, both may hold
   passed_over,   // the newer chooses something else over what the older states
+  chained,       // the newer turns from the older's choice, or to what it passed over
   turned_down,   // one turns down what the other passes over: they agree
   other_day,     // another day something is closed: both hold
   moment,        // one dates an event ("2 hours ago"), the other states a period: both hold

@@ -489,6 +489,27 @@ TEST_CASE("claims: a switch to a named thing says what its subject uses now") {
         Relation::distinct);
 }
 
+TEST_CASE("claims: a choice that turns from the older one's choice makes it no more") {
+  CHECK(compare("Use Deno instead of Node for scripts.",
+                "Use Node instead of Python for scripts.") == Relation::update);
+  CHECK(compare("The lab replaced Slurm with Kubernetes.", "The lab replaced PBS with Slurm.") ==
+        Relation::update);
+  // Taking what the older passed over turns from its choice too.
+  CHECK(compare("Use Python instead of Bash for scripts.",
+                "Use Node instead of Python for scripts.") == Relation::update);
+  // Two rankings both hold; a choice for other things, or of other things, stands.
+  CHECK(compare("The user likes Kotlin over Java.", "The user likes Java over Scala.") !=
+        Relation::update);
+  CHECK(compare("The user prefers Kotlin instead of Java.",
+                "The user prefers Java instead of Scala.") != Relation::update);
+  CHECK(compare("Use Deno instead of Node for the CLI.",
+                "Use Node instead of Python for scripts.") != Relation::update);
+  CHECK(compare("Use Podman instead of Docker.", "Use Node instead of Python.") ==
+        Relation::distinct);
+  CHECK(compare("Always use Node instead of Python for scripts.",
+                "Use Node instead of Python for scripts.") == Relation::duplicate);
+}
+
 TEST_CASE("claims: a change of team says which team its subject is on now") {
   CHECK(compare("Yusuf moved to the identity team.", "Yusuf is on the growth team.") ==
         Relation::update);
