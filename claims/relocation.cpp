@@ -64,6 +64,11 @@ constexpr std::array<ChangeVerb, 12> k_changes = {{
 constexpr std::array<std::string_view, 7> k_being_at = {"liv",  "resid", "bas", "locat",
                                                         "host", "keep",  "stor"};
 constexpr std::array<std::string_view, 3> k_using = {"use", "run", "pref"};
+
+// Stems of verbs that say where a thing is only in the passive: "Bugs are
+// tracked in Jira", "Tickets are handled in Zendesk", "Secrets are managed
+// in Vault"; "Marta manages the Lisbon office" says no place Marta is.
+constexpr std::array<std::string_view, 3> k_kept_at = {"track", "handl", "manag"};
 constexpr std::array<std::string_view, 2> k_working = {"work", "employ"};
 
 // Articles: what follows one is named by a common noun.
@@ -94,7 +99,7 @@ bool on_team(const ClaimTokens& claim) {
 // states no such thing; "" for the copula of "is on the … team".
 std::optional<std::string> state_verb(const ClaimTokens& claim, const ChangeVerb& change) {
   const std::string& verb = verb_of(claim);
-  const bool place = is_listed(k_being_at, verb);
+  const bool place = is_listed(k_being_at, verb) || (claim.copular && is_listed(k_kept_at, verb));
   const bool use = is_listed(k_using, verb);
   const bool work = is_listed(k_working, verb);
   switch (change.leaves) {
@@ -282,8 +287,8 @@ Judgment judged_change(const Judgment& j, bool tentative) {
 
 bool states_what_changes_leave(const ClaimTokens& claim) {
   const std::string& verb = verb_of(claim);
-  return is_listed(k_being_at, verb) || is_listed(k_using, verb) || is_listed(k_working, verb) ||
-         on_team(claim);
+  return is_listed(k_being_at, verb) || (claim.copular && is_listed(k_kept_at, verb)) ||
+         is_listed(k_using, verb) || is_listed(k_working, verb) || on_team(claim);
 }
 
 } // namespace engram::claims::detail

@@ -50,10 +50,10 @@ std::size_t missing_count(const std::vector<std::uint32_t>& a, const std::vector
 }
 
 // How many more of its predicate's words `older` may lack in `in` and still
-// be updated by it, when one of the two states a move or a switch that
-// claims::relation reads as what holds now ("moved to Braga last month"
-// against "lives in Porto"): the change's verb, and on the older side the
-// words that say when it happened.
+// be updated by it, when one of the two states a change (a move, a switch,
+// a join, a departure) that claims::relation reads as what holds now
+// ("moved to Braga last month" against "lives in Porto"): the change's
+// verb, and on the older side the words that say when it happened.
 std::size_t dropped_by_change(const claims::ClaimTokens& in, const claims::ClaimTokens& older) {
   if (in.moved.empty() == older.moved.empty()) {
     return 0;

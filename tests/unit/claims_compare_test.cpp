@@ -450,6 +450,10 @@ TEST_CASE("claims: a move to a named place says where its subject is now") {
         Relation::update);
   CHECK(compare("The scans moved to Backblaze.", "The scans are stored in Google Drive.") ==
         Relation::update);
+  // Where a thing is tracked, handled or managed is where it is, said in the passive only.
+  CHECK(compare("Incidents moved to Rootly.", "Incidents are tracked in PagerDuty.") ==
+        Relation::update);
+  CHECK(compare("Tomas moved to Faro.", "Tomas manages the Lisbon office.") == Relation::distinct);
   // The older claim may be the move.
   CHECK(compare("Marta now lives in Coimbra.", "Marta moved to Braga.") == Relation::update);
   // A team is no place one lives in, nor a day, nor another's home.
