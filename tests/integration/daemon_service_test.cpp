@@ -3,6 +3,7 @@
 // `systemd-analyze verify` where it runs, Python's plistlib for the plist, and
 // a real systemd user manager where the machine has one.
 #include "lib/daemon_process.hpp"
+#include "lib/outside_tmp.hpp"
 #include "lib/process.hpp"
 
 #include <catch2/catch.hpp>
@@ -15,6 +16,7 @@
 #include <vector>
 
 namespace fs = std::filesystem;
+using engram::test::outside_tmp;
 using engram::test::read_file;
 using engram::test::Sandbox;
 using engram::test::wait_until;
@@ -28,12 +30,6 @@ constexpr auto npos = std::string::npos;
 // True when `program` is found in PATH.
 bool on_path(const std::string& program) {
   return engram::test::run({"sh", "-c", "command -v " + program}).exit_code == 0;
-}
-
-// Where sandboxes of systemd units go: not under /tmp, which a unit's
-// PrivateTmp=yes hides from its daemon, so `service install` would refuse them.
-fs::path outside_tmp() {
-  return fs::path(ENGRAM_BUILD_DIR) / "test-sandboxes";
 }
 
 // A configuration file in `sandbox` that keeps `store`.
@@ -292,9 +288,9 @@ TEST_CASE("service install --launchd writes an agent that parses as a property l
 TEST_CASE("a daemon waiting for a store stops at once on SIGTERM, with status 0") {
   const Sandbox sandbox;
   const fs::path err = sandbox.root() / "daemon.err";
-  const pid_t daemon = engram::test::spawn({ENGRAM_BINARY, "daemon", "--wait-for-store"},
-                                           sandbox.engram_environment(),
-                                           sandbox.root() / "daemon.out", err);
+  const pid_t daemon =
+      engram::test::spawn({ENGRAM_BINARY, "daemon", "--wait-for-store"},
+                          sandbox.engram_environment(), sandbox.root() / "daemon.out", err);
   REQUIRE(wait_until(
       [&] { return read_file(err).find("nothing to keep: waiting for a store") != npos; }, 20s));
   // SIGHUP with still no store: it looks, and goes on waiting.

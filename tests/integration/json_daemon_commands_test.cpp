@@ -4,6 +4,7 @@
 // holds; without a daemon the failure is an object too, exit code unchanged.
 #include "lib/daemon_process.hpp"
 #include "lib/json_output.hpp"
+#include "lib/outside_tmp.hpp"
 #include "lib/process.hpp"
 
 #include <catch2/catch.hpp>
@@ -12,17 +13,9 @@
 namespace fs = std::filesystem;
 using engram::test::DaemonProcess;
 using engram::test::json_of;
+using engram::test::outside_tmp;
 using engram::test::read_file;
 using engram::test::Sandbox;
-
-namespace {
-
-// A sandbox folder outside /tmp, which a systemd unit's daemon could not write.
-fs::path outside_tmp() {
-  return fs::path(ENGRAM_BUILD_DIR) / "test-sandboxes";
-}
-
-} // namespace
 
 TEST_CASE("pause, resume and reload --json report the daemon's state") {
   const Sandbox sandbox;
