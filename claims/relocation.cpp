@@ -95,11 +95,18 @@ bool on_team(const ClaimTokens& claim) {
          (claim.verb.empty() || claim.verb == "work");
 }
 
+// Whether `verb` says where `claim`'s subject is: "lives in", "is kept in",
+// and in the passive only "is tracked in" (Marta manages an office; she is
+// not in it).
+bool states_place(const ClaimTokens& claim, const std::string& verb) {
+  return is_listed(k_being_at, verb) || (claim.copular && is_listed(k_kept_at, verb));
+}
+
 // The verb of `claim` that states what `change` leaves, or nullopt when it
 // states no such thing; "" for the copula of "is on the … team".
 std::optional<std::string> state_verb(const ClaimTokens& claim, const ChangeVerb& change) {
   const std::string& verb = verb_of(claim);
-  const bool place = is_listed(k_being_at, verb) || (claim.copular && is_listed(k_kept_at, verb));
+  const bool place = states_place(claim, verb);
   const bool use = is_listed(k_using, verb);
   const bool work = is_listed(k_working, verb);
   switch (change.leaves) {
@@ -287,8 +294,8 @@ Judgment judged_change(const Judgment& j, bool tentative) {
 
 bool states_what_changes_leave(const ClaimTokens& claim) {
   const std::string& verb = verb_of(claim);
-  return is_listed(k_being_at, verb) || (claim.copular && is_listed(k_kept_at, verb)) ||
-         is_listed(k_using, verb) || is_listed(k_working, verb) || on_team(claim);
+  return states_place(claim, verb) || is_listed(k_using, verb) || is_listed(k_working, verb) ||
+         on_team(claim);
 }
 
 } // namespace engram::claims::detail
