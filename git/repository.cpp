@@ -17,6 +17,8 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <fstream>
+#include <git2/sys/mempack.h>
+#include <git2/sys/odb_backend.h>
 #include <iterator>
 #include <limits>
 #include <map>
@@ -46,6 +48,75 @@ std::string local_config_string(git_repository* repository, const char* name) {
   }
   git_buf_dispose(&value);
   return result;
+}
+
+// git keeps what a fetch brings loose when it is fewer objects than this
+// (transfer.unpackLimit): below it a pack's two files, and merging the pack
+// later, cost more than a file per object. Above it, a file (and a flush)
+// per object is what made writing a full consolidation's blobs slow.
+constexpr std::size_t k_pack_from = 100;
+
+using ObjectDatabase = Owned<git_odb, git_odb_free>;
+using Wrapped = Owned<git_repository, git_repository_free>;
+using PackBuilder = Owned<git_packbuilder, git_packbuilder_free>;
+
+// Writes `blobs` as one pack in the repository's pack folder, through an
+// object database of their own held in memory (a repository's own takes
+// every later write into a memory backend once one is added to it). The
+// repository's database then looks again, so it finds them at once.
+Expected<std::vector<std::string>, Failure> write_pack(git_repository* repository,
+                                                       const std::vector<std::string_view>& blobs) {
+  fresh_errors();
+  ObjectDatabase memory_database;
+  git_odb_backend* memory = nullptr;
+  if (git_odb_new(&memory_database.pointer) != 0 || git_mempack_new(&memory) != 0) {
+    return unexpected(failure(-1, "cannot store the new blobs"));
+  }
+  if (const int code = git_odb_add_backend(memory_database.pointer, memory, 1); code != 0) {
+    memory->free(memory);
+    return unexpected(failure(code, "cannot store the new blobs"));
+  }
+  Wrapped wrapped;
+  PackBuilder builder;
+  if (const int code = git_repository_wrap_odb(&wrapped.pointer, memory_database.pointer) != 0
+                           ? -1
+                           : git_packbuilder_new(&builder.pointer, wrapped.pointer);
+      code != 0) {
+    return unexpected(failure(code, "cannot store the new blobs"));
+  }
+  std::vector<std::string> ids;
+  ids.reserve(blobs.size());
+  for (const auto& bytes : blobs) {
+    git_oid id;
+    int code =
+        git_odb_write(&id, memory_database.pointer, bytes.data(), bytes.size(), GIT_OBJECT_BLOB);
+    code = code != 0 ? code : git_packbuilder_insert(builder.pointer, &id, nullptr);
+    if (code != 0) {
+      return unexpected(failure(code, "cannot store a blob"));
+    }
+    ids.push_back(to_hex(id));
+  }
+  // The pack is made from the memory database, then indexed into the
+  // repository's own, as a fetched pack is.
+  git_buf pack = GIT_BUF_INIT;
+  git_odb* database = nullptr;
+  git_odb_writepack* writer = nullptr;
+  git_indexer_progress progress{};
+  int code = git_packbuilder_write_buf(&pack, builder.pointer);
+  code = code != 0 ? code : git_repository_odb(&database, repository);
+  code = code != 0 ? code : git_odb_write_pack(&writer, database, nullptr, nullptr);
+  code = code != 0 ? code : writer->append(writer, pack.ptr, pack.size, &progress);
+  code = code != 0 ? code : writer->commit(writer, &progress);
+  code = code != 0 ? code : git_odb_refresh(database);
+  if (writer != nullptr) {
+    writer->free(writer);
+  }
+  git_odb_free(database);
+  git_buf_dispose(&pack);
+  if (code != 0) {
+    return unexpected(failure(code, "cannot write the new blobs' pack"));
+  }
+  return ids;
 }
 
 } // namespace
@@ -277,6 +348,9 @@ Expected<std::string, Failure> Repository::write_blob(std::string_view bytes) {
 
 Expected<std::vector<std::string>, Failure>
 Repository::write_blobs(const std::vector<std::string_view>& blobs) {
+  if (blobs.size() >= k_pack_from) {
+    return write_pack(m_repository.get(), blobs);
+  }
   // Each a loose object, as `git add` writes them; git's own upkeep packs them later.
   std::vector<std::string> ids;
   ids.reserve(blobs.size());

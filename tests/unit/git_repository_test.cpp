@@ -4,13 +4,13 @@
 #include "lib/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
-#include <fstream>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <fstream>
 #include <git2.h>
-#include <sys/resource.h>
 #include <set>
+#include <sys/resource.h>
 
 namespace fs = std::filesystem;
 using engram::git::Repository;
@@ -103,7 +103,7 @@ TEST_CASE("an index left behind HEAD by a stopped run is brought up to it") {
   CHECK_FALSE(fs::exists(marker));
   CHECK(again->is_clean());
   CHECK(Repository::open(dir.path())->is_clean()); // as written to disk
-  again->catch_up_index(); // no marker: nothing to do
+  again->catch_up_index();                         // no marker: nothing to do
   CHECK(again->is_clean());
 }
 
@@ -159,8 +159,10 @@ TEST_CASE("a submodule's own changes leave the store clean, as they are not its 
   write_file(dir / "a.md", "A.\n");
   write_file(dir / "tools" / "README.md", "tools\n");
   const auto git = [&](const std::string& folder, const std::string& args) {
-    const auto done = engram::test::shell("git -C '" + folder + "' -c user.name=T -c "
-                                          "user.email=t@example.com " + args);
+    const auto done = engram::test::shell("git -C '" + folder +
+                                          "' -c user.name=T -c "
+                                          "user.email=t@example.com " +
+                                          args);
     INFO(done.out);
     REQUIRE(done.ok);
   };
@@ -442,6 +444,40 @@ TEST_CASE("blobs written to the object database read back byte for byte") {
   CHECK(repository.read_blob(*id) == bytes);
   CHECK_FALSE(repository.read_blob(std::string(40, '0')).has_value());
   CHECK_FALSE(repository.read_blob("not an id").has_value());
+}
+
+TEST_CASE(
+    "a run's many blobs are one pack git reads, and a few stay loose as git add leaves them") {
+  const TempDir dir;
+  Repository repository = make_repository(dir);
+  const std::string git = "git -C '" + dir.path().string() + "' ";
+  const auto loose_and_packed = [&] {
+    return engram::test::shell(git + "count-objects -v | grep -E '^(count|in-pack):'").out;
+  };
+  std::vector<std::string> texts;
+  for (int i = 0; i < 300; ++i) {
+    texts.push_back("- Fact " + std::to_string(i) + " of note " + std::to_string(i % 7) + "\n");
+  }
+  texts.push_back(texts.front()); // the same bytes twice: one object, the id given twice
+  const std::vector<std::string_view> many(texts.begin(), texts.end());
+  const auto ids = repository.write_blobs(many);
+  REQUIRE(ids.has_value());
+  REQUIRE(ids->size() == many.size());
+  CHECK(ids->back() == ids->front());
+  CHECK(loose_and_packed() == "count: 0\nin-pack: 300\n");
+  for (std::size_t i = 0; i < many.size(); ++i) {
+    CHECK(repository.read_blob((*ids)[i]) == texts[i]); // this process sees the pack at once
+  }
+  const auto shown = engram::test::shell(git + "cat-file -p " + (*ids)[42]);
+  CHECK(shown.ok);
+  CHECK(shown.out == texts[42]);
+  CHECK(engram::test::shell(git + "fsck --full --strict").ok);
+
+  const std::vector<std::string_view> few = {"one\n", "two\n", "three\n"};
+  const auto few_ids = repository.write_blobs(few);
+  REQUIRE(few_ids.has_value());
+  CHECK(loose_and_packed() == "count: 3\nin-pack: 300\n");
+  CHECK(repository.read_blob(few_ids->at(2)) == "three\n");
 }
 
 TEST_CASE("a blob that cannot be written fails with the system's reason, not an earlier error") {
