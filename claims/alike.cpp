@@ -35,24 +35,6 @@ constexpr std::array<std::string_view, 18> k_change_words = {
     "shifted", "updated", "migrated",  "pushed",   "postponed",  "extended",
 };
 
-// Whether `value` says where a thing is found: a URL, a path, an IPv4
-// address or a host name ("nas.local"); a version ("22.04") does not.
-bool names_a_place(std::string_view value) {
-  if (value.find("://") != std::string_view::npos || value.starts_with('/') ||
-      value.starts_with('~')) {
-    return true;
-  }
-  const auto dot = value.rfind('.');
-  if (dot == std::string_view::npos || dot + 1 == value.size()) {
-    return false;
-  }
-  const auto last = value.substr(dot + 1);
-  const bool numeric = last.find_first_not_of("0123456789") == std::string_view::npos;
-  return numeric ? std::count(value.begin(), value.end(), '.') == 3 &&
-                       value.find_first_not_of("0123456789.") == std::string_view::npos
-                 : last.find_first_not_of("abcdefghijklmnopqrstuvwxyz") == std::string_view::npos;
-}
-
 // The stems of `words`, as comparison reads them.
 template <std::size_t N>
 std::unordered_set<std::string> stems_of(const std::array<std::string_view, N>& words) {

@@ -308,7 +308,7 @@ bool is_quantity(std::string_view value) {
 
 void bounds_as_one(std::vector<Token>& tokens) {
   // Longest first: "no more than" before "more than".
-  static const std::array<std::pair<std::vector<std::string_view>, std::string_view>, 16> k_bounds{{
+  static const std::array<std::pair<std::vector<std::string_view>, std::string_view>, 17> k_bounds{{
       {{"no", "more", "than"}, "under"},
       {{"not", "more", "than"}, "under"},
       {{"no", "longer", "than"}, "under"},
@@ -323,6 +323,7 @@ void bounds_as_one(std::vector<Token>& tokens) {
       {{"at", "least"}, "above"},
       {{"more", "than"}, "above"},
       {{"below"}, "under"},
+      {{"over"}, "above"},
       {{"max"}, "under"},
       {{"min"}, "above"},
   }};

@@ -343,6 +343,22 @@ void stay_as_keep(std::vector<Token>& out) {
   }
 }
 
+bool names_a_place(std::string_view value) {
+  if (value.find("://") != std::string_view::npos || value.starts_with('/') ||
+      value.starts_with('~')) {
+    return true;
+  }
+  const auto dot = value.rfind('.');
+  if (dot == std::string_view::npos || dot + 1 == value.size()) {
+    return false;
+  }
+  const auto last = value.substr(dot + 1);
+  const bool numeric = last.find_first_not_of("0123456789") == std::string_view::npos;
+  return numeric ? std::count(value.begin(), value.end(), '.') == 3 &&
+                       value.find_first_not_of("0123456789.") == std::string_view::npos
+                 : last.find_first_not_of("abcdefghijklmnopqrstuvwxyz") == std::string_view::npos;
+}
+
 void compound_heads(std::vector<Token>& out) {
   // The word before names the thing; the head adds nothing to it.
   static const std::array<std::pair<std::string_view, std::string_view>, 7> k_compounds{{
@@ -354,11 +370,19 @@ void compound_heads(std::vector<Token>& out) {
       {"cell", "number"},
       {"telephone", "number"},
   }};
+  // A thing's address, given as a place, is where the thing is: "NAS
+  // address: 192.168.1.20" says what "The NAS is at 192.168.1.20" does.
+  const bool place = std::any_of(out.begin(), out.end(),
+                                 [](const Token& t) { return t.value && names_a_place(t.text); });
   for (std::size_t w = 1; w < out.size(); ++w) {
-    const auto compound =
-        std::find(k_compounds.begin(), k_compounds.end(),
-                  std::pair<std::string_view, std::string_view>(out[w - 1].text, out[w].text));
-    if (compound != k_compounds.end() && !out[w - 1].value && !out[w].value) {
+    if (out[w - 1].value || out[w].value) {
+      continue;
+    }
+    const std::pair<std::string_view, std::string_view> pair(out[w - 1].text, out[w].text);
+    if (std::find(k_compounds.begin(), k_compounds.end(), pair) != k_compounds.end() ||
+        (place && out[w].text == "address")) {
+      // A head that ended a label ("Email address:") leaves the word before to end it.
+      out[w - 1].boundary = out[w - 1].boundary || out[w].boundary;
       out.erase(out.begin() + static_cast<std::ptrdiff_t>(w));
     }
   }

@@ -63,8 +63,13 @@ bool change_as_choice(std::vector<Token>& out);
 // 200 words", and so is "Replies should be (can be) under 200 words", a bound.
 void stay_as_keep(std::vector<Token>& out);
 
+// Whether `value` says where a thing is found: a URL, a path, an IPv4
+// address or a host name ("nas.local"); a version ("22.04") does not.
+[[nodiscard]] bool names_a_place(std::string_view value);
+
 // Drops the head of a compound that says no more than the word before it:
-// "email address" is the email, "phone number" the phone.
+// "email address" is the email, "phone number" the phone, and a thing's
+// address the thing when a place is given.
 void compound_heads(std::vector<Token>& out);
 
 // Whether `ordered` says on what day something is closed ("closed on Dec

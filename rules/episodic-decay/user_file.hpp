@@ -402,6 +402,14 @@ private:
         const auto relation = store.compare("User's " + line.label + ": " + value, line.owned);
         return relation == Relation::duplicate ? relation : Relation::update;
       }
+      // Changed to another of its kind ("upgraded his phone to an iPhone 15").
+      const auto changed = user_detail::changed_value_of(forms.rest, line.label);
+      const auto relation =
+          changed.empty() ? Relation::distinct
+                          : store.compare("User's " + line.label + ": " + changed, line.owned);
+      if (relation == Relation::duplicate || relation == Relation::update) {
+        return relation;
+      }
     }
     if (forms.possessive) {
       // "Pedro's birthday is on March 14" restates "- **Birthday:** 14 March"

@@ -72,7 +72,10 @@ inline const std::vector<LabelKind>& label_kinds() {
         {"is a ", workplace},
         {"is an ", workplace},
         {"is working as a "},
-        {"is working as an "}}},
+        {"is working as an "},
+        {"was promoted to "},
+        {"has been promoted to "},
+        {"got promoted to "}}},
       {{"employer", "company", "works at", "works for", "workplace", "work"},
        {{"works at ", named},
         {"works for ", named},
@@ -204,6 +207,36 @@ inline std::string new_value_of(std::string_view rest, const std::string& label)
       continue;
     }
     return std::string(without_final_stop(rest.substr(at + words.size())));
+  }
+  return {};
+}
+
+// The thing a claim says the user's own `label` was changed for: "an
+// iPhone 15" of "upgraded his phone to an iPhone 15"; "" when it says none.
+// Only a named thing: "switched her phone to silent mode" and "upgraded his
+// laptop to 32 GB" change a setting or a part of the same one.
+inline std::string changed_value_of(std::string_view rest, const std::string& label) {
+  const std::string lowered = text::lower(rest);
+  for (const std::string_view verb : {"upgraded ", "changed ", "switched ", "updated "}) {
+    for (const std::string_view whose : {"his ", "her ", "their ", "my "}) {
+      const std::string words = std::string(verb) + std::string(whose) + label + " to ";
+      if (!lowered.starts_with(words)) {
+        continue;
+      }
+      const auto value = without_final_stop(rest.substr(words.size()));
+      auto name = value;
+      for (const std::string_view article : {"a ", "an ", "the "}) {
+        if (text::lower(name.substr(0, article.size())) == article) {
+          name.remove_prefix(article.size());
+          break;
+        }
+      }
+      // A capital in its first word: "Pixel 8", "iPhone 15".
+      const auto first = name.substr(0, name.find(' '));
+      const bool named =
+          std::any_of(first.begin(), first.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+      return named ? std::string(value) : std::string();
+    }
   }
   return {};
 }

@@ -290,6 +290,31 @@ TEST_CASE("an OpenClaw USER.md line that opens with what the user does is the us
   check_sound(sandbox, root);
 }
 
+TEST_CASE("an OpenClaw note that the user changed a labelled thing for another, or was "
+          "promoted, is newer than the USER.md line, and a setting of the thing is not") {
+  const Sandbox sandbox;
+  const auto root = openclaw_workspace(sandbox);
+  write_file(root / "USER.md", "# USER.md - About Your Human\n\n- **Name:** Chris Walker\n"
+                               "- **What to call them:** Chris\n\n## Context\n\n"
+                               "- **Phone:** iPhone 12\n- **Role:** Senior designer at Figma\n");
+  write_file(root / "memory" / "2026-08-12.md",
+             "## 08:00 - Notes\n\n- Chris upgraded his phone to an iPhone 15.\n"
+             "- Chris was promoted to design director at Figma.\n"
+             "- Chris switched his phone to silent mode.\n");
+  const auto user = read_file(root / "USER.md");
+  ok(sandbox, {"init", root.string()});
+  ok(sandbox, {"consolidate", "--store", root.string(), "--now", k_now});
+  CHECK(read_file(root / "USER.md") == user);
+  const auto shown = ok(sandbox, {"show", "--store", root.string(), "HEAD"});
+  CHECK_THAT(shown.out, Catch::Contains("newer than \"- **Phone:** iPhone 12\" in USER.md"));
+  CHECK_THAT(shown.out,
+             Catch::Contains("newer than \"- **Role:** Senior designer at Figma\" in USER.md"));
+  CHECK_THAT(shown.out, Catch::Contains("\"- Chris switched his phone to silent mode.\": "
+                                        "memory/2026-08-12.md → MEMORY.md (into the agent's "
+                                        "curated memory, dated 2026-08-12)\n"));
+  check_sound(sandbox, root);
+}
+
 TEST_CASE("an OpenClaw MEMORY.md near its injection limit stays under it, the rest filed "
           "elsewhere") {
   const Sandbox sandbox;

@@ -743,6 +743,14 @@ TEST_CASE("claims: two ways of saying where a thing is found, at one place, are 
                 "The Proxmox home server is at 10.0.0.5.") == Relation::duplicate);
   CHECK(compare("The wiki is available at https://wiki.example.com.",
                 "The wiki lives at https://wiki.example.com.") == Relation::duplicate);
+  // A thing's address written as its label.
+  CHECK(compare("The NAS is at 192.168.1.20.", "NAS address: `192.168.1.20`") ==
+        Relation::duplicate);
+  CHECK(compare("The router is at 192.168.1.20.", "NAS address: `192.168.1.20`") !=
+        Relation::duplicate);
+  CHECK(compare("The NAS is at 192.168.1.21.", "NAS address: 192.168.1.20") == Relation::update);
+  // Not beside a time: "the address 12:30" names no place.
+  CHECK(compare("Reply to the address by 12:30.", "Reply by 12:30.") != Relation::duplicate);
   // Another place is a changed value, not a restatement.
   CHECK(compare("Home Assistant is reachable on port 8124.", "Home Assistant runs on port 8123.") !=
         Relation::duplicate);

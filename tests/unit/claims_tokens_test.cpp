@@ -149,12 +149,14 @@ TEST_CASE("claims: a bound on a number is one word however it is written") {
   CHECK(words("Returns up to 50 results.") == words("Returns less than 50 results."));
   CHECK(words("Coverage above 80%.") == words("Coverage at least 80%."));
   CHECK(words("Costs a minimum of $20.") == words("Costs more than $20."));
+  CHECK(words("Ask before spending over $50.") == words("Ask before spending more than $50."));
   CHECK(words("Coverage above 80%.") != words("Coverage under 80%."));
   // "No more than" is a bound, not a negation.
   CHECK_FALSE(tokens_of("Keep PRs no more than 400 lines.").negated);
   // Before anything but a number the words are what they say.
   CHECK(words("Back up to Backblaze nightly.") != words("Back under Backblaze nightly."));
   CHECK(words("Secrets live under kv/prod.") != words("Secrets live below kv/prod."));
+  CHECK(words("Prefers tea over coffee.") != words("Prefers tea above coffee."));
 }
 
 TEST_CASE("claims: scopes and identifiers are what a fact holds in") {

@@ -116,6 +116,7 @@ TEST_CASE("a value said with the words of a label is read as that label's") {
   CHECK(said("lives in Gothenburg, Sweden.", "location") == "Gothenburg, Sweden");
   CHECK(said("moved to Porto", "city") == "Porto");
   CHECK(said("is now a staff engineer at Moniepoint.", "job") == "staff engineer at Moniepoint");
+  CHECK(said("was promoted to design director at Figma.", "role") == "design director at Figma");
   CHECK(said("works at Shopify", "employer") == "Shopify");
   CHECK(said("has gone fully vegan.", "diet") == "fully vegan");
   CHECK(said("speaks Portuguese and English", "languages") == "Portuguese and English");
@@ -142,6 +143,14 @@ TEST_CASE("a new value of a label is read where the note says it is new") {
   CHECK(new_value_of("got a new phone, a Pixel 9.", "phone") == "a Pixel 9");
   CHECK(new_value_of("has a new editor: Neovim", "editor") == "Neovim");
   CHECK(new_value_of("got a new phone case", "phone").empty());
+  // The user's own thing changed for another, named; not a setting or a part of it.
+  using engram::episodic_decay::user_detail::changed_value_of;
+  CHECK(changed_value_of("upgraded his phone to an iPhone 15.", "phone") == "an iPhone 15");
+  CHECK(changed_value_of("changed her editor to Zed", "editor") == "Zed");
+  CHECK(changed_value_of("switched her phone to silent mode", "phone").empty());
+  CHECK(changed_value_of("upgraded the phone to iOS 18", "phone").empty());
+  CHECK(changed_value_of("upgraded his laptop to 32 GB", "phone").empty());
+  CHECK(changed_value_of("said he upgraded his phone to an iPhone 15", "phone").empty());
   CHECK(changed_from("left jetbrains and joined yandex in january") == "jetbrains");
   CHECK(changed_from("left stripe for shopify") == "stripe");
   CHECK(changed_from("left the keys at home").empty());
