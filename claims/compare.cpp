@@ -294,7 +294,8 @@ Judgment judge_change(const ClaimTokens& in, const ClaimTokens& ex, const Predic
   // MB for videos") is a value of another thing.
   const bool value_and_word =
       change.values_dropped > 0 && change.values_added > 0 && drops_word_beside_value(in, ex);
-  // A model's name and number are one thing replaced: "a Tesla Model 3".
+  // A model's name and number are one thing replaced ("a Tesla Model 3"),
+  // and so is a name of several words ("Salt Lake City").
   const auto naming = static_cast<std::size_t>(
       std::count_if(ex.predicate.begin(), ex.predicate.end(), [&](const std::string& token) {
         return !holds(in.predicate, token) && holds(ex.names, token);

@@ -160,6 +160,17 @@ bool is_preposition(const std::vector<Token>& tokens, std::size_t at) {
   return at < tokens.size() && !tokens[at].value && listed(k_prepositions, tokens[at].text);
 }
 
+// Whether the verb at `verb` relates its subject to what follows it: a
+// preposition after it ("lives in", "runs on"), or "for" or "as" after
+// working, which name an employer and a job as "at" does ("works for Morgan
+// Stanley", "works as a nurse").
+bool relates(const std::vector<Token>& tokens, std::size_t verb) {
+  const auto next = next_content(tokens, verb);
+  return is_preposition(tokens, next) ||
+         (tokens[verb].text.starts_with("work") && next < tokens.size() && !tokens[next].value &&
+          (tokens[next].text == "for" || tokens[next].text == "as"));
+}
+
 // Whether the copula at `at` states a value: a complement follows it
 // ("is Redis", "is on v10"), or a participle with a preposition ("is bundled
 // with"); a participle alone is an action ("is invalidated on deploy").
@@ -227,7 +238,7 @@ std::optional<Predicate> unwritten_subject(const std::vector<Token>& tokens) {
   }
   // The predicate opens at the verb, which a verb's claim compares; the
   // words before it say when, as they do after a subject.
-  const bool related = is_preposition(tokens, next_content(tokens, verb));
+  const bool related = relates(tokens, verb);
   return Predicate{verb, related, related, true};
 }
 
@@ -291,7 +302,7 @@ Predicate predicate_of(const std::vector<Token>& tokens,
           is_preposition(tokens, next_content(tokens, i + 1))));
     const bool plural_before_verb = before_verb && !listed(k_base_verbs, tokens[i].text);
     if (!plural_before_verb) {
-      const bool related = is_preposition(tokens, next_content(tokens, i));
+      const bool related = relates(tokens, i);
       return {i, related, related};
     }
   }

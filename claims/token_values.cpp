@@ -365,6 +365,16 @@ void push_token(std::string_view token, std::vector<Token>& out) {
 
 bool names_value(const std::vector<Token>& tokens, std::size_t w,
                  const std::unordered_set<std::string>& proper) {
+  // A name of several words is one thing, as one word is: "Salt Lake City",
+  // "St. Mary's Hospital" (every word of it but the last is counted so).
+  const auto is_proper = [&](std::string_view text) {
+    return proper.contains(
+        std::string(text.ends_with("'s") ? text.substr(0, text.size() - 2) : text));
+  };
+  if (is_proper(tokens[w].text) && w + 1 < tokens.size() && !tokens[w + 1].value &&
+      is_proper(tokens[w + 1].text)) {
+    return true;
+  }
   // A model is named in a few words: "MacBook Pro 16", "Tesla Model 3".
   constexpr std::size_t k_name_words = 3;
   for (auto at = w; at < tokens.size() && at < w + k_name_words; ++at) {

@@ -35,7 +35,8 @@ inline constexpr std::array<std::string_view, 3> k_bound_adverbs = {"now", "stil
 void push_token(std::string_view token, std::vector<Token>& out);
 
 // Whether the word at `w` names the value after it, alone or with the
-// capitalised words after it (`proper`): "Pixel 7", "Tesla Model 3".
+// capitalised words after it (`proper`): "Pixel 7", "Tesla Model 3"; or is
+// a word of a name of several words before its last ("Salt Lake City").
 [[nodiscard]] bool names_value(const std::vector<Token>& tokens, std::size_t w,
                                const std::unordered_set<std::string>& proper);
 

@@ -47,8 +47,9 @@ struct ClaimTokens {
   // stemmed; sorted, unique. A changed value may change its unit.
   std::vector<std::string> units;
   // Capitalised words right before a value that name what it numbers
-  // ("Pixel 7", "Tesla Model 3"), stemmed; sorted, unique. A model replaced
-  // by another changes its name with its number.
+  // ("Pixel 7", "Tesla Model 3"), and the words of a name of several words
+  // before its last ("Salt Lake City"), stemmed; sorted, unique. A model or
+  // a name replaced by another changes all of them at once.
   std::vector<std::string> names;
   // Words of a qualifier right after a value that narrows where it holds
   // ("10 days for international orders", "10:00 on Fridays"), stemmed, a

@@ -235,7 +235,10 @@ std::vector<std::uint32_t> ClaimIndex::same_subject(const ClaimTable::Shape& in,
           return std::binary_search(shape.predicate_words.begin(), shape.predicate_words.end(), t);
         }));
     const auto changed = dropped_by_change(in.prepared.tokens, shape.prepared.tokens);
-    const auto limit = k_update_dropped_words + changed;
+    // A copula's complement may drop a name of several words as one (claims::relation).
+    const auto naming =
+        copular && shape.prepared.tokens.copular ? shape.prepared.tokens.names.size() : 0;
+    const auto limit = k_update_dropped_words + changed + naming;
     const auto dropped =
         missing_count(shape.predicate_words, in.predicate_words, limit + object_words) -
         object_words;

@@ -117,7 +117,7 @@ def score(results):
 
 # The corpora: the first written with the comparison, the second blind.
 CORPORA = ["agent-files.jsonl", "agent-files-more.jsonl", "agent-files-blind3.jsonl",
-           "agent-files-blind4.jsonl"]
+           "agent-files-blind4.jsonl", "agent-files-blind5.jsonl"]
 
 
 def judge_corpus(engram, path, args):

@@ -736,6 +736,32 @@ TEST_CASE("claims: a name in a code span and the same name written bare are one 
         Relation::duplicate);
 }
 
+TEST_CASE("claims: a name of several words replaced is one value replaced") {
+  CHECK(compare("Priya now lives in San Diego.", "Priya lives in Salt Lake City.") ==
+        Relation::update);
+  CHECK(compare("The user now works at Riverside Clinic.",
+                "The user works at St. Mary's Hospital.") == Relation::update);
+  CHECK(compare("Dana's manager is now Tom Baker.", "Dana's manager is Sarah Jane Connor.") ==
+        Relation::update);
+  // "Works for" names an employer as "works at" does.
+  CHECK(compare("Marco now works for Morgan Stanley.", "Marco works for Goldman Sachs.") ==
+        Relation::update);
+  CHECK(compare("Marco works for Goldman Sachs.", "Marco works at Goldman Sachs.") ==
+        Relation::duplicate);
+  CHECK(compare("Grace now works as a nurse at Riverside Clinic.",
+                "Grace works as a nurse at St. Mary's Hospital.") == Relation::update);
+  // Words that are no name still count one by one.
+  CHECK(compare("The user works at the small clinic uptown.",
+                "The user works at the big hospital downtown.") != Relation::update);
+  // Another subject, another verb or a verb of many values stays apart.
+  CHECK(compare("Dana's mentor is Tom Baker.", "Dana's manager is Sarah Jane Connor.") !=
+        Relation::update);
+  CHECK(compare("Priya grew up in San Diego.", "Priya lives in Salt Lake City.") !=
+        Relation::update);
+  CHECK(compare("The user reads The Wall Street Journal.", "The user reads The New York Times.") !=
+        Relation::update);
+}
+
 TEST_CASE("claims: two ways of saying where a thing is found, at one place, are duplicates") {
   CHECK(compare("Home Assistant is reachable on port 8123.", "Home Assistant runs on port 8123.") ==
         Relation::duplicate);

@@ -55,8 +55,8 @@ public:
     case 8: { // a move or a switch to a name, and where the thing is or what it uses
       static const std::vector<std::string> verbs = {"moved to",    "has moved to", "lives in",
                                                      "is based in", "switched to",  "uses"};
-      static const std::vector<std::string> names = {"Braga", "Porto", "New Haven",
-                                                     "a standing desk", "a treadmill desk"};
+      static const std::vector<std::string> names = {
+          "Braga", "Porto", "New Haven", "Salt Lake City", "a standing desk", "a treadmill desk"};
       static const std::vector<std::string> when = {".", " last month.", " in March."};
       return "The " + system + " team " + verbs[below(verbs.size())] + " " +
              names[below(names.size())] + when[below(when.size())];
@@ -70,12 +70,14 @@ public:
     case 11: // an instruction with a value, which an update changes
       return "Restart the " + system + " every " + std::to_string(10 * (1 + below(2))) +
              " minutes.";
-    case 12: { // a join, a departure, a change of team; where one works, the team one is on
-      static const std::vector<std::string> to_names = {"joined ", "left ", "works at ",
-                                                        "is employed at ", "started at "};
+    case 12: { // a join, a departure, a change of team; where one works, the team one is on,
+               // by names of one word or several
+      static const std::vector<std::string> to_names = {
+          "joined ", "left ", "works at ", "works for ", "is employed at ", "started at "};
       static const std::vector<std::string> to_teams = {
           "moved to the ", "joined the ", "is on the ", "works on the ", "transferred to the "};
-      static const std::vector<std::string> names = {"Umbrella", "Tyrell Corp"};
+      static const std::vector<std::string> names = {"Umbrella", "Tyrell Corp",
+                                                     "Weyland Yutani Corp"};
       static const std::vector<std::string> teams = {"growth", "data platform"};
       static const std::vector<std::string> when = {".", " last month.", " in May."};
       const std::string changed =
@@ -253,6 +255,31 @@ TEST_CASE("a claim naming its subject in full finds the claim that says part of 
   workspace.begin_rule("episodic-decay");
   for (const std::string incoming : {"The nightly order sync was moved to 03:30.",
                                      "The weekly invoice run was moved to 14:00."}) {
+    INFO(incoming);
+    const auto found =
+        workspace.related_claims(incoming, Layer::semantic, ClaimDetail::unclassified);
+    REQUIRE(found.size() == 1);
+    CHECK(found.front().relation == Relation::update);
+    CHECK(dump(found) == dump(engram::definition::related_claims(
+                             workspace, incoming, Layer::semantic, ClaimDetail::unclassified)));
+  }
+}
+
+TEST_CASE("a name of several words replaced by another is found, as comparing with every "
+          "claim finds it") {
+  test::TempDir dir;
+  test::write_file(dir / "semantic" / "people.md",
+                   "---\ntype: semantic\n---\n- Priya lives in Salt Lake City.\n"
+                   "- Dana's manager is Sarah Jane Connor.\n"
+                   "- The user works at St. Mary's Hospital.\n");
+  const store::Layout layout;
+  const auto snapshot = store::scan(dir.path(), layout, store::ScanLimits{});
+  engine::Workspace workspace(snapshot, layout, config::Settings::defaults(), Date(2026, 11, 22),
+                              RunKind::full);
+  workspace.begin_rule("episodic-decay");
+  for (const std::string incoming :
+       {"Priya now lives in San Diego.", "Dana's manager is now Tom Baker.",
+        "The user now works at Riverside Clinic."}) {
     INFO(incoming);
     const auto found =
         workspace.related_claims(incoming, Layer::semantic, ClaimDetail::unclassified);
