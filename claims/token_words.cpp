@@ -379,8 +379,10 @@ void compound_heads(std::vector<Token>& out) {
       continue;
     }
     const std::pair<std::string_view, std::string_view> pair(out[w - 1].text, out[w].text);
+    // "version" right before a version is its "v": "Node version: 18" is "Node: 18".
+    const bool version = out[w].text == "version" && w + 1 < out.size() && out[w + 1].value;
     if (std::find(k_compounds.begin(), k_compounds.end(), pair) != k_compounds.end() ||
-        (place && out[w].text == "address")) {
+        (place && out[w].text == "address") || version) {
       // A head that ended a label ("Email address:") leaves the word before to end it.
       out[w - 1].boundary = out[w - 1].boundary || out[w].boundary;
       out.erase(out.begin() + static_cast<std::ptrdiff_t>(w));

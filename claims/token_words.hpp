@@ -68,8 +68,8 @@ void stay_as_keep(std::vector<Token>& out);
 [[nodiscard]] bool names_a_place(std::string_view value);
 
 // Drops the head of a compound that says no more than the word before it:
-// "email address" is the email, "phone number" the phone, and a thing's
-// address the thing when a place is given.
+// "email address" is the email, "phone number" the phone, a thing's address
+// the thing when a place is given, and "version" before a version its "v".
 void compound_heads(std::vector<Token>& out);
 
 // Whether `ordered` says on what day something is closed ("closed on Dec

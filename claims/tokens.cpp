@@ -196,12 +196,12 @@ void take_value_words(std::vector<Token>& out) {
       }
       // "from now on" says since when, not that anything is switched on.
       const bool from_now = w >= 2 && out[w - 1].text == "now" && out[w - 2].text == "from";
-      // "is on the platform team" says where, not that anything is switched on.
+      // "is on the data team", "is on 18": where, not a switch turned on.
       const bool switched_on =
           out[w].text == "on" && !from_now &&
           (w + 1 == out.size() ||
            (w > 0 && !out[w - 1].value && detail::is_listed(k_switch_words, out[w - 1].text) &&
-            !detail::is_listed(k_noun_openers, out[w + 1].text)));
+            !out[w + 1].value && !detail::is_listed(k_noun_openers, out[w + 1].text)));
       if (switched_on) {
         value = "on";
       }

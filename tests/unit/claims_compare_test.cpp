@@ -762,6 +762,18 @@ TEST_CASE("claims: a name of several words replaced is one value replaced") {
         Relation::update);
 }
 
+TEST_CASE("claims: 'version' before a version says no more than the version") {
+  CHECK(compare("Node is now on version 22 via nvm.", "Node version: 18 (via nvm)") ==
+        Relation::update);
+  CHECK(compare("Python is now 3.12.", "Python version: 3.11") == Relation::update);
+  CHECK(compare("Node is on version 18.", "Node version: 18") == Relation::duplicate);
+  CHECK(compare("Python is on 3.12.", "Python is on 3.11.") == Relation::update);
+  // Not before a version it is a word: pinning a version is not pinning Node.
+  CHECK(compare("Pin the version of Node.", "Pin Node.") != Relation::duplicate);
+  // Another thing's version is another value.
+  CHECK(compare("npm is now on version 10.", "Node version: 18") != Relation::update);
+}
+
 TEST_CASE("claims: two ways of saying where a thing is found, at one place, are duplicates") {
   CHECK(compare("Home Assistant is reachable on port 8123.", "Home Assistant runs on port 8123.") ==
         Relation::duplicate);

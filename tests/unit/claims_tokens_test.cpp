@@ -80,9 +80,11 @@ TEST_CASE("claims: a claim's subject is what comes before its predicate") {
   CHECK(tokens_of("Noor left Umbrella in June.").subject == V{"noor"});
   CHECK(tokens_of("Noor started at Umbrella in May.").subject == V{"noor"});
   CHECK(tokens_of("Noor may start at Umbrella.").subject == V{"noor"});
-  // "on" before a noun phrase says where, not that a switch is on.
+  // "on" before a noun phrase or a value says where, not that a switch is on.
   CHECK(tokens_of("Noor is on the growth team.").values.empty());
+  CHECK(tokens_of("Python is on 3.11.").values == V{"3.11"});
   CHECK(tokens_of("The flag is on.").values == V{"on"});
+  CHECK(tokens_of("Dark mode is on in the app.").values == V{"on"});
 }
 
 TEST_CASE("claims: a name is a name in any alphabet") {
