@@ -175,6 +175,25 @@ ClaimTokens changed_as_state(ClaimTokens mover, const ClaimTokens& other, const 
 // `object` asks: past a name's words (in `proper`); past "the", up to three
 // words and "team"; past an article and up to three values or words that
 // neither say when nor are function words. 0 when there is none there.
+// Where one lives, moved into somewhere: "moved to a house in York" moves to York.
+constexpr std::array<std::string_view, 6> k_dwellings = {"house", "flat",  "apartment",
+                                                         "home",  "condo", "cabin"};
+
+// Where the place a move names opens: past "a house in" or "a new flat in",
+// or at `at`.
+std::size_t past_dwelling(const std::vector<Token>& ordered, std::size_t at) {
+  if (at >= ordered.size() || !is_listed(k_articles, ordered[at].text)) {
+    return at;
+  }
+  for (std::size_t k = at + 1; k + 1 < ordered.size() && k <= at + 2; ++k) {
+    if (!ordered[k].value && is_listed(k_dwellings, ordered[k].text) &&
+        ordered[k + 1].text == "in") {
+      return k + 2;
+    }
+  }
+  return at;
+}
+
 std::size_t object_end(const std::vector<Token>& ordered, std::size_t at,
                        const std::unordered_set<std::string>& proper, Object object) {
   if (at >= ordered.size() || ordered[at].value) {
@@ -251,7 +270,8 @@ void read_relocation(const std::vector<Token>& ordered,
           (!change.then.empty() && ordered[w + 1].text != change.then)) {
         continue;
       }
-      const auto end = object_end(ordered, at, proper, change.object);
+      const auto opens = change.leaves == Leaves::place ? past_dwelling(ordered, at) : at;
+      const auto end = object_end(ordered, opens, proper, change.object);
       auto when = end == 0 ? std::nullopt : when_after(ordered, end);
       if (when) {
         tokens.moved = comparable_stem(ordered[w].text);

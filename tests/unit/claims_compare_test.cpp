@@ -445,6 +445,17 @@ TEST_CASE("claims: a move to a named place says where its subject is now") {
   CHECK(compare("The design team relocated to Munich.", "The design team is based in Berlin.") ==
         Relation::update);
   CHECK(compare("Marta moved to Braga.", "Marta lives in Braga.") == Relation::duplicate);
+  // A move into a home somewhere is a move there, and a new home in the same place is news.
+  CHECK(compare("Tom moved to a house in York.", "Tom lives in a flat in Leeds.") ==
+        Relation::update);
+  CHECK(compare("Ana moved to a new apartment in Porto.", "Ana lives in Lisbon.") ==
+        Relation::update);
+  CHECK(compare("Ana moved to a house in Lisbon.", "Ana lives in an apartment in Lisbon.") ==
+        Relation::update);
+  CHECK(compare("Tom's sister moved to a house in York.", "Tom lives in a flat in Leeds.") ==
+        Relation::distinct);
+  CHECK(compare("Tom moved to a house in the suburbs.", "Tom lives in a flat in Leeds.") !=
+        Relation::update);
   // A thing is kept or stored in one place, once moved.
   CHECK(compare("The floor plans moved to Notion.", "The floor plans are kept in Confluence.") ==
         Relation::update);

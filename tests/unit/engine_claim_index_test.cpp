@@ -55,8 +55,10 @@ public:
     case 8: { // a move or a switch to a name, and where the thing is or what it uses
       static const std::vector<std::string> verbs = {"moved to",    "has moved to", "lives in",
                                                      "is based in", "switched to",  "uses"};
-      static const std::vector<std::string> names = {
-          "Braga", "Porto", "New Haven", "Salt Lake City", "a standing desk", "a treadmill desk"};
+      static const std::vector<std::string> names = {"Braga",           "Porto",
+                                                     "New Haven",       "Salt Lake City",
+                                                     "a flat in Porto", "a house in Braga",
+                                                     "a standing desk", "a treadmill desk"};
       static const std::vector<std::string> when = {".", " last month.", " in March."};
       return "The " + system + " team " + verbs[below(verbs.size())] + " " +
              names[below(names.size())] + when[below(when.size())];
