@@ -29,6 +29,19 @@ void check_every_line_kept(const std::string& before, const std::string& after) 
   }
 }
 
+// An OpenClaw workspace whose USER.md is `user` and whose old daily note is
+// `note`, consolidated once: USER.md must be left as written. Returns the
+// record of the run (`engram show HEAD`); the workspace is `root`.
+std::string user_file_record(const Sandbox& sandbox, const fs::path& root, const std::string& user,
+                             const std::string& note) {
+  write_file(root / "USER.md", user);
+  write_file(root / "memory" / "2026-08-12.md", note);
+  ok(sandbox, {"init", root.string()});
+  ok(sandbox, {"consolidate", "--store", root.string(), "--now", k_now});
+  CHECK(read_file(root / "USER.md") == user);
+  return ok(sandbox, {"show", "--store", root.string(), "HEAD"}).out;
+}
+
 } // namespace
 
 TEST_CASE("a Claude Code memory folder keeps its MEMORY.md and topic files through init and "
@@ -226,18 +239,15 @@ TEST_CASE("an OpenClaw note that names the user meets the USER.md line that leav
           "unwritten") {
   const Sandbox sandbox;
   const auto root = openclaw_workspace(sandbox);
-  write_file(root / "USER.md", "# USER.md - About Your Human\n\n- **Name:** Ana Ferreira\n"
-                               "- **What to call them:** Ana\n- **Timezone:** Europe/Lisbon\n"
-                               "- **Location:** Lisbon\n\n## Context\n\n"
-                               "- Prefers short answers.\n- User is vegetarian.\n");
-  write_file(root / "memory" / "2026-08-12.md",
-             "## 08:00 - Notes\n\n- Ana prefers short answers.\n- The user is vegetarian.\n"
-             "- Ana's timezone is now America/Denver.\n- Ana's location is now Porto.\n"
-             "- Ana's sister prefers short answers.\n- Ben's timezone is Asia/Tokyo.\n");
-  const auto user = read_file(root / "USER.md");
-  ok(sandbox, {"init", root.string()});
-  ok(sandbox, {"consolidate", "--store", root.string(), "--now", k_now});
-  CHECK(read_file(root / "USER.md") == user);
+  const auto shown = user_file_record(
+      sandbox, root,
+      "# USER.md - About Your Human\n\n- **Name:** Ana Ferreira\n"
+      "- **What to call them:** Ana\n- **Timezone:** Europe/Lisbon\n"
+      "- **Location:** Lisbon\n\n## Context\n\n"
+      "- Prefers short answers.\n- User is vegetarian.\n",
+      "## 08:00 - Notes\n\n- Ana prefers short answers.\n- The user is vegetarian.\n"
+      "- Ana's timezone is now America/Denver.\n- Ana's location is now Porto.\n"
+      "- Ana's sister prefers short answers.\n- Ben's timezone is Asia/Tokyo.\n");
   const auto after = read_file(root / "MEMORY.md");
   // What USER.md says already is not filed again.
   CHECK_THAT(after, !Catch::Contains("Ana prefers short answers"));
@@ -248,19 +258,18 @@ TEST_CASE("an OpenClaw note that names the user meets the USER.md line that leav
   // Someone else's preference or timezone is not the user's.
   CHECK_THAT(after, Catch::Contains("- Ana's sister prefers short answers. (2026-08-12)"));
   CHECK_THAT(after, Catch::Contains("- Ben's timezone is Asia/Tokyo. (2026-08-12)"));
-  const auto shown = ok(sandbox, {"show", "--store", root.string(), "HEAD"});
-  CHECK_THAT(shown.out, Catch::Contains("(already in the agent's own file as \"- Prefers short "
-                                        "answers.\")"));
-  CHECK_THAT(shown.out, Catch::Contains("(already in the agent's own file as \"- User is "
-                                        "vegetarian.\")"));
-  CHECK_THAT(shown.out, Catch::Contains("newer than \"- **Timezone:** Europe/Lisbon\" in USER.md"));
-  CHECK_THAT(shown.out, Catch::Contains("newer than \"- **Location:** Lisbon\" in USER.md"));
+  CHECK_THAT(shown, Catch::Contains("(already in the agent's own file as \"- Prefers short "
+                                    "answers.\")"));
+  CHECK_THAT(shown, Catch::Contains("(already in the agent's own file as \"- User is "
+                                    "vegetarian.\")"));
+  CHECK_THAT(shown, Catch::Contains("newer than \"- **Timezone:** Europe/Lisbon\" in USER.md"));
+  CHECK_THAT(shown, Catch::Contains("newer than \"- **Location:** Lisbon\" in USER.md"));
   for (const char* other :
        {"Ana's sister prefers short answers.", "Ben's timezone is Asia/Tokyo."}) {
-    CHECK_THAT(shown.out, Catch::Contains(fmt::format("\"- {}\": memory/2026-08-12.md → MEMORY.md "
-                                                      "(into the agent's curated memory, dated "
-                                                      "2026-08-12)\n",
-                                                      other)));
+    CHECK_THAT(shown, Catch::Contains(fmt::format("\"- {}\": memory/2026-08-12.md → MEMORY.md "
+                                                  "(into the agent's curated memory, dated "
+                                                  "2026-08-12)\n",
+                                                  other)));
   }
   check_sound(sandbox, root);
 }
@@ -268,25 +277,21 @@ TEST_CASE("an OpenClaw note that names the user meets the USER.md line that leav
 TEST_CASE("an OpenClaw USER.md line that opens with what the user does is the user's") {
   const Sandbox sandbox;
   const auto root = openclaw_workspace(sandbox);
-  write_file(root / "USER.md", "# USER.md - About Your Human\n\n- **Name:** Dario Conti\n"
-                               "- **What to call them:** Dario\n\n## Context\n\n"
-                               "- Smokes occasionally.\n- Learning Spanish.\n");
-  write_file(root / "memory" / "2026-08-12.md",
-             "## 08:00 - Notes\n\n- Dario quit smoking in February.\n"
-             "- Dario switched from learning Spanish to learning Portuguese.\n"
-             "- Dario's brother smokes occasionally.\n");
-  const auto user = read_file(root / "USER.md");
-  ok(sandbox, {"init", root.string()});
-  ok(sandbox, {"consolidate", "--store", root.string(), "--now", k_now});
-  CHECK(read_file(root / "USER.md") == user);
-  const auto shown = ok(sandbox, {"show", "--store", root.string(), "HEAD"});
+  const auto shown =
+      user_file_record(sandbox, root,
+                       "# USER.md - About Your Human\n\n- **Name:** Dario Conti\n"
+                       "- **What to call them:** Dario\n\n## Context\n\n"
+                       "- Smokes occasionally.\n- Learning Spanish.\n",
+                       "## 08:00 - Notes\n\n- Dario quit smoking in February.\n"
+                       "- Dario switched from learning Spanish to learning Portuguese.\n"
+                       "- Dario's brother smokes occasionally.\n");
   // The user's habit changed: each note is newer than the line it changes.
-  CHECK_THAT(shown.out, Catch::Contains("newer than \"- Smokes occasionally.\" in USER.md"));
-  CHECK_THAT(shown.out, Catch::Contains("newer than \"- Learning Spanish.\" in USER.md"));
+  CHECK_THAT(shown, Catch::Contains("newer than \"- Smokes occasionally.\" in USER.md"));
+  CHECK_THAT(shown, Catch::Contains("newer than \"- Learning Spanish.\" in USER.md"));
   // Someone else's habit is not the user's: filed, naming no line of USER.md.
-  CHECK_THAT(shown.out, Catch::Contains("\"- Dario's brother smokes occasionally.\": "
-                                        "memory/2026-08-12.md → MEMORY.md (into the agent's "
-                                        "curated memory, dated 2026-08-12)\n"));
+  CHECK_THAT(shown, Catch::Contains("\"- Dario's brother smokes occasionally.\": "
+                                    "memory/2026-08-12.md → MEMORY.md (into the agent's "
+                                    "curated memory, dated 2026-08-12)\n"));
   check_sound(sandbox, root);
 }
 
@@ -294,24 +299,20 @@ TEST_CASE("an OpenClaw note that the user changed a labelled thing for another, 
           "promoted, is newer than the USER.md line, and a setting of the thing is not") {
   const Sandbox sandbox;
   const auto root = openclaw_workspace(sandbox);
-  write_file(root / "USER.md", "# USER.md - About Your Human\n\n- **Name:** Chris Walker\n"
-                               "- **What to call them:** Chris\n\n## Context\n\n"
-                               "- **Phone:** iPhone 12\n- **Role:** Senior designer at Figma\n");
-  write_file(root / "memory" / "2026-08-12.md",
-             "## 08:00 - Notes\n\n- Chris upgraded his phone to an iPhone 15.\n"
-             "- Chris was promoted to design director at Figma.\n"
-             "- Chris switched his phone to silent mode.\n");
-  const auto user = read_file(root / "USER.md");
-  ok(sandbox, {"init", root.string()});
-  ok(sandbox, {"consolidate", "--store", root.string(), "--now", k_now});
-  CHECK(read_file(root / "USER.md") == user);
-  const auto shown = ok(sandbox, {"show", "--store", root.string(), "HEAD"});
-  CHECK_THAT(shown.out, Catch::Contains("newer than \"- **Phone:** iPhone 12\" in USER.md"));
-  CHECK_THAT(shown.out,
+  const auto shown =
+      user_file_record(sandbox, root,
+                       "# USER.md - About Your Human\n\n- **Name:** Chris Walker\n"
+                       "- **What to call them:** Chris\n\n## Context\n\n"
+                       "- **Phone:** iPhone 12\n- **Role:** Senior designer at Figma\n",
+                       "## 08:00 - Notes\n\n- Chris upgraded his phone to an iPhone 15.\n"
+                       "- Chris was promoted to design director at Figma.\n"
+                       "- Chris switched his phone to silent mode.\n");
+  CHECK_THAT(shown, Catch::Contains("newer than \"- **Phone:** iPhone 12\" in USER.md"));
+  CHECK_THAT(shown,
              Catch::Contains("newer than \"- **Role:** Senior designer at Figma\" in USER.md"));
-  CHECK_THAT(shown.out, Catch::Contains("\"- Chris switched his phone to silent mode.\": "
-                                        "memory/2026-08-12.md → MEMORY.md (into the agent's "
-                                        "curated memory, dated 2026-08-12)\n"));
+  CHECK_THAT(shown, Catch::Contains("\"- Chris switched his phone to silent mode.\": "
+                                    "memory/2026-08-12.md → MEMORY.md (into the agent's "
+                                    "curated memory, dated 2026-08-12)\n"));
   check_sound(sandbox, root);
 }
 

@@ -244,52 +244,45 @@ TEST_CASE(
   CHECK(workspace.body("semantic/a.md") == "- one\n- one and a half\n- two\n");
 }
 
-TEST_CASE("a claim naming its subject in full finds the claim that says part of it in its "
-          "predicate") {
+namespace {
+
+// Each of `incoming` finds one claim of the semantic file `body` as its
+// update through the claim index, and what comparing with every claim finds.
+void check_found_as_update(const std::string& body, std::initializer_list<std::string> incoming) {
   test::TempDir dir;
-  test::write_file(dir / "semantic" / "a.md",
-                   "---\ntype: semantic\n---\n- The order sync runs nightly at 02:00.\n"
-                   "- Invoice runs happen weekly at 09:00.\n");
+  test::write_file(dir / "semantic" / "a.md", "---\ntype: semantic\n---\n" + body);
   const store::Layout layout;
   const auto snapshot = store::scan(dir.path(), layout, store::ScanLimits{});
   engine::Workspace workspace(snapshot, layout, config::Settings::defaults(), Date(2026, 11, 22),
                               RunKind::full);
   workspace.begin_rule("episodic-decay");
-  for (const std::string incoming : {"The nightly order sync was moved to 03:30.",
-                                     "The weekly invoice run was moved to 14:00."}) {
-    INFO(incoming);
-    const auto found =
-        workspace.related_claims(incoming, Layer::semantic, ClaimDetail::unclassified);
+  for (const auto& text : incoming) {
+    INFO(text);
+    const auto found = workspace.related_claims(text, Layer::semantic, ClaimDetail::unclassified);
     REQUIRE(found.size() == 1);
     CHECK(found.front().relation == Relation::update);
-    CHECK(dump(found) == dump(engram::definition::related_claims(
-                             workspace, incoming, Layer::semantic, ClaimDetail::unclassified)));
+    CHECK(dump(found) == dump(engram::definition::related_claims(workspace, text, Layer::semantic,
+                                                                 ClaimDetail::unclassified)));
   }
+}
+
+} // namespace
+
+TEST_CASE("a claim naming its subject in full finds the claim that says part of it in its "
+          "predicate") {
+  check_found_as_update(
+      "- The order sync runs nightly at 02:00.\n"
+      "- Invoice runs happen weekly at 09:00.\n",
+      {"The nightly order sync was moved to 03:30.", "The weekly invoice run was moved to 14:00."});
 }
 
 TEST_CASE("a name of several words replaced by another is found, as comparing with every "
           "claim finds it") {
-  test::TempDir dir;
-  test::write_file(dir / "semantic" / "people.md",
-                   "---\ntype: semantic\n---\n- Priya lives in Salt Lake City.\n"
-                   "- Dana's manager is Sarah Jane Connor.\n"
-                   "- The user works at St. Mary's Hospital.\n");
-  const store::Layout layout;
-  const auto snapshot = store::scan(dir.path(), layout, store::ScanLimits{});
-  engine::Workspace workspace(snapshot, layout, config::Settings::defaults(), Date(2026, 11, 22),
-                              RunKind::full);
-  workspace.begin_rule("episodic-decay");
-  for (const std::string incoming :
-       {"Priya now lives in San Diego.", "Dana's manager is now Tom Baker.",
-        "The user now works at Riverside Clinic."}) {
-    INFO(incoming);
-    const auto found =
-        workspace.related_claims(incoming, Layer::semantic, ClaimDetail::unclassified);
-    REQUIRE(found.size() == 1);
-    CHECK(found.front().relation == Relation::update);
-    CHECK(dump(found) == dump(engram::definition::related_claims(
-                             workspace, incoming, Layer::semantic, ClaimDetail::unclassified)));
-  }
+  check_found_as_update("- Priya lives in Salt Lake City.\n"
+                        "- Dana's manager is Sarah Jane Connor.\n"
+                        "- The user works at St. Mary's Hospital.\n",
+                        {"Priya now lives in San Diego.", "Dana's manager is now Tom Baker.",
+                         "The user now works at Riverside Clinic."});
 }
 
 TEST_CASE("a name written in a code span in one claim and bare in another is found either way, "
