@@ -367,9 +367,9 @@ bool names_value(const std::vector<Token>& tokens, std::size_t w,
                  const std::unordered_set<std::string>& proper) {
   // A name of several words is one thing, as one word is: "Salt Lake City",
   // "St. Mary's Hospital" (every word of it but the last is counted so).
-  const auto is_proper = [&](std::string_view text) {
-    return proper.contains(
-        std::string(text.ends_with("'s") ? text.substr(0, text.size() - 2) : text));
+  const auto is_proper = [&](const std::string& text) { // names hold no apostrophe
+    return proper.contains(text) ||
+           (text.ends_with("'s") && proper.contains(text.substr(0, text.size() - 2)));
   };
   if (is_proper(tokens[w].text) && w + 1 < tokens.size() && !tokens[w + 1].value &&
       is_proper(tokens[w + 1].text)) {
