@@ -1,5 +1,6 @@
 // Values as tokenising reads them, private to claims/: what counts as a
-// value and its canonical form, shared by tokens.cpp and token_values.cpp.
+// value and its canonical form, shared by tokens.cpp and the files it reads
+// values with.
 #pragma once
 
 #include "claims/subject.hpp"
@@ -58,6 +59,10 @@ void naming_as_apposition(std::vector<Token>& tokens,
 // written apart from it belongs ("600 €").
 [[nodiscard]] bool is_amount(std::string_view value);
 
+// Whether a value is a quantity a bound can hold: a number, a percentage or
+// an amount of money ("80%", "$5000").
+[[nodiscard]] bool is_quantity(std::string_view value);
+
 // A value in the form values compare in: "v1.4" as "1.4", "1,000" as "1000",
 // "600€" as "€600"; an ordinal ("5th") stays one.
 [[nodiscard]] std::string canonical_value(std::string_view token);
@@ -70,28 +75,6 @@ void join_numbers(std::vector<Token>& tokens);
 // for, or "". "one" stays a word here: it is a pronoun as often as a number
 // (see one_as_number).
 [[nodiscard]] std::string number_of(std::string_view token);
-
-// Each "one" of `text`'s tokens that counts what follows it ("needs one
-// approval", "within one hour") as the value 1, as "two" is 2: before a word
-// of content, not after a determiner ("the one", "no one") nor before "of"
-// ("one of the replicas"); none where `text` names with it ("a Sonos One").
-void one_as_number(std::vector<Token>& tokens, std::string_view text);
-
-// Each phrase that bounds the number after it as one word: "up to", "at
-// most", "no more than", "less than", "below" and "max" as "under"; "at
-// least", "no less than", "more than" and "min" as "above", so "Keep PRs at
-// most 400 lines" says what "Keep PRs under 400 lines" does. Before anything
-// but a number ("under kv/prod", "up to Backblaze") the words stay.
-void bounds_as_one(std::vector<Token>& tokens);
-
-// Each "X is (are) limited to N" (capped at, restricted to; "now" may come
-// between) as "X can be under N": a limit says how much X may be, as "can be
-// up to N" does, and stay_as_keep then reads both as "Keep X under N".
-void limit_as_bound(std::vector<Token>& tokens);
-
-// The numbers of `text`'s tokens read as they are meant: one_as_number,
-// join_numbers, bounds_as_one, then limit_as_bound.
-void read_numbers(std::vector<Token>& tokens, std::string_view text);
 
 // A number token split from its unit: "16gb" is 16 and gb, "100ms" 100 and
 // ms. Ordinals (1st, 3rd) and anything else stay whole.

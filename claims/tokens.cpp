@@ -9,6 +9,7 @@
 #include "claims/relocation.hpp"
 #include "claims/stamp.hpp"
 #include "claims/subject.hpp"
+#include "claims/token_numbers.hpp"
 #include "claims/token_values.hpp"
 #include "claims/token_words.hpp"
 #include "claims/words.hpp"

@@ -1,0 +1,140 @@
+// Numbers as claims say them in words: "one" that counts, the phrases that
+// bound a number ("at most 400", "no more than 400") and the limits that
+// say the same ("is limited to 400"), read into the tokens values compare
+// in. Kept apart from what a value is (token_values.cpp).
+#include "claims/token_numbers.hpp"
+
+#include "claims/token_values.hpp"
+#include "claims/words.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <string>
+#include <vector>
+
+namespace engram::claims::detail {
+
+namespace {
+
+// Whether `text` writes "One" inside a name ("a Sonos One", "Xbox One"):
+// capitalised after a word, where a sentence would not start.
+bool one_in_a_name(std::string_view text) {
+  for (auto at = text.find("One"); at != std::string_view::npos; at = text.find("One", at + 1)) {
+    const auto before = text.find_last_not_of(' ', at == 0 ? 0 : at - 1);
+    const bool after_word = at > 0 && before != std::string_view::npos &&
+                            std::isalnum(static_cast<unsigned char>(text[before])) != 0;
+    const bool whole =
+        at + 3 == text.size() || std::isalpha(static_cast<unsigned char>(text[at + 3])) == 0;
+    if (after_word && whole && before + 1 < at) {
+      return true;
+    }
+  }
+  return false;
+}
+
+} // namespace
+
+void one_as_number(std::vector<Token>& tokens, std::string_view text) {
+  if (one_in_a_name(text)) {
+    return;
+  }
+  // Words before "one" that make it a pronoun ("the one", "no one", "which
+  // one"), and nouns after it that make an idiom ("one thing to check").
+  constexpr std::array<std::string_view, 13> k_pronoun_before = {
+      "the", "this", "that", "which", "each", "every",   "no",
+      "any", "some", "a",    "an",    "only", "another",
+  };
+  constexpr std::array<std::string_view, 5> k_idioms = {"thing", "things", "way", "point",
+                                                        "another"};
+  for (std::size_t w = 0; w + 1 < tokens.size(); ++w) {
+    const auto& next = tokens[w + 1];
+    const bool counts =
+        !tokens[w].value && tokens[w].text == "one" && !next.value && !is_stopword(next.text) &&
+        !is_listed(k_idioms, next.text) &&
+        (w == 0 || tokens[w - 1].value || !is_listed(k_pronoun_before, tokens[w - 1].text));
+    if (counts) {
+      tokens[w] = {"1", true, tokens[w].boundary, tokens[w].opener};
+    }
+  }
+}
+
+void bounds_as_one(std::vector<Token>& tokens) {
+  // Longest first: "no more than" before "more than".
+  static const std::array<std::pair<std::vector<std::string_view>, std::string_view>, 17> k_bounds{{
+      {{"no", "more", "than"}, "under"},
+      {{"not", "more", "than"}, "under"},
+      {{"no", "longer", "than"}, "under"},
+      {{"a", "maximum", "of"}, "under"},
+      {{"no", "less", "than"}, "above"},
+      {{"no", "fewer", "than"}, "above"},
+      {{"a", "minimum", "of"}, "above"},
+      {{"up", "to"}, "under"},
+      {{"at", "most"}, "under"},
+      {{"less", "than"}, "under"},
+      {{"fewer", "than"}, "under"},
+      {{"at", "least"}, "above"},
+      {{"more", "than"}, "above"},
+      {{"below"}, "under"},
+      {{"over"}, "above"},
+      {{"max"}, "under"},
+      {{"min"}, "above"},
+  }};
+  for (std::size_t w = 0; w < tokens.size(); ++w) {
+    for (const auto& [words, bound] : k_bounds) {
+      const auto end = w + words.size();
+      const bool matches =
+          end < tokens.size() && tokens[end].value && is_quantity(tokens[end].text) &&
+          std::equal(
+              words.begin(), words.end(), tokens.begin() + static_cast<long>(w),
+              [](std::string_view word, const Token& t) { return !t.value && t.text == word; });
+      if (matches) {
+        tokens.erase(tokens.begin() + static_cast<long>(w) + 1,
+                     tokens.begin() + static_cast<long>(end));
+        tokens[w].text = bound;
+        break;
+      }
+    }
+  }
+}
+
+void limit_as_bound(std::vector<Token>& tokens) {
+  static const std::array<std::pair<std::string_view, std::string_view>, 3> k_limits{{
+      {"limited", "to"},
+      {"capped", "at"},
+      {"restricted", "to"},
+  }};
+  constexpr std::array<std::string_view, 2> k_copulas = {"is", "are"};
+  const auto is = [&](std::size_t w, std::string_view word) {
+    return !tokens[w].value && tokens[w].text == word;
+  };
+  for (std::size_t w = 1; w + 2 < tokens.size(); ++w) {
+    const bool limit = std::any_of(k_limits.begin(), k_limits.end(),
+                                   [&](const auto& words) {
+                                     return is(w, words.first) && is(w + 1, words.second);
+                                   }) &&
+                       tokens[w + 2].value && is_quantity(tokens[w + 2].text);
+    if (!limit) {
+      continue;
+    }
+    auto copula = w - 1;
+    while (copula > 0 && !tokens[copula].value && is_listed(k_bound_adverbs, tokens[copula].text)) {
+      --copula;
+    }
+    if (!tokens[copula].value && is_listed(k_copulas, tokens[copula].text)) {
+      tokens[copula].text = "can";
+      tokens[w].text = "be";
+      tokens[w + 1].text = "under";
+    }
+  }
+}
+
+void read_numbers(std::vector<Token>& tokens, std::string_view text) {
+  one_as_number(tokens, text);
+  join_numbers(tokens);
+  bounds_as_one(tokens);
+  limit_as_bound(tokens);
+}
+
+
+} // namespace engram::claims::detail
