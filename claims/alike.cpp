@@ -29,10 +29,10 @@ constexpr std::array<std::string_view, 22> k_where_words = {
 // Words that say a value changed, said of the thing instead of its value
 // ("Deploys were moved to Fridays", "Staging was upgraded to Postgres 16").
 // As written; compared stemmed.
-constexpr std::array<std::string_view, 18> k_change_words = {
-    "moved",   "changed", "switched",  "upgraded", "downgraded", "bumped",
-    "raised",  "lowered", "increased", "reduced",  "decreased",  "rescheduled",
-    "shifted", "updated", "migrated",  "pushed",   "postponed",  "extended",
+constexpr std::array<std::string_view, 20> k_change_words = {
+    "moved",    "changed",   "switched",  "upgraded",  "downgraded",  "bumped",  "raised",
+    "lowered",  "increased", "reduced",   "decreased", "rescheduled", "shifted", "updated",
+    "migrated", "pushed",    "postponed", "extended",  "renamed",     "set",
 };
 
 // The stems of `words`, as comparison reads them.
@@ -111,23 +111,68 @@ bool at_one_place(const ClaimTokens& in, const ClaimTokens& ex) {
          (holds(in.words, "port") && holds(ex.words, "port"));
 }
 
-std::optional<ClaimTokens> with_names_of(const ClaimTokens& side, const ClaimTokens& other) {
-  std::optional<ClaimTokens> out;
-  for (const auto& [name, stem] : other.quoted_words) {
+namespace {
+
+// `out` (made from `side` when first needed) with the bare words of each of
+// `other`'s values in code spans read as that value.
+void read_quoted_names(std::optional<ClaimTokens>& out, const ClaimTokens& side,
+                       const ClaimTokens& other) {
+  for (const auto& [name, stems] : other.quoted_words) {
     const auto& now = out ? *out : side;
-    if (holds(now.values, name) || !holds(now.words, stem)) {
+    const auto bare = [&](const std::string& stem) { return holds(now.words, stem); };
+    if (holds(now.values, name) || !std::all_of(stems.begin(), stems.end(), bare)) {
       continue;
     }
     if (!out) {
       out = side;
     }
-    std::erase(out->words, stem);
     out->values.insert(std::lower_bound(out->values.begin(), out->values.end(), name), name);
-    for (auto* list : {&out->subject, &out->predicate, &out->chosen, &out->passed_over}) {
-      replace_sorted(*list, stem, name);
+    for (const auto& stem : stems) {
+      std::erase(out->words, stem);
+      for (auto* list : {&out->subject, &out->predicate, &out->chosen, &out->passed_over}) {
+        replace_sorted(*list, stem, name);
+      }
+      std::erase(out->sequence, stem); // values are left out of the sequence
     }
-    std::erase(out->sequence, stem); // values are left out of the sequence
   }
+}
+
+// `out` (made from `side` when first needed) with each of `side`'s
+// compounds that `other` writes as one word read as that word.
+void read_compounds_whole(std::optional<ClaimTokens>& out, const ClaimTokens& side,
+                          const ClaimTokens& other) {
+  for (const auto& [whole, parts] : side.compounds) {
+    const auto& now = out ? *out : side;
+    const auto part = [&](const std::string& stem) { return holds(now.words, stem); };
+    if (!holds(other.words, whole) || holds(now.words, whole) ||
+        !std::all_of(parts.begin(), parts.end(), part)) {
+      continue;
+    }
+    if (!out) {
+      out = side;
+    }
+    for (auto* list :
+         {&out->words, &out->subject, &out->predicate, &out->chosen, &out->passed_over}) {
+      for (const auto& stem : parts) {
+        replace_sorted(*list, stem, whole);
+      }
+    }
+    const auto first = std::find(out->sequence.begin(), out->sequence.end(), parts.front());
+    if (first != out->sequence.end()) {
+      *first = whole;
+      for (auto stem = parts.begin() + 1; stem != parts.end(); ++stem) {
+        std::erase(out->sequence, *stem);
+      }
+    }
+  }
+}
+
+} // namespace
+
+std::optional<ClaimTokens> with_names_of(const ClaimTokens& side, const ClaimTokens& other) {
+  std::optional<ClaimTokens> out;
+  read_quoted_names(out, side, other);
+  read_compounds_whole(out, side, other);
   return out;
 }
 
@@ -148,9 +193,13 @@ void replace_sorted(std::vector<std::string>& list, const std::string& from,
 } // namespace detail
 
 std::size_t tokens_read_alike(const ClaimTokens& claim) {
-  const std::size_t changed = !claim.moved.empty() ? 1 + claim.moved_when.size()
-                              : detail::states_what_changes_leave(claim) ? 1
-                                                                         : 0;
+  std::size_t changed = !claim.moved.empty()                       ? 1 + claim.moved_when.size()
+                        : detail::states_what_changes_leave(claim) ? 1
+                                                                   : 0;
+  // A compound's parts are missing from a claim that writes it as one word.
+  for (const auto& [whole, parts] : claim.compounds) {
+    changed += parts.size();
+  }
   if (claim.values.empty()) {
     return changed;
   }

@@ -43,10 +43,13 @@ namespace engram::claims::detail {
 // name), or a port both name. Words that say only that may then differ.
 [[nodiscard]] bool at_one_place(const ClaimTokens& in, const ClaimTokens& ex);
 
-// `side` with each bare word that `other` writes as a name in a code span
-// read as that name: "The hostname is tower" names what "Hostname: `tower`"
-// does, though a bare word is stemmed ("tow") and a value is not. nullopt
-// when `side` writes none of them bare.
+// `side` with the bare words of each value that `other` writes as plain
+// words in a code span read as that value: "The hostname is tower" names
+// what "Hostname: `tower`" does, and "Run make test" runs what "Run `make
+// test`" does, though a bare word is stemmed ("tow") and a value is not.
+// So too a word `side` writes in parts joined by hyphens and `other` as one:
+// "wi-fi" reads as "wifi", "on-call" as "oncall". nullopt when `side` writes
+// none of them so.
 [[nodiscard]] std::optional<ClaimTokens> with_names_of(const ClaimTokens& side,
                                                        const ClaimTokens& other);
 

@@ -300,7 +300,7 @@ Judgment judge_change(const ClaimTokens& in, const ClaimTokens& ex, const Predic
       std::count_if(ex.predicate.begin(), ex.predicate.end(), [&](const std::string& token) {
         return !holds(in.predicate, token) && holds(ex.names, token);
       }));
-  if (in.copular && ex.copular && in.verb == ex.verb && dropped > 0 && added > 0 &&
+  if (in.copular && ex.copular && detail::relate_alike(in, ex) && dropped > 0 && added > 0 &&
       dropped - std::min(naming, dropped - 1) <= k_max_complement_words && !value_and_word) {
     return {Relation::update, Why::complement, score};
   }
@@ -415,10 +415,12 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
 Comparison compare_claims(const PreparedClaim& incoming, const PreparedClaim& existing,
                           double near_threshold) {
   const auto j = judge(incoming, existing, near_threshold);
-  const auto moved = detail::change_as_state(incoming.tokens, existing.tokens); // said as the state
-  return {j.relation, j.score,
-          detail::reason_for(j, moved ? moved->in : incoming.tokens,
-                             moved ? moved->ex : existing.tokens)};
+  // Worded from the tokens judged: names read alike, a change said as the state.
+  const auto alike = names_alike(incoming, existing);
+  const auto& in = alike ? alike->first.tokens : incoming.tokens;
+  const auto& ex = alike ? alike->second.tokens : existing.tokens;
+  const auto moved = detail::change_as_state(in, ex);
+  return {j.relation, j.score, detail::reason_for(j, moved ? moved->in : in, moved ? moved->ex : ex)};
 }
 
 Relation compare(std::string_view incoming, std::string_view existing, double near_threshold) {

@@ -318,4 +318,8 @@ bool states_what_changes_leave(const ClaimTokens& claim) {
          on_team(claim);
 }
 
+bool relate_alike(const ClaimTokens& in, const ClaimTokens& ex) {
+  return in.verb == ex.verb || (states_place(in, in.verb) && states_place(ex, ex.verb));
+}
+
 } // namespace engram::claims::detail

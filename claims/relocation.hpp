@@ -58,4 +58,9 @@ struct ChangeRead {
 // verb is read in the change's place.
 [[nodiscard]] bool states_what_changes_leave(const ClaimTokens& claim);
 
+// Whether the verbs of two claims relate their subjects to their values
+// alike: the same verb (or both a copula), or two that say where a thing is
+// ("is based in", "lives in", "is located in").
+[[nodiscard]] bool relate_alike(const ClaimTokens& in, const ClaimTokens& ex);
+
 } // namespace engram::claims::detail

@@ -212,7 +212,13 @@ std::optional<Predicate> clause_predicate(const std::vector<Token>& tokens,
     const auto bare = word.ends_with("n't") ? std::string_view(word).substr(0, word.size() - 3)
                                             : std::string_view(word);
     if (listed(k_copulas, bare)) {
-      return Predicate{i, copula_states_value(tokens, i, proper)};
+      Predicate predicate{i, copula_states_value(tokens, i, proper)};
+      const auto next = next_content(tokens, i);
+      if (next < tokens.size() && !tokens[next].value && is_participle(tokens[next].text, proper) &&
+          is_preposition(tokens, next_content(tokens, next))) {
+        predicate.passive = next - i;
+      }
+      return predicate;
     }
     // "in May" names a month, not what may be.
     const bool month = bare == "may" && is_preposition(tokens, i - 1);
@@ -323,16 +329,24 @@ Predicate predicate_of(const std::vector<Token>& tokens,
 
 void put_definite_complement_first(std::vector<Token>& tokens, Predicate& predicate) {
   const auto at = predicate.at;
-  if (at == 0 || at > k_inverted_subject_reach || at + 2 >= tokens.size() || tokens[at].value ||
-      !listed(k_copulas, tokens[at].text) || tokens[at + 1].text != "the" || tokens[at + 1].value ||
+  // "Omar is now the DRI" names the holder as "Omar is the DRI" does; "not"
+  // before "the" says it does not.
+  auto the = at + 1;
+  while (the < tokens.size() && !tokens[the].value &&
+         (tokens[the].text == "now" || tokens[the].text == "still" ||
+          tokens[the].text == "currently")) {
+    ++the;
+  }
+  if (at == 0 || at > k_inverted_subject_reach || the + 1 >= tokens.size() || tokens[at].value ||
+      !listed(k_copulas, tokens[at].text) || tokens[the].text != "the" || tokens[the].value ||
       listed(k_determiners, tokens[0].text)) {
     return;
   }
-  std::vector<Token> reordered(std::make_move_iterator(tokens.begin() + at + 1),
+  std::vector<Token> reordered(std::make_move_iterator(tokens.begin() + the),
                                std::make_move_iterator(tokens.end()));
   reordered.push_back(std::move(tokens[at]));
   std::move(tokens.begin(), tokens.begin() + at, std::back_inserter(reordered));
-  predicate = Predicate{tokens.size() - at - 1, true, false};
+  predicate = Predicate{tokens.size() - the, true, false};
   tokens = std::move(reordered);
 }
 

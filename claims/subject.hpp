@@ -18,6 +18,7 @@ struct Token {
   bool value = false;    // a number, version, date, quoted value, URL, path or switch position
   bool boundary = false; // followed by a colon or an equals sign: "Owner: Priya"
   bool opener = false;   // the first word, opening an instruction ("Always", "Disable")
+  bool hyphen = false;   // written joined to the next word by a hyphen: "wi-fi", "on-call"
 };
 
 // Where a claim's predicate opens, and how.
@@ -30,6 +31,10 @@ struct Predicate {
   // It opens with a verb in the third person ("Prefers short answers"), as a
   // profile's lines about the user do: its subject is the user, unwritten.
   bool user_unwritten = false;
+  // How far past `at` the participle of a passive is ("is written in Go",
+  // "is now hosted on AWS"), 0 when there is none: that verb, not the
+  // copula, is what relates the subject to its value.
+  std::size_t passive = 0;
 };
 
 // Whether `word` (lower-case, the first of a claim) opens an instruction.

@@ -129,9 +129,55 @@ void limit_as_bound(std::vector<Token>& tokens) {
   }
 }
 
+void clock_times(std::vector<Token>& tokens) {
+  for (std::size_t w = 0; w + 1 < tokens.size(); ++w) {
+    const auto& suffix = tokens[w + 1];
+    if (!tokens[w].value || suffix.value || (suffix.text != "am" && suffix.text != "pm")) {
+      continue;
+    }
+    if (auto time = clock_time(tokens[w].text, suffix.text); !time.empty()) {
+      tokens[w].text = std::move(time);
+      tokens[w].boundary = suffix.boundary;
+      tokens.erase(tokens.begin() + static_cast<std::ptrdiff_t>(w) + 1);
+    }
+  }
+}
+
+void onward_as_bound(std::vector<Token>& tokens) {
+  constexpr std::array<std::string_view, 7> k_onward = {"later", "newer", "higher", "above",
+                                                        "more",  "greater", "up"};
+  const auto is_number = [](std::string_view text) {
+    return !text.empty() && text.front() >= '0' && text.front() <= '9' &&
+           text.find_first_not_of("0123456789.") == std::string_view::npos;
+  };
+  for (std::size_t w = 0; w < tokens.size(); ++w) {
+    auto& value = tokens[w];
+    const bool plus = value.value && value.text.size() > 1 && value.text.back() == '+' &&
+                      is_number(std::string_view(value.text).substr(0, value.text.size() - 1));
+    const bool said = value.value && is_number(value.text) && w + 2 < tokens.size() &&
+                      !tokens[w + 1].value &&
+                      (tokens[w + 1].text == "or" || tokens[w + 1].text == "and") &&
+                      !tokens[w + 2].value && is_listed(k_onward, tokens[w + 2].text);
+    if (!plus && !said) {
+      continue;
+    }
+    if (plus) {
+      value.text.pop_back();
+    } else {
+      value.boundary = tokens[w + 2].boundary;
+      tokens.erase(tokens.begin() + static_cast<std::ptrdiff_t>(w) + 1,
+                   tokens.begin() + static_cast<std::ptrdiff_t>(w) + 3);
+    }
+    tokens.insert(tokens.begin() + static_cast<std::ptrdiff_t>(w), Token{"above", false, false});
+    ++w; // past the value
+  }
+}
+
 void read_numbers(std::vector<Token>& tokens, std::string_view text) {
+  clock_times(tokens);
   one_as_number(tokens, text);
   join_numbers(tokens);
+  onward_as_bound(tokens);
   bounds_as_one(tokens);
   limit_as_bound(tokens);
 }

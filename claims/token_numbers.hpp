@@ -27,8 +27,19 @@ void bounds_as_one(std::vector<Token>& tokens);
 // up to N" does, and stay_as_keep then reads both as "Keep X under N".
 void limit_as_bound(std::vector<Token>& tokens);
 
-// The numbers of `text`'s tokens read as they are meant: one_as_number,
-// join_numbers, bounds_as_one, then limit_as_bound.
+// Each number followed by "am" or "pm" ("6 pm", "9:30 AM", "6pm" split from
+// its unit) as the time of day it names, 24-hour: "18:00", "09:30".
+void clock_times(std::vector<Token>& tokens);
+
+// Each number or version followed by "or later" (or newer, higher, above,
+// more, greater; "and up", "and above", "and later"), or written with "+"
+// ("Java 17+"), as the bound "above" it: "Java 17 or later" and "Java 17+"
+// say one thing.
+void onward_as_bound(std::vector<Token>& tokens);
+
+// The numbers of `text`'s tokens read as they are meant: clock_times,
+// one_as_number, join_numbers, onward_as_bound, bounds_as_one, then
+// limit_as_bound.
 void read_numbers(std::vector<Token>& tokens, std::string_view text);
 
 } // namespace engram::claims::detail

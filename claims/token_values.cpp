@@ -148,8 +148,46 @@ bool is_value(std::string_view token) {
   return std::any_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-// A value in the form values compare in: "v1.4" as "1.4", "1,000" as "1000".
+std::string clock_time(std::string_view digits, std::string_view suffix) {
+  const auto colon = digits.find(':');
+  const auto hours_text = digits.substr(0, colon);
+  const auto minutes_text = colon == std::string_view::npos ? "00" : digits.substr(colon + 1);
+  const auto all_digits = [](std::string_view text) {
+    return text.find_first_not_of("0123456789") == std::string_view::npos;
+  };
+  if (hours_text.empty() || hours_text.size() > 2 || minutes_text.size() != 2 ||
+      !all_digits(hours_text) || !all_digits(minutes_text) ||
+      (suffix.empty() && colon == std::string_view::npos)) {
+    return {};
+  }
+  auto hours = std::stoi(std::string(hours_text));
+  const auto minutes = std::stoi(std::string(minutes_text));
+  constexpr int k_noon = 12;
+  constexpr int k_day_hours = 24;
+  constexpr int k_hour_minutes = 60;
+  if (!suffix.empty()) {
+    if (hours < 1 || hours > k_noon) {
+      return {};
+    }
+    hours = (hours % k_noon) + (suffix == "pm" ? k_noon : 0);
+  }
+  if (hours >= k_day_hours || minutes >= k_hour_minutes) {
+    return {};
+  }
+  return fmt::format("{:02}:{:02}", hours, minutes);
+}
+
+// A value in the form values compare in: "v1.4" as "1.4", "1,000" as "1000",
+// a time of day as 24-hour "HH:MM".
 std::string canonical_value(std::string_view token) {
+  const bool twelve_hour = token.ends_with("am") || token.ends_with("pm");
+  const auto clock = twelve_hour ? token.substr(0, token.size() - 2) : token;
+  if (clock.find(':') != std::string_view::npos) {
+    if (auto time = clock_time(clock, twelve_hour ? token.substr(token.size() - 2) : "");
+        !time.empty()) {
+      return time;
+    }
+  }
   std::string value;
   for (std::size_t i = 0; i < token.size(); ++i) {
     const char c = token[i];
@@ -267,10 +305,18 @@ void push_token(std::string_view token, std::vector<Token>& out) {
   } else if (auto number = number_of(token); !number.empty()) {
     out.push_back({std::move(number), true, false});
   } else {
+    const auto first = out.size();
     for (auto& word : words_of(token)) {
       auto digits = number_of(word);
       out.push_back(digits.empty() ? Token{std::move(word), false, false}
                                    : Token{std::move(digits), true, false});
+    }
+    // A word of letters joined by hyphens may be written as one ("wifi").
+    const bool compound = token.find('-') != std::string_view::npos &&
+                          token.find_first_not_of("abcdefghijklmnopqrstuvwxyz-") ==
+                              std::string_view::npos;
+    for (auto at = first; compound && at + 1 < out.size(); ++at) {
+      out[at].hyphen = true;
     }
   }
 }

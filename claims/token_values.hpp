@@ -63,6 +63,12 @@ void naming_as_apposition(std::vector<Token>& tokens,
 // an amount of money ("80%", "$5000").
 [[nodiscard]] bool is_quantity(std::string_view value);
 
+// A time of day written as `digits` ("9", "9:30", "09:30") and `suffix` ("",
+// "am" or "pm") as 24-hour "HH:MM": "9:30" is "09:30", "9:30" and "pm"
+// "21:30", "6" and "pm" "18:00". Empty when it is no time of day (a bare
+// hour without am or pm is a count).
+[[nodiscard]] std::string clock_time(std::string_view digits, std::string_view suffix);
+
 // A value in the form values compare in: "v1.4" as "1.4", "1,000" as "1000",
 // "600€" as "€600"; an ordinal ("5th") stays one.
 [[nodiscard]] std::string canonical_value(std::string_view token);

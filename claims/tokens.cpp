@@ -4,12 +4,15 @@
 // "returns" and "returning" agree.
 #include "claims/tokens.hpp"
 
+#include "claims/alike.hpp"
 #include "claims/normalise.hpp"
 #include "claims/proper_words.hpp"
 #include "claims/relocation.hpp"
 #include "claims/stamp.hpp"
 #include "claims/subject.hpp"
+#include "claims/token_idioms.hpp"
 #include "claims/token_numbers.hpp"
+#include "claims/token_quotes.hpp"
 #include "claims/token_values.hpp"
 #include "claims/token_words.hpp"
 #include "claims/words.hpp"
@@ -80,38 +83,6 @@ Role role_of(std::string_view word) {
   return it == k_roles.end() ? Role::none : it->second;
 }
 
-// `token` without the punctuation around it.
-std::string_view trim_token(std::string_view token) {
-  constexpr std::string_view k_before = "([{<'*";
-  constexpr std::string_view k_after = ")]}>.,;:!?'*";
-  while (!token.empty() && k_before.find(token.front()) != std::string_view::npos) {
-    token.remove_prefix(1);
-  }
-  while (!token.empty() && k_after.find(token.back()) != std::string_view::npos) {
-    token.remove_suffix(1);
-  }
-  return token;
-}
-
-// The end of a quoted value opened at `open` by `quote`, or npos. A single
-// quote opens only at a word start and closes only at a word end, so the
-// apostrophe in "don't" is no quote.
-std::size_t quote_end(const std::string& text, std::size_t open, char quote) {
-  if (quote == '\'' && open > 0 && text[open - 1] != ' ') {
-    return std::string::npos;
-  }
-  constexpr std::string_view k_word_end = " .,;:!?)]";
-  for (auto close = text.find(quote, open + 1); close != std::string::npos;
-       close = text.find(quote, close + 1)) {
-    const bool at_word_end =
-        close + 1 == text.size() || k_word_end.find(text[close + 1]) != std::string_view::npos;
-    if (quote != '\'' || at_word_end) {
-      return close > open + 1 ? close : std::string::npos;
-    }
-  }
-  return std::string::npos;
-}
-
 // Sorts and removes repeats.
 void sort_unique(std::vector<std::string>& list) {
   std::sort(list.begin(), list.end());
@@ -168,24 +139,6 @@ bool is_negation(std::string_view word) {
 
 namespace {
 
-// Takes the quoted value or word whose quote (or backtick) opens at `i` into
-// `out`; where the text after its closing quote starts, or npos (and nothing
-// taken) when it is not closed.
-std::size_t take_quoted(const std::string& folded, std::size_t i, std::vector<Token>& out) {
-  const char c = folded[i];
-  const auto close = quote_end(folded, i, c);
-  if (close == std::string::npos) {
-    return std::string::npos;
-  }
-  // Quotes and backticks are markup: `/etc/x.conf` is the path /etc/x.conf,
-  // and a word in quotes the word ("dark" is dark); code stays a value.
-  auto inner = folded.substr(i + 1, close - i - 1);
-  const bool word =
-      c != '`' && inner.find_first_not_of("abcdefghijklmnopqrstuvwxyz") == std::string::npos;
-  out.push_back({word ? std::move(inner) : detail::canonical_value(inner), !word, false});
-  return close + 1;
-}
-
 // Turns each word token that stands for a value (see value_word; "on" does
 // after a switch word or at the end; see ordinal_value) into a value token.
 void take_value_words(std::vector<Token>& out) {
@@ -211,53 +164,6 @@ void take_value_words(std::vector<Token>& out) {
       }
     }
   }
-}
-
-// Verbs that a negation before them and "to" after them cancel: "don't
-// forget to bump" and "never fail to bump" say "bump".
-constexpr std::array<std::string_view, 6> k_cancelling = {"forget",   "forgot",  "fail",
-                                                          "hesitate", "neglect", "omit"};
-
-// Words after "not" that make it "as well as": "caches HTML, not just images".
-constexpr std::array<std::string_view, 3> k_not_only = {"only", "just", "merely"};
-
-bool negates(const Token& token) {
-  return !token.value && (role_of(token.text) == Role::negation || token.text.ends_with("n't"));
-}
-
-// Removes the phrases that say nothing of what a claim says: "Make sure to
-// bump the changelog", "Don't forget to bump the changelog" and "Bump the
-// changelog" are one rule, its negation their opposite, "the editor of choice"
-// "the editor". True when it removed a phrase opening an instruction ("Make
-// sure to", "Be sure to", "Remember to", "Lena asked me to"): the instruction follows.
-bool drop_idioms(std::vector<Token>& out) {
-  std::size_t w = !out.empty() && out[0].text == "please" ? 1 : 0;
-  const auto is = [&](std::size_t at, std::string_view word) {
-    return at < out.size() && !out[at].value && out[at].text == word;
-  };
-  const bool sure = (is(w, "make") || is(w, "be")) && is(w + 1, "sure");
-  const bool remember = is(w, "remember") && is(w + 1, "to");
-  const auto request = detail::request_opener(out);
-  w = sure ? w + 2 : remember ? w + 1 : request;
-  // Kept tokens move down in place: most claims hold no such phrase, and
-  // every claim of a store is tokenised.
-  std::size_t kept = 0;
-  for (; w < out.size(); ++w) {
-    const bool cancelled = negates(out[w]) && w + 1 < out.size() && !out[w + 1].value &&
-                           detail::is_listed(k_cancelling, out[w + 1].text) && is(w + 2, "to");
-    // "of choice" after a thing says only that it is the one chosen: "editor of choice".
-    if (cancelled || (is(w, "of") && is(w + 1, "choice") && kept > 0) ||
-        (is(w, "not") && w + 1 < out.size() && detail::is_listed(k_not_only, out[w + 1].text))) {
-      ++w; // the two words
-      continue;
-    }
-    if (kept != w) {
-      out[kept] = std::move(out[w]);
-    }
-    ++kept;
-  }
-  out.resize(kept);
-  return sure || remember || request != 0;
 }
 
 // A day of a month written as an ordinal is the day's number: "March 5th"
@@ -292,7 +198,7 @@ std::vector<Token> ordered_tokens(std::string_view plain) {
       continue;
     }
     if (c == '`' || c == '"' || c == '\'') {
-      if (const auto after = take_quoted(folded, i, out); after != std::string::npos) {
+      if (const auto after = detail::take_quoted(folded, i, out); after != std::string::npos) {
         i = after;
         continue;
       }
@@ -302,7 +208,7 @@ std::vector<Token> ordered_tokens(std::string_view plain) {
       ++end;
     }
     const auto raw = std::string_view(folded).substr(i, end - i);
-    const auto token = trim_token(raw);
+    const auto token = detail::trim_token(raw);
     i = end;
     // "=", arrows and dashes between words separate a label from its value.
     if (raw == "=" || raw == "->" || raw == "\xE2\x86\x92" || raw == "\xE2\x80\x94" ||
@@ -338,7 +244,9 @@ std::vector<Token> ordered_tokens(std::string_view plain) {
     }
   }
   detail::read_numbers(out, plain);
-  const bool instruction = drop_idioms(out);
+  const bool instruction = detail::drop_idioms(out);
+  detail::passive_get_as_is(out);
+  detail::forbidden_as_never(out);
   detail::as_instead_of(out);
   detail::stay_as_keep(out);
   detail::compound_heads(out);
@@ -361,11 +269,57 @@ ClaimTokens tokens_of_predicate(const std::vector<Token>& ordered, const Predica
   if (predicate.by_verb && predicate.at < ordered.size() && !ordered[predicate.at].value) {
     tokens.verb = detail::comparable_stem(ordered[predicate.at].text);
   }
+  // A participle of change ("was renamed to main", "was set to 30") states
+  // the new value as the copula does.
+  if (predicate.passive != 0 && predicate.at + predicate.passive < ordered.size()) {
+    auto stem = detail::comparable_stem(ordered[predicate.at + predicate.passive].text);
+    tokens.verb = detail::says_change(stem) ? std::string() : std::move(stem);
+  }
   if (predicate.user_unwritten) {
     tokens.subject.emplace_back("user");
     tokens.words.emplace_back("user");
   }
   return tokens;
+}
+
+// The stems of the significant words a value has when it is written bare,
+// when it is plain words ("make test", "eng-"); none for any other value.
+std::vector<std::string> bare_stems(const std::string& value) {
+  const bool plain = std::all_of(value.begin(), value.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || c == ' ' || c == '-';
+  });
+  std::vector<std::string> stems;
+  for (const auto& word : plain ? words_of(value) : std::vector<std::string>{}) {
+    if (role_of(word) == Role::none) {
+      stems.push_back(detail::comparable_stem(word));
+    }
+  }
+  return stems;
+}
+
+// Reads the words of letters joined by hyphens (see ClaimTokens::compounds).
+void read_compounds(const std::vector<Token>& ordered, ClaimTokens& tokens) {
+  for (std::size_t w = 0; w < ordered.size(); ++w) {
+    if (!ordered[w].hyphen) {
+      continue;
+    }
+    std::string whole;
+    std::vector<std::string> parts;
+    bool words = true;
+    for (; w < ordered.size(); ++w) {
+      words = words && !ordered[w].value;
+      whole += ordered[w].text;
+      if (role_of(ordered[w].text) == Role::none) {
+        parts.push_back(detail::comparable_stem(ordered[w].text));
+      }
+      if (!ordered[w].hyphen) {
+        break;
+      }
+    }
+    if (words && !parts.empty()) {
+      tokens.compounds.emplace_back(detail::comparable_stem(whole), std::move(parts));
+    }
+  }
 }
 
 // Takes a value into `tokens`. A name (web-1, shard-3) is a scope; a version
@@ -377,8 +331,8 @@ void take_value(ClaimTokens& tokens, std::string value, bool in_subject,
       (in_subject || !tokens.copular || (predicate.by_verb && detail::is_numbered_name(value)))) {
     tokens.scopes.push_back(value);
   }
-  if (std::all_of(value.begin(), value.end(), [](char c) { return c >= 'a' && c <= 'z'; })) {
-    tokens.quoted_words.emplace_back(value, detail::comparable_stem(value));
+  if (auto stems = bare_stems(value); !stems.empty()) {
+    tokens.quoted_words.emplace_back(value, std::move(stems));
   }
   (in_subject ? tokens.subject : tokens.predicate).push_back(value);
   tokens.values.push_back(std::move(value));
@@ -412,9 +366,10 @@ void sort_all(ClaimTokens& tokens) {
                      &tokens.chosen, &tokens.passed_over}) {
     sort_unique(*list);
   }
-  std::sort(tokens.quoted_words.begin(), tokens.quoted_words.end());
-  tokens.quoted_words.erase(std::unique(tokens.quoted_words.begin(), tokens.quoted_words.end()),
-                            tokens.quoted_words.end());
+  for (auto* pairs : {&tokens.quoted_words, &tokens.compounds}) {
+    std::sort(pairs->begin(), pairs->end());
+    pairs->erase(std::unique(pairs->begin(), pairs->end()), pairs->end());
+  }
 }
 
 } // namespace
@@ -427,13 +382,17 @@ ClaimTokens tokens_of(std::string_view text) {
   const auto proper = detail::proper_words(plain);
   detail::naming_as_apposition(ordered, proper);
   auto predicate = predicate_of(ordered, proper);
+  detail::holder_without_now(ordered, proper, predicate);
   put_definite_complement_first(ordered, predicate);
   auto tokens = tokens_of_predicate(ordered, predicate);
   read_choice(ordered, tokens);
   tokens.changed_from = changed_from;
   tokens.closure = detail::says_closure(ordered);
   detail::read_relocation(ordered, proper, tokens);
+  read_compounds(ordered, tokens);
   std::size_t narrowing_until = 0; // a narrowing qualifier's words, up to three
+  // "Never deploy without approval" asks for approval: two negations say yes.
+  bool without = false;
   for (std::size_t w = 0; w < ordered.size(); ++w) {
     const bool in_subject = w < predicate.at;
     // A day or month goes on the qualifier ("at 10:00 on Fridays"): it
@@ -459,7 +418,7 @@ ClaimTokens tokens_of(std::string_view text) {
     }
     const auto role = role_of(word);
     if (role == Role::negation || word.ends_with("n't")) {
-      tokens.negated = true;
+      (word == "without" ? without : tokens.negated) = true;
       if (word == "no" && w + 1 < ordered.size() && ordered[w + 1].text == "longer") {
         ++w;
       }
@@ -491,6 +450,7 @@ ClaimTokens tokens_of(std::string_view text) {
       tokens.words.push_back(std::move(stem));
     }
   }
+  tokens.negated = tokens.negated != without;
   sort_all(tokens);
   return tokens;
 }

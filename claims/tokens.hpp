@@ -68,10 +68,15 @@ struct ClaimTokens {
   // The choice is a change from what it passes over ("The team switched
   // from Jira to Linear", "replaced the Pixel 6 with a Pixel 8").
   bool changed_from = false;
-  // Its values that are one plain word, as a name in a code span is
-  // (`tower`), each with the stem the word has when written bare: another
-  // claim may name it bare ("tower"), as a word. Sorted.
-  std::vector<std::pair<std::string, std::string>> quoted_words;
+  // Its values that are plain words, as a name or a command in a code span
+  // is (`tower`, `make test`, `ENG-`), each with the stems its significant
+  // words have when written bare: another claim may write it bare ("run make
+  // test"), as words. Sorted.
+  std::vector<std::pair<std::string, std::vector<std::string>>> quoted_words;
+  // Its words of letters joined by hyphens ("wi-fi", "on-call"), each as the
+  // stem of the one word another claim may write instead ("wifi", "oncall")
+  // with the stems of its significant parts. Sorted.
+  std::vector<std::pair<std::string, std::vector<std::string>>> compounds;
   // It says its subject changed to a named thing or a team, or left a
   // named thing ("moved to Braga", "switched to Linear", "joined Globex",
   // "moved to the platform team", "left Acme"): the verb's stem, the words

@@ -80,8 +80,13 @@ std::uint32_t ClaimTable::add(std::string_view text, claims::PreparedClaim prepa
   std::sort(shape.all.begin(), shape.all.end());
   shape.all.erase(std::unique(shape.all.begin(), shape.all.end()), shape.all.end());
   shape.posted = shape.all;
-  for (const auto& [name, stem] : shape.prepared.tokens.quoted_words) {
-    shape.posted.push_back(number(m_tokens, stem));
+  for (const auto& [name, stems] : shape.prepared.tokens.quoted_words) {
+    for (const auto& stem : stems) {
+      shape.posted.push_back(number(m_tokens, stem));
+    }
+  }
+  for (const auto& [whole, parts] : shape.prepared.tokens.compounds) {
+    shape.posted.push_back(number(m_tokens, whole));
   }
   std::sort(shape.posted.begin(), shape.posted.end());
   shape.posted.erase(std::unique(shape.posted.begin(), shape.posted.end()), shape.posted.end());

@@ -4,7 +4,8 @@ on one tiny store per labelled case, and prints how often they were right.
 
 Three corpora (bench/judgments/*.jsonl, described in README.md):
   pairs           an existing claim and a newer one: duplicate, update, distinct, unrelated
-                  (pairs.jsonl; pairs-more.jsonl, written after the judge, reported apart)
+                  (pairs.jsonl; pairs-more.jsonl, written after the judge, and
+                  pairs-blind.jsonl, written blind and measured first, reported apart)
   placement       which section of the matching file a new claim is filed under
   classification  which layer a line of an episode goes to (or none: tasks, session metadata)
                   (classification.jsonl; classification-more.jsonl, likewise)
@@ -32,8 +33,10 @@ TODAY = "2026-12-01"
 LABELS = ["duplicate", "update", "distinct", "unrelated"]
 VERDICTS = ["duplicate", "update", "distinct"]
 # The pairs corpora, each reported and checked on its own: the first labelled
-# before the judge was written, the second after it, to see it generalise.
-PAIR_CORPORA = ["pairs.jsonl", "pairs-more.jsonl"]
+# before the judge was written, the second after it, the third written blind
+# after both and measured before any reading was made from it, to see the
+# judge generalise.
+PAIR_CORPORA = ["pairs.jsonl", "pairs-more.jsonl", "pairs-blind.jsonl"]
 CLASS_CORPORA = ["classification.jsonl", "classification-more.jsonl"]
 
 # The targets of issue 39, checked with --check.

@@ -747,6 +747,152 @@ TEST_CASE("claims: a name in a code span and the same name written bare are one 
         Relation::duplicate);
 }
 
+TEST_CASE("claims: a code span of several plain words and the same words written bare are one") {
+  CHECK(compare("Run make test before every commit.",
+                "Run `make test` before every commit on the main branch.") ==
+        Relation::duplicate);
+  CHECK(compare("The ticket prefix is ENG-.", "Ticket prefix is `ENG-`.") == Relation::duplicate);
+  CHECK(compare("Ticket prefix is `ENG-`.", "The ticket prefix is ENG-.") == Relation::duplicate);
+  // Another command, or only some of the words, is not the same one.
+  CHECK(compare("Run `make lint` before every commit.", "Run make test before every commit.") !=
+        Relation::duplicate);
+  CHECK(compare("Run test before every commit.", "Run `make test` before every commit.") !=
+        Relation::duplicate);
+  CHECK(compare("The ticket prefix is OPS-.", "Ticket prefix is `ENG-`.") == Relation::update);
+}
+
+TEST_CASE("claims: a word joined by hyphens and the same word written as one are one word") {
+  CHECK(compare("The office Wi-Fi password rotates every quarter.",
+                "The office wifi password rotates every quarter.") == Relation::duplicate);
+  CHECK(compare("The oncall rotation is weekly.", "The on-call rotation is weekly.") ==
+        Relation::duplicate);
+  CHECK(compare("Send the report by e-mail.", "Send the report by email.") ==
+        Relation::duplicate);
+  // The same compound with another value is a changed value, not another subject.
+  CHECK(compare("The wifi password is hunter2.", "The Wi-Fi password is swordfish.") ==
+        Relation::update);
+  // Parts that are other words apart, or a whole another word, stay apart.
+  CHECK(compare("The office Wi-Fi password rotates every quarter.",
+                "The office VPN password rotates every quarter.") != Relation::duplicate);
+  CHECK(compare("The check-in desk opens at 9.", "The checkout desk opens at 9.") !=
+        Relation::duplicate);
+}
+
+TEST_CASE("claims: the 'get' of a passive says what its copula does") {
+  CHECK(compare("Payments get processed through Stripe.",
+                "Payments are processed through Stripe.") == Relation::duplicate);
+  CHECK(compare("The nightly build got cached on the runner.",
+                "The nightly build was cached on the runner.") == Relation::duplicate);
+  // "get" before anything but a participle is a verb of its own.
+  CHECK(compare("The user gets a refund.", "The user is a refund.") != Relation::duplicate);
+}
+
+TEST_CASE("claims: what a claim says is never allowed is the rule never to do it") {
+  CHECK(compare("Force-pushing to main is never allowed.", "Never force-push to main.") ==
+        Relation::duplicate);
+  CHECK(compare("Committing secrets is forbidden on Fridays.",
+                "Never commit secrets on Fridays.") == Relation::duplicate);
+  CHECK(compare("Deploying on Fridays isn't permitted.", "Don't deploy on Fridays.") ==
+        Relation::duplicate);
+  CHECK(compare("Deploying the API on Fridays is not allowed.",
+                "Always deploy the API on Fridays.") == Relation::update);
+  // What is allowed is no rule to do it, nor the rule never to.
+  CHECK(compare("Deploying on Fridays is allowed.", "Don't deploy on Fridays.") !=
+        Relation::duplicate);
+  CHECK(compare("Deploying on Fridays is allowed.", "Always deploy on Fridays.") !=
+        Relation::duplicate);
+}
+
+TEST_CASE("claims: 'never' and 'without' together ask for what 'without' leaves out") {
+  // "Never deploy without approval" asks for approval; "Deploy without
+  // approval" says to skip it: opposites, where one negation each made them equal.
+  CHECK(compare("Deploy the API without approval.", "Never deploy the API without approval.") ==
+        Relation::update);
+  CHECK(compare("Always merge without review.", "Never merge without review.") ==
+        Relation::update);
+  CHECK(compare("Don't deploy without approval.", "Never deploy without approval.") ==
+        Relation::duplicate);
+  CHECK(compare("Never merge without a review.", "Never merge without review.") ==
+        Relation::duplicate);
+  CHECK(compare("Merging without review is prohibited.", "Never merge without review.") ==
+        Relation::duplicate);
+  // One negation, or none, is as it was.
+  CHECK(compare("Don't deploy on Fridays.", "Never deploy on Fridays.") == Relation::duplicate);
+  CHECK(compare("Always deploy the API on Fridays.", "Never deploy the API on Fridays.") ==
+        Relation::update);
+}
+
+TEST_CASE("claims: a time of day is one value however its hour is written") {
+  CHECK(compare("The cron job runs at 2:00 UTC.", "The cron job runs at 02:00 UTC.") ==
+        Relation::duplicate);
+  CHECK(compare("Standup is at 9:30 AM.", "Standup is at 9:30am.") == Relation::duplicate);
+  CHECK(compare("The backup runs at 6pm.", "The backup runs at 18:00.") == Relation::duplicate);
+  CHECK(compare("The backup runs at 12am.", "The backup runs at 00:00.") == Relation::duplicate);
+  // Another time is a changed value, an evening one included.
+  CHECK(compare("Standup is at 9:30pm.", "Standup is at 9:30am.") == Relation::update);
+  CHECK(compare("The backup runs at 6 PM.", "The backup runs at 7 PM.") == Relation::update);
+  // A ratio or a count is no time.
+  CHECK(compare("The video ratio is 16:9.", "The video ratio is 4:3.") == Relation::update);
+  CHECK(compare("The team has 6 engineers.", "The team has 06:00 engineers.") !=
+        Relation::duplicate);
+}
+
+TEST_CASE("claims: 'N or later' and 'N+' bound a number as 'above N' does") {
+  CHECK(compare("The SDK requires Java 17 or later.", "The SDK requires Java 17+.") ==
+        Relation::duplicate);
+  CHECK(compare("The team has 3 or more reviewers.", "The team has more than 3 reviewers.") ==
+        Relation::duplicate);
+  CHECK(compare("The SDK requires Java 21 or newer.", "The SDK requires Java 17+.") ==
+        Relation::update);
+  // "or" between two values is a choice of them, no bound.
+  CHECK(compare("The SDK requires Java 17 or 21.", "The SDK requires Java 17+.") !=
+        Relation::duplicate);
+}
+
+TEST_CASE("claims: 'new' or 'current' before a subject says which holder is meant now") {
+  CHECK(compare("The user's new manager is Kim.", "The user's manager is Lee.") ==
+        Relation::update);
+  CHECK(compare("Our current office is in Lyon.", "Our office is in Lyon.") ==
+        Relation::duplicate);
+  // Said of both, or of one only, the subject is the same.
+  CHECK(compare("The new checkout flag has been turned off.",
+                "The new checkout flag is turned on.") == Relation::update);
+  CHECK(compare("The new API uses GraphQL.", "The API uses GraphQL.") == Relation::duplicate);
+  // In a name it stays, and "old" names another holder.
+  CHECK(compare("The New York office is closed.", "The York office is closed.") !=
+        Relation::duplicate);
+  CHECK(compare("The old office is in Paris.", "The office is in Lyon.") != Relation::update);
+}
+
+TEST_CASE("claims: the participle of a passive relates its subject to its value as a verb does") {
+  // Another participle is another relation, not a changed value.
+  CHECK(compare("The CLI is tested in CI.", "The CLI is written in Go.") == Relation::distinct);
+  CHECK(compare("The frontend is built with Vite.", "The frontend is bundled with webpack.") ==
+        Relation::distinct);
+  // The same one, with another value, is an update.
+  CHECK(compare("The CLI is written in Rust.", "The CLI is written in Go.") == Relation::update);
+  CHECK(compare("The API is now hosted on GCP.", "The API is hosted on AWS.") ==
+        Relation::update);
+  // Verbs that each say where a thing is relate it alike.
+  CHECK(compare("Lena is located in Berlin.", "Lena is based in Munich.") == Relation::update);
+  // A participle of change states the new value, as the copula does.
+  CHECK(compare("The default branch was renamed to main.", "The default branch is master.") ==
+        Relation::update);
+  CHECK(compare("The timeout was set to 60 seconds.", "The timeout is 30 seconds.") ==
+        Relation::update);
+}
+
+TEST_CASE("claims: a holder said to be 'now' the holder of a role is its new value") {
+  CHECK(compare("Omar is now the DRI for billing.", "Dana is the DRI for billing.") ==
+        Relation::update);
+  CHECK(compare("Omar is currently the on-call lead.", "The on-call lead is Dana.") ==
+        Relation::update);
+  // Another role, or one not held, is no new holder.
+  CHECK(compare("Omar is now the DRI for search.", "Dana is the DRI for billing.") !=
+        Relation::update);
+  CHECK(compare("Omar is not the on-call lead.", "Dana is the on-call lead.") != Relation::update);
+}
+
 TEST_CASE("claims: a name of several words replaced is one value replaced") {
   CHECK(compare("Priya now lives in San Diego.", "Priya lives in Salt Lake City.") ==
         Relation::update);

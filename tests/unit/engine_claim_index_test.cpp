@@ -63,9 +63,14 @@ public:
       return "The " + system + " team " + verbs[below(verbs.size())] + " " +
              names[below(names.size())] + when[below(when.size())];
     }
-    case 9: // a name in a code span or bare (a word then, or a value), in fewer words or more
-      return "The " + system + " cache is " + (below(2) == 0 ? "`redis` " : "redis ") +
+    case 9: { // a name in a code span or bare (words then, or a value), or a word written
+              // whole or in parts, in fewer words or more
+      static const std::vector<std::string> names = {"`redis` ",     "redis ",     "`key value` ",
+                                                     "key value ",   "key-value ", "keyvalue ",
+                                                     "`key-value` ", "`value` "};
+      return "The " + system + " cache is " + names[below(names.size())] +
              versions[below(versions.size())] + (below(2) == 0 ? "." : " for sessions.");
+    }
     case 10: // values a template shares, and one of its own
       return "Note rw" + std::to_string(below(40)) + "x says the " + system + " ran at " +
              times[below(times.size())] + ".";
@@ -246,15 +251,19 @@ TEST_CASE(
 
 namespace {
 
+// A workspace on the store in `dir` of one semantic file, `body`, before any rule runs.
+engine::Workspace one_file_workspace(const test::TempDir& dir, const std::string& body) {
+  test::write_file(dir / "semantic" / "a.md", "---\ntype: semantic\n---\n" + body);
+  const store::Layout layout;
+  return engine::Workspace(store::scan(dir.path(), layout, store::ScanLimits{}), layout,
+                           config::Settings::defaults(), Date(2026, 11, 22), RunKind::full);
+}
+
 // Each of `incoming` finds one claim of the semantic file `body` as its
 // update through the claim index, and what comparing with every claim finds.
 void check_found_as_update(const std::string& body, std::initializer_list<std::string> incoming) {
   test::TempDir dir;
-  test::write_file(dir / "semantic" / "a.md", "---\ntype: semantic\n---\n" + body);
-  const store::Layout layout;
-  const auto snapshot = store::scan(dir.path(), layout, store::ScanLimits{});
-  engine::Workspace workspace(snapshot, layout, config::Settings::defaults(), Date(2026, 11, 22),
-                              RunKind::full);
+  auto workspace = one_file_workspace(dir, body);
   workspace.begin_rule("episodic-decay");
   for (const auto& text : incoming) {
     INFO(text);
@@ -263,6 +272,25 @@ void check_found_as_update(const std::string& body, std::initializer_list<std::s
     CHECK(found.front().relation == Relation::update);
     CHECK(dump(found) == dump(engram::definition::related_claims(workspace, text, Layer::semantic,
                                                                  ClaimDetail::unclassified)));
+  }
+}
+
+// Each claim of `restated` finds the claim at its index in `workspace`'s
+// semantic file as its one duplicate through the claim index, and both
+// queries answer what comparing with every claim does.
+void check_found_as_duplicate(const engine::Workspace& workspace,
+                              const std::vector<std::pair<std::string, std::size_t>>& restated) {
+  for (const auto& [incoming, index] : restated) {
+    INFO(incoming);
+    const auto found =
+        workspace.duplicate_claims(incoming, Layer::semantic, ClaimDetail::unclassified);
+    REQUIRE(dump(found) == dump(engram::definition::duplicate_claims(
+                               workspace, incoming, Layer::semantic, ClaimDetail::unclassified)));
+    REQUIRE(found.size() == 1);
+    CHECK(found.front().index == index);
+    CHECK(dump(workspace.related_claims(incoming, Layer::semantic, ClaimDetail::unclassified)) ==
+          dump(engram::definition::related_claims(workspace, incoming, Layer::semantic,
+                                                  ClaimDetail::unclassified)));
   }
 }
 
@@ -288,38 +316,32 @@ TEST_CASE("a name of several words replaced by another is found, as comparing wi
 TEST_CASE("a name written in a code span in one claim and bare in another is found either way, "
           "as comparing with every claim finds it") {
   test::TempDir dir;
-  test::write_file(dir / "semantic" / "cache.md",
-                   "---\ntype: semantic\n---\n"
-                   "- The refund queue cache is `redis` 6.2 for sessions.\n"
-                   "- The order sync cache is redis 7 for sessions.\n"
-                   "- Note rw1x says the tax report ran at 02:00.\n"
-                   "- Note rw2x says the tax report ran at 03:30.\n");
-  const store::Layout layout;
-  const auto snapshot = store::scan(dir.path(), layout, store::ScanLimits{});
-  engine::Workspace workspace(snapshot, layout, config::Settings::defaults(), Date(2026, 11, 22),
-                              RunKind::full);
+  auto workspace = one_file_workspace(dir, "- The refund queue cache is `redis` 6.2 for sessions.\n"
+                                           "- The order sync cache is redis 7 for sessions.\n"
+                                           "- Note rw1x says the tax report ran at 02:00.\n"
+                                           "- Note rw2x says the tax report ran at 03:30.\n");
   workspace.begin_rule("episodic-decay");
   // Each restates one claim of the file: a duplicate, however its names are written.
-  const std::vector<std::pair<std::string, std::size_t>> restated = {
-      {"The refund queue cache is redis 6.2.", 0},
-      {"The order sync cache is `redis` 7.", 1},
-      {"Note rw1x says the tax report ran at 02:00.", 2},
-  };
-  for (const auto& [incoming, index] : restated) {
-    INFO(incoming);
-    const auto found =
-        workspace.duplicate_claims(incoming, Layer::semantic, ClaimDetail::unclassified);
-    REQUIRE(dump(found) == dump(engram::definition::duplicate_claims(
-                               workspace, incoming, Layer::semantic, ClaimDetail::unclassified)));
-    REQUIRE(found.size() == 1);
-    CHECK(found.front().index == index);
-    CHECK(dump(workspace.related_claims(incoming, Layer::semantic, ClaimDetail::unclassified)) ==
-          dump(engram::definition::related_claims(workspace, incoming, Layer::semantic,
-                                                  ClaimDetail::unclassified)));
-  }
+  check_found_as_duplicate(workspace, {{"The refund queue cache is redis 6.2.", 0},
+                                       {"The order sync cache is `redis` 7.", 1},
+                                       {"Note rw1x says the tax report ran at 02:00.", 2}});
   // Another note of the same template, with an id of its own: no duplicate.
   CHECK(workspace
             .duplicate_claims("Note rw3x says the tax report ran at 02:00.", Layer::semantic,
                               ClaimDetail::unclassified)
             .empty());
+}
+
+TEST_CASE("a word written whole in one claim and in parts in another, or words in a code span "
+          "and bare, are found either way, as comparing with every claim finds them") {
+  test::TempDir dir;
+  auto workspace = one_file_workspace(dir, "- Wifi is off.\n"
+                                           "- The e-mail digest is off.\n"
+                                           "- Run `make test`.\n"
+                                           "- Run make lint.\n");
+  workspace.begin_rule("episodic-decay");
+  check_found_as_duplicate(workspace, {{"Wi-Fi is off.", 0},
+                                       {"The email digest is off.", 1},
+                                       {"Run make test.", 2},
+                                       {"Run `make lint`.", 3}});
 }

@@ -1,0 +1,134 @@
+// Idioms read as what they say: phrases that say nothing of a claim
+// dropped ("Make sure to", "Don't forget to"), and the "get" of a passive
+// read as the copula it stands for ("Payments get processed").
+#include "claims/token_idioms.hpp"
+
+#include "claims/token_values.hpp"
+#include "claims/token_words.hpp"
+#include "claims/tokens.hpp"
+
+#include <array>
+#include <string_view>
+
+namespace engram::claims::detail {
+namespace {
+
+// Verbs that a negation before them and "to" after them cancel: "don't
+// forget to bump" and "never fail to bump" say "bump".
+constexpr std::array<std::string_view, 6> k_cancelling = {"forget",   "forgot",  "fail",
+                                                          "hesitate", "neglect", "omit"};
+
+// Words after "not" that make it "as well as": "caches HTML, not just images".
+constexpr std::array<std::string_view, 3> k_not_only = {"only", "just", "merely"};
+
+bool negates(const Token& token) {
+  return !token.value && (is_negation(token.text) || token.text.ends_with("n't"));
+}
+
+} // namespace
+
+bool drop_idioms(std::vector<Token>& out) {
+  std::size_t w = !out.empty() && out[0].text == "please" ? 1 : 0;
+  const auto is = [&](std::size_t at, std::string_view word) {
+    return at < out.size() && !out[at].value && out[at].text == word;
+  };
+  const bool sure = (is(w, "make") || is(w, "be")) && is(w + 1, "sure");
+  const bool remember = is(w, "remember") && is(w + 1, "to");
+  const auto request = request_opener(out);
+  w = sure ? w + 2 : remember ? w + 1 : request;
+  // Kept tokens move down in place: most claims hold no such phrase, and
+  // every claim of a store is tokenised.
+  std::size_t kept = 0;
+  for (; w < out.size(); ++w) {
+    const bool cancelled = negates(out[w]) && w + 1 < out.size() && !out[w + 1].value &&
+                           is_listed(k_cancelling, out[w + 1].text) && is(w + 2, "to");
+    // "of choice" after a thing says only that it is the one chosen: "editor of choice".
+    if (cancelled || (is(w, "of") && is(w + 1, "choice") && kept > 0) ||
+        (is(w, "not") && w + 1 < out.size() && is_listed(k_not_only, out[w + 1].text))) {
+      ++w; // the two words
+      continue;
+    }
+    if (kept != w) {
+      out[kept] = std::move(out[w]);
+    }
+    ++kept;
+  }
+  out.resize(kept);
+  return sure || remember || request != 0;
+}
+
+void passive_get_as_is(std::vector<Token>& out) {
+  constexpr std::array<std::string_view, 3> k_present = {"get", "gets", "getting"};
+  constexpr std::array<std::string_view, 2> k_past = {"got", "gotten"};
+  for (std::size_t w = 1; w + 1 < out.size(); ++w) {
+    const auto& next = out[w + 1];
+    const bool participle = !next.value && next.text.size() > 4 && next.text.ends_with("ed");
+    if (out[w].value || !participle || out[w - 1].value || is_stopword(out[w - 1].text)) {
+      continue;
+    }
+    if (is_listed(k_present, out[w].text)) {
+      out[w].text = "is";
+    } else if (is_listed(k_past, out[w].text)) {
+      out[w].text = "was";
+    }
+  }
+}
+
+void forbidden_as_never(std::vector<Token>& out) {
+  // The gerund opens the claim, or ends the compound that does ("Force-pushing").
+  std::size_t gerund = 0;
+  while (gerund + 1 < out.size() && out[gerund].hyphen) {
+    ++gerund;
+  }
+  constexpr std::size_t k_gerund_letters = 5; // "doing" is the shortest
+  if (out.size() < 3 || out[gerund].value || out[gerund].text.size() < k_gerund_letters ||
+      !out[gerund].text.ends_with("ing")) {
+    return;
+  }
+  constexpr std::array<std::string_view, 3> k_forbidden = {"forbidden", "prohibited", "banned"};
+  constexpr std::array<std::string_view, 2> k_allowed = {"allowed", "permitted"};
+  constexpr std::array<std::string_view, 2> k_negated_copulas = {"isn't", "aren't"};
+  const auto is = [&](std::size_t at, auto& words) {
+    return at < out.size() && !out[at].value && is_listed(words, out[at].text);
+  };
+  for (std::size_t w = gerund + 1; w + 1 < out.size(); ++w) {
+    const bool copula = !out[w].value && (out[w].text == "is" || out[w].text == "are");
+    const bool negation =
+        w + 1 < out.size() && (out[w + 1].text == "not" || out[w + 1].text == "never");
+    std::size_t after = 0; // the first token after the phrase that forbids
+    if (copula && is(w + 1, k_forbidden)) {
+      after = w + 2;
+    } else if (copula && negation && is(w + 2, k_allowed)) {
+      after = w + 3;
+    } else if (is(w, k_negated_copulas) && is(w + 1, k_allowed)) {
+      after = w + 2;
+    }
+    if (after != 0) {
+      out.erase(out.begin() + static_cast<std::ptrdiff_t>(w),
+                out.begin() + static_cast<std::ptrdiff_t>(after));
+      out.insert(out.begin(), Token{"never", false, false, true});
+      out[1].opener = false;
+      return;
+    }
+  }
+}
+
+void holder_without_now(std::vector<Token>& out, const std::unordered_set<std::string>& proper,
+                        Predicate& predicate) {
+  constexpr std::array<std::string_view, 2> k_now = {"new", "current"};
+  constexpr std::array<std::string_view, 8> k_determiners = {"the", "our",   "my",   "his",
+                                                             "her", "their", "your", "its"};
+  for (std::size_t w = 1; w + 1 < predicate.at && w + 1 < out.size(); ++w) {
+    const auto& before = out[w - 1];
+    const bool determined = !before.value && (is_listed(k_determiners, before.text) ||
+                                              before.text.ends_with("'s"));
+    if (determined && !out[w].value && is_listed(k_now, out[w].text) &&
+        !proper.contains(out[w].text) && !out[w + 1].value) {
+      out.erase(out.begin() + static_cast<std::ptrdiff_t>(w));
+      --predicate.at;
+      return;
+    }
+  }
+}
+
+} // namespace engram::claims::detail
