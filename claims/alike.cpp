@@ -167,12 +167,30 @@ void read_compounds_whole(std::optional<ClaimTokens>& out, const ClaimTokens& si
   }
 }
 
+// `out` (made from `side` when first needed) with each value its links'
+// targets name that `other` writes in its text, as a value of `side`'s too.
+void read_link_targets(std::optional<ClaimTokens>& out, const ClaimTokens& side,
+                       const ClaimTokens& other) {
+  for (const auto& target : side.link_targets) {
+    if (!holds(other.values, target) || holds(out ? out->values : side.values, target)) {
+      continue;
+    }
+    if (!out) {
+      out = side;
+    }
+    for (auto* list : {&out->values, &out->predicate}) {
+      list->insert(std::lower_bound(list->begin(), list->end(), target), target);
+    }
+  }
+}
+
 } // namespace
 
 std::optional<ClaimTokens> with_names_of(const ClaimTokens& side, const ClaimTokens& other) {
   std::optional<ClaimTokens> out;
   read_quoted_names(out, side, other);
   read_compounds_whole(out, side, other);
+  read_link_targets(out, side, other);
   return out;
 }
 

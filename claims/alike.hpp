@@ -48,8 +48,9 @@ namespace engram::claims::detail {
 // what "Hostname: `tower`" does, and "Run make test" runs what "Run `make
 // test`" does, though a bare word is stemmed ("tow") and a value is not.
 // So too a word `side` writes in parts joined by hyphens and `other` as one:
-// "wi-fi" reads as "wifi", "on-call" as "oncall". nullopt when `side` writes
-// none of them so.
+// "wi-fi" reads as "wifi", "on-call" as "oncall". And a value a link's
+// target names in `side` that `other` writes in its text is a value of
+// `side`'s. nullopt when `side` writes none of them so.
 [[nodiscard]] std::optional<ClaimTokens> with_names_of(const ClaimTokens& side,
                                                        const ClaimTokens& other);
 

@@ -258,6 +258,11 @@ bool moment_against_period(const ClaimTokens& in, const ClaimTokens& ex) {
 // differ: a value replaced, a polarity flipped, a qualifier added or a
 // copula's complement replaced is an update; one word for another is for a
 // person to judge; anything else is a different statement.
+// Whether the two claims' values differ only in their days and months.
+bool only_days_changed(const ClaimTokens& in, const ClaimTokens& ex) {
+  return in.dates != ex.dates && missing(in.values, in.dates) == missing(ex.values, ex.dates);
+}
+
 Judgment judge_change(const ClaimTokens& in, const ClaimTokens& ex, const PredicateChange& change,
                       double score) {
   const auto dropped = change.words_dropped + change.values_dropped;
@@ -278,8 +283,13 @@ Judgment judge_change(const ClaimTokens& in, const ClaimTokens& ex, const Predic
   if (value_replaced && moment_against_period(in, ex)) {
     return {Relation::distinct, Why::moment, score};
   }
-  // A place is closed on many days: "closed on Jan 1" adds a day to "closed on Dec 25".
+  // A place is closed on many days: "closed on Jan 1" adds a day to "closed
+  // on Dec 25". The user keeps a habit on many: "works from home on Fridays"
+  // adds a day to "… on Mondays".
   if (value_replaced && in.closure && ex.closure && !in.dates.empty() && !ex.dates.empty()) {
+    return {Relation::distinct, Why::other_day, score};
+  }
+  if (value_replaced && in.habit && ex.habit && only_days_changed(in, ex)) {
     return {Relation::distinct, Why::other_day, score};
   }
   if (value_replaced && change.words_dropped == 0 && kept_in_order && !names_changed) {
@@ -420,7 +430,8 @@ Comparison compare_claims(const PreparedClaim& incoming, const PreparedClaim& ex
   const auto& in = alike ? alike->first.tokens : incoming.tokens;
   const auto& ex = alike ? alike->second.tokens : existing.tokens;
   const auto moved = detail::change_as_state(in, ex);
-  return {j.relation, j.score, detail::reason_for(j, moved ? moved->in : in, moved ? moved->ex : ex)};
+  return {j.relation, j.score,
+          detail::reason_for(j, moved ? moved->in : in, moved ? moved->ex : ex)};
 }
 
 Relation compare(std::string_view incoming, std::string_view existing, double near_threshold) {

@@ -58,7 +58,7 @@ std::string reason_for(const Judgment& j, const ClaimTokens& in, const ClaimToke
     return fmt::format("same subject, another choice made since ({} → {})",
                        listed_missing(ex.chosen, in.chosen), listed_missing(in.chosen, ex.chosen));
   case Why::other_day:
-    return fmt::format("closed on another day as well ({} → {})",
+    return fmt::format("{} on another day as well ({} → {})", in.closure ? "closed" : "done",
                        listed_missing(ex.values, in.values), listed_missing(in.values, ex.values));
   case Why::moment:
     return fmt::format("one says when it happened, the other how often or how long ({} and {})",

@@ -25,7 +25,7 @@ enum class Why : unsigned char {
   passed_over,   // the newer chooses something else over what the older states
   chained,       // the newer turns from the older's choice, or to what it passed over
   turned_down,   // one turns down what the other passes over: they agree
-  other_day,     // another day something is closed: both hold
+  other_day,     // another day something is closed, or the user keeps a habit: both hold
   moment,        // one dates an event ("2 hours ago"), the other states a period: both hold
   value,         // a value replaced (with words maybe added)
   qualifier,     // the existing claim, with something added

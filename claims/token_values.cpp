@@ -312,9 +312,9 @@ void push_token(std::string_view token, std::vector<Token>& out) {
                                    : Token{std::move(digits), true, false});
     }
     // A word of letters joined by hyphens may be written as one ("wifi").
-    const bool compound = token.find('-') != std::string_view::npos &&
-                          token.find_first_not_of("abcdefghijklmnopqrstuvwxyz-") ==
-                              std::string_view::npos;
+    const bool compound =
+        token.find('-') != std::string_view::npos &&
+        token.find_first_not_of("abcdefghijklmnopqrstuvwxyz-") == std::string_view::npos;
     for (auto at = first; compound && at + 1 < out.size(); ++at) {
       out[at].hyphen = true;
     }
@@ -349,23 +349,42 @@ bool names_value(const std::vector<Token>& tokens, std::size_t w,
 void naming_as_apposition(std::vector<Token>& tokens,
                           const std::unordered_set<std::string>& proper) {
   constexpr std::array<std::string_view, 4> k_copulas = {"is", "are", "was", "were"};
+  constexpr std::array<std::string_view, 4> k_adverbs = {"now", "still", "currently", "also"};
   const auto naming = [&](std::size_t w) {
     if (w < 2 || w + 1 >= tokens.size() || tokens[w].value || tokens[w - 1].value ||
         (tokens[w].text != "named" && tokens[w].text != "called")) {
       return false;
     }
-    const auto& before = tokens[w - 1].text;
-    const bool thing = !is_stopword(before) && !proper.contains(before);
+    // An adverb of time may stand between: "is now called Casa5G".
+    const bool adverb = is_listed(k_adverbs, tokens[w - 1].text) && w >= 3;
+    const auto& before = tokens[adverb ? w - 2 : w - 1].text;
+    const bool thing = !adverb && !is_stopword(before) && !proper.contains(before);
     // A name, not a count: "is called 3 times" says how often.
     const auto& after = tokens[w + 1];
     return (thing || is_listed(k_copulas, before)) &&
            (after.value ? !is_quantity(after.text) : proper.contains(after.text));
+  };
+  // "The user's partner's name is Priya" says what "… partner is named Priya"
+  // does. A possessor of one word keeps "name" ("The user's name is Sam"):
+  // "The user is Sam" would be too little left to compare.
+  const auto possessed_name = [&](std::size_t w) {
+    const auto possessor_words =
+        std::count_if(tokens.begin(), tokens.begin() + static_cast<std::ptrdiff_t>(w),
+                      [](const Token& token) { return !token.value && !is_stopword(token.text); });
+    return w > 0 && w + 2 < tokens.size() && tokens[w].text == "name" && possessor_words >= 2 &&
+           !tokens[w - 1].value && tokens[w - 1].text.ends_with("'s") &&
+           is_listed(k_copulas, tokens[w + 1].text) &&
+           (tokens[w + 2].value ? !is_quantity(tokens[w + 2].text)
+                                : proper.contains(tokens[w + 2].text));
   };
   // Which words go is read off the tokens as written, before any is erased.
   std::vector<std::size_t> dropped;
   for (std::size_t w = 0; w < tokens.size(); ++w) {
     if (naming(w)) {
       dropped.push_back(w);
+    } else if (possessed_name(w)) {
+      dropped.push_back(w);
+      tokens[w - 1].text.resize(tokens[w - 1].text.size() - 2);
     }
   }
   for (auto at = dropped.rbegin(); at != dropped.rend(); ++at) {

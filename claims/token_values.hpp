@@ -43,9 +43,10 @@ void push_token(std::string_view token, std::vector<Token>& out);
 
 // Drops "named" and "called" between a thing and its name (`proper`, or a
 // value): "two cats named Miso and Tofu" says what "two cats, Miso and
-// Tofu" does, and "is called Zola" what "is Zola" does. Not after a claim's
-// first word or another small word ("Priya called Marco", "she called
-// Marco"), where it is what someone did.
+// Tofu" does, and "is called Zola" (or "is now called Zola") what "is Zola"
+// does. Not after a claim's first word or another small word ("Priya called
+// Marco", "she called Marco"), where it is what someone did. "X's name is
+// Zola" is read as "X is Zola" too.
 void naming_as_apposition(std::vector<Token>& tokens,
                           const std::unordered_set<std::string>& proper);
 

@@ -64,7 +64,7 @@ std::string unit_word(std::string word) {
 
 // `text` with each Markdown link `[words](target)` as its words: the link is
 // markup, and a claim with and without it says the same.
-std::string without_link_targets(std::string_view text) {
+std::string without_link_targets(std::string_view text, std::vector<std::string>* targets) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -72,6 +72,9 @@ std::string without_link_targets(std::string_view text) {
       const auto close = text.find(')', i + 2);
       if (close != std::string_view::npos && out.find('[') != std::string::npos) {
         out.erase(out.rfind('['), 1);
+        if (targets != nullptr) {
+          targets->emplace_back(text.substr(i + 2, close - i - 2));
+        }
         i = close;
         continue;
       }

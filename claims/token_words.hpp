@@ -26,8 +26,10 @@ namespace engram::claims::detail {
 // A unit's abbreviation after a value as its word: "40 min" says "40 minutes".
 [[nodiscard]] std::string unit_word(std::string word);
 
-// `text` with each Markdown link `[words](target)` as its words.
-[[nodiscard]] std::string without_link_targets(std::string_view text);
+// `text` with each Markdown link `[words](target)` as its words; each
+// target dropped is added to `targets`, when given.
+[[nodiscard]] std::string without_link_targets(std::string_view text,
+                                               std::vector<std::string>* targets = nullptr);
 
 // The ordinal at `w` as a value ("2nd"), or "" where it is no ordinal of a series.
 [[nodiscard]] std::string ordinal_value(const std::vector<Token>& out, std::size_t w);

@@ -13,75 +13,20 @@
 #include "claims/token_idioms.hpp"
 #include "claims/token_numbers.hpp"
 #include "claims/token_quotes.hpp"
+#include "claims/token_roles.hpp"
 #include "claims/token_values.hpp"
 #include "claims/token_words.hpp"
 #include "claims/words.hpp"
 
 #include <algorithm>
 #include <array>
-#include <unordered_map>
 #include <unordered_set>
 
 namespace engram::claims {
+
+using detail::role_of;
+
 namespace {
-
-// Words too common to say what a claim is about. Prepositions and adverbs
-// that change meaning (before/after, more/less, only) are deliberately absent.
-constexpr std::array<std::string_view, 84> k_stopwords = {
-    "a",      "an",       "the",    "is",     "are",   "was",   "were",      "be",    "been",
-    "being",  "am",       "have",   "has",    "had",   "do",    "does",      "did",   "will",
-    "would",  "could",    "should", "may",    "might", "must",  "can",       "shall", "to",
-    "of",     "in",       "on",     "at",     "by",    "for",   "from",      "with",  "as",
-    "into",   "via",      "per",    "and",    "or",    "but",   "so",        "if",    "then",
-    "than",   "this",     "that",   "these",  "those", "it",    "its",       "there", "here",
-    "we",     "you",      "i",      "they",   "he",    "she",   "our",       "your",  "their",
-    "my",     "his",      "her",    "also",   "just",  "now",   "currently", "still", "always",
-    "really", "actually", "very",   "please", "all",   "every", "each",      "any",   "both",
-    "ever",   "some",     "too",
-};
-
-// Words that negate what the claim says.
-constexpr std::array<std::string_view, 14> k_negations = {
-    "not",     "never", "no",     "nor",  "none",   "nothing", "cannot",
-    "without", "avoid", "avoids", "dont", "doesnt", "isnt",    "cant",
-};
-
-// Month and weekday names: parts of dates, so values.
-constexpr std::array<std::string_view, 30> k_date_words = {
-    "january", "february",  "march",    "april",  "june",     "july",   "august", "september",
-    "october", "november",  "december", "jan",    "feb",      "mar",    "apr",    "jun",
-    "jul",     "aug",       "sep",      "sept",   "oct",      "nov",    "dec",    "monday",
-    "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-};
-
-// The forms of "enable" and "disable": the two values of a switch.
-constexpr std::array<std::string_view, 4> k_enabling = {"enable", "enabled", "enables", "enabling"};
-constexpr std::array<std::string_view, 4> k_disabling = {"disable", "disabled", "disables",
-                                                         "disabling"};
-
-// What a word is to tokenising, when it is one of the lists above.
-enum class Role : unsigned char { none, negation, date, enabling, disabling, stopword };
-
-// The role of `word`: one hash lookup, where searching each list in turn
-// compared every word of every claim with 126 others.
-Role role_of(std::string_view word) {
-  static const auto k_roles = [] {
-    std::unordered_map<std::string_view, Role> roles;
-    const auto add = [&](const auto& list, Role role) {
-      for (const auto entry : list) {
-        roles.emplace(entry, role); // the first list naming a word decides, as before
-      }
-    };
-    add(k_negations, Role::negation);
-    add(k_date_words, Role::date);
-    add(k_enabling, Role::enabling);
-    add(k_disabling, Role::disabling);
-    add(k_stopwords, Role::stopword);
-    return roles;
-  }();
-  const auto it = k_roles.find(word);
-  return it == k_roles.end() ? Role::none : it->second;
-}
 
 // Sorts and removes repeats.
 void sort_unique(std::vector<std::string>& list) {
@@ -129,14 +74,6 @@ std::string value_word(const std::string& word, Role role) {
 
 } // namespace
 
-bool is_stopword(std::string_view word) {
-  return role_of(word) == Role::stopword;
-}
-
-bool is_negation(std::string_view word) {
-  return role_of(word) == Role::negation;
-}
-
 namespace {
 
 // Turns each word token that stands for a value (see value_word; "on" does
@@ -181,6 +118,29 @@ void days_of_months(std::vector<Token>& out) {
       out[w].text.resize(out[w].text.size() - suffix);
     }
   }
+}
+
+// Whether `plain` says the user does something on a weekday that recurs
+// ("works from home on Mondays", "every Friday") and says no change ("now",
+// "instead"): people keep a habit on several days, so another day is
+// another occasion, where an event's one day ("Standup is on Mondays") moves.
+bool says_habit(std::string_view plain, const ClaimTokens& tokens) {
+  if (tokens.subject != std::vector<std::string>{"user"}) {
+    return false;
+  }
+  bool recurring = false;
+  std::string before;
+  for (auto& word : words_of(plain)) {
+    if (word == "now" || word == "instead" || word == "anymore") {
+      return false;
+    }
+    const bool day = role_of(word) == Role::date && word.ends_with("day");
+    const bool days =
+        word.ends_with("days") && role_of(word.substr(0, word.size() - 1)) == Role::date;
+    recurring = recurring || days || (day && before == "every");
+    before = std::move(word);
+  }
+  return recurring;
 }
 
 // The tokens of folded text in order: quoted values whole, a number with its
@@ -360,10 +320,28 @@ void read_choice(const std::vector<Token>& ordered, ClaimTokens& tokens) {
   }
 }
 
+// Reads what the claim says as a whole, in the order written: the choice it
+// states, a closure, a change of place, its compounds and its links' targets.
+void read_whole_claim(const std::vector<Token>& ordered,
+                      const std::unordered_set<std::string>& proper,
+                      const std::vector<std::string>& targets, ClaimTokens& tokens) {
+  read_choice(ordered, tokens);
+  tokens.closure = detail::says_closure(ordered);
+  detail::read_relocation(ordered, proper, tokens);
+  read_compounds(ordered, tokens);
+  for (const auto& target : targets) {
+    for (auto& token : ordered_tokens(target)) {
+      if (token.value) {
+        tokens.link_targets.push_back(std::move(token.text));
+      }
+    }
+  }
+}
+
 void sort_all(ClaimTokens& tokens) {
   for (auto* list : {&tokens.words, &tokens.values, &tokens.subject, &tokens.predicate,
                      &tokens.scopes, &tokens.units, &tokens.names, &tokens.narrowed, &tokens.dates,
-                     &tokens.chosen, &tokens.passed_over}) {
+                     &tokens.chosen, &tokens.passed_over, &tokens.link_targets}) {
     sort_unique(*list);
   }
   for (auto* pairs : {&tokens.quoted_words, &tokens.compounds}) {
@@ -375,8 +353,9 @@ void sort_all(ClaimTokens& tokens) {
 } // namespace
 
 ClaimTokens tokens_of(std::string_view text) {
-  const auto plain = detail::time_clause_last(
-      detail::contrast_as_choice(detail::without_stamp(detail::without_link_targets(text))));
+  std::vector<std::string> targets;
+  const auto plain = detail::time_clause_last(detail::contrast_as_choice(
+      detail::without_stamp(detail::without_link_targets(text, &targets))));
   auto ordered = ordered_tokens(plain);
   const bool changed_from = detail::change_as_choice(ordered);
   const auto proper = detail::proper_words(plain);
@@ -385,11 +364,8 @@ ClaimTokens tokens_of(std::string_view text) {
   detail::holder_without_now(ordered, proper, predicate);
   put_definite_complement_first(ordered, predicate);
   auto tokens = tokens_of_predicate(ordered, predicate);
-  read_choice(ordered, tokens);
   tokens.changed_from = changed_from;
-  tokens.closure = detail::says_closure(ordered);
-  detail::read_relocation(ordered, proper, tokens);
-  read_compounds(ordered, tokens);
+  read_whole_claim(ordered, proper, targets, tokens);
   std::size_t narrowing_until = 0; // a narrowing qualifier's words, up to three
   // "Never deploy without approval" asks for approval: two negations say yes.
   bool without = false;
@@ -452,6 +428,7 @@ ClaimTokens tokens_of(std::string_view text) {
   }
   tokens.negated = tokens.negated != without;
   sort_all(tokens);
+  tokens.habit = says_habit(plain, tokens);
   return tokens;
 }
 

@@ -60,6 +60,10 @@ struct ClaimTokens {
   // It says on what day something is closed ("The office is closed on Dec
   // 25"): such days are many at once, so another date is another occasion.
   bool closure = false;
+  // It says the user does something on a weekday that recurs ("works from
+  // home on Mondays"): a habit is kept on many days at once, so another day
+  // is another occasion, unless the claim says it changed ("now").
+  bool habit = false;
   // What a choice it states takes and what it passes over ("Use Vitest
   // instead of Jest", "Prefer tabs over spaces", "… rather than …"): the
   // words and values before the contrast and after it; sorted, unique.
@@ -77,6 +81,10 @@ struct ClaimTokens {
   // stem of the one word another claim may write instead ("wifi", "oncall")
   // with the stems of its significant parts. Sorted.
   std::vector<std::pair<std::string, std::vector<std::string>>> compounds;
+  // The values a Markdown link's target names, which its text leaves out
+  // ("See [the runbook](docs/runbook.md)"): another claim may write the
+  // target bare ("See the runbook: docs/runbook.md"). Sorted, unique.
+  std::vector<std::string> link_targets;
   // It says its subject changed to a named thing or a team, or left a
   // named thing ("moved to Braga", "switched to Linear", "joined Globex",
   // "moved to the platform team", "left Acme"): the verb's stem, the words

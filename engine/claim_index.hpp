@@ -29,8 +29,9 @@ public:
     std::uint32_t normal = 0;           // the number of its normal form
     std::vector<std::uint32_t> words;   // its significant words, numbered, sorted
     std::vector<std::uint32_t> all;     // its words and values, numbered, each once
-    std::vector<std::uint32_t> posted;  // all, and the word each name it writes in a code span
-                                        // stems to (another claim's word it reads as that name)
+    std::vector<std::uint32_t> posted;  // all, the word each name it writes in a code span
+                                        // stems to (another claim's word it reads as that name),
+                                        // its compounds whole and its links' targets
     std::vector<std::uint32_t> subject; // what it is about, numbered, sorted
     std::vector<std::uint32_t> predicate_words; // its words outside the subject, numbered, sorted
     std::vector<std::uint32_t> passed_over;     // what a choice it states passes over, numbered

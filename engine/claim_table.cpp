@@ -88,6 +88,9 @@ std::uint32_t ClaimTable::add(std::string_view text, claims::PreparedClaim prepa
   for (const auto& [whole, parts] : shape.prepared.tokens.compounds) {
     shape.posted.push_back(number(m_tokens, whole));
   }
+  for (const auto& target : shape.prepared.tokens.link_targets) {
+    shape.posted.push_back(number(m_tokens, target));
+  }
   std::sort(shape.posted.begin(), shape.posted.end());
   shape.posted.erase(std::unique(shape.posted.begin(), shape.posted.end()), shape.posted.end());
   for (const auto& token : shape.prepared.tokens.subject) {

@@ -749,8 +749,7 @@ TEST_CASE("claims: a name in a code span and the same name written bare are one 
 
 TEST_CASE("claims: a code span of several plain words and the same words written bare are one") {
   CHECK(compare("Run make test before every commit.",
-                "Run `make test` before every commit on the main branch.") ==
-        Relation::duplicate);
+                "Run `make test` before every commit on the main branch.") == Relation::duplicate);
   CHECK(compare("The ticket prefix is ENG-.", "Ticket prefix is `ENG-`.") == Relation::duplicate);
   CHECK(compare("Ticket prefix is `ENG-`.", "The ticket prefix is ENG-.") == Relation::duplicate);
   // Another command, or only some of the words, is not the same one.
@@ -766,8 +765,7 @@ TEST_CASE("claims: a word joined by hyphens and the same word written as one are
                 "The office wifi password rotates every quarter.") == Relation::duplicate);
   CHECK(compare("The oncall rotation is weekly.", "The on-call rotation is weekly.") ==
         Relation::duplicate);
-  CHECK(compare("Send the report by e-mail.", "Send the report by email.") ==
-        Relation::duplicate);
+  CHECK(compare("Send the report by e-mail.", "Send the report by email.") == Relation::duplicate);
   // The same compound with another value is a changed value, not another subject.
   CHECK(compare("The wifi password is hunter2.", "The Wi-Fi password is swordfish.") ==
         Relation::update);
@@ -808,8 +806,7 @@ TEST_CASE("claims: 'never' and 'without' together ask for what 'without' leaves 
   // approval" says to skip it: opposites, where one negation each made them equal.
   CHECK(compare("Deploy the API without approval.", "Never deploy the API without approval.") ==
         Relation::update);
-  CHECK(compare("Always merge without review.", "Never merge without review.") ==
-        Relation::update);
+  CHECK(compare("Always merge without review.", "Never merge without review.") == Relation::update);
   CHECK(compare("Don't deploy without approval.", "Never deploy without approval.") ==
         Relation::duplicate);
   CHECK(compare("Never merge without a review.", "Never merge without review.") ==
@@ -852,8 +849,7 @@ TEST_CASE("claims: 'N or later' and 'N+' bound a number as 'above N' does") {
 TEST_CASE("claims: 'new' or 'current' before a subject says which holder is meant now") {
   CHECK(compare("The user's new manager is Kim.", "The user's manager is Lee.") ==
         Relation::update);
-  CHECK(compare("Our current office is in Lyon.", "Our office is in Lyon.") ==
-        Relation::duplicate);
+  CHECK(compare("Our current office is in Lyon.", "Our office is in Lyon.") == Relation::duplicate);
   // Said of both, or of one only, the subject is the same.
   CHECK(compare("The new checkout flag has been turned off.",
                 "The new checkout flag is turned on.") == Relation::update);
@@ -871,8 +867,7 @@ TEST_CASE("claims: the participle of a passive relates its subject to its value 
         Relation::distinct);
   // The same one, with another value, is an update.
   CHECK(compare("The CLI is written in Rust.", "The CLI is written in Go.") == Relation::update);
-  CHECK(compare("The API is now hosted on GCP.", "The API is hosted on AWS.") ==
-        Relation::update);
+  CHECK(compare("The API is now hosted on GCP.", "The API is hosted on AWS.") == Relation::update);
   // Verbs that each say where a thing is relate it alike.
   CHECK(compare("Lena is located in Berlin.", "Lena is based in Munich.") == Relation::update);
   // A participle of change states the new value, as the copula does.
@@ -1243,4 +1238,51 @@ TEST_CASE("claims: 'from now on' says since when, not that a switch is on") {
                 "Keep pull requests under 400 lines.") == Relation::update);
   // A switch that is now on is still on.
   CHECK(compare("Dark mode is now on.", "Dark mode is off.") == Relation::update);
+}
+
+TEST_CASE("claims: 'X's name is Y' and 'X is now called Y' name X as 'X is named Y' does") {
+  CHECK(compare("The user's partner's name is Priya.", "The user's partner is named Priya.") ==
+        Relation::duplicate);
+  CHECK(compare("The user's Wi-Fi network is now called Casa5G.",
+                "The user's Wi-Fi network is called HomeNet.") == Relation::update);
+  // Another name is another value; another possessor another thing.
+  CHECK(compare("The user's manager's name is Lee.", "The user's manager is Kim.") ==
+        Relation::update);
+  CHECK(compare("The user's dog's name is Rex.", "The user's cat's name is Rex.") ==
+        Relation::distinct);
+  // A possessor of one word keeps its name as the attribute named.
+  CHECK(compare("The user's name is Sam.", "The user's name is Samuel.") == Relation::update);
+  // Not a name: a count, or a word after the copula that names nothing.
+  CHECK(compare("The user's partner's name is long.", "The user's partner is named Priya.") !=
+        Relation::duplicate);
+}
+
+TEST_CASE("claims: the user's habit on another weekday is kept beside, unless it says it changed") {
+  const auto other_day = compare_claims("The user works from home on Fridays.",
+                                        "The user works from home on Mondays.");
+  CHECK(other_day.relation == Relation::distinct);
+  CHECK(other_day.reason == "done on another day as well (monday → friday)");
+  CHECK(compare("Works from home every Friday.", "Works from home every Monday.") ==
+        Relation::distinct);
+  // Said as a change, it is one.
+  CHECK(compare("The user now works from home on Fridays.",
+                "The user works from home on Mondays.") == Relation::update);
+  // An event's one day moves; a habit's other value than its day is an update.
+  CHECK(compare("Sprint planning happens on Wednesdays.", "Sprint planning happens on Mondays.") ==
+        Relation::update);
+  CHECK(compare("The user runs 15 km on Sundays.", "The user runs 10 km on Sundays.") ==
+        Relation::update);
+  // One day, not a recurring one: the appointment moved.
+  CHECK(compare("The user has a dentist appointment on Monday.",
+                "The user has a dentist appointment on Friday.") == Relation::update);
+}
+
+TEST_CASE("claims: a link's target written bare is the same value as the link") {
+  CHECK(compare("See the runbook for failover: docs/runbook.md",
+                "See [the runbook](docs/runbook.md) for failover.") == Relation::duplicate);
+  CHECK(compare("See [the runbook](docs/runbook.md) for failover.",
+                "See the runbook for failover: docs/runbook.md") == Relation::duplicate);
+  // Another target is not the link's.
+  CHECK(compare("See the runbook for failover: docs/other.md",
+                "See [the runbook](docs/runbook.md) for failover.") != Relation::duplicate);
 }

@@ -345,3 +345,17 @@ TEST_CASE("a word written whole in one claim and in parts in another, or words i
                                        {"Run make test.", 2},
                                        {"Run `make lint`.", 3}});
 }
+
+TEST_CASE("a link's target written bare in one claim is found from either claim, as comparing "
+          "with every claim finds it") {
+  test::TempDir dir;
+  auto workspace =
+      one_file_workspace(dir, "- See [the runbook](docs/runbook.md) for failover.\n"
+                              "- Read the style guide before reviews: https://style.example.com\n"
+                              "- See the guide for upgrades: docs/upgrade.md\n");
+  workspace.begin_rule("episodic-decay");
+  check_found_as_duplicate(
+      workspace, {{"See the runbook for failover: docs/runbook.md", 0},
+                  {"Read the [style guide](https://style.example.com) before reviews.", 1},
+                  {"See [the guide](docs/upgrade.md) for upgrades.", 2}});
+}
