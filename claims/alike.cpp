@@ -35,6 +35,13 @@ constexpr std::array<std::string_view, 20> k_change_words = {
     "migrated", "pushed",    "postponed", "extended",  "renamed",     "set",
 };
 
+// Units of one measure each: a value that changes may change its unit with
+// it ("30 minutes" → "2 hours", "500 MB" → "2 GB"). As written; compared stemmed.
+constexpr std::array<std::string_view, 7> k_time_units = {"second", "minute", "hour", "day",
+                                                          "week",   "month",  "year"};
+constexpr std::array<std::string_view, 8> k_data_units = {"kb",  "mb",  "gb",  "tb",
+                                                          "kib", "mib", "gib", "tib"};
+
 // The stems of `words`, as comparison reads them.
 template <std::size_t N>
 std::unordered_set<std::string> stems_of(const std::array<std::string_view, N>& words) {
@@ -43,6 +50,18 @@ std::unordered_set<std::string> stems_of(const std::array<std::string_view, N>& 
     out.insert(comparable_stem(std::string(word)));
   }
   return out;
+}
+
+// The measure a unit's stem is of: 1 for time, 2 for data, 0 for none.
+int measure_of(const std::string& stem) {
+  static const auto time = stems_of(k_time_units);
+  static const auto data = stems_of(k_data_units);
+  return time.contains(stem) ? 1 : data.contains(stem) ? 2 : 0;
+}
+
+// Whether two units' stems are of one measure.
+bool one_measure(const std::string& a, const std::string& b) {
+  return measure_of(a) != 0 && measure_of(a) == measure_of(b);
 }
 
 } // namespace
@@ -167,6 +186,32 @@ void read_compounds_whole(std::optional<ClaimTokens>& out, const ClaimTokens& si
   }
 }
 
+// `out` (made from `side` when first needed) with its one unit `other`
+// lacks written as `other`'s one unit it lacks, when both are of one
+// measure and one value of each, the one it measures, is the other's lack
+// too: "expire after 2 hours" then changes the value of "expire after 30
+// minutes" ("12 months for monthly snapshots" is another retention than
+// "30 days for daily snapshots"). Only the side whose unit sorts after the
+// other's is rewritten, so that the two read alike rather than swapped.
+void read_unit_alike(std::optional<ClaimTokens>& out, const ClaimTokens& side,
+                     const ClaimTokens& other) {
+  const auto& now = out ? *out : side;
+  const auto mine = missing(now.units, other.units);
+  const auto theirs = missing(other.units, now.units);
+  if (mine.size() != 1 || theirs.size() != 1 || mine.front() < theirs.front() ||
+      !one_measure(mine.front(), theirs.front()) || missing(now.values, other.values).size() != 1 ||
+      missing(other.values, now.values).size() != 1) {
+    return;
+  }
+  if (!out) {
+    out = side;
+  }
+  for (auto* list : {&out->words, &out->subject, &out->predicate, &out->units, &out->narrowed}) {
+    replace_sorted(*list, mine.front(), theirs.front());
+  }
+  std::replace(out->sequence.begin(), out->sequence.end(), mine.front(), theirs.front());
+}
+
 // `out` (made from `side` when first needed) with each value its links'
 // targets name that `other` writes in its text, as a value of `side`'s too.
 void read_link_targets(std::optional<ClaimTokens>& out, const ClaimTokens& side,
@@ -191,6 +236,7 @@ std::optional<ClaimTokens> with_names_of(const ClaimTokens& side, const ClaimTok
   read_quoted_names(out, side, other);
   read_compounds_whole(out, side, other);
   read_link_targets(out, side, other);
+  read_unit_alike(out, side, other);
   return out;
 }
 
@@ -218,6 +264,11 @@ std::size_t tokens_read_alike(const ClaimTokens& claim) {
   for (const auto& [whole, parts] : claim.compounds) {
     changed += parts.size();
   }
+  // A value's unit may be read as another of its measure (see read_unit_alike).
+  changed += std::any_of(claim.units.begin(), claim.units.end(),
+                         [](const std::string& unit) { return detail::measure_of(unit) != 0; })
+                 ? 1
+                 : 0;
   if (claim.values.empty()) {
     return changed;
   }

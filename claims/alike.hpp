@@ -50,7 +50,9 @@ namespace engram::claims::detail {
 // So too a word `side` writes in parts joined by hyphens and `other` as one:
 // "wi-fi" reads as "wifi", "on-call" as "oncall". And a value a link's
 // target names in `side` that `other` writes in its text is a value of
-// `side`'s. nullopt when `side` writes none of them so.
+// `side`'s, and a value's unit replaced with its value by another of one
+// measure is read as that one ("2 hours" against "30 minutes"). nullopt
+// when `side` writes none of them so.
 [[nodiscard]] std::optional<ClaimTokens> with_names_of(const ClaimTokens& side,
                                                        const ClaimTokens& other);
 

@@ -85,7 +85,8 @@ constexpr std::array<std::string_view, 21> k_when = {
 // The verb that opens `claim`'s predicate, stemmed: the verb of "runs on",
 // or the first word after a copula or of a predicate with none ("uses").
 const std::string& verb_of(const ClaimTokens& claim) {
-  return !claim.verb.empty() || claim.sequence.empty() ? claim.verb : claim.sequence.front();
+  return !claim.verb.empty() || claim.sequence.empty() || claim.at_place ? claim.verb
+                                                                         : claim.sequence.front();
 }
 
 // Whether `claim` says which team its subject is on: "is on the platform
@@ -97,9 +98,10 @@ bool on_team(const ClaimTokens& claim) {
 
 // Whether `verb` says where `claim`'s subject is: "lives in", "is kept in",
 // and in the passive only "is tracked in" (Marta manages an office; she is
-// not in it).
+// not in it); or its copula does ("is in Austin").
 bool states_place(const ClaimTokens& claim, const std::string& verb) {
-  return is_listed(k_being_at, verb) || (claim.copular && is_listed(k_kept_at, verb));
+  return is_listed(k_being_at, verb) || (claim.copular && is_listed(k_kept_at, verb)) ||
+         (verb.empty() && claim.at_place);
 }
 
 // The verb of `claim` that states what `change` leaves, or nullopt when it

@@ -350,4 +350,24 @@ void put_definite_complement_first(std::vector<Token>& tokens, Predicate& predic
   tokens = std::move(reordered);
 }
 
+bool copula_at_place(const std::vector<Token>& tokens, std::size_t at,
+                     const std::unordered_set<std::string>& proper) {
+  constexpr std::array<std::string_view, 4> k_copulas = {"is", "are", "was", "were"};
+  constexpr std::array<std::string_view, 3> k_adverbs = {"now", "still", "currently"};
+  const auto listed = [&](const auto& list, std::size_t w) {
+    return w < tokens.size() && !tokens[w].value &&
+           std::find(list.begin(), list.end(), tokens[w].text) != list.end();
+  };
+  if (!listed(k_copulas, at)) {
+    return false;
+  }
+  auto w = at + 1;
+  while (listed(k_adverbs, w)) {
+    ++w;
+  }
+  return w + 1 < tokens.size() && !tokens[w].value &&
+         (tokens[w].text == "in" || tokens[w].text == "at") && !tokens[w + 1].value &&
+         proper.contains(tokens[w + 1].text);
+}
+
 } // namespace engram::claims

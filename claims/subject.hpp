@@ -51,6 +51,12 @@ struct Predicate {
 // about another role. Moves the tokens and the predicate to match.
 void put_definite_complement_first(std::vector<Token>& tokens, Predicate& predicate);
 
+// Whether the copula at `at` says where its subject is, in or at a name
+// (`proper`): "is in Austin", "is now at Globex". Not "is in the city", nor
+// "is at 10:00".
+[[nodiscard]] bool copula_at_place(const std::vector<Token>& tokens, std::size_t at,
+                                   const std::unordered_set<std::string>& proper);
+
 // Whether a value names a thing rather than measures it: letters, then a
 // digit (web-1, db01, us-east-1), as a host or a region is named.
 [[nodiscard]] bool is_identifier(std::string_view value);

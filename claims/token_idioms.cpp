@@ -1,5 +1,6 @@
 // Idioms read as what they say: phrases that say nothing of a claim
-// dropped ("Make sure to", "Don't forget to"), and the "get" of a passive
+// dropped ("Make sure to", "Don't forget to", the "using" of "avoid using"),
+// and the "get" of a passive
 // read as the copula it stands for ("Payments get processed").
 #include "claims/token_idioms.hpp"
 
@@ -46,6 +47,11 @@ bool drop_idioms(std::vector<Token>& out) {
     if (cancelled || (is(w, "of") && is(w + 1, "choice") && kept > 0) ||
         (is(w, "not") && w + 1 < out.size() && is_listed(k_not_only, out[w + 1].text))) {
       ++w; // the two words
+      continue;
+    }
+    // "Avoid using X" avoids X.
+    if (is(w, "using") && kept > 0 && !out[kept - 1].value &&
+        (out[kept - 1].text == "avoid" || out[kept - 1].text == "avoids")) {
       continue;
     }
     if (kept != w) {
@@ -120,8 +126,8 @@ void holder_without_now(std::vector<Token>& out, const std::unordered_set<std::s
                                                              "her", "their", "your", "its"};
   for (std::size_t w = 1; w + 1 < predicate.at && w + 1 < out.size(); ++w) {
     const auto& before = out[w - 1];
-    const bool determined = !before.value && (is_listed(k_determiners, before.text) ||
-                                              before.text.ends_with("'s"));
+    const bool determined =
+        !before.value && (is_listed(k_determiners, before.text) || before.text.ends_with("'s"));
     if (determined && !out[w].value && is_listed(k_now, out[w].text) &&
         !proper.contains(out[w].text) && !out[w + 1].value) {
       out.erase(out.begin() + static_cast<std::ptrdiff_t>(w));

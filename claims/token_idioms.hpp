@@ -12,7 +12,7 @@ namespace engram::claims::detail {
 // Removes the phrases that say nothing of what a claim says: "Make sure to
 // bump the changelog", "Don't forget to bump the changelog" and "Bump the
 // changelog" are one rule, its negation their opposite, "the editor of
-// choice" "the editor". True when it removed a phrase opening an
+// choice" "the editor", "avoid using X" "avoid X". True when it removed a phrase opening an
 // instruction ("Make sure to", "Be sure to", "Remember to", "Lena asked me
 // to"): the instruction follows.
 bool drop_idioms(std::vector<Token>& out);

@@ -5,6 +5,7 @@
 #include "claims/token_numbers.hpp"
 
 #include "claims/token_values.hpp"
+#include "claims/tokens.hpp"
 #include "claims/words.hpp"
 
 #include <algorithm>
@@ -144,7 +145,7 @@ void clock_times(std::vector<Token>& tokens) {
 }
 
 void onward_as_bound(std::vector<Token>& tokens) {
-  constexpr std::array<std::string_view, 7> k_onward = {"later", "newer", "higher", "above",
+  constexpr std::array<std::string_view, 7> k_onward = {"later", "newer",   "higher", "above",
                                                         "more",  "greater", "up"};
   const auto is_number = [](std::string_view text) {
     return !text.empty() && text.front() >= '0' && text.front() <= '9' &&
@@ -173,14 +174,35 @@ void onward_as_bound(std::vector<Token>& tokens) {
   }
 }
 
+// A number said "percent" (or "per cent") is the percentage written with
+// its sign: "99.9 percent" is "99.9%".
+void percent_as_sign(std::vector<Token>& tokens) {
+  for (std::size_t w = 0; w + 1 < tokens.size(); ++w) {
+    if (!tokens[w].value || !is_plain_number(tokens[w].text) || tokens[w + 1].value) {
+      continue;
+    }
+    const bool percent = tokens[w + 1].text == "percent";
+    const bool per_cent = tokens[w + 1].text == "per" && w + 2 < tokens.size() &&
+                          !tokens[w + 2].value && tokens[w + 2].text == "cent";
+    if (!percent && !per_cent) {
+      continue;
+    }
+    const std::size_t words = per_cent ? 2 : 1;
+    tokens[w].text = canonical_value(tokens[w].text + "%");
+    tokens[w].boundary = tokens[w + words].boundary;
+    tokens.erase(tokens.begin() + static_cast<std::ptrdiff_t>(w + 1),
+                 tokens.begin() + static_cast<std::ptrdiff_t>(w + 1 + words));
+  }
+}
+
 void read_numbers(std::vector<Token>& tokens, std::string_view text) {
   clock_times(tokens);
+  percent_as_sign(tokens);
   one_as_number(tokens, text);
   join_numbers(tokens);
   onward_as_bound(tokens);
   bounds_as_one(tokens);
   limit_as_bound(tokens);
 }
-
 
 } // namespace engram::claims::detail

@@ -13,17 +13,23 @@
 #include <string>
 
 namespace engram::claims {
+
+namespace detail {
+
+bool is_plain_number(std::string_view text) {
+  return !text.empty() && text.find_first_not_of("0123456789.") == std::string_view::npos &&
+         text.front() != '.' && std::count(text.begin(), text.end(), '.') <= 1;
+}
+
+} // namespace detail
+
+using detail::is_plain_number;
+
 namespace {
 
 // The currency symbols an amount is written with: $, €, £ and ¥.
 constexpr std::array<std::string_view, 4> k_currency_symbols = {"$", "\xE2\x82\xAC", "\xC2\xA3",
                                                                 "\xC2\xA5"};
-
-// Whether `text` is a plain decimal number.
-bool is_plain_number(std::string_view text) {
-  return !text.empty() && text.find_first_not_of("0123456789.") == std::string_view::npos &&
-         text.front() != '.' && std::count(text.begin(), text.end(), '.') <= 1;
-}
 
 // `n` as digits, without a fractional part when it has none.
 std::string number_text(double n) {

@@ -60,6 +60,9 @@ void naming_as_apposition(std::vector<Token>& tokens,
 // written apart from it belongs ("600 €").
 [[nodiscard]] bool is_amount(std::string_view value);
 
+// Whether `text` is a plain decimal number ("25", "99.9").
+[[nodiscard]] bool is_plain_number(std::string_view text);
+
 // Whether a value is a quantity a bound can hold: a number, a percentage or
 // an amount of money ("80%", "$5000").
 [[nodiscard]] bool is_quantity(std::string_view value);

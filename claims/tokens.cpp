@@ -223,9 +223,12 @@ std::vector<Token> ordered_tokens(std::string_view plain) {
 
 // A claim's tokens as its predicate makes them before any word is read: how
 // it states its value, its verb, and the user a profile's line leaves unwritten.
-ClaimTokens tokens_of_predicate(const std::vector<Token>& ordered, const Predicate& predicate) {
+ClaimTokens tokens_of_predicate(const std::vector<Token>& ordered, const Predicate& predicate,
+                                const std::unordered_set<std::string>& proper) {
   ClaimTokens tokens;
   tokens.copular = predicate.copular;
+  tokens.at_place = predicate.copular && !predicate.by_verb && predicate.passive == 0 &&
+                    copula_at_place(ordered, predicate.at, proper);
   if (predicate.by_verb && predicate.at < ordered.size() && !ordered[predicate.at].value) {
     tokens.verb = detail::comparable_stem(ordered[predicate.at].text);
   }
@@ -363,7 +366,7 @@ ClaimTokens tokens_of(std::string_view text) {
   auto predicate = predicate_of(ordered, proper);
   detail::holder_without_now(ordered, proper, predicate);
   put_definite_complement_first(ordered, predicate);
-  auto tokens = tokens_of_predicate(ordered, predicate);
+  auto tokens = tokens_of_predicate(ordered, predicate, proper);
   tokens.changed_from = changed_from;
   read_whole_claim(ordered, proper, targets, tokens);
   std::size_t narrowing_until = 0; // a narrowing qualifier's words, up to three

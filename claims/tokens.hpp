@@ -40,6 +40,9 @@ struct ClaimTokens {
   // The verb that opens such a predicate with a preposition ("runs on
   // Vite"), stemmed; empty for a copula. Another verb is another relation.
   std::string verb;
+  // Its copula says where its subject is, in or at a named place ("The HQ
+  // is in Austin"), as "is located in" does.
+  bool at_place = false;
   // The scopes and names it holds that a fact is true in or of: environments
   // (staging, production), platforms, identifiers (web-1); sorted, unique.
   std::vector<std::string> scopes;

@@ -299,8 +299,10 @@ void ClaimIndex::count_candidates(const ClaimTable::Shape& in, const ClaimTable&
     const auto alike = claims::tokens_read_alike(in.prepared.tokens);
     holds_at_least = std::max<std::size_t>(1, n - std::min(n, missing + alike));
     if (wanted == Wanted::related && in.subject.empty()) {
+      // Shared as comparison counts them, after reading words alike.
+      const auto shared = std::max<std::size_t>(k_update_tokens, (n + 1) / 2);
       holds_at_least =
-          std::min(holds_at_least, std::max<std::size_t>(k_update_tokens, (n + 1) / 2));
+          std::min(holds_at_least, std::max<std::size_t>(1, shared - std::min(shared, alike)));
     }
   }
   if (everything) {

@@ -1286,3 +1286,50 @@ TEST_CASE("claims: a link's target written bare is the same value as the link") 
   CHECK(compare("See the runbook for failover: docs/other.md",
                 "See [the runbook](docs/runbook.md) for failover.") != Relation::duplicate);
 }
+
+TEST_CASE("claims: a number said 'percent' is the percentage written with its sign") {
+  CHECK(compare("The SLA is 99.9 percent uptime.", "The SLA is 99.9% uptime.") ==
+        Relation::duplicate);
+  CHECK(compare("The SLA is 99.90 per cent uptime.", "The SLA is 99.9% uptime.") ==
+        Relation::duplicate);
+  CHECK(compare("The SLA is 99.5 percent uptime.", "The SLA is 99.9% uptime.") == Relation::update);
+  // A word after a number that is not "percent" stays a word of its own.
+  CHECK(compare("The SLA is 99.9 points.", "The SLA is 99.9% uptime.") != Relation::duplicate);
+}
+
+TEST_CASE("claims: a copula that says where its subject is relates it as a verb of place does") {
+  CHECK(compare("The company's HQ moved to Denver.", "The company's HQ is in Austin.") ==
+        Relation::update);
+  CHECK(compare("The company's HQ is located in Denver.", "The company's HQ is in Austin.") ==
+        Relation::update);
+  CHECK(compare("The company's HQ is now in Denver.", "The company's HQ is located in Austin.") ==
+        Relation::update);
+  // Not a place named: a time, or a common noun.
+  CHECK(compare("The company's standup is at 10:00.", "The company's standup is at 09:00.") ==
+        Relation::update);
+  CHECK(compare("The company's HQ moved to a bigger building.", "The company's HQ is in Austin.") !=
+        Relation::update);
+}
+
+TEST_CASE("claims: a value changed with its unit to another of one measure is a changed value") {
+  CHECK(compare("Sessions expire after 2 hours.", "Sessions expire after 30 minutes.") ==
+        Relation::update);
+  CHECK(compare("Backups are kept for 1 year.", "Backups are kept for 30 days.") ==
+        Relation::update);
+  CHECK(compare("The upload limit is 2 GB.", "The upload limit is 500 MB.") == Relation::update);
+  // The same number with another unit is not the same value, nor an update for sure.
+  CHECK(compare("Sessions expire after 30 seconds.", "Sessions expire after 30 minutes.") !=
+        Relation::duplicate);
+  // Units of two measures are two things measured.
+  CHECK(compare("The build takes 5 minutes.", "The build takes 2 GB.") == Relation::distinct);
+  // A rate per hour and a rate per minute are two limits.
+  CHECK(compare("The API allows 5000 requests per hour.",
+                "The API allows 100 requests per minute.") == Relation::distinct);
+}
+
+TEST_CASE("claims: 'avoid using X' avoids X") {
+  CHECK(compare("Avoid using `any` in TypeScript code.", "Avoid `any` in TypeScript code.") ==
+        Relation::duplicate);
+  // Only after "avoid": to stop using a thing is not to stop it.
+  CHECK(compare("Stop using Slack.", "Stop Slack.") != Relation::duplicate);
+}

@@ -359,3 +359,11 @@ TEST_CASE("a link's target written bare in one claim is found from either claim,
                   {"Read the [style guide](https://style.example.com) before reviews.", 1},
                   {"See [the guide](docs/upgrade.md) for upgrades.", 2}});
 }
+
+TEST_CASE("a value changed with its unit is found as an update, as comparing with every claim "
+          "finds it") {
+  check_found_as_update("- Wait 30 minutes.\n"
+                        "- Keep logs for 90 days.\n"
+                        "- The upload limit is 500 MB.\n",
+                        {"Wait 2 hours.", "Keep logs for 2 years.", "The upload limit is 2 GB."});
+}
