@@ -271,7 +271,11 @@ Judgment judge_change(const ClaimTokens& in, const ClaimTokens& ex, const Predic
     // A word the negation was about, replaced by others, names another
     // thing: "does not want emails on weekends" and "wants emails for
     // failed deploys" both hold.
-    const bool object_replaced = change.words_dropped > 0 && change.words_added > 0;
+    // So do words put in place of a qualifier: "never push on Fridays" and
+    // "never push without CI passing" both hold (a date added says when:
+    // "quit smoking in February").
+    const bool object_replaced =
+        (change.words_dropped > 0 || change.values_dropped > 0) && change.words_added > 0;
     return dropped <= 1 && added <= k_max_complement_words && !object_replaced
                ? Judgment{Relation::update, Why::polarity, score}
                : Judgment{Relation::distinct, Why::different, score};
@@ -291,6 +295,13 @@ Judgment judge_change(const ClaimTokens& in, const ClaimTokens& ex, const Predic
   }
   if (value_replaced && in.habit && ex.habit && only_days_changed(in, ex)) {
     return {Relation::distinct, Why::other_day, score};
+  }
+  // The user is many things at once: "is left-handed" adds to "is
+  // vegetarian" and to "is a backend developer", where "is now vegan" says
+  // the user's diet changed.
+  if ((in.trait || ex.trait) && (in.trait != ex.trait || !in.now) && change.shared_words == 0 &&
+      in.subject == std::vector<std::string>{"user"}) {
+    return {Relation::distinct, Why::different, score};
   }
   if (value_replaced && change.words_dropped == 0 && kept_in_order && !names_changed) {
     return {Relation::update, Why::value, score};

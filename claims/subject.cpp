@@ -350,8 +350,7 @@ void put_definite_complement_first(std::vector<Token>& tokens, Predicate& predic
   tokens = std::move(reordered);
 }
 
-bool copula_at_place(const std::vector<Token>& tokens, std::size_t at,
-                     const std::unordered_set<std::string>& proper) {
+std::size_t after_copula(const std::vector<Token>& tokens, std::size_t at) {
   constexpr std::array<std::string_view, 4> k_copulas = {"is", "are", "was", "were"};
   constexpr std::array<std::string_view, 3> k_adverbs = {"now", "still", "currently"};
   const auto listed = [&](const auto& list, std::size_t w) {
@@ -359,15 +358,36 @@ bool copula_at_place(const std::vector<Token>& tokens, std::size_t at,
            std::find(list.begin(), list.end(), tokens[w].text) != list.end();
   };
   if (!listed(k_copulas, at)) {
-    return false;
+    return tokens.size();
   }
   auto w = at + 1;
   while (listed(k_adverbs, w)) {
     ++w;
   }
+  return w;
+}
+
+bool copula_at_place(const std::vector<Token>& tokens, std::size_t at,
+                     const std::unordered_set<std::string>& proper) {
+  const auto w = after_copula(tokens, at);
   return w + 1 < tokens.size() && !tokens[w].value &&
          (tokens[w].text == "in" || tokens[w].text == "at") && !tokens[w + 1].value &&
          proper.contains(tokens[w + 1].text);
+}
+
+bool copula_states_trait(const std::vector<Token>& tokens, std::size_t at,
+                         const std::unordered_set<std::string>& proper) {
+  // What may open a complement that is not a trait: an article or another
+  // determiner names a thing ("is a nurse"), a preposition a relation ("is
+  // from Chile"), a negation the trait's absence.
+  constexpr std::array<std::string_view, 22> k_not_trait = {
+      "a",  "an", "the", "my",   "our", "your", "his",  "her",   "their", "its", "from",
+      "in", "at", "on",  "with", "for", "by",   "near", "under", "over",  "to",  "not"};
+  const auto w = after_copula(tokens, at);
+  return w < tokens.size() && !tokens[w].value && !proper.contains(tokens[w].text) &&
+         std::find(k_not_trait.begin(), k_not_trait.end(), tokens[w].text) == k_not_trait.end() &&
+         std::none_of(tokens.begin() + static_cast<std::ptrdiff_t>(w), tokens.end(),
+                      [](const Token& token) { return token.value; });
 }
 
 } // namespace engram::claims

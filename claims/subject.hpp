@@ -51,6 +51,17 @@ struct Predicate {
 // about another role. Moves the tokens and the predicate to match.
 void put_definite_complement_first(std::vector<Token>& tokens, Predicate& predicate);
 
+// The first token after the copula at `at` and any adverb of time after it
+// ("is now"), or the tokens' size when `at` holds no copula.
+[[nodiscard]] std::size_t after_copula(const std::vector<Token>& tokens, std::size_t at);
+
+// Whether the copula at `at` states a trait: a complement that is neither a
+// thing named (an article, a determiner or a name opens it) nor a relation
+// (a preposition opens it), and holds no value: "is vegetarian", "is
+// left-handed".
+[[nodiscard]] bool copula_states_trait(const std::vector<Token>& tokens, std::size_t at,
+                                       const std::unordered_set<std::string>& proper);
+
 // Whether the copula at `at` says where its subject is, in or at a name
 // (`proper`): "is in Austin", "is now at Globex". Not "is in the city", nor
 // "is at 10:00".

@@ -120,20 +120,25 @@ void days_of_months(std::vector<Token>& out) {
   }
 }
 
+// Whether `plain` says what it states is new: "now", "instead", "anymore".
+bool says_now(std::string_view plain) {
+  const auto words = words_of(plain);
+  return std::any_of(words.begin(), words.end(), [](const std::string& word) {
+    return word == "now" || word == "instead" || word == "anymore";
+  });
+}
+
 // Whether `plain` says the user does something on a weekday that recurs
 // ("works from home on Mondays", "every Friday") and says no change ("now",
 // "instead"): people keep a habit on several days, so another day is
 // another occasion, where an event's one day ("Standup is on Mondays") moves.
 bool says_habit(std::string_view plain, const ClaimTokens& tokens) {
-  if (tokens.subject != std::vector<std::string>{"user"}) {
+  if (tokens.subject != std::vector<std::string>{"user"} || tokens.now) {
     return false;
   }
   bool recurring = false;
   std::string before;
   for (auto& word : words_of(plain)) {
-    if (word == "now" || word == "instead" || word == "anymore") {
-      return false;
-    }
     const bool day = role_of(word) == Role::date && word.ends_with("day");
     const bool days =
         word.ends_with("days") && role_of(word.substr(0, word.size() - 1)) == Role::date;
@@ -227,8 +232,15 @@ ClaimTokens tokens_of_predicate(const std::vector<Token>& ordered, const Predica
                                 const std::unordered_set<std::string>& proper) {
   ClaimTokens tokens;
   tokens.copular = predicate.copular;
-  tokens.at_place = predicate.copular && !predicate.by_verb && predicate.passive == 0 &&
-                    copula_at_place(ordered, predicate.at, proper);
+  const bool copula = predicate.copular && !predicate.by_verb && predicate.passive == 0;
+  tokens.at_place = copula && copula_at_place(ordered, predicate.at, proper);
+  tokens.trait = copula && copula_states_trait(ordered, predicate.at, proper);
+  // "is from Chile" says where its subject comes from: another relation
+  // than the copula's "is a nurse".
+  if (const auto w = after_copula(ordered, predicate.at);
+      copula && w < ordered.size() && !ordered[w].value && ordered[w].text == "from") {
+    tokens.verb = "from";
+  }
   if (predicate.by_verb && predicate.at < ordered.size() && !ordered[predicate.at].value) {
     tokens.verb = detail::comparable_stem(ordered[predicate.at].text);
   }
@@ -431,6 +443,7 @@ ClaimTokens tokens_of(std::string_view text) {
   }
   tokens.negated = tokens.negated != without;
   sort_all(tokens);
+  tokens.now = says_now(plain);
   tokens.habit = says_habit(plain, tokens);
   return tokens;
 }

@@ -43,6 +43,11 @@ struct ClaimTokens {
   // Its copula says where its subject is, in or at a named place ("The HQ
   // is in Austin"), as "is located in" does.
   bool at_place = false;
+  // Its copula states a trait of its subject ("is vegetarian", "is
+  // left-handed"; see copula_states_trait): a person has many at once.
+  bool trait = false;
+  // It says what it states is new ("now", "instead", "anymore").
+  bool now = false;
   // The scopes and names it holds that a fact is true in or of: environments
   // (staging, production), platforms, identifiers (web-1); sorted, unique.
   std::vector<std::string> scopes;

@@ -1333,3 +1333,34 @@ TEST_CASE("claims: 'avoid using X' avoids X") {
   // Only after "avoid": to stop using a thing is not to stop it.
   CHECK(compare("Stop using Slack.", "Stop Slack.") != Relation::duplicate);
 }
+
+TEST_CASE("claims: the user has many traits at once, unless a claim says one is new") {
+  CHECK(compare("The user is left-handed.", "The user is vegetarian.") == Relation::distinct);
+  CHECK(compare("The user is left-handed.", "The user is a backend developer.") ==
+        Relation::distinct);
+  CHECK(compare("The user is a backend developer.", "The user is left-handed.") ==
+        Relation::distinct);
+  CHECK(compare("The user is no longer vegetarian.", "The user is vegetarian.") ==
+        Relation::update);
+  // A thing named, or a thing's state, is one value still.
+  CHECK(compare("The user is a senior engineer.", "The user is a junior engineer.") ==
+        Relation::update);
+  CHECK(compare("The user's flag is disabled.", "The user's flag is enabled.") == Relation::update);
+}
+
+TEST_CASE("claims: 'is from' says where its subject comes from, another relation than 'is a'") {
+  CHECK(compare("The user's partner is from Chile.", "The user's partner is a nurse.") ==
+        Relation::distinct);
+  CHECK(compare("The user's partner is from Peru.", "The user's partner is from Chile.") ==
+        Relation::update);
+}
+
+TEST_CASE("claims: a negated rule with its qualifier replaced by a condition is another rule") {
+  CHECK(compare("Never push to main without CI passing.", "Never push to main on Fridays.") ==
+        Relation::distinct);
+  // The same rule turned around is its update.
+  CHECK(compare("Never deploy the API on Fridays.", "Deploy the API on Fridays.") ==
+        Relation::update);
+  CHECK(compare("Always push to main on Fridays.", "Never push to main on Fridays.") ==
+        Relation::update);
+}
