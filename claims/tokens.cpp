@@ -120,32 +120,24 @@ void days_of_months(std::vector<Token>& out) {
   }
 }
 
-// Whether `plain` says what it states is new: "now", "instead", "anymore".
-bool says_now(std::string_view plain) {
-  const auto words = words_of(plain);
-  return std::any_of(words.begin(), words.end(), [](const std::string& word) {
-    return word == "now" || word == "instead" || word == "anymore";
-  });
-}
-
-// Whether `plain` says the user does something on a weekday that recurs
-// ("works from home on Mondays", "every Friday") and says no change ("now",
-// "instead"): people keep a habit on several days, so another day is
-// another occasion, where an event's one day ("Standup is on Mondays") moves.
-bool says_habit(std::string_view plain, const ClaimTokens& tokens) {
-  if (tokens.subject != std::vector<std::string>{"user"} || tokens.now) {
-    return false;
-  }
+// Reads, in one pass over `plain`'s words, whether it says what it states is
+// new ("now", "instead", "anymore"), and whether it says the user does
+// something on a weekday that recurs ("works from home on Mondays", "every
+// Friday") and is not new: people keep a habit on several days, so another
+// day is another occasion, where an event's one day ("Standup is on
+// Mondays") moves.
+void read_now_and_habit(std::string_view plain, ClaimTokens& tokens) {
   bool recurring = false;
   std::string before;
   for (auto& word : words_of(plain)) {
+    tokens.now = tokens.now || word == "now" || word == "instead" || word == "anymore";
     const bool day = role_of(word) == Role::date && word.ends_with("day");
     const bool days =
         word.ends_with("days") && role_of(word.substr(0, word.size() - 1)) == Role::date;
     recurring = recurring || days || (day && before == "every");
     before = std::move(word);
   }
-  return recurring;
+  tokens.habit = recurring && !tokens.now && tokens.subject == std::vector<std::string>{"user"};
 }
 
 // The tokens of folded text in order: quoted values whole, a number with its
@@ -443,8 +435,7 @@ ClaimTokens tokens_of(std::string_view text) {
   }
   tokens.negated = tokens.negated != without;
   sort_all(tokens);
-  tokens.now = says_now(plain);
-  tokens.habit = says_habit(plain, tokens);
+  read_now_and_habit(plain, tokens);
   return tokens;
 }
 
