@@ -329,9 +329,13 @@ Judgment judge_change(const ClaimTokens& in, const ClaimTokens& ex, const Predic
     return {Relation::update, Why::moved, score};
   }
   // One word for another, the rest alike: a tool switched ("uses Slack" →
-  // "uses Jira") or a second one added. Not certain enough to hide either.
+  // "uses Jira") or a second one added. Not certain enough to hide either,
+  // but for a preference said to be the one now ("now prefers Go for
+  // scripts" after "prefers Python for scripts"), which replaces the older.
   if (dropped == 1 && added == 1 && change.words_dropped == 1 && change.shared_words >= 1) {
-    return {Relation::uncertain, Why::substituted, score};
+    const bool preference_now = in.now && holds(in.words, "pref") && holds(ex.words, "pref");
+    return {preference_now ? Relation::update : Relation::uncertain,
+            preference_now ? Why::complement : Why::substituted, score};
   }
   return {Relation::distinct, Why::different, score};
 }
@@ -431,11 +435,38 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
   return judge_change(in, ex, change, score);
 }
 
+// judge() on what the claims state, then on what is said beside it. Two
+// log lines stamped with other days, each in the past tense, say what
+// happened on each ("2026-12-01: Ryan was sick" and "2026-12-02: Ryan was
+// back"): both hold. A duplicate that gives a reason the older lacks (see
+// ClaimTokens::reason) replaces it, since it says all it did and why; one
+// whose reason differs from the older's stands beside it, as both may be true.
+Judgment judge_whole(const PreparedClaim& incoming, const PreparedClaim& existing,
+                     double near_threshold) {
+  const auto j = judge(incoming, existing, near_threshold);
+  const auto& a = incoming.tokens;
+  const auto& b = existing.tokens;
+  if (j.relation == Relation::update && a.past && b.past && !a.stamp.empty() && !b.stamp.empty() &&
+      a.stamp != b.stamp) {
+    return {Relation::distinct, Why::logged, j.score};
+  }
+  const auto& in = incoming.tokens.reason;
+  const auto& ex = existing.tokens.reason;
+  if (j.relation != Relation::duplicate ||
+      std::includes(ex.begin(), ex.end(), in.begin(), in.end())) {
+    return j;
+  }
+  if (std::includes(in.begin(), in.end(), ex.begin(), ex.end())) {
+    return {Relation::update, Why::reason_added, j.score};
+  }
+  return {Relation::distinct, Why::other_reason, j.score};
+}
+
 } // namespace
 
 Comparison compare_claims(const PreparedClaim& incoming, const PreparedClaim& existing,
                           double near_threshold) {
-  const auto j = judge(incoming, existing, near_threshold);
+  const auto j = judge_whole(incoming, existing, near_threshold);
   // Worded from the tokens judged: names read alike, a change said as the state.
   const auto alike = names_alike(incoming, existing);
   const auto& in = alike ? alike->first.tokens : incoming.tokens;
@@ -451,7 +482,7 @@ Relation compare(std::string_view incoming, std::string_view existing, double ne
 
 Relation relation(const PreparedClaim& incoming, const PreparedClaim& existing,
                   double near_threshold) {
-  return judge(incoming, existing, near_threshold).relation;
+  return judge_whole(incoming, existing, near_threshold).relation;
 }
 
 } // namespace engram::claims

@@ -13,6 +13,20 @@ std::string listed_missing(const std::vector<std::string>& a, const std::vector<
   return out.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(out, ", "));
 }
 
+// The reason for a verdict on what is said beside what the claims state:
+// a log line's stamp, or a reason.
+std::string said_beside(Why why, const ClaimTokens& in, const ClaimTokens& ex) {
+  if (why == Why::logged) {
+    return fmt::format("logged on another day, of what happened then ({} → {})", ex.stamp,
+                       in.stamp);
+  }
+  if (why == Why::reason_added) {
+    return fmt::format("the same, with its reason ({})", fmt::join(in.reason, ", "));
+  }
+  return fmt::format("the same, for another reason ({} → {})", listed_missing(ex.reason, in.reason),
+                     listed_missing(in.reason, ex.reason));
+}
+
 } // namespace
 
 std::string reason_for(const Judgment& j, const ClaimTokens& in, const ClaimTokens& ex) {
@@ -69,6 +83,10 @@ std::string reason_for(const Judgment& j, const ClaimTokens& in, const ClaimToke
   case Why::value:
     return fmt::format("same subject, value changed ({} → {})",
                        listed_missing(ex.values, in.values), listed_missing(in.values, ex.values));
+  case Why::logged:
+  case Why::reason_added:
+  case Why::other_reason:
+    return said_beside(j.why, in, ex);
   case Why::qualifier:
     return fmt::format("same subject, qualified (adds {})", listed_missing(in_all, ex_all));
   case Why::complement:

@@ -34,6 +34,9 @@ enum class Why : unsigned char {
   substituted,   // one word of the predicate replaced, outside a copula: either may hold
   joined,        // a change that may add to what the other states ("joined Globex"): both kept
   different,     // the same subject, saying something else
+  reason_added,  // the same claim, with a reason the older lacks
+  other_reason,  // the same claim, each with a reason the other lacks: both kept
+  logged,        // two log lines of other days, each on what happened then: both hold
 };
 
 // The evidence for a verdict.

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstddef>
+#include <optional>
+#include <utility>
 
 namespace engram::claims::detail {
 
@@ -56,9 +58,9 @@ std::size_t words_start(std::string_view text) {
   return at;
 }
 
-} // namespace
-
-std::string without_stamp(std::string_view text) {
+// Where the stamp a log line opens with starts, and where the words after
+// it start; nullopt when the line opens with no stamp.
+std::optional<std::pair<std::size_t, std::size_t>> stamp_span(std::string_view text) {
   const auto start = words_start(text);
   const bool bracketed = start < text.size() && text[start] == '[';
   auto at = start + (bracketed ? 1 : 0);
@@ -77,7 +79,7 @@ std::string without_stamp(std::string_view text) {
     return i < text.size() && std::isalnum(static_cast<unsigned char>(text[i])) != 0;
   };
   if (!stamped || joined(at) || (bracketed && (at >= text.size() || text[at++] != ']'))) {
-    return std::string(text);
+    return std::nullopt;
   }
   // A colon, a dash or a bracket ends the stamp; after a bare space, the
   // capital a logged sentence opens with (not a verb: the stamp is its subject).
@@ -93,9 +95,31 @@ std::string without_stamp(std::string_view text) {
   spaces();
   const auto words = at;
   if (words == text.size() || (!marked && !(text[words] >= 'A' && text[words] <= 'Z'))) {
+    return std::nullopt;
+  }
+  return std::pair{start, words};
+}
+
+} // namespace
+
+std::string without_stamp(std::string_view text) {
+  const auto span = stamp_span(text);
+  if (!span) {
     return std::string(text);
   }
-  return std::string(text.substr(0, start)) + std::string(text.substr(words));
+  return std::string(text.substr(0, span->first)) + std::string(text.substr(span->second));
+}
+
+std::string stamp_of(std::string_view text) {
+  const auto span = stamp_span(text);
+  if (!span) {
+    return {};
+  }
+  auto stamp = text.substr(span->first, span->second - span->first);
+  // Its date and time only: not the bracket, the mark or the spaces around them.
+  const auto first = stamp.find_first_of("0123456789");
+  const auto last = stamp.find_last_of("0123456789");
+  return std::string(stamp.substr(first, last - first + 1));
 }
 
 } // namespace engram::claims::detail

@@ -14,4 +14,8 @@ namespace engram::claims::detail {
 // A list marker, a task's box or a quote before the stamp stays first.
 [[nodiscard]] std::string without_stamp(std::string_view text);
 
+// The stamp a log line opens with, its date and time as written
+// ("2026-12-06", "14:32", "2026-12-06 14:32"), or "" when there is none.
+[[nodiscard]] std::string stamp_of(std::string_view text);
+
 } // namespace engram::claims::detail

@@ -63,10 +63,11 @@ constexpr std::size_t k_inverted_subject_reach = 3;
 // its subject unwritten ("Prefers short answers"); ones that are plural nouns
 // as often ("Retries", "Runs", "Returns") are not among them. "Has" is one
 // ("Has two cats"): no claim's first word is an auxiliary otherwise.
-constexpr std::array<std::string_view, 19> k_profile_verbs = {
-    "prefers", "likes",  "dislikes", "wants", "lives", "loves",   "hates",
-    "enjoys",  "speaks", "knows",    "works", "uses",  "studies", "owns",
-    "drinks",  "drives", "eats",     "needs", "has",
+constexpr std::array<std::string_view, 31> k_profile_verbs = {
+    "prefers", "likes",   "dislikes", "wants",  "lives",    "loves", "hates",    "enjoys",
+    "speaks",  "knows",   "works",    "uses",   "studies",  "owns",  "drinks",   "drives",
+    "eats",    "needs",   "has",      "sleeps", "wakes",    "swims", "commutes", "meditates",
+    "teaches", "attends", "wears",    "avoids", "believes", "goes",  "bakes",
 };
 
 // Words that open an instruction: its predicate is the whole claim.
@@ -255,8 +256,12 @@ bool opens_instruction(std::string_view word) {
 }
 
 bool is_identifier(std::string_view value) {
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  if (value.size() >= 2 && value.front() == '#') { // an issue's or a pull request's number
+    return std::all_of(value.begin() + 1, value.end(), digit);
+  }
   return !value.empty() && value.front() >= 'a' && value.front() <= 'z' &&
-         std::any_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+         std::any_of(value.begin(), value.end(), digit);
 }
 
 bool is_version_name(std::string_view value) {

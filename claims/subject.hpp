@@ -69,7 +69,8 @@ void put_definite_complement_first(std::vector<Token>& tokens, Predicate& predic
                                    const std::unordered_set<std::string>& proper);
 
 // Whether a value names a thing rather than measures it: letters, then a
-// digit (web-1, db01, us-east-1), as a host or a region is named.
+// digit (web-1, db01, us-east-1), as a host or a region is named, or "#"
+// and a number, as an issue or a pull request is (#812).
 [[nodiscard]] bool is_identifier(std::string_view value);
 
 // Whether an identifier names a version ("c++17", "es2022", "python3"):

@@ -137,4 +137,48 @@ void holder_without_now(std::vector<Token>& out, const std::unordered_set<std::s
   }
 }
 
+void redone_as_done(std::vector<Token>& out, const Predicate& predicate) {
+  // Participles of doing again that say only that: not "renamed" (a change
+  // read as one already), nor "reported" or "released" (verbs of their own).
+  constexpr std::array<std::string_view, 12> k_redone = {
+      "rewritten",   "rebuilt",   "redeployed",    "reconfigured", "redesigned",  "reassigned",
+      "rescheduled", "relocated", "reimplemented", "rehosted",     "reinstalled", "rerouted",
+  };
+  constexpr std::array<std::string_view, 6> k_be = {"is", "are", "was", "were", "been", "be"};
+  // The participle right after the copula that opens the predicate, adverbs between.
+  for (auto w = predicate.at + 1; w < out.size() && w <= predicate.at + 3; ++w) {
+    if (out[w].value || !is_listed(k_redone, out[w].text)) {
+      continue;
+    }
+    if (is_listed(k_be, out[w - 1].text) || w == predicate.at + predicate.passive) {
+      out[w].text.erase(0, 2);
+    }
+    return;
+  }
+}
+
+bool in_past(const std::vector<Token>& out, std::size_t at) {
+  constexpr std::array<std::string_view, 24> k_past = {
+      "was",   "were", "had",   "did",  "went", "ran",  "broke", "made",
+      "took",  "got",  "left",  "came", "held", "fell", "sent",  "built",
+      "wrote", "gave", "found", "met",  "paid", "said", "told",  "won",
+  };
+  const auto past = [&](std::size_t w) {
+    const auto& word = out[w].text;
+    return !out[w].value && (is_listed(k_past, word) || (word.size() >= 5 && word.ends_with("ed")));
+  };
+  // A log line may open with its verb ("Deployed v2.1 to staging").
+  return (at < out.size() && past(at)) || (!out.empty() && past(0));
+}
+
+bool states_membership(const std::vector<Token>& out, std::size_t w) {
+  constexpr std::array<std::string_view, 8> k_members = {
+      "member", "part", "one", "fan", "contributor", "maintainer", "alumnus", "volunteer"};
+  if (w < out.size() && !out[w].value && (out[w].text == "a" || out[w].text == "an")) {
+    ++w;
+  }
+  return w + 1 < out.size() && !out[w].value && is_listed(k_members, out[w].text) &&
+         !out[w + 1].value && (out[w + 1].text == "of" || out[w + 1].text == "to");
+}
+
 } // namespace engram::claims::detail

@@ -38,4 +38,20 @@ void forbidden_as_never(std::vector<Token>& out);
 void holder_without_now(std::vector<Token>& out, const std::unordered_set<std::string>& proper,
                         Predicate& predicate);
 
+// Reads the participle of a passive that says a thing was done again
+// ("was rewritten in Go", "was rescheduled for May 3") as the thing done:
+// it states the new value of the relation "is written in Kotlin" states.
+void redone_as_done(std::vector<Token>& out, const Predicate& predicate);
+
+// Whether the predicate opening at `at`, or the claim's first word, is in
+// the past tense: "was", "were", "had", "did", a verb ending in "-ed" or a
+// common irregular past ("was sick", "Deployed v2.1 to staging", "Ryan went
+// home early").
+[[nodiscard]] bool in_past(const std::vector<Token>& out, std::size_t at);
+
+// Whether the complement of a copula, opening at `w`, says a group its
+// subject is one of: "a member of the platform guild", "part of the SRE
+// rotation", "a contributor to Kubernetes". A subject is in many at once.
+[[nodiscard]] bool states_membership(const std::vector<Token>& out, std::size_t w);
+
 } // namespace engram::claims::detail

@@ -4,6 +4,7 @@
 // tokenising so what makes a changed value can be read on its own.
 #include "claims/token_values.hpp"
 
+#include "claims/token_roles.hpp"
 #include "claims/tokens.hpp"
 #include "claims/words.hpp"
 
@@ -430,7 +431,12 @@ bool is_numbered_name(std::string_view value) {
 bool narrows_value(const std::vector<Token>& tokens, std::size_t w) {
   constexpr std::array<std::string_view, 6> k_narrowing = {"for",    "in",     "on",
                                                            "during", "within", "outside"};
-  return w > 0 && !tokens[w].value && is_listed(k_narrowing, tokens[w].text) &&
+  // "for everyone", "in all regions": everywhere, which narrows nothing.
+  constexpr std::array<std::string_view, 7> k_everywhere = {
+      "everyone", "everybody", "everything", "all", "every", "anyone", "any"};
+  const bool everywhere =
+      w + 1 < tokens.size() && !tokens[w + 1].value && is_listed(k_everywhere, tokens[w + 1].text);
+  return w > 0 && !tokens[w].value && is_listed(k_narrowing, tokens[w].text) && !everywhere &&
          (tokens[w - 1].value || (w > 1 && tokens[w - 2].value));
 }
 
@@ -438,6 +444,30 @@ bool ends_qualifier(const Token& token) {
   constexpr std::array<std::string_view, 10> k_ends = {
       "since", "after", "until", "because", "now", "per", "when", "if", "unless", "before"};
   return token.value || is_listed(k_ends, token.text);
+}
+
+bool is_month_may(const std::vector<Token>& out, std::size_t w) {
+  const auto day_or_year = [&](std::size_t at) {
+    if (at >= out.size() || !out[at].value) {
+      return false;
+    }
+    const auto& text = out[at].text;
+    const bool digits = !text.empty() && std::all_of(text.begin(), text.end(),
+                                                     [](char c) { return c >= '0' && c <= '9'; });
+    return digits && (text.size() <= 2 || text.size() == 4);
+  };
+  return out[w].text == "may" && (day_or_year(w + 1) || (w > 0 && day_or_year(w - 1)));
+}
+
+bool in_season(const std::vector<Token>& out, std::size_t w) {
+  constexpr std::array<std::string_view, 3> k_seasons = {"summer", "winter", "autumn"};
+  constexpr std::array<std::string_view, 4> k_openers = {"in", "during", "every", "each"};
+  if (out[w].value || !is_listed(k_seasons, out[w].text) ||
+      (w + 1 < out.size() && !out[w + 1].value && role_of(out[w + 1].text) == Role::none)) {
+    return false;
+  }
+  const auto before = w >= 1 && out[w - 1].text == "the" ? w - 1 : w;
+  return before >= 1 && is_listed(k_openers, out[before - 1].text);
 }
 
 } // namespace detail

@@ -103,4 +103,13 @@ void join_numbers(std::vector<Token>& tokens);
 // reason or a time follows ("for product listings since API 2024-07").
 [[nodiscard]] bool ends_qualifier(const Token& token);
 
+// Whether the "may" at `w` is the month: a day's number or a year beside
+// it ("May 3", "3 May", "May 2026"), where the verb has a verb after it.
+[[nodiscard]] bool is_month_may(const std::vector<Token>& out, std::size_t w);
+
+// Whether the word at `w` names a season a fact holds in ("in winter",
+// "during the summer", "every autumn"), not a thing named after one ("the
+// winter schedule"; "spring" is a framework as often).
+[[nodiscard]] bool in_season(const std::vector<Token>& out, std::size_t w);
+
 } // namespace engram::claims::detail

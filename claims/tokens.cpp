@@ -13,7 +13,9 @@
 #include "claims/token_idioms.hpp"
 #include "claims/token_numbers.hpp"
 #include "claims/token_quotes.hpp"
+#include "claims/token_reason.hpp"
 #include "claims/token_roles.hpp"
+#include "claims/token_speech.hpp"
 #include "claims/token_values.hpp"
 #include "claims/token_words.hpp"
 #include "claims/words.hpp"
@@ -81,18 +83,22 @@ namespace {
 void take_value_words(std::vector<Token>& out) {
   for (std::size_t w = 0; w < out.size(); ++w) {
     if (!out[w].value) {
-      auto value = value_word(out[w].text, role_of(out[w].text));
+      auto value = detail::is_month_may(out, w) ? std::string("may")
+                                                : value_word(out[w].text, role_of(out[w].text));
       if (value.empty()) {
         value = detail::ordinal_value(out, w);
       }
       // "from now on" says since when, not that anything is switched on.
       const bool from_now = w >= 2 && out[w - 1].text == "now" && out[w - 2].text == "from";
-      // "is on the data team", "is on 18": where, not a switch turned on.
+      // "is on the data team", "is on 18", "is on Fridays": where or when,
+      // not a switch turned on.
       const bool switched_on =
           out[w].text == "on" && !from_now &&
           (w + 1 == out.size() ||
            (w > 0 && !out[w - 1].value && detail::is_listed(k_switch_words, out[w - 1].text) &&
-            !out[w + 1].value && !detail::is_listed(k_noun_openers, out[w + 1].text)));
+            !out[w + 1].value && !detail::is_listed(k_noun_openers, out[w + 1].text) &&
+            value_word(out[w + 1].text, role_of(out[w + 1].text)).empty() &&
+            !detail::is_month_may(out, w + 1)));
       if (switched_on) {
         value = "on";
       }
@@ -233,6 +239,12 @@ ClaimTokens tokens_of_predicate(const std::vector<Token>& ordered, const Predica
       copula && w < ordered.size() && !ordered[w].value && ordered[w].text == "from") {
     tokens.verb = "from";
   }
+  // "is a member of the platform guild" says one group its subject is in,
+  // of many: a relation, as a verb's, not the copula's one value.
+  if (copula && detail::states_membership(ordered, after_copula(ordered, predicate.at))) {
+    tokens.verb = "member";
+    tokens.copular = false;
+  }
   if (predicate.by_verb && predicate.at < ordered.size() && !ordered[predicate.at].value) {
     tokens.verb = detail::comparable_stem(ordered[predicate.at].text);
   }
@@ -242,6 +254,7 @@ ClaimTokens tokens_of_predicate(const std::vector<Token>& ordered, const Predica
     auto stem = detail::comparable_stem(ordered[predicate.at + predicate.passive].text);
     tokens.verb = detail::says_change(stem) ? std::string() : std::move(stem);
   }
+  tokens.past = detail::in_past(ordered, predicate.at);
   if (predicate.user_unwritten) {
     tokens.subject.emplace_back("user");
     tokens.words.emplace_back("user");
@@ -359,20 +372,18 @@ void sort_all(ClaimTokens& tokens) {
 
 } // namespace
 
-ClaimTokens tokens_of(std::string_view text) {
-  std::vector<std::string> targets;
-  const auto plain = detail::time_clause_last(detail::contrast_as_choice(
-      detail::without_stamp(detail::without_link_targets(text, &targets))));
-  auto ordered = ordered_tokens(plain);
-  const bool changed_from = detail::change_as_choice(ordered);
-  const auto proper = detail::proper_words(plain);
-  detail::naming_as_apposition(ordered, proper);
-  auto predicate = predicate_of(ordered, proper);
-  detail::holder_without_now(ordered, proper, predicate);
-  put_definite_complement_first(ordered, predicate);
-  auto tokens = tokens_of_predicate(ordered, predicate, proper);
-  tokens.changed_from = changed_from;
-  read_whole_claim(ordered, proper, targets, tokens);
+namespace {
+
+// Reads the words and values of `ordered`, a claim whose predicate opens at
+// `predicate.at`, into `tokens`: each word stemmed into its subject or its
+// predicate, its values, scopes, units, names and narrowing qualifiers, and
+// its polarity. The words are moved out of `ordered`.
+void read_words(std::vector<Token>& ordered, const Predicate& predicate,
+                const std::unordered_set<std::string>& proper, ClaimTokens& tokens) {
+  std::vector<char> seasons(ordered.size()); // read before the loop moves the words out
+  for (std::size_t w = 0; w < ordered.size(); ++w) {
+    seasons[w] = detail::in_season(ordered, w) ? 1 : 0;
+  }
   std::size_t narrowing_until = 0; // a narrowing qualifier's words, up to three
   // "Never deploy without approval" asks for approval: two negations say yes.
   bool without = false;
@@ -407,7 +418,7 @@ ClaimTokens tokens_of(std::string_view text) {
       }
       continue;
     }
-    if (is_scope_word(word)) {
+    if (is_scope_word(word) || seasons[w] != 0) {
       tokens.scopes.push_back(word);
     }
     if (role == Role::stopword) {
@@ -434,8 +445,36 @@ ClaimTokens tokens_of(std::string_view text) {
     }
   }
   tokens.negated = tokens.negated != without;
+}
+
+} // namespace
+
+ClaimTokens tokens_of(std::string_view text) {
+  std::string reason;
+  const auto claim = detail::without_reason(text, reason);
+  text = claim;
+  std::vector<std::string> targets;
+  const auto plain = detail::time_clause_last(detail::contrast_as_choice(detail::reported_as_said(
+      detail::without_stamp(detail::without_link_targets(text, &targets)))));
+  auto ordered = ordered_tokens(plain);
+  const bool changed_from = detail::change_as_choice(ordered);
+  const auto proper = detail::proper_words(plain);
+  detail::naming_as_apposition(ordered, proper);
+  auto predicate = predicate_of(ordered, proper);
+  detail::holder_without_now(ordered, proper, predicate);
+  detail::redone_as_done(ordered, predicate);
+  put_definite_complement_first(ordered, predicate);
+  auto tokens = tokens_of_predicate(ordered, predicate, proper);
+  tokens.changed_from = changed_from;
+  read_whole_claim(ordered, proper, targets, tokens);
+  read_words(ordered, predicate, proper, tokens);
   sort_all(tokens);
   read_now_and_habit(plain, tokens);
+  tokens.stamp = detail::stamp_of(text);
+  if (!reason.empty()) {
+    auto why = tokens_of(reason);
+    tokens.reason = joined(why.words, why.values);
+  }
   return tokens;
 }
 

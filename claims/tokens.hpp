@@ -93,6 +93,17 @@ struct ClaimTokens {
   // ("See [the runbook](docs/runbook.md)"): another claim may write the
   // target bare ("See the runbook: docs/runbook.md"). Sorted, unique.
   std::vector<std::string> link_targets;
+  // The words and values of a reason said after the claim ("— the 2025 test
+  // was negative", "because the disk fills"; see without_reason), which the
+  // other tokens leave out: the claim compares by what it states, then by
+  // why. Stemmed words and values; sorted, unique.
+  std::vector<std::string> reason;
+  // The stamp a log line opens with ("2026-12-01: …", "[14:32] …"; see
+  // stamp_of), or "".
+  std::string stamp;
+  // Its predicate is in the past tense ("was sick", "Deployed v2.1"): with
+  // a stamp, it logs what happened then.
+  bool past = false;
   // It says its subject changed to a named thing or a team, or left a
   // named thing ("moved to Braga", "switched to Linear", "joined Globex",
   // "moved to the platform team", "left Acme"): the verb's stem, the words

@@ -71,6 +71,10 @@ inline std::size_t when_length(std::string_view rest) {
 struct Owner {
   bool possessive = false; // followed by "'s"
   std::size_t rest_at = 0; // where what it says of the user starts
+  // Where a form written with the user goes on from: rest_at, or the "now"
+  // before it ("Ana now prefers …"), which says the claim changed what the
+  // user file states, where "still" or "currently" say nothing.
+  std::size_t said_at = 0;
 };
 
 // How `rest` names the user, one of `owners` (lower case, longest first);
@@ -86,11 +90,13 @@ inline std::optional<Owner> owner_at(std::string_view rest,
     const std::string_view after = rest.substr(owner.size());
     Owner found;
     if (after.starts_with("'s ")) {
-      found = {true, owner.size() + 3};
+      found = {true, owner.size() + 3, owner.size() + 3};
     } else if (after.starts_with("\u2019s ")) {
-      found = {true, owner.size() + std::string_view("\u2019s ").size()};
+      const auto at = owner.size() + std::string_view("\u2019s ").size();
+      found = {true, at, at};
     } else if (after.starts_with(' ') && opens_with_verb(after.substr(1))) {
       found.rest_at = owner.size() + 1 + when_length(after.substr(1));
+      found.said_at = after.substr(1).starts_with("now ") ? owner.size() + 1 : found.rest_at;
     } else {
       continue;
     }
@@ -111,7 +117,7 @@ inline std::optional<std::string> without_owner(std::string_view text,
   if (!owner) {
     return std::nullopt;
   }
-  const std::string_view after = text.substr(start + owner->rest_at);
+  const std::string_view after = text.substr(start + owner->said_at);
   std::string out(text.substr(0, start));
   out += static_cast<char>(after[0] >= 'a' && after[0] <= 'z' ? after[0] - 'a' + 'A' : after[0]);
   out.append(after.substr(1));
@@ -153,7 +159,7 @@ inline std::optional<std::string> with_user(std::string_view text,
   std::string out(text.substr(0, start));
   if (const auto owner = owner_at(rest, owners)) {
     out += owner->possessive ? "User's " : "User ";
-    out.append(rest.substr(owner->rest_at));
+    out.append(rest.substr(owner->said_at));
     return out;
   }
   const std::string label = labels ? label_of(rest) : std::string();

@@ -418,6 +418,12 @@ TEST_CASE("claims: a profile's line with its subject unwritten is about the user
   CHECK(compare("- Now works at Globex", "- Works at Acme") == Relation::update);
   CHECK(compare("- Still lives in Porto", "- Lives in Porto") == Relation::duplicate);
   CHECK(compare("- No longer drinks coffee", "- Drinks coffee every morning") == Relation::update);
+  // Verbs of a person's days open one as well.
+  CHECK(compare("- Sleeps around 7 hours a night", "- Sleeps around 6 hours a night") ==
+        Relation::update);
+  CHECK(compare("The user sleeps around 6 hours a night.", "- Sleeps around 6 hours a night") ==
+        Relation::duplicate);
+  CHECK(compare("- Wears glasses", "- Swims twice a week") == Relation::distinct);
   // A plural noun that is also a verb opens a subject, as it did.
   CHECK(compare("Retries for the order sync are enabled", "Enable retries for the order sync") ==
         Relation::duplicate);
@@ -1091,8 +1097,12 @@ TEST_CASE("claims: a contrast written ', not X' is a choice of one thing over X"
   CHECK(compare("Use the blue/green script; not a manual kubectl apply.",
                 "Use the blue/green script, not a manual kubectl apply.") == Relation::duplicate);
   // A long tail is a clause of its own.
+  CHECK(
+      compare("Deploys go out on Fridays, not Mondays when half of the team is out of the office.",
+              "Deploys go out on Mondays.") != Relation::update);
+  // A reason after the contrast is not part of it.
   CHECK(compare("Deploys go out on Fridays, not Mondays because the team is off then.",
-                "Deploys go out on Mondays.") != Relation::update);
+                "Deploys go out on Mondays.") == Relation::update);
 }
 
 TEST_CASE("claims: 'his' and 'her' say no more than 'the' does") {
@@ -1363,4 +1373,139 @@ TEST_CASE("claims: a negated rule with its qualifier replaced by a condition is 
         Relation::update);
   CHECK(compare("Always push to main on Fridays.", "Never push to main on Fridays.") ==
         Relation::update);
+}
+
+TEST_CASE("claims: a reason said after a claim is read apart from what it states") {
+  // What it states is compared: the reason does not make another scope or subject.
+  CHECK(compare("Ryan is not allergic to penicillin — the 2025 test was negative.",
+                "Ryan is allergic to penicillin.") == Relation::update);
+  CHECK(compare("Ryan is not allergic to penicillin (a 2025 skin check was negative).",
+                "Ryan is allergic to penicillin.") == Relation::update);
+  CHECK(compare("The cache TTL is 10 minutes because the old 5 minutes caused thrashing.",
+                "The cache TTL is 5 minutes.") == Relation::update);
+  // The same claim with a reason the older lacks replaces it; without one it
+  // says less; with another reason it stands beside, as both may be true.
+  CHECK(compare("Don't mock the database in tests — we got burned when the migration failed.",
+                "Don't mock the database in tests.") == Relation::update);
+  CHECK(compare("Don't mock the database in tests.",
+                "Don't mock the database in tests — we got burned when the migration failed.") ==
+        Relation::duplicate);
+  CHECK(compare("Don't mock the database in tests — the fixtures were wrong.",
+                "Don't mock the database in tests — we got burned when the migration failed.") ==
+        Relation::distinct);
+  // A reason does not join claims that state different things.
+  CHECK(compare("Never deploy on Fridays — we got paged twice last month.",
+                "Never deploy during an incident — we got paged twice last month.") ==
+        Relation::distinct);
+  // A clause of its own after a dash is a reason, whatever opens it.
+  CHECK(compare("Pin Node to 20.11 because newer minors broke the build.",
+                "Pin Node to 20.11 — newer minors broke the build.") == Relation::duplicate);
+  CHECK(compare("Pin Node to 20.12 — 20.11 has a security hole.",
+                "Pin Node to 20.11 — newer minors broke the build.") == Relation::update);
+  CHECK(compare("Pin pnpm to 8.15 — newer minors broke the build.",
+                "Pin Node to 20.11 — newer minors broke the build.") == Relation::distinct);
+  // What follows a dash that is no clause of its own is part of the claim.
+  CHECK(compare("Never deploy on Fridays — except hotfixes.", "Never deploy on Fridays.") !=
+        Relation::duplicate);
+}
+
+TEST_CASE("claims: log lines of other days, each on what happened then, both hold") {
+  CHECK(compare("2026-12-02: Ryan was back; standup held.",
+                "2026-12-01: Ryan was sick; standup skipped.") == Relation::distinct);
+  CHECK(compare("- 14:32 Deployed v2.2 to staging", "- 09:10 Deployed v2.1 to staging") ==
+        Relation::distinct);
+  // A fact stated in the present is stated again, whatever day logs it.
+  CHECK(compare("2026-12-03: The API timeout is 90s.", "2026-12-01: The API timeout is 60s.") ==
+        Relation::update);
+  CHECK(compare("- 14:32 Deployed v2.1 to staging", "- 09:10 Deployed v2.1 to staging") ==
+        Relation::duplicate);
+  // Without stamps, a past state is still replaced.
+  CHECK(compare("The API timeout was 90s.", "The API timeout was 60s.") == Relation::update);
+}
+
+TEST_CASE("claims: an issue's or a pull request's number names one of many") {
+  CHECK(compare("Ryan reviewed PR #845.", "Ryan reviewed PR #812.") == Relation::distinct);
+  CHECK(compare("PR #845 fixes the login bug.", "PR #812 fixes the login bug.") ==
+        Relation::distinct);
+  // What a copula states is its one value.
+  CHECK(compare("The fix is in PR #845.", "The fix is in PR #812.") == Relation::update);
+}
+
+TEST_CASE("claims: a season is a scope a fact holds in") {
+  CHECK(compare("Ryan commutes by train in winter.", "Ryan commutes by bike in summer.") ==
+        Relation::distinct);
+  CHECK(compare("Ryan commutes by train in winter.", "Ryan commutes by bike in winter.") !=
+        Relation::distinct);
+  // A thing named after a season is no scope.
+  CHECK(compare("The office closes at 17:00 since the winter schedule started.",
+                "The office closes at 18:00.") == Relation::update);
+}
+
+TEST_CASE("claims: a thing done again states the new value of the thing done") {
+  CHECK(compare("The billing service was rewritten in Go.",
+                "The billing service is written in Kotlin.") == Relation::update);
+  CHECK(compare("The offsite was rescheduled for June 3.",
+                "The offsite is scheduled for April 2.") == Relation::update);
+  // Not every "re" is doing again.
+  CHECK(compare("The order was refunded.", "The order was funded.") != Relation::duplicate);
+}
+
+TEST_CASE("claims: 'May' beside a day or a year is the month") {
+  CHECK(compare("The offsite is on May 3.", "The offsite is on June 3.") == Relation::update);
+  CHECK(compare("Ryan's flight is on 3 May.", "Ryan's flight is on 5 May.") == Relation::update);
+  CHECK(compare("Tests may fail on CI.", "Tests fail on CI.") == Relation::duplicate);
+  // "on" before a day says when, not that a switch is on.
+  CHECK(compare("The meeting is on Fridays.", "The meeting is on Mondays.") == Relation::update);
+  CHECK(compare("Dark mode is on", "Dark mode is off") == Relation::update);
+}
+
+TEST_CASE("claims: a group its subject is one of is one of many") {
+  CHECK(compare("Ryan is a member of the security guild.",
+                "Ryan is a member of the platform guild.") != Relation::update);
+  CHECK(compare("Ryan is part of the security guild.", "Ryan is part of the platform guild.") !=
+        Relation::update);
+  CHECK(compare("Ryan is no longer a member of the platform guild.",
+                "Ryan is a member of the platform guild.") == Relation::update);
+  CHECK(compare("Ryan is a member of the platform guild.",
+                "Ryan is a member of the platform guild") == Relation::duplicate);
+}
+
+TEST_CASE("claims: a qualifier that says everywhere narrows nothing") {
+  CHECK(compare("The feature flag `new-checkout` is on for everyone.",
+                "The feature flag `new-checkout` is off.") == Relation::update);
+  CHECK(compare("The timeout is 60 seconds in all regions.", "The timeout is 30 seconds.") ==
+        Relation::update);
+  CHECK(compare("The timeout is 60 seconds in production.", "The timeout is 30 seconds.") ==
+        Relation::distinct);
+}
+
+TEST_CASE("claims: a preference said to be the one now replaces the older") {
+  CHECK(compare("User now prefers Go for scripts.", "User prefers Python for scripts.") ==
+        Relation::update);
+  // Without "now" a second preference may be added; a tool used now may be one of two.
+  CHECK(compare("User prefers Go for scripts.", "User prefers Python for scripts.") !=
+        Relation::update);
+  CHECK(compare("The team now uses Jira.", "The team uses Slack.") != Relation::update);
+}
+
+TEST_CASE("claims: reported speech says what was said, of its speaker") {
+  CHECK(compare("Ryan said he prefers concise answers.", "Ryan prefers concise answers.") ==
+        Relation::duplicate);
+  CHECK(compare("Ryan told me his flight to Denver is on May 5.",
+                "Ryan's flight to Denver is on May 5.") == Relation::duplicate);
+  CHECK(compare("The user mentioned they are allergic to shellfish.",
+                "The user is allergic to shellfish.") == Relation::duplicate);
+  CHECK(compare("Ryan told me his flight to Denver moved to May 7.",
+                "Ryan's flight to Denver is on May 5.") == Relation::update);
+  // What was said of something else stays with whoever said it.
+  CHECK(compare("Ryan told me Omar is out sick today.", "Ryan told me Dana is out sick today.") ==
+        Relation::distinct);
+  CHECK(compare("Race note 8 says the cache job ran.", "Race note 7 says the cache job ran.") !=
+        Relation::duplicate);
+  // Another speaker's preference is theirs.
+  CHECK(compare("Dana said she prefers concise answers.", "Ryan prefers concise answers.") ==
+        Relation::distinct);
+  // A frame with too little said after it, or a long speaker, stays as written.
+  CHECK(compare("Ryan said no to the offsite.", "Ryan said yes to the offsite.") !=
+        Relation::duplicate);
 }

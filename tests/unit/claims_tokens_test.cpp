@@ -187,6 +187,42 @@ TEST_CASE("claims: what a contrast ', not X' names is passed over") {
   // "not only", "not yet" and a clause after "not" pass nothing over.
   CHECK(tokens_of("The cache is cleared nightly, not only on deploys.").passed_over.empty());
   CHECK(tokens_of("Works with Postgres, not yet with MySQL.").passed_over.empty());
-  CHECK(tokens_of("Deploys go out on Fridays, not Mondays because the team is off then.")
+  CHECK(tokens_of("Deploys go out on Fridays, not Mondays when half of the team is out of the "
+                  "office.")
             .passed_over.empty());
+}
+
+TEST_CASE("claims: a reason after a dash, 'because' or a closing parenthesis is set apart") {
+  const auto allergic =
+      tokens_of("Ryan is not allergic to penicillin — the 2025 test was negative.");
+  CHECK(allergic.reason == std::vector<std::string>{"2025", "negat", "test"});
+  CHECK(allergic.words == tokens_of("Ryan is not allergic to penicillin.").words);
+  CHECK(allergic.scopes.empty()); // "test" is the reason's, not a scope the claim holds in
+  CHECK(tokens_of("Builds are slow because the cache is cold").reason ==
+        std::vector<std::string>{"cach", "cold"});
+  CHECK(tokens_of("Ryan is not allergic (a skin check was negative).").reason.size() == 3);
+  CHECK(tokens_of("Always pin versions; otherwise builds break").words ==
+        tokens_of("Always pin versions").words);
+  CHECK(
+      tokens_of("Don't mock the database: we got burned when the migration failed").reason.size() ==
+      5);
+  // A superseded marker is no part of the claim, and no reason: the claim
+  // with it reads as the claim without it.
+  const auto marked = tokens_of("Keep PRs small - under 400 lines\n"
+                                "  <!-- superseded 2026-11-22: previously \"it was decided\" -->");
+  CHECK(marked.words == tokens_of("Keep PRs small - under 400 lines").words);
+  CHECK(marked.reason.empty());
+  // A section of several paragraphs has labels after its colons.
+  CHECK(tokens_of("## Solution: sync-lock\n\n**Symptom:** it stalls after a stale lock\n"
+                  "**Solution:** it was rebuilt")
+            .reason.empty());
+  // A label's colon opens its value.
+  CHECK(tokens_of("Owner: the platform team is on call").reason.empty());
+  // No reason: a thing named, an exception, a next step, a short claim, an aside with no verb.
+  for (const auto* text : {"Use pnpm — not npm", "Never deploy on Fridays — except hotfixes",
+                           "Run the migrations — then restart the workers",
+                           "Note — the VPN is required", "The API is v2 (the one in us-east-1)"}) {
+    CAPTURE(text);
+    CHECK(tokens_of(text).reason.empty());
+  }
 }
