@@ -4,9 +4,10 @@
 // pronoun.
 #include "claims/token_speech.hpp"
 
+#include "engram/text.hpp"
+
 #include <algorithm>
 #include <array>
-#include <cctype>
 
 namespace engram::claims::detail {
 namespace {
@@ -35,13 +36,6 @@ std::size_t count_words(std::string_view text) {
   return words;
 }
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 // Where the speaker starts: past a list marker ("- ", "* ", "1. ").
 std::size_t speaker_start(std::string_view text) {
   auto at = std::min(text.find_first_not_of(" \t"), text.size());
@@ -55,7 +49,7 @@ std::size_t speaker_start(std::string_view text) {
 } // namespace
 
 std::string reported_as_said(std::string_view text) {
-  const std::string lowered = lower(text);
+  const std::string lowered = text::lower(text);
   const auto start = speaker_start(text);
   // The first verb that reports: what comes before it is the speaker.
   auto at = std::string::npos;
@@ -79,7 +73,7 @@ std::string reported_as_said(std::string_view text) {
       return std::string(text);
     }
     const auto first_end = std::min(clause.find(' '), clause.size());
-    const auto first = lower(clause.substr(0, first_end));
+    const auto first = text::lower(clause.substr(0, first_end));
     std::string out(text.substr(0, start));
     if (first == "he" || first == "she" || first == "they") {
       out.append(speaker).append(clause.substr(first_end));
