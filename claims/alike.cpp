@@ -29,10 +29,11 @@ constexpr std::array<std::string_view, 22> k_where_words = {
 // Words that say a value changed, said of the thing instead of its value
 // ("Deploys were moved to Fridays", "Staging was upgraded to Postgres 16").
 // As written; compared stemmed.
-constexpr std::array<std::string_view, 20> k_change_words = {
-    "moved",    "changed",   "switched",  "upgraded",  "downgraded",  "bumped",  "raised",
-    "lowered",  "increased", "reduced",   "decreased", "rescheduled", "shifted", "updated",
-    "migrated", "pushed",    "postponed", "extended",  "renamed",     "set",
+constexpr std::array<std::string_view, 22> k_change_words = {
+    "moved",   "changed", "switched",  "upgraded", "downgraded", "bumped",
+    "raised",  "lowered", "increased", "reduced",  "decreased",  "rescheduled",
+    "shifted", "updated", "migrated",  "pushed",   "postponed",  "extended",
+    "renamed", "set",     "promoted",  "demoted",
 };
 
 // Units of one measure each: a value that changes may change its unit with

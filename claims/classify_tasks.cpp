@@ -40,8 +40,8 @@ constexpr std::array<std::string_view, 14> k_soon = {
 // Words that name a day a deadline falls on: "Rotate the key before
 // Friday" is a to-do, where "Rotate the key every Friday" is a rule.
 constexpr std::array<std::string_view, 10> k_deadline_days = {
-    "monday", "tuesday", "wednesday", "thursday", "friday",
-    "saturday", "sunday", "tomorrow", "tonight", "eod",
+    "monday",   "tuesday", "wednesday", "thursday", "friday",
+    "saturday", "sunday",  "tomorrow",  "tonight",  "eod",
 };
 
 // Words that open an instruction not to do something: it holds, it is no errand.
@@ -77,17 +77,28 @@ constexpr std::array<std::string_view, 35> k_session_labels = {
 
 // Phrases that open a line describing the session itself.
 constexpr std::array<std::string_view, 15> k_session_openers = {
-    "conversation with",     "session with",   "chat with",       "call with",
-    "resumed from",          "continued from", "this session",    "in this session",
-    "session type",          "heartbeat run",  "heartbeat check", "heartbeat ok",
-    "compacted the context", "context compacted", "context was compacted",
+    "conversation with",
+    "session with",
+    "chat with",
+    "call with",
+    "resumed from",
+    "continued from",
+    "this session",
+    "in this session",
+    "session type",
+    "heartbeat run",
+    "heartbeat check",
+    "heartbeat ok",
+    "compacted the context",
+    "context compacted",
+    "context was compacted",
 };
 
 // Phrases that open a line telling what the agent did in the session.
 constexpr std::array<std::string_view, 18> k_activity_openers = {
-    "working on", "worked on",   "spent",      "started on",  "continued on", "finished",
-    "helped",     "paired with", "looked at",  "looked into", "debugging",    "investigating",
-    "talked with", "talked to",  "spoke with", "spoke to",    "chatted with", "met with",
+    "working on",  "worked on",   "spent",      "started on",  "continued on", "finished",
+    "helped",      "paired with", "looked at",  "looked into", "debugging",    "investigating",
+    "talked with", "talked to",   "spoke with", "spoke to",    "chatted with", "met with",
 };
 
 // Words that measure how long the session spent on something ("for an hour").
@@ -117,7 +128,8 @@ template <const auto& Phrases> bool opened_by(const std::vector<std::string>& wo
 // Whether `words` set a deadline on a day ("before Friday", "by tomorrow").
 bool sets_deadline(const std::vector<std::string>& words) {
   for (std::size_t i = 0; i + 1 < words.size(); ++i) {
-    if ((words[i] == "by" || words[i] == "before") && detail::is_one_of<k_deadline_days>(words[i + 1])) {
+    if ((words[i] == "by" || words[i] == "before") &&
+        detail::is_one_of<k_deadline_days>(words[i + 1])) {
       return true;
     }
   }
@@ -196,6 +208,12 @@ bool is_session_metadata(std::string_view text) {
   const auto line = strip_line_start(text.substr(0, text.find('\n')));
   if (const auto label = label_of(line)) {
     const auto& name = label->first;
+    // "User: ryan" names the session's user; "User: data scientist, focused
+    // on observability" says who the user is, which holds after the session.
+    constexpr std::size_t k_user_name_words = 3;
+    if (name == "user" && words_of(label->second).size() > k_user_name_words) {
+      return false;
+    }
     // A label that is a session word, or opens with a phrase of two ("Context window at end").
     const bool prefixed =
         std::any_of(k_session_labels.begin(), k_session_labels.end(), [&](std::string_view phrase) {
@@ -203,8 +221,7 @@ bool is_session_metadata(std::string_view text) {
                  name.starts_with(std::string(phrase) + " ");
         });
     if (is_one_of<k_session_labels>(counted_label(name)) || prefixed ||
-        name.starts_with("session ") ||
-        name.ends_with(" of the session")) {
+        name.starts_with("session ") || name.ends_with(" of the session")) {
       return true;
     }
   }

@@ -403,7 +403,9 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
   std::optional<ClaimTokens> reread = detail::read_about(in, existing.tokens);
   if (in.subject != existing.tokens.subject && !reread) {
     if (!in.subject.empty() || in.negated == existing.tokens.negated) {
-      return {Relation::distinct, Why::other_subject, 0.0};
+      const auto held =
+          detail::holder_changed(in, existing.tokens, incoming.normal, existing.normal);
+      return held ? *held : Judgment{Relation::distinct, Why::other_subject, 0.0};
     }
     reread = existing.tokens;
     reread->subject.clear();

@@ -24,6 +24,11 @@ struct PreparedClaim {
   ClaimTokens tokens; // its comparison tokens
 };
 
+// Whether `tokens` say their subject owns, leads, maintains, manages or
+// heads something: one holder at a time may, so a claim of the same
+// predicate about another subject may update it (see detail::holder_changed).
+[[nodiscard]] bool states_holding(const ClaimTokens& tokens);
+
 // Prepares `text` for `compare_claims`.
 [[nodiscard]] PreparedClaim prepare(std::string_view text);
 

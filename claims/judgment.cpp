@@ -27,6 +27,21 @@ std::string said_beside(Why why, const ClaimTokens& in, const ClaimTokens& ex) {
                      listed_missing(in.reason, ex.reason));
 }
 
+// The reason for a verdict that either claim may be what holds: a word
+// replaced, a change that may add to the older, another holder.
+std::string either_holds(const Judgment& j, const ClaimTokens& in, const ClaimTokens& ex) {
+  constexpr std::string_view k_kept = ": both kept, for a person to judge";
+  if (j.why == Why::holder) {
+    return fmt::format("another holds it ({} → {}){}", listed_missing(ex.subject, in.subject),
+                       listed_missing(in.subject, ex.subject),
+                       j.relation == Relation::update ? std::string_view() : k_kept);
+  }
+  return fmt::format("same subject, {} ({} → {}){}",
+                     j.why == Why::joined ? "joined another" : "one word replaced",
+                     listed_missing(ex.predicate, in.predicate),
+                     listed_missing(in.predicate, ex.predicate), k_kept);
+}
+
 } // namespace
 
 std::string reason_for(const Judgment& j, const ClaimTokens& in, const ClaimTokens& ex) {
@@ -97,13 +112,9 @@ std::string reason_for(const Judgment& j, const ClaimTokens& in, const ClaimToke
                        listed_missing(ex.values, in.values), listed_missing(in.values, ex.values),
                        listed_missing(in.words, ex.words));
   case Why::substituted:
-    return fmt::format(
-        "same subject, one word replaced ({} → {}): both kept, for a person to judge",
-        listed_missing(ex.predicate, in.predicate), listed_missing(in.predicate, ex.predicate));
   case Why::joined:
-    return fmt::format("same subject, joined another ({} → {}): both kept, for a person to judge",
-                       listed_missing(ex.predicate, in.predicate),
-                       listed_missing(in.predicate, ex.predicate));
+  case Why::holder:
+    return either_holds(j, in, ex);
   case Why::different:
     break;
   }

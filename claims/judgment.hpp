@@ -37,6 +37,7 @@ enum class Why : unsigned char {
   reason_added,  // the same claim, with a reason the older lacks
   other_reason,  // the same claim, each with a reason the other lacks: both kept
   logged,        // two log lines of other days, each on what happened then: both hold
+  holder,        // another holds the one thing the older says its subject holds
 };
 
 // The evidence for a verdict.

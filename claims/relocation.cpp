@@ -2,6 +2,7 @@
 #include "claims/relocation.hpp"
 
 #include "claims/alike.hpp"
+#include "claims/compare.hpp"
 #include "claims/token_values.hpp"
 #include "claims/token_words.hpp"
 
@@ -17,14 +18,15 @@ enum class Leaves : unsigned char {
   place,    // where its subject is: one place, once moved to
   use,      // what it uses: one thing, once switched to
   employer, // where it works
-  team,     // the team it is on
+  team,     // the team or group it is on or a member of
   any,      // a place, a thing used or an employer, left
 };
 
 // What a change names as what it changed to: a name written capitalised
-// ("Braga", "Tyrell Corp"), a team ("the platform team"), or a thing named
-// by a common noun ("a standing desk"), which a claim it updates must name
-// by the same last word ("uses a treadmill desk").
+// ("Braga", "Tyrell Corp"), a team or group ("the platform team", "the
+// security guild"), or a thing named by a common noun ("a standing desk"),
+// which a claim it updates must name by the same last word ("uses a
+// treadmill desk").
 enum class Object : unsigned char { name, team, noun };
 
 // A change as written: its verb (a past: "moves to Braga next month" is
@@ -42,7 +44,7 @@ struct ChangeVerb {
   bool tentative = false;
 };
 
-constexpr std::array<ChangeVerb, 12> k_changes = {{
+constexpr std::array<ChangeVerb, 15> k_changes = {{
     {"moved", "to", Leaves::place},
     {"relocated", "to", Leaves::place},
     {"switched", "to", Leaves::use},
@@ -50,10 +52,13 @@ constexpr std::array<ChangeVerb, 12> k_changes = {{
     {"joined", "", Leaves::employer, Object::name, false, true},
     {"started", "at", Leaves::employer, Object::name, false, true},
     {"left", "", Leaves::any, Object::name, true, false},
+    {"quit", "", Leaves::any, Object::name, true, false},
     {"moved", "to", Leaves::team, Object::team},
     {"switched", "to", Leaves::team, Object::team},
     {"transferred", "to", Leaves::team, Object::team},
     {"joined", "", Leaves::team, Object::team, false, true},
+    {"left", "", Leaves::team, Object::team, true, false},
+    {"quit", "", Leaves::team, Object::team, true, false},
     {"switched", "to", Leaves::use, Object::noun},
 }};
 
@@ -70,6 +75,10 @@ constexpr std::array<std::string_view, 3> k_using = {"use", "run", "pref"};
 // in Vault"; "Marta manages the Lisbon office" says no place Marta is.
 constexpr std::array<std::string_view, 3> k_kept_at = {"track", "handl", "manag"};
 constexpr std::array<std::string_view, 2> k_working = {"work", "employ"};
+
+// Stems of the verbs whose object has one holder at a time: a service is
+// owned, a team led, a project maintained by one.
+constexpr std::array<std::string_view, 5> k_holding = {"own", "lead", "maintain", "manag", "head"};
 
 // Articles: what follows one is named by a common noun.
 constexpr std::array<std::string_view, 3> k_articles = {"a", "an", "the"};
@@ -89,11 +98,37 @@ const std::string& verb_of(const ClaimTokens& claim) {
                                                                          : claim.sequence.front();
 }
 
-// Whether `claim` says which team its subject is on: "is on the platform
-// team", "works in the platform team".
+// Nouns that name a group one is on or a member of, of many such groups.
+constexpr std::array<std::string_view, 12> k_groups = {
+    "team",  "guild",  "club",    "committee", "board", "band",
+    "choir", "league", "council", "squad",     "crew",  "group",
+};
+
+// Whether `claim`'s predicate names a group (see k_groups), by its stem.
+bool names_group(const ClaimTokens& claim) {
+  static const auto stems = [] {
+    std::vector<std::string> out;
+    for (const auto group : k_groups) {
+      out.push_back(comparable_stem(std::string(group)));
+    }
+    return out;
+  }();
+  return std::any_of(stems.begin(), stems.end(),
+                     [&](const std::string& stem) { return holds(claim.predicate, stem); });
+}
+
+// Whether `claim` says which team or group its subject is on: "is on the
+// platform team", "works in the platform team", "is a member of the
+// security guild".
 bool on_team(const ClaimTokens& claim) {
-  return claim.copular && holds(claim.predicate, "team") &&
-         (claim.verb.empty() || claim.verb == "work");
+  const bool on = claim.copular && (claim.verb.empty() || claim.verb == "work");
+  return (on || claim.verb == "member") && names_group(claim);
+}
+
+// The word that states `claim`'s membership as its words hold it ("memb"
+// of "is a member of"), or its verb for any other claim.
+std::string team_verb(const ClaimTokens& claim) {
+  return claim.verb == "member" && !claim.sequence.empty() ? claim.sequence.front() : claim.verb;
 }
 
 // Whether `verb` says where `claim`'s subject is: "lives in", "is kept in",
@@ -119,7 +154,7 @@ std::optional<std::string> state_verb(const ClaimTokens& claim, const ChangeVerb
   case Leaves::employer:
     return work && !on_team(claim) ? std::optional(verb) : std::nullopt;
   case Leaves::team:
-    return on_team(claim) ? std::optional(claim.verb) : std::nullopt;
+    return on_team(claim) ? std::optional(team_verb(claim)) : std::nullopt;
   case Leaves::any:
     return (place || use || work) && !on_team(claim) ? std::optional(verb) : std::nullopt;
   }
@@ -173,10 +208,6 @@ ClaimTokens changed_as_state(ClaimTokens mover, const ClaimTokens& other, const 
   return mover;
 }
 
-// Where what a change changed to ends when it starts at `at`, named as
-// `object` asks: past a name's words (in `proper`); past "the", up to three
-// words and "team"; past an article and up to three values or words that
-// neither say when nor are function words. 0 when there is none there.
 // Where one lives, moved into somewhere: "moved to a house in York" moves to York.
 constexpr std::array<std::string_view, 6> k_dwellings = {"house", "flat",  "apartment",
                                                          "home",  "condo", "cabin"};
@@ -196,6 +227,11 @@ std::size_t past_dwelling(const std::vector<Token>& ordered, std::size_t at) {
   return at;
 }
 
+// Where what a change changed to ends when it starts at `at`, named as
+// `object` asks: past a name's words (in `proper`); past "the", up to three
+// words and a group's noun ("team", "guild"); past an article and up to
+// three values or words that neither say when nor are function words. 0
+// when there is none there.
 std::size_t object_end(const std::vector<Token>& ordered, std::size_t at,
                        const std::unordered_set<std::string>& proper, Object object) {
   if (at >= ordered.size() || ordered[at].value) {
@@ -211,7 +247,7 @@ std::size_t object_end(const std::vector<Token>& ordered, std::size_t at,
     return end > at ? end : 0;
   case Object::team:
     for (std::size_t k = at + 1; ordered[at].text == "the" && word(k) && k <= at + 4; ++k) {
-      if (ordered[k].text == "team") {
+      if (is_listed(k_groups, ordered[k].text)) {
         return k > at + 1 ? k + 1 : 0; // "joined the team" names none
       }
     }
@@ -320,8 +356,41 @@ bool states_what_changes_leave(const ClaimTokens& claim) {
          on_team(claim);
 }
 
+std::optional<Judgment> holder_changed(const ClaimTokens& in, const ClaimTokens& ex,
+                                       std::string_view in_normal, std::string_view ex_normal) {
+  const auto names_the = [](std::string_view normal, const std::string& verb) {
+    for (auto at = normal.find(verb); at != std::string_view::npos;
+         at = normal.find(verb, at + 1)) {
+      const auto space = normal.find(' ', at);
+      if (space != std::string_view::npos && normal.substr(space + 1).starts_with("the ")) {
+        return true;
+      }
+    }
+    return false;
+  };
+  const bool holding = states_holding(in) && in.sequence == ex.sequence &&
+                       in.predicate == ex.predicate && in.values == ex.values && !in.negated &&
+                       !ex.negated;
+  const bool others =
+      !ex.subject.empty() && missing(in.subject, ex.subject).size() == in.subject.size();
+  if (!holding || !others || !names_the(in_normal, in.sequence.front()) ||
+      !names_the(ex_normal, ex.sequence.front())) {
+    return std::nullopt;
+  }
+  return Judgment{in.now ? Relation::update : Relation::uncertain, Why::holder, 0.5};
+}
+
 bool relate_alike(const ClaimTokens& in, const ClaimTokens& ex) {
   return in.verb == ex.verb || (states_place(in, in.verb) && states_place(ex, ex.verb));
 }
 
 } // namespace engram::claims::detail
+
+namespace engram::claims {
+
+bool states_holding(const ClaimTokens& tokens) {
+  return !tokens.subject.empty() && !tokens.sequence.empty() &&
+         detail::is_listed(detail::k_holding, tokens.sequence.front());
+}
+
+} // namespace engram::claims

@@ -12,6 +12,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -57,6 +58,16 @@ struct ChangeRead {
 // at", "is on the … team"): compared with a claim of such a change, its
 // verb is read in the change's place.
 [[nodiscard]] bool states_what_changes_leave(const ClaimTokens& claim);
+
+// The judgment of two claims that say another holds one thing ("Marco owns
+// the billing service now" after "Priya owns the billing service"): one
+// holder at a time owns, leads, maintains, manages or heads a thing named
+// with "the" (`in_normal` and `ex_normal` are the claims' normalised
+// texts). It replaces the older when it says so ("now"), else both are kept
+// and flagged: there may be two. nullopt for claims that say no such thing.
+[[nodiscard]] std::optional<Judgment> holder_changed(const ClaimTokens& in, const ClaimTokens& ex,
+                                                     std::string_view in_normal,
+                                                     std::string_view ex_normal);
 
 // Whether the verbs of two claims relate their subjects to their values
 // alike: the same verb (or both a copula), or two that say where a thing is

@@ -48,10 +48,10 @@ constexpr std::array<std::string_view, 48> k_base_verbs = {
 // Past tenses no suffix shows ("Deploy 412 went out", "The job ran twice"):
 // verbs as the "-ed" of a regular one is. Not those also read as adjectives
 // or nouns before a noun ("the left panel", "a lost-and-found box").
-constexpr std::array<std::string_view, 24> k_irregular_pasts = {
-    "went",    "ran",    "took",  "got",   "kept",  "held",  "sent",  "broke",
-    "sat",     "knew",   "spoke", "came",  "began", "wrote", "gave",  "became",
-    "brought", "bought", "told",  "spent", "won",   "fell",  "froze", "left",
+constexpr std::array<std::string_view, 25> k_irregular_pasts = {
+    "went", "ran",   "took", "got",   "kept",  "held", "sent",   "broke",   "sat",
+    "knew", "spoke", "came", "began", "wrote", "gave", "became", "brought", "bought",
+    "told", "spent", "won",  "fell",  "froze", "left", "quit",
 };
 
 // The most tokens a subject said to be "the" something has ("Priya", "Ana
@@ -139,11 +139,13 @@ bool is_verb_like(std::string_view word) {
 }
 
 // Whether `word` has the shape of a participle ("invalidated", "running",
-// "written"), and is not a name written capitalised ("Memcached").
+// "written"), and is not a name written capitalised ("Memcached"). A word
+// in "-een" is no participle ("green", "screen") but "seen" and its kin.
 bool is_participle(std::string_view word, const std::unordered_set<std::string>& proper) {
+  const bool een = word.ends_with("een") && !word.ends_with("seen");
   const bool shaped = (word.size() >= 4 && word.ends_with("ed")) ||
                       (word.size() >= 5 && word.ends_with("ing")) ||
-                      (word.size() >= 5 && word.ends_with("en"));
+                      (word.size() >= 5 && word.ends_with("en") && !een);
   return shaped && !proper.contains(std::string(word));
 }
 

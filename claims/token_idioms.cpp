@@ -8,7 +8,9 @@
 #include "claims/token_words.hpp"
 #include "claims/tokens.hpp"
 
+#include <algorithm>
 #include <array>
+#include <string>
 #include <string_view>
 
 namespace engram::claims::detail {
@@ -179,6 +181,39 @@ bool states_membership(const std::vector<Token>& out, std::size_t w) {
   }
   return w + 1 < out.size() && !out[w].value && is_listed(k_members, out[w].text) &&
          !out[w + 1].value && (out[w + 1].text == "of" || out[w + 1].text == "to");
+}
+
+std::string contrast_as_choice(std::string_view text) {
+  // What may follow "not" without a thing passed over: "not only", "not yet".
+  constexpr std::array<std::string_view, 12> k_not_a_thing = {
+      "only", "just",  "yet",  "always", "necessarily", "even",
+      "all",  "every", "sure", "much",   "quite",       "entirely"};
+  // A contrast names one thing, in a few words up to the end of its line
+  // (or of its parenthesis); a longer tail is a clause.
+  constexpr std::size_t k_tail_words = 4;
+  // Written after a comma or a semicolon alike, or inside a parenthesis.
+  const auto at = std::min({text.find(", not "), text.find("; not "), text.find(" (not ")});
+  if (at == std::string_view::npos || at == 0) {
+    return std::string(text);
+  }
+  const bool bracketed = text[at + 1] == '(';
+  const auto tail_at = at + std::string_view(", not ").size();
+  const auto tail_end =
+      std::min(text.find_first_of(bracketed ? ")\n" : ",;\n", tail_at), text.size());
+  if (bracketed && (tail_end == text.size() || text[tail_end] != ')')) {
+    return std::string(text);
+  }
+  const auto tail = text.substr(tail_at, tail_end - tail_at);
+  const auto first = tail.substr(0, tail.find(' '));
+  const auto words = static_cast<std::size_t>(std::count(tail.begin(), tail.end(), ' ')) + 1;
+  if (tail.empty() || words > k_tail_words || is_listed(k_not_a_thing, first)) {
+    return std::string(text);
+  }
+  if (bracketed) { // the parenthesis taken off: what follows it goes on
+    return std::string(text.substr(0, at)) + " instead of " + std::string(tail) +
+           std::string(text.substr(tail_end + 1));
+  }
+  return std::string(text.substr(0, at)) + " instead of " + std::string(text.substr(tail_at));
 }
 
 } // namespace engram::claims::detail

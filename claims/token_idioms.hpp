@@ -4,6 +4,7 @@
 #include "claims/subject.hpp"
 
 #include <string>
+#include <string_view>
 #include <unordered_set>
 #include <vector>
 
@@ -16,6 +17,12 @@ namespace engram::claims::detail {
 // instruction ("Make sure to", "Be sure to", "Remember to", "Lena asked me
 // to"): the instruction follows.
 bool drop_idioms(std::vector<Token>& out);
+
+// `text` with a contrast written ", not X" (or "; not X", or "(not X)") as
+// "instead of X": "Post it in #ops now, not #general" chooses #ops over
+// #general as "Post it in #ops instead of #general" does, and so does "Post
+// it in #ops (not #general)". Not "not only", "not yet" and the like.
+[[nodiscard]] std::string contrast_as_choice(std::string_view text);
 
 // Reads the "get" of a passive after its subject as the copula it stands
 // for: "Payments get processed through Stripe" says what "Payments are

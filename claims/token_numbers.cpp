@@ -7,6 +7,7 @@
 #include "claims/token_values.hpp"
 #include "claims/tokens.hpp"
 #include "claims/words.hpp"
+#include "engram/text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -32,6 +33,62 @@ bool one_in_a_name(std::string_view text) {
     }
   }
   return false;
+}
+
+// Nouns that, before a number, name one of many: "shard 3" is a thing, as
+// web-1 is, where "page 100" measures.
+constexpr std::array<std::string_view, 36> k_designators = {
+    "shard", "node",     "server",    "host",    "rule",     "step",     "phase",
+    "room",  "floor",    "partition", "replica", "worker",   "slot",     "rack",
+    "item",  "issue",    "ticket",    "pr",      "cluster",  "building", "gate",
+    "lane",  "terminal", "desk",      "chapter", "section",  "part",     "task",
+    "bug",   "case",     "bay",       "pod",     "instance", "number",
+};
+
+// Whether `text` writes the designator `word` as the name of something with
+// versions: before a version written with its "v" ("server v2"), or, for
+// "node", capitalised after a word, where a sentence would not start, as
+// the runtime Node.js is ("Use Node 22"), which a cluster's node 3 is not.
+// Its number is then a value of its own.
+bool names_a_version(std::string_view text, std::string_view word) {
+  const std::string lowered = text::lower(text);
+  for (auto at = lowered.find(word); at != std::string::npos; at = lowered.find(word, at + 1)) {
+    const bool starts = at == 0 || std::isalnum(static_cast<unsigned char>(lowered[at - 1])) == 0;
+    auto next = at + word.size();
+    if (!starts || next >= text.size() || text[next] != ' ') {
+      continue;
+    }
+    next = text.find_first_not_of(' ', next);
+    if (next == std::string_view::npos) {
+      continue;
+    }
+    const auto digit_at = [&](std::size_t k) {
+      return k < text.size() && std::isdigit(static_cast<unsigned char>(text[k])) != 0;
+    };
+    const bool v_version = (text[next] == 'v' || text[next] == 'V') && digit_at(next + 1);
+    const auto before = at == 0 ? std::string_view::npos : text.find_last_not_of(' ', at - 1);
+    const bool after_word = before != std::string_view::npos &&
+                            std::isalnum(static_cast<unsigned char>(text[before])) != 0;
+    const bool runtime = word == "node" && text.substr(at, 4) == "Node" && after_word;
+    if (v_version || (runtime && digit_at(next))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Each designator before a number joined with it into the thing it names:
+// "shard 3" is shard-3, one of many (see names_a_version for the exceptions).
+void designate_numbers(std::vector<Token>& tokens, std::string_view text) {
+  for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
+    auto& a = tokens[i];
+    const auto& b = tokens[i + 1];
+    if (!a.value && b.value && is_plain_number(b.text) && is_listed(k_designators, a.text) &&
+        !names_a_version(text, a.text)) {
+      a = {a.text + "-" + b.text, true, b.boundary, a.opener};
+      tokens.erase(tokens.begin() + static_cast<long>(i) + 1);
+    }
+  }
 }
 
 } // namespace
@@ -200,6 +257,7 @@ void read_numbers(std::vector<Token>& tokens, std::string_view text) {
   percent_as_sign(tokens);
   one_as_number(tokens, text);
   join_numbers(tokens);
+  designate_numbers(tokens, text);
   onward_as_bound(tokens);
   bounds_as_one(tokens);
   limit_as_bound(tokens);

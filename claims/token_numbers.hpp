@@ -38,8 +38,8 @@ void clock_times(std::vector<Token>& tokens);
 void onward_as_bound(std::vector<Token>& tokens);
 
 // The numbers of `text`'s tokens read as they are meant: clock_times,
-// one_as_number, join_numbers, onward_as_bound, bounds_as_one, then
-// limit_as_bound.
+// one_as_number, join_numbers, designate_numbers, onward_as_bound,
+// bounds_as_one, then limit_as_bound.
 void read_numbers(std::vector<Token>& tokens, std::string_view text);
 
 } // namespace engram::claims::detail

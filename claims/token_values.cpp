@@ -52,16 +52,6 @@ constexpr std::array<std::string_view, 28> k_number_words = {
     "thirty",   "forty",   "fifty",   "sixty",     "seventy",  "eighty",   "ninety",
 };
 
-// Nouns that, before a number, name one of many: "shard 3" is a thing, as
-// web-1 is, where "page 100" measures.
-constexpr std::array<std::string_view, 36> k_designators = {
-    "shard", "node",     "server",    "host",    "rule",     "step",     "phase",
-    "room",  "floor",    "partition", "replica", "worker",   "slot",     "rack",
-    "item",  "issue",    "ticket",    "pr",      "cluster",  "building", "gate",
-    "lane",  "terminal", "desk",      "chapter", "section",  "part",     "task",
-    "bug",   "case",     "bay",       "pod",     "instance", "number",
-};
-
 // Words that scale the number before them.
 constexpr std::array<std::pair<std::string_view, double>, 5> k_magnitudes = {{
     {"thousand", 1e3},
@@ -207,6 +197,15 @@ std::string canonical_value(std::string_view token) {
     if (c == ',' && digit_before && digit_after) {
       continue;
     }
+    // A range written with an en or em dash is the one written with a
+    // hyphen: "10:00–12:00" is "10:00-12:00".
+    const auto dash = token.substr(i, 3);
+    if ((dash == "\xE2\x80\x93" || dash == "\xE2\x80\x94") && digit_before &&
+        i + 3 < token.size() && token[i + 3] >= '0' && token[i + 3] <= '9') {
+      value += '-';
+      i += 2;
+      continue;
+    }
     value += c;
   }
   // A symbol written after its amount goes before it: "600€" is "€600".
@@ -243,8 +242,8 @@ std::string canonical_value(std::string_view token) {
   return value;
 }
 
-// Numbers joined with the words around them that say what they are:
-// "2.5 million" is 2500000 (as "2,500,000" is), "shard 3" the thing shard-3.
+// Numbers joined with the words that scale them: "2.5 million" is 2500000
+// (as "2,500,000" is).
 void join_numbers(std::vector<Token>& tokens) {
   for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
     auto& a = tokens[i];
@@ -256,12 +255,7 @@ void join_numbers(std::vector<Token>& tokens) {
         a.text = number_text(std::stod(a.text) * scale->second);
         a.boundary = b.boundary;
         tokens.erase(tokens.begin() + static_cast<long>(i) + 1);
-        continue;
       }
-    }
-    if (!a.value && b.value && is_plain_number(b.text) && is_listed(k_designators, a.text)) {
-      a = {a.text + "-" + b.text, true, b.boundary, a.opener};
-      tokens.erase(tokens.begin() + static_cast<long>(i) + 1);
     }
   }
 }

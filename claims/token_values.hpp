@@ -77,8 +77,8 @@ void naming_as_apposition(std::vector<Token>& tokens,
 // "600€" as "€600"; an ordinal ("5th") stays one.
 [[nodiscard]] std::string canonical_value(std::string_view token);
 
-// Numbers joined with the words around them that say what they are:
-// "2.5 million" is 2500000 (as "2,500,000" is), "shard 3" the thing shard-3.
+// Numbers joined with the words that scale them: "2.5 million" is 2500000
+// (as "2,500,000" is).
 void join_numbers(std::vector<Token>& tokens);
 
 // The number a number word, or two joined by a hyphen ("thirty-five"), stands

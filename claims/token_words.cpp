@@ -4,6 +4,7 @@
 #include "claims/token_words.hpp"
 
 #include "claims/token_values.hpp"
+#include "claims/words.hpp"
 #include "store/tags.hpp"
 
 #include <algorithm>
@@ -111,12 +112,13 @@ std::string ordinal_value(const std::vector<Token>& out, std::size_t w) {
 // are: "used to" that says a habit ended ("The job used to send a digest":
 // it no longer does; "is used to send" and "got used to" say something
 // else), a verb that ends what follows it ("quit smoking", "stopped using
-// Slack": no longer smokes, no longer uses it), and "dislikes" or
+// Slack": no longer smokes, no longer uses it; "Stop using Yarn": do not
+// use it), and "dislikes" or
 // "disallows" ("not likes", "not allows").
 void mark_inner_negations(std::vector<Token>& out) {
   constexpr std::array<std::string_view, 11> k_before_use = {
       "is", "are", "was", "were", "be", "been", "being", "get", "gets", "got", "getting"};
-  constexpr std::array<std::string_view, 6> k_ending = {"quit",    "quits", "quitting",
+  constexpr std::array<std::string_view, 7> k_ending = {"quit",    "quits", "quitting", "stop",
                                                         "stopped", "stops", "ceased"};
   std::vector<Token> marked;
   marked.reserve(out.size() + 1);
@@ -438,30 +440,6 @@ std::string time_clause_last(std::string_view text) {
          std::string(text.substr(start, comma - start));
 }
 
-std::string contrast_as_choice(std::string_view text) {
-  // What may follow "not" without a thing passed over: "not only", "not yet".
-  constexpr std::array<std::string_view, 12> k_not_a_thing = {
-      "only", "just",  "yet",  "always", "necessarily", "even",
-      "all",  "every", "sure", "much",   "quite",       "entirely"};
-  // A contrast names one thing, in a few words up to the end of its line;
-  // a longer tail is a clause.
-  constexpr std::size_t k_tail_words = 4;
-  // Written after a comma or a semicolon alike.
-  const auto at = std::min(text.find(", not "), text.find("; not "));
-  if (at == std::string_view::npos || at == 0) {
-    return std::string(text);
-  }
-  const auto tail_at = at + std::string_view(", not ").size();
-  const auto tail_end = std::min(text.find_first_of(",;\n", tail_at), text.size());
-  const auto tail = text.substr(tail_at, tail_end - tail_at);
-  const auto first = tail.substr(0, tail.find(' '));
-  const auto words = static_cast<std::size_t>(std::count(tail.begin(), tail.end(), ' ')) + 1;
-  if (tail.empty() || words > k_tail_words || is_listed(k_not_a_thing, first)) {
-    return std::string(text);
-  }
-  return std::string(text.substr(0, at)) + " instead of " + std::string(text.substr(tail_at));
-}
-
 // Words that agents' notes and instructions use for one another, as the one
 // word each is read as: "Always answer in British English" is the
 // instruction "Always reply in British English". Only words that mean the
@@ -472,15 +450,17 @@ const std::unordered_map<std::string_view, std::string_view>& same_words() {
       {"reply", "answer"},     {"replies", "answer"},    {"replied", "answer"},
       {"replying", "answer"},  {"respond", "answer"},    {"responds", "answer"},
       {"responded", "answer"}, {"responding", "answer"}, {"response", "answer"},
-      {"responses", "answer"}, {"called", "named"},
+      {"responses", "answer"}, {"called", "named"},      {"begin", "start"},
+      {"begins", "start"},     {"began", "start"},       {"begun", "start"},
+      {"beginning", "start"},
   };
   return k_same;
 }
 
 std::string comparable_stem(const std::string& word) {
   // The word another word stands for, else an irregular verb's regular form.
-  std::string read = word;
-  if (const auto same = same_words().find(word); same != same_words().end()) {
+  std::string read = claims::american_spelling(word);
+  if (const auto same = same_words().find(read); same != same_words().end()) {
     read = same->second;
   } else if (const auto irregular = detail::irregular_verbs().find(word);
              irregular != detail::irregular_verbs().end()) {

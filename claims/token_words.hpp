@@ -83,10 +83,4 @@ void compound_heads(std::vector<Token>& out);
 // release", where a qualifier is read.
 [[nodiscard]] std::string time_clause_last(std::string_view text);
 
-// `text` with a contrast written ", not X" (or "; not X") as "instead of
-// X": "Post it in #ops now, not #general" chooses #ops over #general as
-// "Post it in #ops instead of #general" does. Not "not only", "not yet"
-// and the like.
-[[nodiscard]] std::string contrast_as_choice(std::string_view text);
-
 } // namespace engram::claims::detail

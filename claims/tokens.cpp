@@ -91,12 +91,15 @@ void take_value_words(std::vector<Token>& out) {
       // "from now on" says since when, not that anything is switched on.
       const bool from_now = w >= 2 && out[w - 1].text == "now" && out[w - 2].text == "from";
       // "is on the data team", "is on 18", "is on Fridays": where or when,
-      // not a switch turned on.
+      // not a switch turned on; after a copula, nor is "are on Rails 7.0",
+      // where "is on for staging" is.
+      const bool copula = w > 0 && (out[w - 1].text == "is" || out[w - 1].text == "are");
       const bool switched_on =
           out[w].text == "on" && !from_now &&
           (w + 1 == out.size() ||
            (w > 0 && !out[w - 1].value && detail::is_listed(k_switch_words, out[w - 1].text) &&
             !out[w + 1].value && !detail::is_listed(k_noun_openers, out[w + 1].text) &&
+            (!copula || is_stopword(out[w + 1].text)) &&
             value_word(out[w + 1].text, role_of(out[w + 1].text)).empty() &&
             !detail::is_month_may(out, w + 1)));
       if (switched_on) {

@@ -83,7 +83,8 @@ bool is_plain_phrase(std::string_view phrase) {
 }
 
 // Whether the words from `at` on start with plain `phrase`.
-bool starts_with_plain(const std::vector<std::string>& words, std::size_t at, std::string_view phrase) {
+bool starts_with_plain(const std::vector<std::string>& words, std::size_t at,
+                       std::string_view phrase) {
   while (true) {
     const auto space = phrase.find(' ');
     if (at >= words.size() || words[at] != phrase.substr(0, space)) {
@@ -225,6 +226,24 @@ std::string without_code(std::string_view text) {
     i = close + run;
   }
   return out;
+}
+
+std::string american_spelling(const std::string& word) {
+  constexpr std::size_t k_shortest = 6;
+  if (word.size() < k_shortest) {
+    return word;
+  }
+  for (const std::string_view ending : {"ise", "ised", "ises", "ising", "isation", "isations"}) {
+    if (word.ends_with(ending)) {
+      return word.substr(0, word.size() - ending.size()) + "iz" + std::string(ending.substr(2));
+    }
+  }
+  for (const std::string_view ending : {"our", "ours", "oured", "ouring"}) {
+    if (word.ends_with(ending)) {
+      return word.substr(0, word.size() - ending.size()) + "or" + std::string(ending.substr(3));
+    }
+  }
+  return word;
 }
 
 } // namespace engram::claims

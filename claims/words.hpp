@@ -21,6 +21,12 @@ namespace engram::claims {
 [[nodiscard]] std::vector<std::string>
 words_of(std::string_view text, std::size_t most = std::numeric_limits<std::size_t>::max());
 
+// `word` spelt as American English spells it, where British English spells
+// it otherwise: "summarise" as "summarize", "colour" as "color". Both
+// spellings of a word read alike; a short word ("rise", "hour") is left
+// as it is, and another word never becomes one of these.
+[[nodiscard]] std::string american_spelling(const std::string& word);
+
 // Whether `words` holds `phrase` (space-separated words) as consecutive words.
 [[nodiscard]] bool has_phrase(const std::vector<std::string>& words, std::string_view phrase);
 

@@ -197,6 +197,27 @@ std::vector<std::uint32_t> ClaimIndex::passed_over_by(const ClaimTable::Shape& i
   return out;
 }
 
+std::vector<std::uint32_t> ClaimIndex::same_holding(const ClaimTable::Shape& in,
+                                                    const ClaimTable& table) const {
+  std::vector<std::uint32_t> out;
+  if (!claims::states_holding(in.prepared.tokens) || in.predicate_words.empty()) {
+    return out;
+  }
+  const std::vector<std::uint32_t>* rarest = nullptr;
+  for (const auto token : in.predicate_words) {
+    const auto& postings = postings_of(token);
+    if (rarest == nullptr || postings.size() < rarest->size()) {
+      rarest = &postings;
+    }
+  }
+  for (const auto id : *rarest) {
+    if (table.shape(id).predicate_words == in.predicate_words) {
+      out.push_back(id);
+    }
+  }
+  return out;
+}
+
 std::vector<std::uint32_t> ClaimIndex::same_subject(const ClaimTable::Shape& in,
                                                     const ClaimTable& table) const {
   const std::vector<std::uint32_t>* rarest = nullptr;
@@ -443,6 +464,8 @@ std::vector<ClaimMatch> ClaimIndex::related(std::uint32_t incoming, const ClaimT
     auto more = in.subject.empty() ? std::vector<std::uint32_t>{} : same_subject(in, table);
     const auto over = passed_over_by(in, table);
     more.insert(more.end(), over.begin(), over.end());
+    const auto held = same_holding(in, table);
+    more.insert(more.end(), held.begin(), held.end());
     std::sort(more.begin(), more.end());
     more.erase(std::unique(more.begin(), more.end()), more.end());
     const auto counted = candidates.size();

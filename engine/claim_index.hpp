@@ -157,6 +157,12 @@ private:
   std::vector<std::uint32_t> same_subject(const ClaimTable::Shape& in,
                                           const ClaimTable& table) const;
 
+  // The texts of the layer whose predicate's words are `in`'s, when `in`
+  // says its subject holds something one holder at a time may
+  // (claims::states_holding): they may say another holds it now.
+  std::vector<std::uint32_t> same_holding(const ClaimTable::Shape& in,
+                                          const ClaimTable& table) const;
+
   // The texts of the layer that state what `in`, a choice, passes over and
   // are no choice themselves: it may update them (claims::relation).
   std::vector<std::uint32_t> passed_over_by(const ClaimTable::Shape& in,

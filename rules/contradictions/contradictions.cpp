@@ -145,9 +145,9 @@ private:
     }
     for (const auto& [a, b] : findings.uncertain) {
       store.record(Action{"", "uncertain", a.text, a.path, b.path,
-                          "the same subject as \"" +
+                          "may contradict \"" +
                               knowledge::one_line(knowledge::split_markers(b.text).own) +
-                              "\", one word replaced: both kept, for a person to judge"});
+                              "\": both kept, for a person to judge which holds"});
     }
   }
 

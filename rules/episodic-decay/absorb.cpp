@@ -122,8 +122,8 @@ void EpisodicDecayRule::absorb(StoreView& store, const Claim& claim, const std::
   if (uncertain) {
     store.record(Action{"", "flagged", claim.text, source, target,
                         "kept beside \"" + one_line(*uncertain) +
-                            "\": the same subject, one word replaced; both kept, for a person "
-                            "to judge which holds"});
+                            "\": either may be what holds now; both kept, for a person to "
+                            "judge which"});
   }
   store.replace_in_body(target, edit->at, edit->count, edit->text);
   m_headings.wrote(store, target, added);
@@ -316,9 +316,9 @@ void EpisodicDecayRule::supersede(StoreView& store, const Claim& claim, const st
   while (!own.empty() && (own.back() == '\n' || own.back() == '\r')) {
     own.pop_back();
   }
-  std::string replacement =
-      is_item(old_text) ? (is_item(claim.text) ? claim.text : "- " + claim.text)
-                        : as_paragraph_line(claim.text);
+  std::string replacement = is_item(old_text)
+                                ? (is_item(claim.text) ? claim.text : "- " + claim.text)
+                                : as_paragraph_line(claim.text);
   const std::string indent = is_item(old_text) ? "  " : "";
   replacement += "\n" + indent + superseded_marker(store.today(), own) + markers;
   if (at == std::string::npos) {

@@ -178,6 +178,9 @@ TEST_CASE("claims: lines about the session itself are metadata") {
     CHECK(classify(text) == ClaimKind::metadata);
   }
   CHECK(classify("The owner of the billing service is Priya.") == ClaimKind::factual);
+  // The session's user is named in a few words; a description says who the user is.
+  CHECK(classify("User: ryan") == ClaimKind::metadata);
+  CHECK(classify("User: data scientist, focused on observability.") != ClaimKind::metadata);
 }
 
 TEST_CASE("claims: where things are kept is a reference when a place is named") {

@@ -1509,3 +1509,94 @@ TEST_CASE("claims: reported speech says what was said, of its speaker") {
   CHECK(compare("Ryan said no to the offsite.", "Ryan said yes to the offsite.") !=
         Relation::duplicate);
 }
+
+TEST_CASE("claims: a designator written as a name with versions is no thing of many") {
+  // "Node" capitalised inside a sentence is the runtime, and "v" marks a
+  // version: the number is its value, as "Python 3.12"'s is.
+  CHECK(compare("Use Node 22 — it is the LTS now.", "Use Node 18 — it is the LTS.") ==
+        Relation::update);
+  CHECK(compare("The CI image ships Node 22.", "The CI image ships Node 18.") == Relation::update);
+  CHECK(compare("Use node v22.", "Use node v18.") == Relation::update);
+  // A cluster's node, lower-case or opening the sentence, is one of many.
+  CHECK(compare("Node 5 is unreachable.", "Node 3 is unreachable.") == Relation::distinct);
+  CHECK(compare("Node 5 is down.", "node 3 is down.") == Relation::distinct);
+  CHECK(compare("Server 5 is down.", "Server 3 is down.") == Relation::distinct);
+}
+
+TEST_CASE("claims: leaving a team or a group ends being on it") {
+  CHECK(compare("Ryan left the platform guild.", "Ryan is a member of the platform guild.") ==
+        Relation::update);
+  CHECK(compare("Ryan quit the book club last month.", "Ryan is part of the book club.") ==
+        Relation::update);
+  CHECK(compare("Ryan left the platform team.", "Ryan is on the platform team.") ==
+        Relation::update);
+  // Another group, or another who left, changes nothing.
+  CHECK(compare("Ryan left the book club.", "Ryan is a member of the chess club.") !=
+        Relation::update);
+  CHECK(compare("Ana left the platform guild.", "Ryan is a member of the platform guild.") ==
+        Relation::distinct);
+  // Joining another group may add to the first: kept beside it, never over it.
+  CHECK(compare("Ryan joined the security guild.", "Ryan is a member of the platform guild.") !=
+        Relation::update);
+}
+
+TEST_CASE("claims: 'stop' before what it ends says not to do it") {
+  CHECK(compare("Stop using Yarn.", "Use Yarn.") == Relation::update);
+  CHECK(compare("Stop using Yarn.", "Use pnpm.") != Relation::update);
+}
+
+TEST_CASE("claims: another holding the one thing a claim says its subject holds") {
+  // Said to be so now, it replaces the older; else both are kept and flagged.
+  CHECK(compare("Marco owns the billing service now.", "Priya owns the billing service.") ==
+        Relation::update);
+  CHECK(compare("Felix now leads the search team.", "Dana leads the search team.") ==
+        Relation::update);
+  CHECK(compare("Omar maintains the CLI.", "Dana maintains the CLI.") == Relation::uncertain);
+  // Another thing, or one of a kind many hold ("a Tesla"), is another claim.
+  CHECK(compare("Marco owns the invoicing service now.", "Priya owns the billing service.") ==
+        Relation::distinct);
+  CHECK(compare("Marco owns a Tesla now.", "Priya owns a Tesla.") == Relation::distinct);
+  CHECK(compare("Marco does not own the billing service.", "Priya owns the billing service.") ==
+        Relation::distinct);
+}
+
+TEST_CASE("claims: a range written with a dash or a hyphen is one range") {
+  CHECK(compare("Deploy window: Tuesdays 10:00-12:00 UTC.",
+                "**Deploy window:** Tuesdays 10:00\u201312:00 UTC.") == Relation::duplicate);
+  CHECK(compare("Deploy window: Tuesdays 10:00-13:00 UTC.",
+                "Deploy window: Tuesdays 10:00\u201312:00 UTC.") == Relation::update);
+}
+
+TEST_CASE("claims: a contrast in parentheses is a choice") {
+  CHECK(compare("Use pnpm (not npm) in this repo.", "Use pnpm, not npm, in this repo.") ==
+        Relation::duplicate);
+  CHECK(compare("Use npm (not pnpm) in this repo.", "Use pnpm instead of npm in this repo.") ==
+        Relation::update);
+}
+
+TEST_CASE("claims: a promotion states the new role as the copula does") {
+  CHECK(compare("Felix was promoted to staff engineer.", "Felix is a senior engineer.") ==
+        Relation::update);
+  CHECK(compare("Felix was promoted to staff engineer.", "Dana is a senior engineer.") ==
+        Relation::distinct);
+}
+
+TEST_CASE("claims: British and American spellings of a word read alike") {
+  CHECK(compare("Do not summarise the diff at the end of responses.",
+                "Don't summarize the diff at the end of a response.") == Relation::duplicate);
+  CHECK(compare("The button colour is blue.", "The button color is green.") == Relation::update);
+  CHECK(compare("Optimise the hot loop.", "Optimize the cold start.") != Relation::duplicate);
+}
+
+TEST_CASE("claims: 'begins' says what 'starts' does") {
+  CHECK(compare("Merge freeze begins on 2026-03-05.", "The merge freeze starts 2026-03-05.") ==
+        Relation::duplicate);
+  CHECK(compare("Merge freeze begins on 2026-03-12.", "The merge freeze starts 2026-03-05.") ==
+        Relation::update);
+}
+
+TEST_CASE("claims: 'on' before a name after a copula is no switch") {
+  CHECK(compare("We are on Rails 7.1.", "We are on Rails 7.0.") == Relation::update);
+  CHECK(compare("The VPN is on for staging.", "The VPN is off for staging.") == Relation::update);
+  CHECK(compare("Dark mode is on.", "Dark mode is off.") == Relation::update);
+}

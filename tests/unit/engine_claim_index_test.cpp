@@ -33,7 +33,7 @@ public:
     static const std::vector<std::string> days = {"Monday", "Friday"};
     static const std::vector<std::string> times = {"02:00", "03:30"};
     static const std::vector<std::string> versions = {"7", "6.2"};
-    switch (below(13)) {
+    switch (below(14)) {
     case 0:
       return "The " + system + " " + attributes[below(attributes.size())] + " is " +
              std::to_string(10 * below(4)) + ".";
@@ -82,15 +82,25 @@ public:
       static const std::vector<std::string> to_names = {
           "joined ", "left ", "works at ", "works for ", "is employed at ", "started at "};
       static const std::vector<std::string> to_teams = {
-          "moved to the ", "joined the ", "is on the ", "works on the ", "transferred to the "};
+          "moved to the ",       "joined the ",         "is on the ", "works on the ",
+          "transferred to the ", "is a member of the ", "left the ",  "quit the "};
       static const std::vector<std::string> names = {"Umbrella", "Tyrell Corp",
                                                      "Weyland Yutani Corp"};
       static const std::vector<std::string> teams = {"growth", "data platform"};
+      static const std::vector<std::string> groups = {" team", " guild"};
       static const std::vector<std::string> when = {".", " last month.", " in May."};
       const std::string changed =
-          below(2) == 0 ? to_teams[below(to_teams.size())] + teams[below(teams.size())] + " team"
+          below(2) == 0 ? to_teams[below(to_teams.size())] + teams[below(teams.size())] +
+                              groups[below(groups.size())]
                         : to_names[below(to_names.size())] + names[below(names.size())];
       return "The " + system + " lead " + changed + when[below(when.size())];
+    }
+    case 13: { // one holder of a thing, and another who holds it (now)
+      static const std::vector<std::string> holders = {"Priya", "Marco Rossi", "The data team"};
+      static const std::vector<std::string> verbs = {" owns the ", " now owns the ", " leads the ",
+                                                     " owns a "};
+      return holders[below(holders.size())] + verbs[below(verbs.size())] + system +
+             (below(2) == 0 ? "." : " now.");
     }
     default:
       return "The " + system + " runs nightly and " + attributes[below(attributes.size())] +
