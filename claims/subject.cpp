@@ -139,9 +139,16 @@ bool is_verb_like(std::string_view word) {
 }
 
 // Whether `word` has the shape of a participle ("invalidated", "running",
-// "written"), and is not a name written capitalised ("Memcached"). A word
-// in "-een" is no participle ("green", "screen") but "seen" and its kin.
+// "written"), or is one no suffix shows of a relation with one value at a
+// time ("is kept in", "is led by"; not "built with", "sold at" or "sent
+// to", which hold many), and is not a name written capitalised
+// ("Memcached"). A word in "-een" is no participle ("green", "screen") but
+// "seen" and its kin.
 bool is_participle(std::string_view word, const std::unordered_set<std::string>& proper) {
+  constexpr std::array<std::string_view, 2> k_irregular = {"kept", "led"};
+  if (listed(k_irregular, word)) {
+    return true;
+  }
   const bool een = word.ends_with("een") && !word.ends_with("seen");
   const bool shaped = (word.size() >= 4 && word.ends_with("ed")) ||
                       (word.size() >= 5 && word.ends_with("ing")) ||

@@ -82,6 +82,37 @@ void passive_get_as_is(std::vector<Token>& out) {
   }
 }
 
+void allergy_as_allergic(std::vector<Token>& out) {
+  constexpr std::array<std::string_view, 2> k_having = {"has", "have"};
+  constexpr std::size_t k_allergen_words = 2;
+  for (std::size_t w = 1; w + 2 < out.size(); ++w) {
+    if (out[w].value || !is_listed(k_having, out[w].text)) {
+      continue;
+    }
+    auto first = w + 1;
+    if (!out[first].value && (out[first].text == "a" || out[first].text == "an")) {
+      ++first;
+    }
+    auto allergy = first;
+    while (allergy < out.size() && allergy < first + k_allergen_words && !out[allergy].value &&
+           out[allergy].text != "allergy") {
+      ++allergy;
+    }
+    if (allergy == first || allergy >= out.size() || out[allergy].text != "allergy") {
+      continue;
+    }
+    // "has a peanut allergy" → "is allergic to peanut".
+    std::vector<Token> read{{"is", false}, {"allergic", false}, {"to", false}};
+    read.insert(read.end(), out.begin() + static_cast<std::ptrdiff_t>(first),
+                out.begin() + static_cast<std::ptrdiff_t>(allergy));
+    read.back().boundary = out[allergy].boundary;
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(w),
+              out.begin() + static_cast<std::ptrdiff_t>(allergy) + 1);
+    out.insert(out.begin() + static_cast<std::ptrdiff_t>(w), read.begin(), read.end());
+    return;
+  }
+}
+
 void forbidden_as_never(std::vector<Token>& out) {
   // The gerund opens the claim, or ends the compound that does ("Force-pushing").
   std::size_t gerund = 0;
@@ -176,6 +207,17 @@ bool in_past(const std::vector<Token>& out, std::size_t at) {
 bool states_membership(const std::vector<Token>& out, std::size_t w) {
   constexpr std::array<std::string_view, 8> k_members = {
       "member", "part", "one", "fan", "contributor", "maintainer", "alumnus", "volunteer"};
+  // A seat on a body one may sit on several of: "is on the school board".
+  constexpr std::array<std::string_view, 5> k_seats = {"board", "council", "committee", "panel",
+                                                       "jury"};
+  constexpr std::size_t k_body_words = 4;
+  if (w + 2 < out.size() && !out[w].value && out[w].text == "on" && out[w + 1].text == "the") {
+    for (auto k = w + 2; k < out.size() && k <= w + 1 + k_body_words; ++k) {
+      if (!out[k].value && is_listed(k_seats, out[k].text)) {
+        return true;
+      }
+    }
+  }
   if (w < out.size() && !out[w].value && (out[w].text == "a" || out[w].text == "an")) {
     ++w;
   }

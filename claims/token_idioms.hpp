@@ -24,6 +24,10 @@ bool drop_idioms(std::vector<Token>& out);
 // it in #ops (not #general)". Not "not only", "not yet" and the like.
 [[nodiscard]] std::string contrast_as_choice(std::string_view text);
 
+// Reads "has a peanut allergy" as "is allergic to peanut": one allergy,
+// said either way. Only one or two words may name what it is to.
+void allergy_as_allergic(std::vector<Token>& out);
+
 // Reads the "get" of a passive after its subject as the copula it stands
 // for: "Payments get processed through Stripe" says what "Payments are
 // processed through Stripe" does, and "The build got cached" what "The

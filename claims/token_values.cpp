@@ -360,10 +360,16 @@ void naming_as_apposition(std::vector<Token>& tokens,
     const bool adverb = is_listed(k_adverbs, tokens[w - 1].text) && w >= 3;
     const auto& before = tokens[adverb ? w - 2 : w - 1].text;
     const bool thing = !adverb && !is_stopword(before) && !proper.contains(before);
-    // A name, not a count: "is called 3 times" says how often.
+    // A name, not a count: "is called 3 times" says how often. A word in
+    // lower case that ends the claim names it too ("is called master"),
+    // where "is called twice" or "by cron" says how.
+    constexpr std::array<std::string_view, 6> k_how = {"once",  "twice", "thrice",
+                                                       "again", "often", "first"};
     const auto& after = tokens[w + 1];
+    const bool last_word = w + 2 == tokens.size() && !is_stopword(after.text) &&
+                           !after.text.ends_with("ly") && !is_listed(k_how, after.text);
     return (thing || is_listed(k_copulas, before)) &&
-           (after.value ? !is_quantity(after.text) : proper.contains(after.text));
+           (after.value ? !is_quantity(after.text) : proper.contains(after.text) || last_word);
   };
   // "The user's partner's name is Priya" says what "… partner is named Priya"
   // does. A possessor of one word keeps "name" ("The user's name is Sam"):

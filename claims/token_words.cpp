@@ -417,8 +417,9 @@ bool says_closure(const std::vector<Token>& ordered) {
 }
 
 std::string time_clause_last(std::string_view text) {
-  constexpr std::array<std::string_view, 8> k_openers = {
-      "since ", "as of ", "after ", "before ", "until ", "from ", "starting ", "effective "};
+  constexpr std::array<std::string_view, 12> k_openers = {
+      "since ",    "as of ",     "after ", "before ", "until ", "from ",
+      "starting ", "effective ", "for ",   "in ",     "on ",    "during "};
   const auto start = std::min(text.find_first_not_of("-*+ \t"), text.size());
   const auto comma = text.find(", ", start);
   std::string first;

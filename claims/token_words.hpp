@@ -78,9 +78,10 @@ void compound_heads(std::vector<Token>& out);
 // 25"), not a closure's one end ("closed until January 5").
 [[nodiscard]] bool says_closure(const std::vector<Token>& ordered);
 
-// `text` with a time clause written first moved last: "Since the April
-// release, the limit is 200" says "the limit is 200 since the April
-// release", where a qualifier is read.
+// `text` with a time clause or a qualifier written first moved last:
+// "Since the April release, the limit is 200" says "the limit is 200 since
+// the April release", and "For refactors, prefers one PR" "prefers one PR
+// for refactors", where a qualifier is read.
 [[nodiscard]] std::string time_clause_last(std::string_view text);
 
 } // namespace engram::claims::detail

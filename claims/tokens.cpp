@@ -212,6 +212,7 @@ std::vector<Token> ordered_tokens(std::string_view plain) {
   detail::read_numbers(out, plain);
   const bool instruction = detail::drop_idioms(out);
   detail::passive_get_as_is(out);
+  detail::allergy_as_allergic(out);
   detail::forbidden_as_never(out);
   detail::as_instead_of(out);
   detail::stay_as_keep(out);

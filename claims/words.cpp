@@ -3,6 +3,7 @@
 #include "claims/words.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace engram::claims {
 namespace {
@@ -238,10 +239,15 @@ std::string american_spelling(const std::string& word) {
       return word.substr(0, word.size() - ending.size()) + "iz" + std::string(ending.substr(2));
     }
   }
-  for (const std::string_view ending : {"our", "ours", "oured", "ouring"}) {
-    if (word.ends_with(ending)) {
-      return word.substr(0, word.size() - ending.size()) + "or" + std::string(ending.substr(3));
-    }
+  // "our" inside a word before an ending of its own: "favourite",
+  // "neighbourhood", "honourable", "colours".
+  constexpr std::array<std::string_view, 12> k_after_our = {
+      "", "s", "ed", "ing", "ite", "ites", "hood", "hoods", "able", "ful", "er", "ers"};
+  const auto our = word.rfind("our");
+  if (our != std::string::npos && our > 0 &&
+      std::find(k_after_our.begin(), k_after_our.end(), std::string_view(word).substr(our + 3)) !=
+          k_after_our.end()) {
+    return word.substr(0, our) + "or" + word.substr(our + 3);
   }
   return word;
 }

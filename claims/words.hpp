@@ -22,9 +22,9 @@ namespace engram::claims {
 words_of(std::string_view text, std::size_t most = std::numeric_limits<std::size_t>::max());
 
 // `word` spelt as American English spells it, where British English spells
-// it otherwise: "summarise" as "summarize", "colour" as "color". Both
-// spellings of a word read alike; a short word ("rise", "hour") is left
-// as it is, and another word never becomes one of these.
+// it otherwise: "summarise" as "summarize", "colour" as "color",
+// "neighbourhood" as "neighborhood". Both spellings of a word read alike; a
+// short word ("rise", "hour") is left as it is.
 [[nodiscard]] std::string american_spelling(const std::string& word);
 
 // Whether `words` holds `phrase` (space-separated words) as consecutive words.

@@ -1585,6 +1585,10 @@ TEST_CASE("claims: British and American spellings of a word read alike") {
   CHECK(compare("Do not summarise the diff at the end of responses.",
                 "Don't summarize the diff at the end of a response.") == Relation::duplicate);
   CHECK(compare("The button colour is blue.", "The button color is green.") == Relation::update);
+  CHECK(compare("Lena's favorite color is teal.", "Lena's favourite colour is teal.") ==
+        Relation::duplicate);
+  CHECK(compare("Tomás organizes the neighborhood book club.",
+                "Tomás organises the neighbourhood book club.") == Relation::duplicate);
   CHECK(compare("Optimise the hot loop.", "Optimize the cold start.") != Relation::duplicate);
 }
 
@@ -1599,4 +1603,51 @@ TEST_CASE("claims: 'on' before a name after a copula is no switch") {
   CHECK(compare("We are on Rails 7.1.", "We are on Rails 7.0.") == Relation::update);
   CHECK(compare("The VPN is on for staging.", "The VPN is off for staging.") == Relation::update);
   CHECK(compare("Dark mode is on.", "Dark mode is off.") == Relation::update);
+}
+
+TEST_CASE("claims: a seat on a board or a council is one of many") {
+  CHECK(compare("Tomás is on the parish council.", "Tomás is on the school board.") !=
+        Relation::update);
+  CHECK(compare("Tomás left the school board.", "Tomás is on the school board.") ==
+        Relation::update);
+  CHECK(compare("Tomás is no longer on the school board.", "Tomás is on the school board.") ==
+        Relation::update);
+  // A team is one at a time.
+  CHECK(compare("Tomás is on the mobile team.", "Tomás is on the platform team.") ==
+        Relation::update);
+}
+
+TEST_CASE("claims: a name in lower case that ends the claim is what it is called") {
+  CHECK(compare("The default branch is now called main.", "The default branch is called master.") ==
+        Relation::update);
+  CHECK(compare("The default branch was renamed to main.", "The default branch is named master.") ==
+        Relation::update);
+  // How often it is called is no name.
+  CHECK(compare("The hook is called twice.", "The hook is called once.") != Relation::update);
+}
+
+TEST_CASE("claims: a participle no suffix shows relates as a passive's does") {
+  CHECK(compare("Runbooks are kept in Notion.", "Runbooks are kept in Confluence.") ==
+        Relation::update);
+  CHECK(compare("The team is led by Felix.", "The team is led by Dana.") == Relation::update);
+  // "built with" holds many tools: another is kept beside it.
+  CHECK(compare("The app is built with TypeScript.", "The app is built with React.") !=
+        Relation::update);
+}
+
+TEST_CASE("claims: a qualifier written first is read as written last") {
+  CHECK(compare("For refactors, prefers one bundled PR over many small ones.",
+                "Prefers one bundled PR over many small ones for refactors.") ==
+        Relation::duplicate);
+  CHECK(compare("In staging, the flag is on.", "The flag is off in staging.") == Relation::update);
+  CHECK(compare("In staging, the flag is on.", "The flag is off in production.") !=
+        Relation::update);
+}
+
+TEST_CASE("claims: 'has a peanut allergy' says 'is allergic to peanuts'") {
+  CHECK(compare("Lena has a peanut allergy.", "Lena is allergic to peanuts.") ==
+        Relation::duplicate);
+  CHECK(compare("Tomás has a shellfish allergy.", "Lena is allergic to peanuts.") ==
+        Relation::distinct);
+  CHECK(compare("Lena has a cat allergy.", "Lena is allergic to peanuts.") != Relation::update);
 }
