@@ -3,6 +3,7 @@
 
 #include "claims/alike.hpp"
 #include "claims/compare.hpp"
+#include "claims/token_idioms.hpp"
 #include "claims/token_values.hpp"
 #include "claims/token_words.hpp"
 
@@ -126,9 +127,14 @@ bool on_team(const ClaimTokens& claim) {
 }
 
 // The word that states `claim`'s membership as its words hold it ("memb"
-// of "is a member of"), or its verb for any other claim.
+// of "is a member of"; none for "is on the school board"), or its verb for
+// any other claim.
 std::string team_verb(const ClaimTokens& claim) {
-  return claim.verb == "member" && !claim.sequence.empty() ? claim.sequence.front() : claim.verb;
+  if (claim.verb != "member") {
+    return claim.verb;
+  }
+  const bool worded = !claim.sequence.empty() && is_membership_word(claim.sequence.front());
+  return worded ? claim.sequence.front() : std::string();
 }
 
 // Whether `verb` says where `claim`'s subject is: "lives in", "is kept in",
@@ -362,7 +368,9 @@ std::optional<Judgment> holder_changed(const ClaimTokens& in, const ClaimTokens&
     for (auto at = normal.find(verb); at != std::string_view::npos;
          at = normal.find(verb, at + 1)) {
       const auto space = normal.find(' ', at);
-      if (space != std::string_view::npos && normal.substr(space + 1).starts_with("the ")) {
+      const bool word_start = at == 0 || normal[at - 1] == ' '; // not the "own" of "down"
+      if (word_start && space != std::string_view::npos &&
+          normal.substr(space + 1).starts_with("the ")) {
         return true;
       }
     }

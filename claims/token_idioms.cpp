@@ -16,6 +16,10 @@
 namespace engram::claims::detail {
 namespace {
 
+// Words that, before "of" or "to", say a group their subject is one of.
+constexpr std::array<std::string_view, 8> k_members = {
+    "member", "part", "one", "fan", "contributor", "maintainer", "alumnus", "volunteer"};
+
 // Verbs that a negation before them and "to" after them cancel: "don't
 // forget to bump" and "never fail to bump" say "bump".
 constexpr std::array<std::string_view, 6> k_cancelling = {"forget",   "forgot",  "fail",
@@ -204,9 +208,18 @@ bool in_past(const std::vector<Token>& out, std::size_t at) {
   return (at < out.size() && past(at)) || (!out.empty() && past(0));
 }
 
+bool is_membership_word(const std::string& stem) {
+  static const auto stems = [] {
+    std::vector<std::string> out;
+    for (const auto word : k_members) {
+      out.push_back(comparable_stem(std::string(word)));
+    }
+    return out;
+  }();
+  return std::find(stems.begin(), stems.end(), stem) != stems.end();
+}
+
 bool states_membership(const std::vector<Token>& out, std::size_t w) {
-  constexpr std::array<std::string_view, 8> k_members = {
-      "member", "part", "one", "fan", "contributor", "maintainer", "alumnus", "volunteer"};
   // A seat on a body one may sit on several of: "is on the school board".
   constexpr std::array<std::string_view, 5> k_seats = {"board", "council", "committee", "panel",
                                                        "jury"};
