@@ -34,6 +34,7 @@ void DedupeRule::run(StoreView& store) {
   m_max_bytes = static_cast<std::size_t>(knowledge::int_setting(store, "max_merged_bytes", 32768));
   m_too_large.clear();
   m_claims.clear();
+  m_related.clear();
   m_linking.clear();
   for (const Layer layer : k_linking_layers) {
     for (const auto& path : store.files(layer)) {
@@ -59,6 +60,7 @@ void DedupeRule::dedupe(StoreView& store, Layer layer, const std::vector<std::st
   if (paths.size() < 2) {
     return;
   }
+  m_related.clear(); // answers of another layer's index
   std::vector<Doc> docs;
   docs.reserve(paths.size());
   for (const auto& path : paths) {
@@ -75,8 +77,9 @@ void DedupeRule::dedupe(StoreView& store, Layer layer, const std::vector<std::st
   for (;;) {
     pairs = find_pairs(docs, changed, pairs);
     // A pair dropped here is not found again until one of its files changes.
-    std::erase_if(
-        pairs, [&](const Pair& pair) { return !shares_claims(store, docs[pair.a], docs[pair.b]); });
+    std::erase_if(pairs, [&](const Pair& pair) {
+      return !shares_claims(store, layer, docs[pair.a], docs[pair.b]);
+    });
     std::vector<Pair> mergeable;
     for (const auto& pair : pairs) {
       if (docs[pair.a].guard.empty() && docs[pair.b].guard.empty() &&
@@ -103,6 +106,7 @@ void DedupeRule::dedupe(StoreView& store, Layer layer, const std::vector<std::st
       docs[older].removed = true;
       docs[newer].words = words_of(store, store.body(docs[newer].path));
       m_claims.erase(docs[newer].path);
+      m_related.clear(); // the layer's claims changed
       changed[newer] = true;
     }
   }

@@ -124,10 +124,25 @@ private:
   // templates share most words whatever they are about, and merging two
   // such files would fuse different topics into one. A file without claims
   // (one whose claims were all superseded, say) is no one's duplicate.
-  bool shares_claims(const StoreView& store, const Doc& a, const Doc& b);
+  bool shares_claims(const StoreView& store, Layer layer, const Doc& a, const Doc& b);
   // The claims of a file as shares_claims compares them, without their
-  // superseded markers; read once a run, and again after a merge grew it.
-  const std::vector<std::string>& own_claims(const StoreView& store, const std::string& path);
+  // superseded markers, each noted when that is how the layer's claim index
+  // holds it (it has no markers to leave out).
+  struct OwnClaims {
+    std::vector<std::string> texts;
+    std::vector<bool> as_indexed;
+  };
+  // A file's OwnClaims; read once a run, and again after a merge grew it.
+  const OwnClaims& own_claims(const StoreView& store, const std::string& path);
+  // True when `claim` is a claim of `more` (the file at `path`), equal,
+  // near-equal, or an older or newer value of it: compare(claim, own) is a
+  // duplicate or an update for one of them. With `ask_index`, what the
+  // layer's claim index can answer is taken from it instead of compared.
+  bool held_in(const StoreView& store, Layer layer, const std::string& claim,
+               const std::string& path, const OwnClaims& more, bool ask_index);
+  // related_claims(claim, layer), asked once until a merge changes the layer.
+  const std::vector<ClaimMatch>& related_of(const StoreView& store, Layer layer,
+                                            const std::string& claim);
   // The postings of the live docs' words, for find_pairs.
   WordIndex index_words(const std::vector<Doc>& docs, const std::vector<bool>& changed) const;
 
@@ -194,12 +209,15 @@ private:
                                                Layer::episodic};
 
   std::vector<std::string> m_linking; // files with `related` links, this run
+  // Pairs of claims shares_claims compares one by one; past it, it asks the claim index.
+  static constexpr std::size_t k_compared_most = 100;
   // Words probed beyond the prefix, each raising the count a candidate needs by one.
   static constexpr std::size_t k_extra_probes = 4;
 
   double m_similarity = 0.6;
   double m_shared_claims = 0.25;
-  std::unordered_map<std::string, std::vector<std::string>> m_claims; // see own_claims
+  std::unordered_map<std::string, OwnClaims> m_claims;                // see own_claims
+  std::unordered_map<std::string, std::vector<ClaimMatch>> m_related; // see related_of
   std::int64_t m_min_age = 14;
   std::size_t m_max_bytes = 32768;
   std::set<std::string> m_too_large; // pairs reported as too large this run

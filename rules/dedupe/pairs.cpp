@@ -138,43 +138,81 @@ void DedupeRule::sort_best_first(std::vector<Pair>& pairs, const std::vector<Doc
   });
 }
 
-const std::vector<std::string>& DedupeRule::own_claims(const StoreView& store,
-                                                       const std::string& path) {
+const DedupeRule::OwnClaims& DedupeRule::own_claims(const StoreView& store,
+                                                    const std::string& path) {
   auto [found, made] = m_claims.try_emplace(path);
   if (made) {
     for (const auto& claim : store.claims(store.body(path))) {
-      found->second.push_back(knowledge::split_markers(claim.text).own);
+      auto own = knowledge::split_markers(claim.text).own;
+      found->second.as_indexed.push_back(own == claim.text);
+      found->second.texts.push_back(std::move(own));
     }
   }
   return found->second;
 }
 
-bool DedupeRule::shares_claims(const StoreView& store, const Doc& a, const Doc& b) {
+const std::vector<ClaimMatch>& DedupeRule::related_of(const StoreView& store, Layer layer,
+                                                      const std::string& claim) {
+  auto [found, made] = m_related.try_emplace(claim);
+  if (made) {
+    found->second = store.related_claims(claim, layer, ClaimDetail::unclassified);
+  }
+  return found->second;
+}
+
+bool DedupeRule::held_in(const StoreView& store, Layer layer, const std::string& claim,
+                         const std::string& path, const OwnClaims& more, bool ask_index) {
+  const auto same = [](Relation relation) {
+    return relation == Relation::duplicate || relation == Relation::update;
+  };
+  // The layer's claim index has judged `claim` against every claim it holds
+  // as written, which is what comparing it with each would find, without
+  // comparing it with every claim of every file paired with it. It leaves
+  // out a file an undo holds, and a claim written with markers is compared
+  // here without them.
+  const bool indexed = ask_index && !store.held(path);
+  for (std::size_t j = 0; j < more.texts.size(); ++j) {
+    if ((!indexed || !more.as_indexed[j]) && same(store.compare(claim, more.texts[j]))) {
+      return true;
+    }
+  }
+  if (!indexed) {
+    return false;
+  }
+  const auto& related = related_of(store, layer, claim);
+  return std::any_of(related.begin(), related.end(), [&](const ClaimMatch& match) {
+    return match.path == path && match.index < more.as_indexed.size() &&
+           more.as_indexed[match.index] && same(match.relation);
+  });
+}
+
+bool DedupeRule::shares_claims(const StoreView& store, Layer layer, const Doc& a, const Doc& b) {
   if (m_shared_claims <= 0.0) {
     return true;
   }
   const auto& first = own_claims(store, a.path);
   const auto& second = own_claims(store, b.path);
-  const auto& fewer = first.size() <= second.size() ? first : second;
-  const auto& more = first.size() <= second.size() ? second : first;
+  const bool a_fewer = first.texts.size() <= second.texts.size();
+  const auto& fewer = a_fewer ? first.texts : second.texts;
+  const auto& more = a_fewer ? second : first;
+  const auto& more_path = a_fewer ? b.path : a.path;
   if (fewer.empty()) {
     return false; // no knowledge to be a duplicate of (a file of superseded markers, say)
   }
   const auto needed =
       std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(
                                    m_shared_claims * static_cast<double>(fewer.size()) - 1e-9)));
+  // Comparing claim by claim costs a judgment for each pair of claims; past
+  // k_compared_most of them, the layer's claim index answers for less (its
+  // answer for a claim is kept for every file paired with it). Files written
+  // from one template pair with many others, and hold many claims each.
+  const bool ask_index = fewer.size() * more.texts.size() > k_compared_most;
   std::size_t shared = 0;
   for (std::size_t i = 0; i < fewer.size(); ++i) {
     if (shared + (fewer.size() - i) < needed) {
       return false; // the claims left cannot reach it
     }
-    for (const auto& other : more) {
-      const auto relation = store.compare(fewer[i], other);
-      if (relation == Relation::duplicate || relation == Relation::update) {
-        ++shared;
-        break;
-      }
-    }
+    shared += held_in(store, layer, fewer[i], more_path, more, ask_index) ? 1 : 0;
     if (shared >= needed) {
       return true;
     }

@@ -224,6 +224,64 @@ TEST_CASE("a file that shares a quarter of its claims with another of its words 
   CHECK_FALSE(fs::exists(store / "semantic" / "billing-service.md"));
 }
 
+namespace {
+
+// Twelve claims about `service` from one template: two such files share most
+// of their words whatever service each is about.
+std::vector<std::string> service_claims(const std::string& service) {
+  const std::vector<std::string> templates = {
+      "listens on port 8080.",
+      "writes its logs to the central bucket.",
+      "is deployed every Monday morning.",
+      "retries failed jobs three times.",
+      "reads its settings from the vault.",
+      "sends alerts to the platform channel.",
+      "keeps its queue in Redis.",
+      "times out requests after 30 seconds.",
+      "exports metrics to Prometheus.",
+      "stores uploads in the media bucket.",
+      "rotates its keys every quarter.",
+      "caches sessions for ten minutes.",
+  };
+  std::vector<std::string> out;
+  for (const auto& predicate : templates) {
+    out.push_back("- The " + service + " service " + predicate);
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("files of many claims share a quarter of them or stay apart, markers and all") {
+  // Files this size are judged through the layer's claim index rather than
+  // claim by claim: the quarter must be counted the same either way.
+  for (const bool marked : {false, true}) {
+    for (const std::size_t shared : {std::size_t{2}, std::size_t{3}}) {
+      const Sandbox sandbox;
+      const fs::path store = new_store(sandbox);
+      const auto billing = service_claims("billing");
+      auto notes = service_claims("shipping");
+      std::string body;
+      for (std::size_t i = 0; i < notes.size(); ++i) {
+        body += (i < shared ? billing[i] : notes[i]) + "\n";
+        if (marked && i < shared) {
+          body += "  <!-- superseded 2026-06-01: previously \"" + billing[i] + " Maybe.\" -->\n";
+        }
+      }
+      write_file(store / "semantic" / "billing-service.md",
+                 memory("semantic", {"services"}, "2026-01-05", lines(billing)));
+      write_file(store / "semantic" / "service-notes.md",
+                 memory("semantic", {"services"}, "2026-02-05", body));
+      const auto actions = actions_of(ok(sandbox, {"consolidate", "--store", store.string(),
+                                                   "--now", k_now, "--json", "--only", "dedupe"}));
+      INFO("shared " << shared << (marked ? ", marked" : ""));
+      CHECK(has_action(actions, "dedupe", "merged", "semantic/billing-service.md") ==
+            (shared == 3));
+      CHECK(fs::exists(store / "semantic" / "billing-service.md") == (shared != 3));
+    }
+  }
+}
+
 TEST_CASE("two duplicates that together would pass max_merged_bytes are reported, not merged") {
   const Sandbox sandbox;
   const fs::path store = new_store(sandbox);
