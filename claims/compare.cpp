@@ -10,6 +10,7 @@
 #include "claims/judgment.hpp"
 #include "claims/normalise.hpp"
 #include "claims/relocation.hpp"
+#include "claims/scope.hpp"
 #include "claims/tokens.hpp"
 
 #include <algorithm>
@@ -196,37 +197,6 @@ std::optional<Judgment> duplicate_of(const PreparedClaim& incoming, const Prepar
   return std::nullopt;
 }
 
-// Whether `in` narrows its value to something `ex` does not name: a word
-// `ex` lacks, or a day or month where `ex` names none ("10:00 on Fridays"
-// after "at 9:30"; after "9:30 on Mondays" the day is a value replaced).
-bool narrows_beyond(const ClaimTokens& in, const ClaimTokens& ex) {
-  return std::any_of(in.narrowed.begin(), in.narrowed.end(), [&](const std::string& s) {
-    return holds(in.dates, s) ? ex.dates.empty() : !holds(ex.words, s);
-  });
-}
-
-// Whether the claims hold in different scopes: each names a scope or name the
-// other lacks ("enabled in staging" and "enabled in production", "drain ci-01"
-// and "drain ci-02"), or the incoming one changes a value or the polarity
-// within a scope the older did not name ("is 60 seconds in production" after
-// "is 30 seconds") or to things the older does not name ("10 days for
-// international orders" after "5 days"), where the older may still hold elsewhere.
-bool in_another_scope(const ClaimTokens& in, const ClaimTokens& ex) {
-  const auto lacks = [](const std::vector<std::string>& a, const std::vector<std::string>& b) {
-    return std::any_of(a.begin(), a.end(), [&](const std::string& s) {
-      return !std::binary_search(b.begin(), b.end(), s);
-    });
-  };
-  const bool value_changed = lacks(in.values, ex.values) && lacks(ex.values, in.values);
-  if (value_changed && narrows_beyond(in, ex)) {
-    return true;
-  }
-  if (!lacks(in.scopes, ex.scopes)) {
-    return false;
-  }
-  return lacks(ex.scopes, in.scopes) || value_changed || in.negated != ex.negated;
-}
-
 // Whether `in` keeps the older predicate of `ex` as a value replaced or a
 // qualifier added does: its words in their order, and `words_added` words
 // before or after them, as a condition is added ("… falls back to English
@@ -321,8 +291,12 @@ Judgment judge_change(const ClaimTokens& in, const ClaimTokens& ex, const Predic
       std::count_if(ex.predicate.begin(), ex.predicate.end(), [&](const std::string& token) {
         return !holds(in.predicate, token) && holds(ex.names, token);
       }));
+  // What kind of thing its subject is on, replaced, is another thing it is
+  // on: "on the annual billing cycle" and "on the Pro plan" both hold.
+  const bool other_kind = !in.head_on.empty() && !ex.head_on.empty() && in.head_on != ex.head_on;
   if (in.copular && ex.copular && detail::relate_alike(in, ex) && dropped > 0 && added > 0 &&
-      dropped - std::min(naming, dropped - 1) <= k_max_complement_words && !value_and_word) {
+      dropped - std::min(naming, dropped - 1) <= k_max_complement_words && !value_and_word &&
+      !other_kind) {
     return {Relation::update, Why::complement, score};
   }
   if (detail::moved_to(in, ex)) {
@@ -371,7 +345,7 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
     const auto j = judge({incoming.normal, read->in}, {existing.normal, read->ex}, near_threshold);
     return detail::judged_change(j, read->tentative);
   }
-  if (in_another_scope(incoming.tokens, existing.tokens)) {
+  if (detail::in_another_scope(incoming.tokens, existing.tokens)) {
     return {Relation::distinct, Why::other_scope, 0.0};
   }
   const auto& in = incoming.tokens;
@@ -440,16 +414,18 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
 // judge() on what the claims state, then on what is said beside it. Two
 // log lines stamped with other days, each in the past tense, say what
 // happened on each ("2026-12-01: Ryan was sick" and "2026-12-02: Ryan was
-// back"): both hold. A duplicate that gives a reason the older lacks (see
-// ClaimTokens::reason) replaces it, since it says all it did and why; one
-// whose reason differs from the older's stands beside it, as both may be true.
+// back"): both hold, and so do the same words on two days ("the cluster was
+// down"), which say it happened twice. A duplicate that gives a reason the
+// older lacks (see ClaimTokens::reason) replaces it, since it says all it
+// did and why; one whose reason differs from the older's stands beside it,
+// as both may be true.
 Judgment judge_whole(const PreparedClaim& incoming, const PreparedClaim& existing,
                      double near_threshold) {
   const auto j = judge(incoming, existing, near_threshold);
   const auto& a = incoming.tokens;
   const auto& b = existing.tokens;
-  if (j.relation == Relation::update && a.past && b.past && !a.stamp.empty() && !b.stamp.empty() &&
-      a.stamp != b.stamp) {
+  if ((j.relation == Relation::update || j.relation == Relation::duplicate) && a.past && b.past &&
+      !a.stamp.empty() && !b.stamp.empty() && a.stamp != b.stamp) {
     return {Relation::distinct, Why::logged, j.score};
   }
   const auto& in = incoming.tokens.reason;

@@ -42,6 +42,23 @@ std::string either_holds(const Judgment& j, const ClaimTokens& in, const ClaimTo
                      listed_missing(in.predicate, ex.predicate), k_kept);
 }
 
+// The reason for claims judged to hold in other scopes: a scope's name, the
+// things a value is said of, or what it counts narrowed (see scope.hpp).
+std::string other_scope(const ClaimTokens& in, const ClaimTokens& ex) {
+  if (!missing(in.scopes, ex.scopes).empty()) {
+    return fmt::format("in another scope ({} → {})", listed_missing(ex.scopes, in.scopes),
+                       listed_missing(in.scopes, ex.scopes));
+  }
+  if (!missing(in.cases, ex.cases).empty() && !missing(ex.cases, in.cases).empty()) {
+    return fmt::format("of other things ({} → {})", listed_missing(ex.cases, in.cases),
+                       listed_missing(in.cases, ex.cases));
+  }
+  const auto narrowed = missing(in.narrowed, ex.words);
+  return fmt::format("within what the older does not name ({})",
+                     narrowed.empty() ? listed_missing(in.units, ex.words)
+                                      : fmt::format("{}", fmt::join(narrowed, ", ")));
+}
+
 } // namespace
 
 std::string reason_for(const Judgment& j, const ClaimTokens& in, const ClaimTokens& ex) {
@@ -60,12 +77,7 @@ std::string reason_for(const Judgment& j, const ClaimTokens& in, const ClaimToke
     return fmt::format("about another subject ({} → {})", listed_missing(ex.subject, in.subject),
                        listed_missing(in.subject, ex.subject));
   case Why::other_scope:
-    if (missing(in.scopes, ex.scopes).empty()) { // narrowed by words, not by a scope's name
-      return fmt::format("within what the older does not name ({})",
-                         listed_missing(in.narrowed, ex.words));
-    }
-    return fmt::format("in another scope ({} → {})", listed_missing(ex.scopes, in.scopes),
-                       listed_missing(in.scopes, ex.scopes));
+    return other_scope(in, ex);
   case Why::too_little:
     return "too little shared to be one subject";
   case Why::reversed:

@@ -220,9 +220,12 @@ bool is_membership_word(const std::string& stem) {
 }
 
 bool states_membership(const std::vector<Token>& out, std::size_t w) {
-  // A seat on a body one may sit on several of: "is on the school board".
-  constexpr std::array<std::string_view, 5> k_seats = {"board", "council", "committee", "panel",
-                                                       "jury"};
+  // A seat on a body one may sit on several of ("is on the school board"),
+  // or a name on a list one may be on several of ("on the reading group
+  // mailing list", "on the on-call rota").
+  constexpr std::array<std::string_view, 10> k_seats = {
+      "board", "council",  "committee", "panel", "jury",
+      "list",  "waitlist", "shortlist", "rota",  "roster"};
   constexpr std::size_t k_body_words = 4;
   if (w + 2 < out.size() && !out[w].value && out[w].text == "on" && out[w + 1].text == "the") {
     for (auto k = w + 2; k < out.size() && k <= w + 1 + k_body_words; ++k) {
@@ -236,6 +239,21 @@ bool states_membership(const std::vector<Token>& out, std::size_t w) {
   }
   return w + 1 < out.size() && !out[w].value && is_listed(k_members, out[w].text) &&
          !out[w + 1].value && (out[w + 1].text == "of" || out[w + 1].text == "to");
+}
+
+std::string head_on(const std::vector<Token>& out, std::size_t w) {
+  // Words that end the phrase: what follows says when, why or where else.
+  constexpr std::array<std::string_view, 12> k_phrase_ends = {
+      "since", "for", "from", "until", "at", "in", "on", "with", "because", "and", "now", "as"};
+  if (w + 2 >= out.size() || out[w].value || out[w].text != "on" || out[w + 1].text != "the") {
+    return {};
+  }
+  std::string head;
+  for (auto k = w + 2; k < out.size() && (out[k].value || !is_listed(k_phrase_ends, out[k].text));
+       ++k) {
+    head = out[k].value ? std::string() : comparable_stem(out[k].text);
+  }
+  return head;
 }
 
 std::string contrast_as_choice(std::string_view text) {

@@ -65,6 +65,11 @@ void redone_as_done(std::vector<Token>& out, const Predicate& predicate);
 // rotation", "a contributor to Kubernetes". A subject is in many at once.
 [[nodiscard]] bool states_membership(const std::vector<Token>& out, std::size_t w);
 
+// The stem of the last word of a copula's complement opening at `w` with
+// "on the" ("is on the Pro plan": plan), which names what kind of thing its
+// subject is on; empty for any other complement.
+[[nodiscard]] std::string head_on(const std::vector<Token>& out, std::size_t w);
+
 // Whether `stem` is the stem of a word states_membership reads ("memb" of
 // "a member of"); a seat on a board is said with none.
 [[nodiscard]] bool is_membership_word(const std::string& stem);

@@ -428,9 +428,26 @@ bool is_numbered_name(std::string_view value) {
              std::string_view::npos;
 }
 
+namespace {
+
+// Words that open a qualifier of where or of what a value holds.
+constexpr std::array<std::string_view, 6> k_narrowing = {"for",    "in",     "on",
+                                                         "during", "within", "outside"};
+
+} // namespace
+
+bool names_case(const std::vector<Token>& tokens, std::size_t w) {
+  const bool article =
+      w > 0 && !tokens[w - 1].value && (tokens[w - 1].text == "the" || tokens[w - 1].text == "a");
+  const auto opener = article ? w - 1 : w;
+  // A day before its month ("on 15 July") is part of the date.
+  const bool day =
+      w + 1 < tokens.size() && tokens[w + 1].value && role_of(tokens[w + 1].text) == Role::date;
+  return !day && opener > 0 && !tokens[opener - 1].value &&
+         is_listed(k_narrowing, tokens[opener - 1].text);
+}
+
 bool narrows_value(const std::vector<Token>& tokens, std::size_t w) {
-  constexpr std::array<std::string_view, 6> k_narrowing = {"for",    "in",     "on",
-                                                           "during", "within", "outside"};
   // "for everyone", "in all regions": everywhere, which narrows nothing.
   constexpr std::array<std::string_view, 7> k_everywhere = {
       "everyone", "everybody", "everything", "all", "every", "anyone", "any"};

@@ -99,6 +99,11 @@ void join_numbers(std::vector<Token>& tokens);
 // orders", "60 seconds in production".
 [[nodiscard]] bool narrows_value(const std::vector<Token>& tokens, std::size_t w);
 
+// Whether the value at `w` says which things a claim holds for, right
+// after "for", "in", "on" … or its article: "for P1 tickets", "in v2",
+// "for 1 hour".
+[[nodiscard]] bool names_case(const std::vector<Token>& tokens, std::size_t w);
+
 // Whether `token` ends such a qualifier: a value, or a word after which a
 // reason or a time follows ("for product listings since API 2024-07").
 [[nodiscard]] bool ends_qualifier(const Token& token);

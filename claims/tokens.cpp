@@ -243,6 +243,9 @@ ClaimTokens tokens_of_predicate(const std::vector<Token>& ordered, const Predica
       copula && w < ordered.size() && !ordered[w].value && ordered[w].text == "from") {
     tokens.verb = "from";
   }
+  if (copula) {
+    tokens.head_on = detail::head_on(ordered, after_copula(ordered, predicate.at));
+  }
   // "is a member of the platform guild" says one group its subject is in,
   // of many: a relation, as a verb's, not the copula's one value.
   if (copula && detail::states_membership(ordered, after_copula(ordered, predicate.at))) {
@@ -364,8 +367,8 @@ void read_whole_claim(const std::vector<Token>& ordered,
 
 void sort_all(ClaimTokens& tokens) {
   for (auto* list : {&tokens.words, &tokens.values, &tokens.subject, &tokens.predicate,
-                     &tokens.scopes, &tokens.units, &tokens.names, &tokens.narrowed, &tokens.dates,
-                     &tokens.chosen, &tokens.passed_over, &tokens.link_targets}) {
+                     &tokens.scopes, &tokens.units, &tokens.names, &tokens.narrowed, &tokens.cases,
+                     &tokens.dates, &tokens.chosen, &tokens.passed_over, &tokens.link_targets}) {
     sort_unique(*list);
   }
   for (auto* pairs : {&tokens.quoted_words, &tokens.compounds}) {
@@ -385,8 +388,10 @@ namespace {
 void read_words(std::vector<Token>& ordered, const Predicate& predicate,
                 const std::unordered_set<std::string>& proper, ClaimTokens& tokens) {
   std::vector<char> seasons(ordered.size()); // read before the loop moves the words out
+  std::vector<char> cases(ordered.size());
   for (std::size_t w = 0; w < ordered.size(); ++w) {
     seasons[w] = detail::in_season(ordered, w) ? 1 : 0;
+    cases[w] = ordered[w].value && detail::names_case(ordered, w) ? 1 : 0;
   }
   std::size_t narrowing_until = 0; // a narrowing qualifier's words, up to three
   // "Never deploy without approval" asks for approval: two negations say yes.
@@ -406,6 +411,9 @@ void read_words(std::vector<Token>& ordered, const Predicate& predicate,
       }
     }
     if (ordered[w].value) {
+      if (!in_subject && !date && cases[w] != 0) {
+        tokens.cases.push_back(ordered[w].text);
+      }
       take_value(tokens, std::move(ordered[w].text), in_subject, predicate);
       continue;
     }

@@ -63,6 +63,13 @@ struct ClaimTokens {
   // ("10 days for international orders", "10:00 on Fridays"), stemmed, a
   // month or weekday as its value; sorted, unique.
   std::vector<std::string> narrowed;
+  // Values of its predicate that say which things it holds for, right after
+  // "for", "in", "on" … ("for P1 tickets", "in v2", "for 1 hour"); no month
+  // or weekday. Sorted, unique.
+  std::vector<std::string> cases;
+  // What kind of thing a copula says its subject is on ("is on the Pro
+  // plan": plan; see head_on), or "".
+  std::string head_on;
   // The month and weekday names among its values; sorted, unique.
   std::vector<std::string> dates;
   // It says on what day something is closed ("The office is closed on Dec

@@ -730,8 +730,9 @@ TEST_CASE("claims: log lines of one template about different things are differen
         Relation::update);
   CHECK(compare("2026-12-06: The staging database is Postgres 15.",
                 "The staging database is Postgres 15.") == Relation::duplicate);
+  // But a thing done, logged on two days, was done twice.
   CHECK(compare("[2026-12-06 14:32] Restarted the cache job.",
-                "[2026-12-05 09:10] Restarted the cache job.") == Relation::duplicate);
+                "[2026-12-05 09:10] Restarted the cache job.") == Relation::distinct);
   CHECK(compare("- 2026-12-06: The API version is 4.", "2026-12-06: The API version is 4.") ==
         Relation::duplicate);
 }
@@ -1417,8 +1418,18 @@ TEST_CASE("claims: log lines of other days, each on what happened then, both hol
   // A fact stated in the present is stated again, whatever day logs it.
   CHECK(compare("2026-12-03: The API timeout is 90s.", "2026-12-01: The API timeout is 60s.") ==
         Relation::update);
+  // The same words at another time say it happened again: both are kept.
   CHECK(compare("- 14:32 Deployed v2.1 to staging", "- 09:10 Deployed v2.1 to staging") ==
+        Relation::distinct);
+  CHECK(compare("2026-10-09: the cluster was down for maintenance.",
+                "2026-10-02: the cluster was down for maintenance.") == Relation::distinct);
+  CHECK(compare("- 09:10 deployed v2.1 to staging", "- 09:10 Deployed v2.1 to staging") ==
         Relation::duplicate);
+  // What someone said, or a state in the present, is said again.
+  CHECK(compare("2026-11-10: Ryan mentioned he hates long meetings.",
+                "2026-11-03: Ryan mentioned he hates long meetings.") == Relation::duplicate);
+  CHECK(compare("[2026-12-06 11:00] The nightly backup runs at 02:00.",
+                "[2026-12-05 09:10] The nightly backup runs at 02:00.") == Relation::duplicate);
   // Without stamps, a past state is still replaced.
   CHECK(compare("The API timeout was 90s.", "The API timeout was 60s.") == Relation::update);
 }
@@ -1605,9 +1616,16 @@ TEST_CASE("claims: 'on' before a name after a copula is no switch") {
   CHECK(compare("Dark mode is on.", "Dark mode is off.") == Relation::update);
 }
 
-TEST_CASE("claims: a seat on a board or a council is one of many") {
+TEST_CASE("claims: a seat on a board or a council, or a name on a list, is one of many") {
   CHECK(compare("Tomás is on the parish council.", "Tomás is on the school board.") !=
         Relation::update);
+  // So is a name on a list.
+  CHECK(compare("The user is on the department seminar mailing list.",
+                "The user is on the reading group mailing list.") == Relation::distinct);
+  CHECK(compare("Ana is on the on-call rota.", "Ana is on the release roster.") ==
+        Relation::distinct);
+  CHECK(compare("The user is no longer on the reading group mailing list.",
+                "The user is on the reading group mailing list.") == Relation::update);
   CHECK(compare("Tomás left the school board.", "Tomás is on the school board.") ==
         Relation::update);
   CHECK(compare("Tomás is no longer on the school board.", "Tomás is on the school board.") ==
@@ -1615,6 +1633,42 @@ TEST_CASE("claims: a seat on a board or a council is one of many") {
   // A team is one at a time.
   CHECK(compare("Tomás is on the mobile team.", "Tomás is on the platform team.") ==
         Relation::update);
+}
+
+TEST_CASE("claims: a value of other things, or of fewer things, is of another case") {
+  // The things a value is said of replaced with it: both hold.
+  CHECK(compare("Hooli's SLA is a 24-hour first response for P3 tickets.",
+                "Hooli's SLA is a 4-hour first response for P1 tickets.") == Relation::distinct);
+  CHECK(compare("Parking costs $15 for 2 hours.", "Parking costs $10 for 1 hour.") ==
+        Relation::distinct);
+  CHECK(compare("Revenue was $2M in 2025.", "Revenue was $1M in 2024.") == Relation::distinct);
+  CHECK(compare("The API timeout is 60s in v2.", "The API timeout is 30s in v1.") ==
+        Relation::distinct);
+  // The same things, or the one value that says which: a new value.
+  CHECK(compare("Hooli's SLA is a 1-hour first response for P1 tickets.",
+                "Hooli's SLA is a 4-hour first response for P1 tickets.") == Relation::update);
+  CHECK(compare("The lease runs for 24 months.", "The lease runs for 12 months.") ==
+        Relation::update);
+  CHECK(compare("The standup is at 10:00 on Tuesdays.", "The standup is at 9:30 on Mondays.") ==
+        Relation::update);
+  CHECK(compare("Marta returns from leave on 15 July.", "Marta returns from leave on 1 June.") ==
+        Relation::update);
+  // A word put before what a value counts counts some of them.
+  CHECK(compare("Umbrella has 40 admin seats.", "Umbrella has 1,200 seats.") == Relation::distinct);
+  CHECK(compare("Umbrella has 1,500 seats.", "Umbrella has 1,200 seats.") == Relation::update);
+  CHECK(compare("The disk is 1 TB.", "The disk is 100 GB.") == Relation::update);
+  CHECK(compare("The model has 7B parameters.", "The model has 7 billion parameters.") !=
+        Relation::distinct);
+}
+
+TEST_CASE("claims: another kind of thing a subject is on is another thing it is on") {
+  CHECK(compare("Initech is on the annual billing cycle.", "Initech is on the Pro plan.") ==
+        Relation::distinct);
+  CHECK(compare("Initech is on the Enterprise plan.", "Initech is on the Pro plan.") ==
+        Relation::update);
+  CHECK(compare("The user is on the day shift.", "The user is on the night shift.") ==
+        Relation::update);
+  CHECK(compare("We are on Rails 7.1.", "We are on Rails 7.0.") == Relation::update);
 }
 
 TEST_CASE("claims: a name in lower case that ends the claim is what it is called") {

@@ -1,0 +1,75 @@
+// Claims in different scopes (see scope.hpp).
+#include "claims/scope.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace engram::claims::detail {
+namespace {
+
+// Whether `a` holds a token `b` lacks.
+bool lacks(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  return std::any_of(a.begin(), a.end(), [&](const std::string& s) { return !holds(b, s); });
+}
+
+// `values` without those of `cases`.
+std::vector<std::string> without(const std::vector<std::string>& values,
+                                 const std::vector<std::string>& cases) {
+  std::vector<std::string> out;
+  std::set_difference(values.begin(), values.end(), cases.begin(), cases.end(),
+                      std::back_inserter(out));
+  return out;
+}
+
+// Whether `in` narrows its value to something `ex` does not name: a word
+// `ex` lacks, or a day or month where `ex` names none ("10:00 on Fridays"
+// after "at 9:30"; after "9:30 on Mondays" the day is a value replaced).
+bool narrows_beyond(const ClaimTokens& in, const ClaimTokens& ex) {
+  return std::any_of(in.narrowed.begin(), in.narrowed.end(), [&](const std::string& s) {
+    return holds(in.dates, s) ? ex.dates.empty() : !holds(ex.words, s);
+  });
+}
+
+// Whether `in` puts a word between its value and what the older value
+// counted, which narrows what is counted: "40 admin seats" after "1,200
+// seats" counts some of them. A letter or two after a number is its
+// magnitude or unit ("7B", "10 GB"), not a word that narrows.
+bool narrows_count(const ClaimTokens& in, const ClaimTokens& ex) {
+  constexpr std::size_t k_shortest_word = 3;
+  const bool moved_off = std::any_of(ex.units.begin(), ex.units.end(), [&](const std::string& u) {
+    return holds(in.words, u) && !holds(in.units, u);
+  });
+  return moved_off && std::any_of(in.units.begin(), in.units.end(), [&](const std::string& u) {
+           return u.size() >= k_shortest_word && !holds(ex.words, u);
+         });
+}
+
+// Whether both values of the claims changed, and with them the values
+// that say which things each holds for: "a 4-hour response for P1 tickets"
+// and "a 24-hour response for P3 tickets" are of other tickets, where "for
+// P1 tickets" kept says the response time changed.
+bool other_case(const ClaimTokens& in, const ClaimTokens& ex) {
+  if (!lacks(in.cases, ex.cases) || !lacks(ex.cases, in.cases)) {
+    return false;
+  }
+  const auto own = without(in.values, in.cases);
+  const auto older = without(ex.values, ex.cases);
+  return lacks(own, older) && lacks(older, own);
+}
+
+} // namespace
+
+bool in_another_scope(const ClaimTokens& in, const ClaimTokens& ex) {
+  const bool value_changed = lacks(in.values, ex.values) && lacks(ex.values, in.values);
+  if (value_changed && (narrows_beyond(in, ex) || narrows_count(in, ex) || other_case(in, ex))) {
+    return true;
+  }
+  if (!lacks(in.scopes, ex.scopes)) {
+    return false;
+  }
+  return lacks(ex.scopes, in.scopes) || value_changed || in.negated != ex.negated;
+}
+
+} // namespace engram::claims::detail
