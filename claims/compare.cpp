@@ -224,15 +224,25 @@ bool moment_against_period(const ClaimTokens& in, const ClaimTokens& ex) {
   return holds(in.words, "ago") != holds(ex.words, "ago");
 }
 
-// The verdict on two claims about one subject, from how their predicates
-// differ: a value replaced, a polarity flipped, a qualifier added or a
-// copula's complement replaced is an update; one word for another is for a
-// person to judge; anything else is a different statement.
 // Whether the two claims' values differ only in their days and months.
 bool only_days_changed(const ClaimTokens& in, const ClaimTokens& ex) {
   return in.dates != ex.dates && missing(in.values, in.dates) == missing(ex.values, ex.dates);
 }
 
+// Whether the kind of thing a copula says its subject is, or is on, is
+// replaced, which makes it another thing it is: "on the annual billing
+// cycle" and "on the Pro plan" both hold, as do "a MacBook Pro owner" and "a
+// designer"; what it is said to be now ("is now an oat latte") replaces
+// what it was.
+bool other_kind(const ClaimTokens& in, const ClaimTokens& ex) {
+  return !in.head.empty() && !ex.head.empty() && in.head != ex.head &&
+         (in.head.starts_with("on ") || !in.now);
+}
+
+// The verdict on two claims about one subject, from how their predicates
+// differ: a value replaced, a polarity flipped, a qualifier added or a
+// copula's complement replaced is an update; one word for another is for a
+// person to judge; anything else is a different statement.
 Judgment judge_change(const ClaimTokens& in, const ClaimTokens& ex, const PredicateChange& change,
                       double score) {
   const auto dropped = change.words_dropped + change.values_dropped;
@@ -291,12 +301,9 @@ Judgment judge_change(const ClaimTokens& in, const ClaimTokens& ex, const Predic
       std::count_if(ex.predicate.begin(), ex.predicate.end(), [&](const std::string& token) {
         return !holds(in.predicate, token) && holds(ex.names, token);
       }));
-  // What kind of thing its subject is on, replaced, is another thing it is
-  // on: "on the annual billing cycle" and "on the Pro plan" both hold.
-  const bool other_kind = !in.head_on.empty() && !ex.head_on.empty() && in.head_on != ex.head_on;
   if (in.copular && ex.copular && detail::relate_alike(in, ex) && dropped > 0 && added > 0 &&
       dropped - std::min(naming, dropped - 1) <= k_max_complement_words && !value_and_word &&
-      !other_kind) {
+      !other_kind(in, ex)) {
     return {Relation::update, Why::complement, score};
   }
   if (detail::moved_to(in, ex)) {

@@ -241,19 +241,27 @@ bool states_membership(const std::vector<Token>& out, std::size_t w) {
          !out[w + 1].value && (out[w + 1].text == "of" || out[w + 1].text == "to");
 }
 
-std::string head_on(const std::vector<Token>& out, std::size_t w) {
+std::string complement_head(const std::vector<Token>& out, std::size_t w,
+                            const std::unordered_set<std::string>& proper) {
   // Words that end the phrase: what follows says when, why or where else.
-  constexpr std::array<std::string_view, 12> k_phrase_ends = {
-      "since", "for", "from", "until", "at", "in", "on", "with", "because", "and", "now", "as"};
-  if (w + 2 >= out.size() || out[w].value || out[w].text != "on" || out[w + 1].text != "the") {
+  constexpr std::array<std::string_view, 13> k_phrase_ends = {
+      "since", "for",     "from", "until", "at", "in", "on",
+      "with",  "because", "and",  "now",   "as", "of"};
+  const bool on_the = w + 2 < out.size() && !out[w].value && out[w].text == "on" &&
+                      !out[w + 1].value && out[w + 1].text == "the";
+  const bool indefinite =
+      w + 1 < out.size() && !out[w].value && (out[w].text == "a" || out[w].text == "an");
+  if (!on_the && !indefinite) {
     return {};
   }
   std::string head;
-  for (auto k = w + 2; k < out.size() && (out[k].value || !is_listed(k_phrase_ends, out[k].text));
-       ++k) {
-    head = out[k].value ? std::string() : comparable_stem(out[k].text);
+  for (auto k = w + (on_the ? 2 : 1);
+       k < out.size() && (out[k].value || !is_listed(k_phrase_ends, out[k].text)); ++k) {
+    // A name or a value names one thing, not a kind ("a Pixel 7", "a 27-inch Dell").
+    head =
+        out[k].value || proper.contains(out[k].text) ? std::string() : comparable_stem(out[k].text);
   }
-  return head;
+  return head.empty() || !on_the ? head : "on " + head;
 }
 
 std::string contrast_as_choice(std::string_view text) {

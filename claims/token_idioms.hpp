@@ -66,9 +66,11 @@ void redone_as_done(std::vector<Token>& out, const Predicate& predicate);
 [[nodiscard]] bool states_membership(const std::vector<Token>& out, std::size_t w);
 
 // The stem of the last word of a copula's complement opening at `w` with
-// "on the" ("is on the Pro plan": plan), which names what kind of thing its
-// subject is on; empty for any other complement.
-[[nodiscard]] std::string head_on(const std::vector<Token>& out, std::size_t w);
+// "a" or "on the" ("is a MacBook Pro owner": "owner"; "is on the Pro plan":
+// "on plan"), which names what kind of thing its subject is, or is on;
+// empty for any other complement, and for one that ends in a name or a value.
+[[nodiscard]] std::string complement_head(const std::vector<Token>& out, std::size_t w,
+                                          const std::unordered_set<std::string>& proper);
 
 // Whether `stem` is the stem of a word states_membership reads ("memb" of
 // "a member of"); a seat on a board is said with none.

@@ -244,7 +244,7 @@ ClaimTokens tokens_of_predicate(const std::vector<Token>& ordered, const Predica
     tokens.verb = "from";
   }
   if (copula) {
-    tokens.head_on = detail::head_on(ordered, after_copula(ordered, predicate.at));
+    tokens.head = detail::complement_head(ordered, after_copula(ordered, predicate.at), proper);
   }
   // "is a member of the platform guild" says one group its subject is in,
   // of many: a relation, as a verb's, not the copula's one value.

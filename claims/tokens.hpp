@@ -67,9 +67,9 @@ struct ClaimTokens {
   // "for", "in", "on" … ("for P1 tickets", "in v2", "for 1 hour"); no month
   // or weekday. Sorted, unique.
   std::vector<std::string> cases;
-  // What kind of thing a copula says its subject is on ("is on the Pro
-  // plan": plan; see head_on), or "".
-  std::string head_on;
+  // What kind of thing a copula says its subject is, or is on ("is a
+  // designer", "is on the Pro plan"; see complement_head), or "".
+  std::string head;
   // The month and weekday names among its values; sorted, unique.
   std::vector<std::string> dates;
   // It says on what day something is closed ("The office is closed on Dec

@@ -1661,7 +1661,7 @@ TEST_CASE("claims: a value of other things, or of fewer things, is of another ca
         Relation::distinct);
 }
 
-TEST_CASE("claims: another kind of thing a subject is on is another thing it is on") {
+TEST_CASE("claims: another kind of thing a subject is on, or is, is another thing it is") {
   CHECK(compare("Initech is on the annual billing cycle.", "Initech is on the Pro plan.") ==
         Relation::distinct);
   CHECK(compare("Initech is on the Enterprise plan.", "Initech is on the Pro plan.") ==
@@ -1669,6 +1669,16 @@ TEST_CASE("claims: another kind of thing a subject is on is another thing it is 
   CHECK(compare("The user is on the day shift.", "The user is on the night shift.") ==
         Relation::update);
   CHECK(compare("We are on Rails 7.1.", "We are on Rails 7.0.") == Relation::update);
+  // So is another kind of thing it is, unless it is said to be that now.
+  CHECK(compare("The user is a MacBook Pro owner.", "The user is a designer.") ==
+        Relation::distinct);
+  CHECK(compare("The user is a senior engineer.", "The user is a junior engineer.") ==
+        Relation::update);
+  CHECK(compare("The user's favorite coffee order is now an oat latte.",
+                "The user's favorite coffee order is a flat white.") == Relation::update);
+  // A name says which one, not what kind.
+  CHECK(compare("Ryan's monitor is a 32-inch LG.", "Ryan's monitor is a 27-inch Dell.") ==
+        Relation::update);
 }
 
 TEST_CASE("claims: a name in lower case that ends the claim is what it is called") {
