@@ -2,7 +2,6 @@
 #include "claims/scope.hpp"
 
 #include <algorithm>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -12,15 +11,6 @@ namespace {
 // Whether `a` holds a token `b` lacks.
 bool lacks(const std::vector<std::string>& a, const std::vector<std::string>& b) {
   return std::any_of(a.begin(), a.end(), [&](const std::string& s) { return !holds(b, s); });
-}
-
-// `values` without those of `cases`.
-std::vector<std::string> without(const std::vector<std::string>& values,
-                                 const std::vector<std::string>& cases) {
-  std::vector<std::string> out;
-  std::set_difference(values.begin(), values.end(), cases.begin(), cases.end(),
-                      std::back_inserter(out));
-  return out;
 }
 
 // Whether `in` narrows its value to something `ex` does not name: a word
@@ -54,8 +44,8 @@ bool other_case(const ClaimTokens& in, const ClaimTokens& ex) {
   if (!lacks(in.cases, ex.cases) || !lacks(ex.cases, in.cases)) {
     return false;
   }
-  const auto own = without(in.values, in.cases);
-  const auto older = without(ex.values, ex.cases);
+  const auto own = missing(in.values, in.cases);
+  const auto older = missing(ex.values, ex.cases);
   return lacks(own, older) && lacks(older, own);
 }
 
