@@ -77,6 +77,12 @@ bool says_change(const std::string& stem) {
   return stems.contains(stem);
 }
 
+bool says_change_to(const std::string& stem) {
+  static const auto relocating =
+      stems_of(std::array<std::string_view, 3>{"moved", "switched", "migrated"});
+  return says_change(stem) && !relocating.contains(stem);
+}
+
 bool moved_to(const ClaimTokens& in, const ClaimTokens& ex) {
   // Whether `token` of `a`'s predicate is a value (or a word) `b`'s predicate lacks.
   const auto only_in = [](const ClaimTokens& a, const ClaimTokens& b, bool values) {

@@ -20,6 +20,12 @@ namespace engram::claims::detail {
 // Whether `stem` is a word that says a value changed ("moved", "upgraded").
 [[nodiscard]] bool says_change(const std::string& stem);
 
+// Whether `stem` is the stem of a verb of change that, active with "to"
+// after it, states its subject's new value as its passive does ("changed to
+// Omar", "downgraded to the Pro plan"). Not moving, switching or migrating,
+// which relocation.cpp reads as a change of place, team or what is used.
+[[nodiscard]] bool says_change_to(const std::string& stem);
+
 // Whether `in` says that the value `ex` states changed, naming the change
 // instead of the verb that stated it: "Deploys were moved to Fridays" after
 // "Deploys happen on Thursdays", "Staging was upgraded to Postgres 16"

@@ -239,6 +239,25 @@ bool other_kind(const ClaimTokens& in, const ClaimTokens& ex) {
          (in.head.starts_with("on ") || !in.now);
 }
 
+// The verdict on two claims about one subject whose polarities differ.
+Judgment judge_polarity(const ClaimTokens& in, const PredicateChange& change, double score) {
+  const auto dropped = change.words_dropped + change.values_dropped;
+  const auto added = change.words_added + change.values_added;
+  // A word the negation was about, replaced by others, names another
+  // thing: "does not want emails on weekends" and "wants emails for failed
+  // deploys" both hold. So do words put in place of a qualifier: "never
+  // push on Fridays" and "never push without CI passing" both hold (a date
+  // added says when: "quit smoking in February").
+  const bool object_replaced =
+      (change.words_dropped > 0 || change.values_dropped > 0) && change.words_added > 0;
+  // A state said to have ended, in fewer of the older's words, ends it
+  // whole: "is no longer blocked" after "is blocked on their SSO setup".
+  const bool ended = in.negated && in.now && added == 0;
+  return (dropped <= 1 || ended) && added <= k_max_complement_words && !object_replaced
+             ? Judgment{Relation::update, Why::polarity, score}
+             : Judgment{Relation::distinct, Why::different, score};
+}
+
 // The verdict on two claims about one subject, from how their predicates
 // differ: a value replaced, a polarity flipped, a qualifier added or a
 // copula's complement replaced is an update; one word for another is for a
@@ -248,17 +267,7 @@ Judgment judge_change(const ClaimTokens& in, const ClaimTokens& ex, const Predic
   const auto dropped = change.words_dropped + change.values_dropped;
   const auto added = change.words_added + change.values_added;
   if (in.negated != ex.negated) {
-    // A word the negation was about, replaced by others, names another
-    // thing: "does not want emails on weekends" and "wants emails for
-    // failed deploys" both hold.
-    // So do words put in place of a qualifier: "never push on Fridays" and
-    // "never push without CI passing" both hold (a date added says when:
-    // "quit smoking in February").
-    const bool object_replaced =
-        (change.words_dropped > 0 || change.values_dropped > 0) && change.words_added > 0;
-    return dropped <= 1 && added <= k_max_complement_words && !object_replaced
-               ? Judgment{Relation::update, Why::polarity, score}
-               : Judgment{Relation::distinct, Why::different, score};
+    return judge_polarity(in, change, score);
   }
   const bool kept_in_order = keeps_older_words(in, ex, change.words_added);
   // A name replaced ("after worker 31" → "after parser 75") is another thing, not a new value.
@@ -303,7 +312,7 @@ Judgment judge_change(const ClaimTokens& in, const ClaimTokens& ex, const Predic
       }));
   if (in.copular && ex.copular && detail::relate_alike(in, ex) && dropped > 0 && added > 0 &&
       dropped - std::min(naming, dropped - 1) <= k_max_complement_words && !value_and_word &&
-      !other_kind(in, ex)) {
+      !other_kind(in, ex) && !detail::changed_to_another_kind(in, ex)) {
     return {Relation::update, Why::complement, score};
   }
   if (detail::moved_to(in, ex)) {
@@ -311,12 +320,15 @@ Judgment judge_change(const ClaimTokens& in, const ClaimTokens& ex, const Predic
   }
   // One word for another, the rest alike: a tool switched ("uses Slack" →
   // "uses Jira") or a second one added. Not certain enough to hide either,
-  // but for a preference said to be the one now ("now prefers Go for
-  // scripts" after "prefers Python for scripts"), which replaces the older.
+  // but for what the newer says holds now, which replaces the older: a
+  // preference, which picks one ("now prefers Slack for updates" after
+  // "prefers email …"), or a thing of the older's kind, unless the verb
+  // holds many at once ("now tracks issues in Linear", not "now speaks Spanish").
   if (dropped == 1 && added == 1 && change.words_dropped == 1 && change.shared_words >= 1) {
-    const bool preference_now = in.now && holds(in.words, "pref") && holds(ex.words, "pref");
-    return {preference_now ? Relation::update : Relation::uncertain,
-            preference_now ? Why::complement : Why::substituted, score};
+    const bool preference = holds(in.words, "pref") && holds(ex.words, "pref");
+    const bool said_now = in.now && (preference || detail::one_for_one(in, ex));
+    return {said_now ? Relation::update : Relation::uncertain,
+            said_now ? Why::complement : Why::substituted, score};
   }
   return {Relation::distinct, Why::different, score};
 }

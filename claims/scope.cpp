@@ -1,6 +1,9 @@
 // Claims in different scopes (see scope.hpp).
 #include "claims/scope.hpp"
 
+#include "claims/alike.hpp"
+#include "claims/token_idioms.hpp"
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -49,6 +52,28 @@ bool other_case(const ClaimTokens& in, const ClaimTokens& ex) {
   return lacks(own, older) && lacks(older, own);
 }
 
+// Whether the verb opening `claim`'s predicate holds many things at once
+// (see holds_many_at_once): its verb, or the first word of a predicate with
+// none. What one uses for something named ("uses Jira for planning") is one.
+bool holds_many(const ClaimTokens& claim) {
+  const auto& verb =
+      !claim.verb.empty() || claim.sequence.empty() ? claim.verb : claim.sequence.front();
+  return detail::holds_many_at_once(verb) && !(verb == "use" && claim.sequence.size() > 2);
+}
+
+// Whether the one token `in` puts in place of one of `ex`'s is of its kind:
+// both names (written capitalised, or values), or both common words. "Now
+// posts summaries in Spanish" adds a language to "posts summaries in
+// threads"; "now tracks issues in Linear" replaces Jira.
+bool replaced_in_kind(const ClaimTokens& in, const ClaimTokens& ex) {
+  const auto named = [](const ClaimTokens& claim, const std::vector<std::string>& only) {
+    return !only.empty() &&
+           (holds(claim.values, only.front()) || holds(claim.capitalised, only.front()));
+  };
+  return named(in, missing(in.predicate, ex.predicate)) ==
+         named(ex, missing(ex.predicate, in.predicate));
+}
+
 } // namespace
 
 bool in_another_scope(const ClaimTokens& in, const ClaimTokens& ex) {
@@ -60,6 +85,35 @@ bool in_another_scope(const ClaimTokens& in, const ClaimTokens& ex) {
     return false;
   }
   return lacks(ex.scopes, in.scopes) || value_changed || in.negated != ex.negated;
+}
+
+bool one_for_one(const ClaimTokens& in, const ClaimTokens& ex) {
+  return !holds_many(in) && !holds_many(ex) && replaced_in_kind(in, ex);
+}
+
+bool changed_to_another_kind(const ClaimTokens& in, const ClaimTokens& ex) {
+  const auto change_word = [](const std::string& token) { return says_change(token); };
+  if (std::any_of(ex.predicate.begin(), ex.predicate.end(), change_word)) {
+    return false;
+  }
+  auto added = missing(in.predicate, ex.predicate);
+  const bool shares_word = added.size() < in.predicate.size();
+  if (std::erase_if(added, change_word) == 0 || shares_word) {
+    return false;
+  }
+  // The kinds of token a claim names what it is by: a day or month, another
+  // value, a name (written capitalised), a common word.
+  const auto kinds = [](const ClaimTokens& claim, const std::vector<std::string>& tokens) {
+    unsigned mask = 0;
+    for (const auto& token : tokens) {
+      mask |= holds(claim.dates, token)         ? 1U
+              : holds(claim.values, token)      ? 2U
+              : holds(claim.capitalised, token) ? 4U
+                                                : 8U;
+    }
+    return mask;
+  };
+  return (kinds(in, added) & kinds(ex, missing(ex.predicate, in.predicate))) == 0;
 }
 
 } // namespace engram::claims::detail

@@ -15,4 +15,20 @@ namespace engram::claims::detail {
 // says which things its value is of, and those are others (see other_case).
 [[nodiscard]] bool in_another_scope(const ClaimTokens& in, const ClaimTokens& ex);
 
+// Whether the one word `in` puts in place of one of `ex`'s takes its place
+// rather than naming another thing: both are names (written capitalised, or
+// values) or both common words ("now tracks issues in Linear" after "in
+// Jira"; not "now posts summaries in Spanish" after "in threads"), and the
+// verb holds one thing at a time (not "now speaks Spanish" after "speaks
+// French": see holds_many_at_once).
+[[nodiscard]] bool one_for_one(const ClaimTokens& in, const ClaimTokens& ex);
+
+// Whether `in` says its subject changed to a thing of another kind than
+// what `ex`'s copula says it is: "upgraded to a MacBook Pro" is not what
+// "is a designer" was, where "changed to Omar" replaces "is Sara" and
+// "downgraded to the Pro plan" "is on the Enterprise plan". Of another kind
+// when they share no word and no kind of word: a day or month, another
+// value, a name, a common word.
+[[nodiscard]] bool changed_to_another_kind(const ClaimTokens& in, const ClaimTokens& ex);
+
 } // namespace engram::claims::detail

@@ -4,6 +4,7 @@
 // read as the copula it stands for ("Payments get processed").
 #include "claims/token_idioms.hpp"
 
+#include "claims/token_roles.hpp"
 #include "claims/token_values.hpp"
 #include "claims/token_words.hpp"
 #include "claims/tokens.hpp"
@@ -12,6 +13,7 @@
 #include <array>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace engram::claims::detail {
 namespace {
@@ -239,6 +241,49 @@ bool states_membership(const std::vector<Token>& out, std::size_t w) {
   }
   return w + 1 < out.size() && !out[w].value && is_listed(k_members, out[w].text) &&
          !out[w + 1].value && (out[w + 1].text == "of" || out[w + 1].text == "to");
+}
+
+void switched_as_state(std::vector<Token>& out, const std::unordered_set<std::string>& proper) {
+  constexpr std::array<std::string_view, 2> k_switching = {"switched", "changed"};
+  for (std::size_t w = 1; w + 3 < out.size(); ++w) {
+    const auto& kind = out[w + 1];
+    const auto& what = out[w + 3];
+    const bool named = what.value || proper.contains(what.text) || what.text == "a" ||
+                       what.text == "an" || what.text == "the";
+    if (out[w - 1].value || !is_listed(k_switching, out[w].text) || kind.value ||
+        !kind.text.ends_with('s') || role_of(kind.text) != Role::none || out[w + 2].text != "to" ||
+        !named) {
+      continue;
+    }
+    if (!out[w - 1].text.ends_with("'s")) {
+      out[w - 1].text += "'s";
+    }
+    out[w].text = kind.text;
+    out[w + 1].text = "is";
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(w) + 2);
+    return;
+  }
+}
+
+bool holds_many_at_once(const std::string& stem) {
+  // Knowing, liking and doing, having and owning, what a product supports,
+  // accepts, offers or works with: each is of many things at once. So is
+  // what one uses, when the claim does not say what for ("now uses Jira"
+  // after "uses Slack"), where "now tracks issues in Linear" does.
+  static const auto stems = [] {
+    constexpr std::array<std::string_view, 25> k_verbs = {
+        "speaks",  "knows",      "likes",    "loves",      "enjoys",   "plays", "reads",
+        "follows", "watches",    "collects", "studies",    "learns",   "has",   "owns",
+        "visits",  "attends",    "supports", "accepts",    "includes", "uses",  "contains",
+        "offers",  "integrates", "allows",   "subscribes",
+    };
+    std::vector<std::string> out;
+    for (const auto verb : k_verbs) {
+      out.push_back(comparable_stem(std::string(verb)));
+    }
+    return out;
+  }();
+  return std::find(stems.begin(), stems.end(), stem) != stems.end();
 }
 
 std::string complement_head(const std::vector<Token>& out, std::size_t w,

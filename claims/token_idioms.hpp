@@ -72,6 +72,17 @@ void redone_as_done(std::vector<Token>& out, const Predicate& predicate);
 [[nodiscard]] std::string complement_head(const std::vector<Token>& out, std::size_t w,
                                           const std::unordered_set<std::string>& proper);
 
+// Reads "Ryan switched accountants to Paul Brandt" as "Ryan's accountant is
+// Paul Brandt": one changes the thing one has of a kind, so the new one is
+// that thing now. Only where a name (`proper`), a value or "a"/"the" follows
+// "to": "switched providers to cut costs" says why, not what.
+void switched_as_state(std::vector<Token>& out, const std::unordered_set<std::string>& proper);
+
+// Whether `stem` is the stem of a verb whose subject holds many objects at
+// once ("speaks French", "supports SAML", "has a dog"): one more named with
+// "now" ("now speaks Spanish") is added to them, not put in their place.
+[[nodiscard]] bool holds_many_at_once(const std::string& stem);
+
 // Whether `stem` is the stem of a word states_membership reads ("memb" of
 // "a member of"); a seat on a board is said with none.
 [[nodiscard]] bool is_membership_word(const std::string& stem);

@@ -178,7 +178,11 @@ std::string clock_time(std::string_view digits, std::string_view suffix) {
 // a time of day as 24-hour "HH:MM".
 std::string canonical_value(std::string_view token) {
   const bool twelve_hour = token.ends_with("am") || token.ends_with("pm");
-  const auto clock = twelve_hour ? token.substr(0, token.size() - 2) : token;
+  auto clock = twelve_hour ? token.substr(0, token.size() - 2) : token;
+  // "3:45:00" is the "3:45" its seconds, none, add nothing to.
+  if (std::count(clock.begin(), clock.end(), ':') == 2 && clock.ends_with(":00")) {
+    clock.remove_suffix(3);
+  }
   if (clock.find(':') != std::string_view::npos) {
     if (auto time = clock_time(clock, twelve_hour ? token.substr(token.size() - 2) : "");
         !time.empty()) {

@@ -63,6 +63,15 @@ std::string unit_word(std::string word) {
   return found == k_units.end() ? word : std::string(found->second);
 }
 
+void drop_ending(std::string& word) {
+  constexpr std::array<std::string_view, 4> k_endings = {"'s", "'ing", "'ed", "'d"};
+  const auto at = word.rfind('\'');
+  if (at != std::string::npos && at > 0 &&
+      is_listed(k_endings, std::string_view(word).substr(at))) {
+    word.resize(at);
+  }
+}
+
 // `text` with each Markdown link `[words](target)` as its words: the link is
 // markup, and a claim with and without it says the same.
 std::string without_link_targets(std::string_view text, std::vector<std::string>* targets) {

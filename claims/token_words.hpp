@@ -26,6 +26,11 @@ namespace engram::claims::detail {
 // A unit's abbreviation after a value as its word: "40 min" says "40 minutes".
 [[nodiscard]] std::string unit_word(std::string word);
 
+// `word` without an ending written after an apostrophe: "Dana's" is of Dana,
+// "cc'ing" and "DM'd" are the cc and DM done, "she'd" is she. A negation
+// ("don't") keeps its ending.
+void drop_ending(std::string& word);
+
 // `text` with each Markdown link `[words](target)` as its words; each
 // target dropped is added to `targets`, when given.
 [[nodiscard]] std::string without_link_targets(std::string_view text,

@@ -31,7 +31,7 @@ using detail::role_of;
 namespace {
 
 // Sorts and removes repeats.
-void sort_unique(std::vector<std::string>& list) {
+template <typename T> void sort_unique(std::vector<T>& list) {
   std::sort(list.begin(), list.end());
   list.erase(std::unique(list.begin(), list.end()), list.end());
 }
@@ -73,10 +73,6 @@ std::string value_word(const std::string& word, Role role) {
   }
   return {};
 }
-
-} // namespace
-
-namespace {
 
 // Turns each word token that stands for a value (see value_word; "on" does
 // after a switch word or at the end; see ordinal_value) into a value token.
@@ -130,22 +126,27 @@ void days_of_months(std::vector<Token>& out) {
 }
 
 // Reads, in one pass over `plain`'s words, whether it says what it states is
-// new ("now", "instead", "anymore"), and whether it says the user does
-// something on a weekday that recurs ("works from home on Mondays", "every
-// Friday") and is not new: people keep a habit on several days, so another
-// day is another occasion, where an event's one day ("Standup is on
-// Mondays") moves.
+// new ("now", "instead", "anymore", "no longer"; not "now also", which adds
+// to what was), and whether it says the user does something on a weekday
+// that recurs ("works from home on Mondays", "every Friday") and is not new:
+// people keep a habit on several days, so another day is another occasion,
+// where an event's one day ("Standup is on Mondays") moves.
 void read_now_and_habit(std::string_view plain, ClaimTokens& tokens) {
   bool recurring = false;
+  bool also = false;
   std::string before;
-  for (auto& word : words_of(plain)) {
-    tokens.now = tokens.now || word == "now" || word == "instead" || word == "anymore";
+  const auto words = words_of(plain);
+  for (const auto& word : words) {
+    tokens.now = tokens.now || word == "now" || word == "instead" || word == "anymore" ||
+                 (before == "no" && word == "longer");
+    also = also || word == "also" || word == "additionally" || (before == "as" && word == "well");
     const bool day = role_of(word) == Role::date && word.ends_with("day");
     const bool days =
         word.ends_with("days") && role_of(word.substr(0, word.size() - 1)) == Role::date;
     recurring = recurring || days || (day && before == "every");
-    before = std::move(word);
+    before = word;
   }
+  tokens.now = tokens.now && !also && (words.empty() || words.back() != "too");
   tokens.habit = recurring && !tokens.now && tokens.subject == std::vector<std::string>{"user"};
 }
 
@@ -252,8 +253,11 @@ ClaimTokens tokens_of_predicate(const std::vector<Token>& ordered, const Predica
     tokens.verb = "member";
     tokens.copular = false;
   }
+  // "changed to Omar" states the new value as "was changed to Omar" does.
   if (predicate.by_verb && predicate.at < ordered.size() && !ordered[predicate.at].value) {
-    tokens.verb = detail::comparable_stem(ordered[predicate.at].text);
+    auto stem = detail::comparable_stem(ordered[predicate.at].text);
+    const bool to = predicate.at + 1 < ordered.size() && ordered[predicate.at + 1].text == "to";
+    tokens.verb = to && detail::says_change_to(stem) ? std::string() : std::move(stem);
   }
   // A participle of change ("was renamed to main", "was set to 30") states
   // the new value as the copula does.
@@ -366,14 +370,14 @@ void read_whole_claim(const std::vector<Token>& ordered,
 }
 
 void sort_all(ClaimTokens& tokens) {
-  for (auto* list : {&tokens.words, &tokens.values, &tokens.subject, &tokens.predicate,
-                     &tokens.scopes, &tokens.units, &tokens.names, &tokens.narrowed, &tokens.cases,
-                     &tokens.dates, &tokens.chosen, &tokens.passed_over, &tokens.link_targets}) {
+  for (auto* list :
+       {&tokens.words, &tokens.values, &tokens.subject, &tokens.predicate, &tokens.scopes,
+        &tokens.units, &tokens.names, &tokens.narrowed, &tokens.cases, &tokens.capitalised,
+        &tokens.dates, &tokens.chosen, &tokens.passed_over, &tokens.link_targets}) {
     sort_unique(*list);
   }
   for (auto* pairs : {&tokens.quoted_words, &tokens.compounds}) {
-    std::sort(pairs->begin(), pairs->end());
-    pairs->erase(std::unique(pairs->begin(), pairs->end()), pairs->end());
+    sort_unique(*pairs);
   }
 }
 
@@ -418,10 +422,9 @@ void read_words(std::vector<Token>& ordered, const Predicate& predicate,
       continue;
     }
     const bool names_value = detail::names_value(ordered, w, proper);
+    const bool capitalised = proper.contains(ordered[w].text);
     auto word = std::move(ordered[w].text);
-    if (word.ends_with("'s")) {
-      word.resize(word.size() - 2);
-    }
+    detail::drop_ending(word);
     const auto role = role_of(word);
     if (role == Role::negation || word.ends_with("n't")) {
       (word == "without" ? without : tokens.negated) = true;
@@ -444,6 +447,9 @@ void read_words(std::vector<Token>& ordered, const Predicate& predicate,
     }
     if (!stem.empty() && names_value) {
       tokens.names.push_back(stem);
+    }
+    if (!stem.empty() && !in_subject && capitalised) {
+      tokens.capitalised.push_back(stem);
     }
     if (!stem.empty() && !in_subject && w < narrowing_until && !opens) {
       tokens.narrowed.push_back(stem);
@@ -472,6 +478,7 @@ ClaimTokens tokens_of(std::string_view text) {
   const bool changed_from = detail::change_as_choice(ordered);
   const auto proper = detail::proper_words(plain);
   detail::naming_as_apposition(ordered, proper);
+  detail::switched_as_state(ordered, proper);
   auto predicate = predicate_of(ordered, proper);
   detail::holder_without_now(ordered, proper, predicate);
   detail::redone_as_done(ordered, predicate);

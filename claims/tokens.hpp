@@ -59,6 +59,9 @@ struct ClaimTokens {
   // before its last ("Salt Lake City"), stemmed; sorted, unique. A model or
   // a name replaced by another changes all of them at once.
   std::vector<std::string> names;
+  // The predicate's words written capitalised, as names are ("tracks issues
+  // in Linear": "linear"), stemmed; sorted, unique.
+  std::vector<std::string> capitalised;
   // Words of a qualifier right after a value that narrows where it holds
   // ("10 days for international orders", "10:00 on Fridays"), stemmed, a
   // month or weekday as its value; sorted, unique.

@@ -595,6 +595,69 @@ TEST_CASE("claims: a polarity flipped with the thing it was about replaced leave
         Relation::update);
 }
 
+TEST_CASE("claims: a state said to have ended, in fewer of its words, ends it whole") {
+  CHECK(compare("The Umbrella migration is no longer blocked.",
+                "The Umbrella migration is blocked on their SSO setup.") == Relation::update);
+  CHECK(compare("Dana no longer works at Acme.", "Dana works at Acme on Fridays.") ==
+        Relation::update);
+  // A plain "not" does not say it ended: it may be another state.
+  CHECK(compare("The migration is not blocked.", "The migration is blocked on their SSO setup.") !=
+        Relation::update);
+  // Ended with words of its own, it may be about another thing.
+  CHECK(compare("Dana no longer works at Globex.", "Dana works at Acme on Fridays.") !=
+        Relation::update);
+}
+
+TEST_CASE("claims: a verb of change with \"to\" states the new value, of its kind") {
+  CHECK(compare("Hooli's account manager changed to Omar.", "Hooli's account manager is Sara.") ==
+        Relation::update);
+  CHECK(compare("Acme Corp downgraded to the Pro plan.", "Acme Corp is on the Enterprise plan.") ==
+        Relation::update);
+  CHECK(compare("The account manager changed to Ken Ito.", "The account manager is Jane Doe.") ==
+        Relation::update);
+  CHECK(compare("The user's phone was upgraded to an iPhone 15.",
+                "The user's phone is a Pixel 7.") == Relation::update);
+  // What the subject changed to is not what it is said to be of another kind.
+  CHECK(compare("The user upgraded to a MacBook Pro.", "The user is a designer.") !=
+        Relation::update);
+  CHECK(compare("The user was upgraded to a MacBook Pro.", "The user is a designer.") !=
+        Relation::update);
+  // Without "to" the verb says what was done, not what the subject is now.
+  CHECK(compare("Hooli's account manager changed jobs.", "Hooli's account manager is Sara.") !=
+        Relation::update);
+}
+
+TEST_CASE("claims: switching the thing one has of a kind says which one it is now") {
+  CHECK(compare("Ryan switched accountants to Paul Brandt.", "Ryan's accountant is Mei Chen.") ==
+        Relation::update);
+  CHECK(compare("The user changed dentists to Dr. Osei.", "The user's dentist is Dr. Park.") ==
+        Relation::update);
+  // "to" that says why is not what it was switched to.
+  CHECK(compare("The team switched providers to cut costs.", "The team's provider is AWS.") !=
+        Relation::update);
+  // Another person's, or another kind of thing.
+  CHECK(compare("Ryan switched accountants to Paul Brandt.", "Lena's accountant is Mei Chen.") !=
+        Relation::update);
+  CHECK(compare("Ryan switched banks to Revolut.", "Ryan's accountant is Mei Chen.") !=
+        Relation::update);
+}
+
+TEST_CASE("claims: a time's seconds, none, add nothing to it") {
+  CHECK(compare("Maya's marathon goal is 3:45.", "Maya's marathon goal is 3:45:00.") ==
+        Relation::duplicate);
+  CHECK(compare("The backup runs at 02:30:00.", "The backup runs at 2:30am.") ==
+        Relation::duplicate);
+  CHECK(compare("The timer is 1:02:30.", "The timer is 1:02.") != Relation::duplicate);
+}
+
+TEST_CASE("claims: an ending after an apostrophe is the word's ending") {
+  CHECK(compare("Ryan asked me to stop cc'ing Dana on vendor emails.",
+                "Always cc Dana on vendor emails.") == Relation::update);
+  CHECK(compare("Stop DM'ing Ana about releases.", "DM Ana about releases.") == Relation::update);
+  CHECK(compare("Dana's laptop is a ThinkPad.", "The laptop of Dana is a ThinkPad.") !=
+        Relation::distinct);
+}
+
 TEST_CASE("claims: another verb before the same preposition is another relation") {
   CHECK(compare("Ana swims on Sundays.", "Ana runs on Sundays.") != Relation::update);
   CHECK(compare("The frontend builds with Vite.", "The frontend runs on Vite.") !=
@@ -1497,6 +1560,37 @@ TEST_CASE("claims: a preference said to be the one now replaces the older") {
   CHECK(compare("User prefers Go for scripts.", "User prefers Python for scripts.") !=
         Relation::update);
   CHECK(compare("The team now uses Jira.", "The team uses Slack.") != Relation::update);
+}
+
+TEST_CASE("claims: one word replaced by what holds now replaces it, one of its kind") {
+  CHECK(compare("The team now tracks issues in Linear.", "The team tracks issues in Jira.") ==
+        Relation::update);
+  CHECK(compare("The docs site is now built with Astro.",
+                "The docs site is built with Docusaurus.") == Relation::update);
+  CHECK(compare("Ryan drinks tea in winter now.", "Ryan drinks coffee in winter.") ==
+        Relation::update);
+  CHECK(compare("The team now uses Linear for planning.", "The team uses Jira for planning.") ==
+        Relation::update);
+  // Without "now" a second one may be added.
+  CHECK(compare("The team tracks issues in Linear.", "The team tracks issues in Jira.") !=
+        Relation::update);
+  // "Now also" and "now … too" add one.
+  CHECK(compare("The team now also tracks issues in Linear.", "The team tracks issues in Jira.") !=
+        Relation::update);
+  CHECK(compare("The team tracks issues in Linear now too.", "The team tracks issues in Jira.") !=
+        Relation::update);
+  // A verb of many things at once: one more is added, not put in place.
+  CHECK(compare("The user now speaks Spanish.", "The user speaks French.") != Relation::update);
+  CHECK(compare("The API now supports SAML.", "The API supports OAuth.") != Relation::update);
+  CHECK(compare("The shop now accepts PayPal.", "The shop accepts Visa.") != Relation::update);
+  CHECK(compare("The user now plays guitar.", "The user plays piano.") != Relation::update);
+  // A name in place of a common word names another thing: a language beside threads.
+  CHECK(compare("The bot now posts summaries in Spanish.", "The bot posts summaries in threads.") !=
+        Relation::update);
+  CHECK(compare("The user now lives in Porto.", "The user lives in Lisbon.") == Relation::update);
+  // A preference picks one, whatever it picks.
+  CHECK(compare("The user now prefers Slack for status updates.",
+                "The user prefers email for status updates.") == Relation::update);
 }
 
 TEST_CASE("claims: reported speech says what was said, of its speaker") {
