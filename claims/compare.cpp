@@ -276,6 +276,9 @@ Judgment judge_change(const ClaimTokens& in, const ClaimTokens& ex, const Predic
   if (value_replaced && moment_against_period(in, ex)) {
     return {Relation::distinct, Why::moment, score};
   }
+  if (value_replaced && detail::of_another_aspect(in, ex)) {
+    return {Relation::distinct, Why::aspect, score};
+  }
   // A place is closed on many days: "closed on Jan 1" adds a day to "closed
   // on Dec 25". The user keeps a habit on many: "works from home on Fridays"
   // adds a day to "… on Mondays".
@@ -312,7 +315,8 @@ Judgment judge_change(const ClaimTokens& in, const ClaimTokens& ex, const Predic
       }));
   if (in.copular && ex.copular && detail::relate_alike(in, ex) && dropped > 0 && added > 0 &&
       dropped - std::min(naming, dropped - 1) <= k_max_complement_words && !value_and_word &&
-      !other_kind(in, ex) && !detail::changed_to_another_kind(in, ex)) {
+      !other_kind(in, ex) && !detail::changed_to_another_kind(in, ex) &&
+      detail::by_one_preposition(in, ex)) {
     return {Relation::update, Why::complement, score};
   }
   if (detail::moved_to(in, ex)) {

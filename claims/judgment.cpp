@@ -104,6 +104,10 @@ std::string reason_for(const Judgment& j, const ClaimTokens& in, const ClaimToke
   case Why::moment:
     return fmt::format("one says when it happened, the other how often or how long ({} and {})",
                        listed_missing(ex.values, in.values), listed_missing(in.values, ex.values));
+  case Why::aspect:
+    return fmt::format(
+        "each says another thing of it: a day, a time of day, something else ({} and {})",
+        listed_missing(ex.values, in.values), listed_missing(in.values, ex.values));
   case Why::polarity:
     return fmt::format("same subject, polarity flipped ({} → {})",
                        ex.negated ? "negative" : "positive", in.negated ? "negative" : "positive");

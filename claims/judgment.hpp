@@ -27,6 +27,7 @@ enum class Why : unsigned char {
   turned_down,   // one turns down what the other passes over: they agree
   other_day,     // another day something is closed, or the user keeps a habit: both hold
   moment,        // one dates an event ("2 hours ago"), the other states a period: both hold
+  aspect,        // one says on what day, the other at what time or another thing: both hold
   value,         // a value replaced (with words maybe added)
   qualifier,     // the existing claim, with something added
   complement,    // a copula's complement replaced

@@ -207,6 +207,7 @@ ClaimTokens changed_as_state(ClaimTokens mover, const ClaimTokens& other, const 
     mover.scopes.clear(); // "the mobile team" names the team, not where the claim holds
   }
   mover.verb = other.verb;
+  mover.preposition = other.preposition;
   mover.copular = other.copular || one_value(change);
   mover.negated = mover.negated != change.ends;
   mover.moved.clear();

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace engram::claims::detail {
@@ -87,8 +88,13 @@ bool in_another_scope(const ClaimTokens& in, const ClaimTokens& ex) {
   return lacks(ex.scopes, in.scopes) || value_changed || in.negated != ex.negated;
 }
 
+bool by_one_preposition(const ClaimTokens& in, const ClaimTokens& ex) {
+  return in.preposition.empty() || ex.preposition.empty() || in.preposition == ex.preposition;
+}
+
 bool one_for_one(const ClaimTokens& in, const ClaimTokens& ex) {
-  return !holds_many(in) && !holds_many(ex) && replaced_in_kind(in, ex);
+  return !holds_many(in) && !holds_many(ex) && replaced_in_kind(in, ex) &&
+         by_one_preposition(in, ex);
 }
 
 bool changed_to_another_kind(const ClaimTokens& in, const ClaimTokens& ex) {
@@ -114,6 +120,33 @@ bool changed_to_another_kind(const ClaimTokens& in, const ClaimTokens& ex) {
     return mask;
   };
   return (kinds(in, added) & kinds(ex, missing(ex.predicate, in.predicate))) == 0;
+}
+
+bool of_another_aspect(const ClaimTokens& in, const ClaimTokens& ex) {
+  const auto digits = [](std::string_view text) {
+    return !text.empty() &&
+           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  // 1: a day, 2: a time of day, 4: another value. A date is written in full
+  // (2026-03-05) or by its words ("Thursday", "May", "2027" where no unit
+  // is written); a bare small number may be a month's day ("March 12") or a
+  // count, so it is either.
+  const auto kinds = [&](const ClaimTokens& claim, const ClaimTokens& other) {
+    unsigned mask = 0;
+    for (const auto& value : missing(claim.values, other.values)) {
+      const std::string_view v = value;
+      const bool year = v.size() == 4 && digits(v) &&
+                        (v.starts_with("19") || v.starts_with("20")) && claim.units.empty();
+      const bool date = v.size() == 10 && digits(v.substr(0, 4)) && v[4] == '-' && v[7] == '-';
+      const bool day = holds(claim.dates, value) || value == "may" || year || date;
+      const bool clock = v.size() == 5 && v[2] == ':' && digits(v.substr(0, 2));
+      mask |= day ? 1U : clock ? 2U : v.size() <= 2 && digits(v) ? 5U : 4U;
+    }
+    return mask;
+  };
+  const auto in_kinds = kinds(in, ex);
+  const auto ex_kinds = kinds(ex, in);
+  return in_kinds != 0 && ex_kinds != 0 && (in_kinds & ex_kinds) == 0;
 }
 
 } // namespace engram::claims::detail

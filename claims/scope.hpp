@@ -15,12 +15,18 @@ namespace engram::claims::detail {
 // says which things its value is of, and those are others (see other_case).
 [[nodiscard]] bool in_another_scope(const ClaimTokens& in, const ClaimTokens& ex);
 
+// Whether the verbs of the two claims relate their subjects by one
+// preposition, or either has none: "works at Globex" and "works from home"
+// relate the user to other kinds of thing, as "deploys with ArgoCD" and
+// "deploys on Fridays" do.
+[[nodiscard]] bool by_one_preposition(const ClaimTokens& in, const ClaimTokens& ex);
+
 // Whether the one word `in` puts in place of one of `ex`'s takes its place
 // rather than naming another thing: both are names (written capitalised, or
 // values) or both common words ("now tracks issues in Linear" after "in
 // Jira"; not "now posts summaries in Spanish" after "in threads"), and the
 // verb holds one thing at a time (not "now speaks Spanish" after "speaks
-// French": see holds_many_at_once).
+// French": see holds_many_at_once), by one preposition.
 [[nodiscard]] bool one_for_one(const ClaimTokens& in, const ClaimTokens& ex);
 
 // Whether `in` says its subject changed to a thing of another kind than
@@ -30,5 +36,11 @@ namespace engram::claims::detail {
 // when they share no word and no kind of word: a day or month, another
 // value, a name, a common word.
 [[nodiscard]] bool changed_to_another_kind(const ClaimTokens& in, const ClaimTokens& ex);
+
+// Whether the values `in` and `ex` replace in each other say other things of
+// their subject: a day (a weekday, a month, a date, a year) against a time
+// of day or another value ("The meeting is on Thursday" and "… in Room 4",
+// "The standup is on Fridays" and "… at 9:30"). Both hold.
+[[nodiscard]] bool of_another_aspect(const ClaimTokens& in, const ClaimTokens& ex);
 
 } // namespace engram::claims::detail

@@ -260,6 +260,15 @@ std::optional<Predicate> unwritten_subject(const std::vector<Token>& tokens) {
 
 } // namespace
 
+std::string preposition_after(const std::vector<Token>& tokens, std::size_t verb) {
+  const auto next = next_content(tokens, verb);
+  if (!is_preposition(tokens, next) && !relates(tokens, verb)) {
+    return {};
+  }
+  const auto& word = tokens[next].text;
+  return word == "for" && tokens[verb].text.starts_with("work") ? "at" : word;
+}
+
 bool opens_instruction(std::string_view word) {
   return listed(k_openers, word);
 }

@@ -68,6 +68,11 @@ void put_definite_complement_first(std::vector<Token>& tokens, Predicate& predic
 [[nodiscard]] bool copula_at_place(const std::vector<Token>& tokens, std::size_t at,
                                    const std::unordered_set<std::string>& proper);
 
+// The preposition a verb at `verb` relates its subject by ("lives in",
+// "works from", "deploys with"), or "" when none follows it. Working for
+// is working at: both name an employer.
+[[nodiscard]] std::string preposition_after(const std::vector<Token>& tokens, std::size_t verb);
+
 // Whether a value names a thing rather than measures it: letters, then a
 // digit (web-1, db01, us-east-1), as a host or a region is named, or "#"
 // and a number, as an issue or a pull request is (#812).

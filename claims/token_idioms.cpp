@@ -1,13 +1,15 @@
 // Idioms read as what they say: phrases that say nothing of a claim
 // dropped ("Make sure to", "Don't forget to", the "using" of "avoid using"),
-// and the "get" of a passive
-// read as the copula it stands for ("Payments get processed").
+// the "get" of a passive read as the copula it stands for ("Payments get
+// processed"), words that say a claim is new ("now", "no longer"), and
+// switching the thing one has of a kind read as having it.
 #include "claims/token_idioms.hpp"
 
 #include "claims/token_roles.hpp"
 #include "claims/token_values.hpp"
 #include "claims/token_words.hpp"
 #include "claims/tokens.hpp"
+#include "claims/words.hpp"
 
 #include <algorithm>
 #include <array>
@@ -263,6 +265,25 @@ void switched_as_state(std::vector<Token>& out, const std::unordered_set<std::st
     out.erase(out.begin() + static_cast<std::ptrdiff_t>(w) + 2);
     return;
   }
+}
+
+void read_now_and_habit(std::string_view plain, ClaimTokens& tokens) {
+  bool recurring = false;
+  bool also = false;
+  std::string before;
+  const auto words = words_of(plain);
+  for (const auto& word : words) {
+    tokens.now = tokens.now || word == "now" || word == "instead" || word == "anymore" ||
+                 (before == "no" && word == "longer");
+    also = also || word == "also" || word == "additionally" || (before == "as" && word == "well");
+    const bool day = role_of(word) == Role::date && word.ends_with("day");
+    const bool days =
+        word.ends_with("days") && role_of(word.substr(0, word.size() - 1)) == Role::date;
+    recurring = recurring || days || (day && before == "every");
+    before = word;
+  }
+  tokens.now = tokens.now && !also && (words.empty() || words.back() != "too");
+  tokens.habit = recurring && !tokens.now && tokens.subject == std::vector<std::string>{"user"};
 }
 
 bool holds_many_at_once(const std::string& stem) {

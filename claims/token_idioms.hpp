@@ -2,6 +2,7 @@
 #pragma once
 
 #include "claims/subject.hpp"
+#include "claims/tokens.hpp"
 
 #include <string>
 #include <string_view>
@@ -77,6 +78,14 @@ void redone_as_done(std::vector<Token>& out, const Predicate& predicate);
 // that thing now. Only where a name (`proper`), a value or "a"/"the" follows
 // "to": "switched providers to cut costs" says why, not what.
 void switched_as_state(std::vector<Token>& out, const std::unordered_set<std::string>& proper);
+
+// Reads, in one pass over `plain`'s words, whether it says what it states is
+// new ("now", "instead", "anymore", "no longer"; not "now also", which adds
+// to what was), and whether it says the user does something on a weekday
+// that recurs ("works from home on Mondays", "every Friday") and is not new:
+// people keep a habit on several days, so another day is another occasion,
+// where an event's one day ("Standup is on Mondays") moves.
+void read_now_and_habit(std::string_view plain, ClaimTokens& tokens);
 
 // Whether `stem` is the stem of a verb whose subject holds many objects at
 // once ("speaks French", "supports SAML", "has a dog"): one more named with

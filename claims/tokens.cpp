@@ -125,31 +125,6 @@ void days_of_months(std::vector<Token>& out) {
   }
 }
 
-// Reads, in one pass over `plain`'s words, whether it says what it states is
-// new ("now", "instead", "anymore", "no longer"; not "now also", which adds
-// to what was), and whether it says the user does something on a weekday
-// that recurs ("works from home on Mondays", "every Friday") and is not new:
-// people keep a habit on several days, so another day is another occasion,
-// where an event's one day ("Standup is on Mondays") moves.
-void read_now_and_habit(std::string_view plain, ClaimTokens& tokens) {
-  bool recurring = false;
-  bool also = false;
-  std::string before;
-  const auto words = words_of(plain);
-  for (const auto& word : words) {
-    tokens.now = tokens.now || word == "now" || word == "instead" || word == "anymore" ||
-                 (before == "no" && word == "longer");
-    also = also || word == "also" || word == "additionally" || (before == "as" && word == "well");
-    const bool day = role_of(word) == Role::date && word.ends_with("day");
-    const bool days =
-        word.ends_with("days") && role_of(word.substr(0, word.size() - 1)) == Role::date;
-    recurring = recurring || days || (day && before == "every");
-    before = word;
-  }
-  tokens.now = tokens.now && !also && (words.empty() || words.back() != "too");
-  tokens.habit = recurring && !tokens.now && tokens.subject == std::vector<std::string>{"user"};
-}
-
 // The tokens of folded text in order: quoted values whole, a number with its
 // unit split ("16gb" is the value 16 and the word gb, as "16 GB" is), every
 // other token split into words.
@@ -258,6 +233,7 @@ ClaimTokens tokens_of_predicate(const std::vector<Token>& ordered, const Predica
     auto stem = detail::comparable_stem(ordered[predicate.at].text);
     const bool to = predicate.at + 1 < ordered.size() && ordered[predicate.at + 1].text == "to";
     tokens.verb = to && detail::says_change_to(stem) ? std::string() : std::move(stem);
+    tokens.preposition = tokens.verb.empty() ? "" : preposition_after(ordered, predicate.at);
   }
   // A participle of change ("was renamed to main", "was set to 30") states
   // the new value as the copula does.
@@ -488,7 +464,7 @@ ClaimTokens tokens_of(std::string_view text) {
   read_whole_claim(ordered, proper, targets, tokens);
   read_words(ordered, predicate, proper, tokens);
   sort_all(tokens);
-  read_now_and_habit(plain, tokens);
+  detail::read_now_and_habit(plain, tokens);
   tokens.stamp = detail::stamp_of(text);
   if (!reason.empty()) {
     auto why = tokens_of(reason);

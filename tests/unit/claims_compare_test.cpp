@@ -642,6 +642,39 @@ TEST_CASE("claims: switching the thing one has of a kind says which one it is no
         Relation::update);
 }
 
+TEST_CASE("claims: a day, a time of day and another value say other things of a subject") {
+  CHECK(compare("The meeting is on Thursday.", "The meeting is in Room 4.") == Relation::distinct);
+  CHECK(compare("The meeting was moved to Thursday.", "The meeting is in Room 4.") ==
+        Relation::distinct);
+  CHECK(compare("The standup is on Fridays.", "The standup is at 9:30.") == Relation::distinct);
+  CHECK(compare("Ana's flight is at 14:00.", "Ana's flight is from Gate 12.") ==
+        Relation::distinct);
+  CHECK(compare("The meeting is on March 12.", "The meeting is at 10:00.") == Relation::distinct);
+  // A value of the same kind replaced, or every kind replaced together, updates.
+  CHECK(compare("The deadline is March 12.", "The deadline is 2026-03-05.") == Relation::update);
+  CHECK(compare("Standup moved to 10:00.", "The standup is at 9:30.") == Relation::update);
+  CHECK(compare("The weekly sync is now at 15:00 on Wednesdays.",
+                "The weekly sync is at 14:00 on Tuesdays.") == Relation::update);
+  CHECK(compare("Lena's passport now expires in 2036.", "Lena's passport expires in 2027.") ==
+        Relation::update);
+  // A count is no year.
+  CHECK(compare("Keep bulk uploads under 2,000 rows per request.",
+                "Keep bulk uploads under 500 rows per request.") == Relation::update);
+}
+
+TEST_CASE("claims: a verb by another preposition relates its subject to another thing") {
+  CHECK(compare("The user now works at Globex.", "The user works from home.") != Relation::update);
+  CHECK(compare("Ana now lives with her sister.", "Ana lives in Lisbon.") != Relation::update);
+  CHECK(compare("The team now deploys on Fridays.", "The team deploys with ArgoCD.") !=
+        Relation::update);
+  CHECK(compare("The user works as a nurse.", "The user works at Acme.") != Relation::update);
+  // By the same one, or working for and at an employer, it updates.
+  CHECK(compare("Marco now works for Morgan Stanley.", "Marco works at Goldman Sachs.") ==
+        Relation::update);
+  CHECK(compare("The frontend runs on Webpack.", "The frontend runs on Vite.") == Relation::update);
+  CHECK(compare("Marta moved to Braga.", "Marta lives in Lisbon.") == Relation::update);
+}
+
 TEST_CASE("claims: a time's seconds, none, add nothing to it") {
   CHECK(compare("Maya's marathon goal is 3:45.", "Maya's marathon goal is 3:45:00.") ==
         Relation::duplicate);
