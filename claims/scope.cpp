@@ -1,4 +1,4 @@
-// Claims in different scopes (see scope.hpp).
+// Claims in different scopes, or of different things (see scope.hpp).
 #include "claims/scope.hpp"
 
 #include "claims/alike.hpp"
