@@ -43,16 +43,6 @@ constexpr std::array<std::string_view, 7> k_time_units = {"second", "minute", "h
 constexpr std::array<std::string_view, 8> k_data_units = {"kb",  "mb",  "gb",  "tb",
                                                           "kib", "mib", "gib", "tib"};
 
-// The stems of `words`, as comparison reads them.
-template <std::size_t N>
-std::unordered_set<std::string> stems_of(const std::array<std::string_view, N>& words) {
-  std::unordered_set<std::string> out;
-  for (const auto word : words) {
-    out.insert(comparable_stem(std::string(word)));
-  }
-  return out;
-}
-
 // The measure a unit's stem is of: 1 for time, 2 for data, 0 for none.
 int measure_of(const std::string& stem) {
   static const auto time = stems_of(k_time_units);

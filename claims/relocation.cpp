@@ -107,13 +107,7 @@ constexpr std::array<std::string_view, 12> k_groups = {
 
 // Whether `claim`'s predicate names a group (see k_groups), by its stem.
 bool names_group(const ClaimTokens& claim) {
-  static const auto stems = [] {
-    std::vector<std::string> out;
-    for (const auto group : k_groups) {
-      out.push_back(comparable_stem(std::string(group)));
-    }
-    return out;
-  }();
+  static const auto stems = stems_of(k_groups);
   return std::any_of(stems.begin(), stems.end(),
                      [&](const std::string& stem) { return holds(claim.predicate, stem); });
 }

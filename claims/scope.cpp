@@ -3,6 +3,7 @@
 
 #include "claims/alike.hpp"
 #include "claims/token_idioms.hpp"
+#include "claims/token_values.hpp"
 
 #include <algorithm>
 #include <string>
@@ -123,10 +124,6 @@ bool changed_to_another_kind(const ClaimTokens& in, const ClaimTokens& ex) {
 }
 
 bool of_another_aspect(const ClaimTokens& in, const ClaimTokens& ex) {
-  const auto digits = [](std::string_view text) {
-    return !text.empty() &&
-           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-  };
   // 1: a day, 2: a time of day, 4: another value. A date is written in full
   // (2026-03-05) or by its words ("Thursday", "May", "2027" where no unit
   // is written); a bare small number may be a month's day ("March 12") or a
@@ -135,12 +132,12 @@ bool of_another_aspect(const ClaimTokens& in, const ClaimTokens& ex) {
     unsigned mask = 0;
     for (const auto& value : missing(claim.values, other.values)) {
       const std::string_view v = value;
-      const bool year = v.size() == 4 && digits(v) &&
+      const bool year = v.size() == 4 && all_digits(v) &&
                         (v.starts_with("19") || v.starts_with("20")) && claim.units.empty();
-      const bool date = v.size() == 10 && digits(v.substr(0, 4)) && v[4] == '-' && v[7] == '-';
+      const bool date = v.size() == 10 && all_digits(v.substr(0, 4)) && v[4] == '-' && v[7] == '-';
       const bool day = holds(claim.dates, value) || value == "may" || year || date;
-      const bool clock = v.size() == 5 && v[2] == ':' && digits(v.substr(0, 2));
-      mask |= day ? 1U : clock ? 2U : v.size() <= 2 && digits(v) ? 5U : 4U;
+      const bool clock = v.size() == 5 && v[2] == ':' && all_digits(v.substr(0, 2));
+      mask |= day ? 1U : clock ? 2U : v.size() <= 2 && all_digits(v) ? 5U : 4U;
     }
     return mask;
   };

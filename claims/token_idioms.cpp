@@ -213,14 +213,8 @@ bool in_past(const std::vector<Token>& out, std::size_t at) {
 }
 
 bool is_membership_word(const std::string& stem) {
-  static const auto stems = [] {
-    std::vector<std::string> out;
-    for (const auto word : k_members) {
-      out.push_back(comparable_stem(std::string(word)));
-    }
-    return out;
-  }();
-  return std::find(stems.begin(), stems.end(), stem) != stems.end();
+  static const auto stems = stems_of(k_members);
+  return stems.contains(stem);
 }
 
 bool states_membership(const std::vector<Token>& out, std::size_t w) {
@@ -291,20 +285,14 @@ bool holds_many_at_once(const std::string& stem) {
   // accepts, offers or works with: each is of many things at once. So is
   // what one uses, when the claim does not say what for ("now uses Jira"
   // after "uses Slack"), where "now tracks issues in Linear" does.
-  static const auto stems = [] {
-    constexpr std::array<std::string_view, 25> k_verbs = {
-        "speaks",  "knows",      "likes",    "loves",      "enjoys",   "plays", "reads",
-        "follows", "watches",    "collects", "studies",    "learns",   "has",   "owns",
-        "visits",  "attends",    "supports", "accepts",    "includes", "uses",  "contains",
-        "offers",  "integrates", "allows",   "subscribes",
-    };
-    std::vector<std::string> out;
-    for (const auto verb : k_verbs) {
-      out.push_back(comparable_stem(std::string(verb)));
-    }
-    return out;
-  }();
-  return std::find(stems.begin(), stems.end(), stem) != stems.end();
+  constexpr std::array<std::string_view, 25> k_verbs = {
+      "speaks",  "knows",      "likes",    "loves",      "enjoys",   "plays", "reads",
+      "follows", "watches",    "collects", "studies",    "learns",   "has",   "owns",
+      "visits",  "attends",    "supports", "accepts",    "includes", "uses",  "contains",
+      "offers",  "integrates", "allows",   "subscribes",
+  };
+  static const auto stems = stems_of(k_verbs);
+  return stems.contains(stem);
 }
 
 std::string complement_head(const std::vector<Token>& out, std::size_t w,

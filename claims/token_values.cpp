@@ -149,9 +149,6 @@ std::string clock_time(std::string_view digits, std::string_view suffix) {
   const auto colon = digits.find(':');
   const auto hours_text = digits.substr(0, colon);
   const auto minutes_text = colon == std::string_view::npos ? "00" : digits.substr(colon + 1);
-  const auto all_digits = [](std::string_view text) {
-    return text.find_first_not_of("0123456789") == std::string_view::npos;
-  };
   if (hours_text.empty() || hours_text.size() > 2 || minutes_text.size() != 2 ||
       !all_digits(hours_text) || !all_digits(minutes_text) ||
       (suffix.empty() && colon == std::string_view::npos)) {
@@ -473,9 +470,7 @@ bool is_month_may(const std::vector<Token>& out, std::size_t w) {
       return false;
     }
     const auto& text = out[at].text;
-    const bool digits = !text.empty() && std::all_of(text.begin(), text.end(),
-                                                     [](char c) { return c >= '0' && c <= '9'; });
-    return digits && (text.size() <= 2 || text.size() == 4);
+    return all_digits(text) && (text.size() <= 2 || text.size() == 4);
   };
   return out[w].text == "may" && (day_or_year(w + 1) || (w > 0 && day_or_year(w - 1)));
 }

@@ -50,6 +50,12 @@ void push_token(std::string_view token, std::vector<Token>& out);
 void naming_as_apposition(std::vector<Token>& tokens,
                           const std::unordered_set<std::string>& proper);
 
+// Whether `text` is one or more digits and nothing else.
+[[nodiscard]] inline bool all_digits(std::string_view text) {
+  return !text.empty() &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 // Whether a token is a value: a URL, a path, or anything with a digit.
 [[nodiscard]] bool is_value(std::string_view token);
 

@@ -6,6 +6,7 @@
 
 #include "claims/subject.hpp"
 
+#include <array>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -22,6 +23,18 @@ namespace engram::claims::detail {
 // A word's stem as claims compare it: the Snowball stem tags use, without a
 // plural "s" the stemmer keeps ("shas"), so "SHA" and "SHAs" agree.
 [[nodiscard]] std::string comparable_stem(const std::string& word);
+
+// The stems of `words`, as comparison reads them: a list written as words,
+// matched against stemmed tokens.
+template <std::size_t N>
+[[nodiscard]] std::unordered_set<std::string>
+stems_of(const std::array<std::string_view, N>& words) {
+  std::unordered_set<std::string> out;
+  for (const auto word : words) {
+    out.insert(comparable_stem(std::string(word)));
+  }
+  return out;
+}
 
 // A unit's abbreviation after a value as its word: "40 min" says "40 minutes".
 [[nodiscard]] std::string unit_word(std::string word);
