@@ -276,13 +276,13 @@ Judgment judge_change(const ClaimTokens& in, const ClaimTokens& ex, const Predic
   if (value_replaced && moment_against_period(in, ex)) {
     return {Relation::distinct, Why::moment, score};
   }
-  if (value_replaced && detail::of_another_aspect(in, ex)) {
+  if ((value_replaced && detail::of_another_aspect(in, ex)) || detail::when_against_what(in, ex)) {
     return {Relation::distinct, Why::aspect, score};
   }
   // A place is closed on many days: "closed on Jan 1" adds a day to "closed
   // on Dec 25". The user keeps a habit on many: "works from home on Fridays"
   // adds a day to "… on Mondays".
-  if (value_replaced && in.closure && ex.closure && !in.dates.empty() && !ex.dates.empty()) {
+  if (in.closure && ex.closure && detail::names_a_day(in) && detail::names_a_day(ex)) {
     return {Relation::distinct, Why::other_day, score};
   }
   if (value_replaced && in.habit && ex.habit && only_days_changed(in, ex)) {
@@ -316,7 +316,7 @@ Judgment judge_change(const ClaimTokens& in, const ClaimTokens& ex, const Predic
   if (in.copular && ex.copular && detail::relate_alike(in, ex) && dropped > 0 && added > 0 &&
       dropped - std::min(naming, dropped - 1) <= k_max_complement_words && !value_and_word &&
       !other_kind(in, ex) && !detail::changed_to_another_kind(in, ex) &&
-      detail::by_one_preposition(in, ex)) {
+      !detail::another_relation_by_copula(in, ex) && detail::related_the_same_way(in, ex)) {
     return {Relation::update, Why::complement, score};
   }
   if (detail::moved_to(in, ex)) {
@@ -389,7 +389,8 @@ Judgment judge(const PreparedClaim& incoming, const PreparedClaim& existing,
     return {Relation::update, Why::passed_over, 1.0};
   }
   if (auto duplicate = duplicate_of(incoming, existing, near_threshold)) {
-    if (duplicate->relation == Relation::duplicate || duplicate->why == Why::too_few) {
+    if (duplicate->relation == Relation::duplicate ||
+        (duplicate->why == Why::too_few && !detail::name_replaced(in, older))) {
       return *duplicate;
     }
   }

@@ -201,7 +201,9 @@ ClaimTokens changed_as_state(ClaimTokens mover, const ClaimTokens& other, const 
     mover.scopes.clear(); // "the mobile team" names the team, not where the claim holds
   }
   mover.verb = other.verb;
-  mover.preposition = other.preposition;
+  // A move replaces where one is whole, whatever kind of thing the older
+  // claim named it by ("moved to a new apartment in Porto" after "lives in Lisbon").
+  mover.preposition.clear();
   mover.copular = other.copular || one_value(change);
   mover.negated = mover.negated != change.ends;
   mover.moved.clear();

@@ -63,17 +63,53 @@ bool holds_many(const ClaimTokens& claim) {
   return detail::holds_many_at_once(verb) && !(verb == "use" && claim.sequence.size() > 2);
 }
 
+// The kind of the first of `only`, tokens of `claim`, as bits: 1 a name
+// (written capitalised, or a value), 2 a common word (after "a" or "the",
+// or plural), `bare` a word written neither way ("webpack", "online").
+unsigned kind_of_first(const ClaimTokens& claim, const std::vector<std::string>& only,
+                       unsigned bare) {
+  if (only.empty()) {
+    return 2U;
+  }
+  const auto& token = only.front();
+  return holds(claim.values, token) || holds(claim.capitalised, token) ? 1U
+         : holds(claim.common, token)                                  ? 2U
+                                                                       : bare;
+}
+
 // Whether the one token `in` puts in place of one of `ex`'s is of its kind:
-// both names (written capitalised, or values), or both common words. "Now
-// posts summaries in Spanish" adds a language to "posts summaries in
-// threads"; "now tracks issues in Linear" replaces Jira.
-bool replaced_in_kind(const ClaimTokens& in, const ClaimTokens& ex) {
-  const auto named = [](const ClaimTokens& claim, const std::vector<std::string>& only) {
-    return !only.empty() &&
-           (holds(claim.values, only.front()) || holds(claim.capitalised, only.front()));
-  };
-  return named(in, missing(in.predicate, ex.predicate)) ==
-         named(ex, missing(ex.predicate, in.predicate));
+// both names, or both common words, a bare word taken as `bare` (see
+// kind_of_first). "Now posts summaries in Spanish" adds a language to
+// "posts summaries in threads"; "now tracks issues in Linear" replaces Jira.
+bool replaced_in_kind(const ClaimTokens& in, const ClaimTokens& ex, unsigned bare) {
+  return (kind_of_first(in, missing(in.predicate, ex.predicate), bare) &
+          kind_of_first(ex, missing(ex.predicate, in.predicate), bare)) != 0;
+}
+
+// Whether `value` is a time of day as values are written ("09:30").
+bool is_clock(std::string_view value) {
+  return value.size() == 5 && value[2] == ':' && all_digits(value.substr(0, 2));
+}
+
+// Whether `token` of `claim` says when: a day or month, a time of day, a
+// part of the day or a kind of day ("mornings", "weekends").
+bool says_when(const ClaimTokens& claim, const std::string& token) {
+  return holds(claim.dates, token) || token == "may" ||
+         (holds(claim.values, token) && is_clock(token)) || names_part_of_day(token);
+}
+
+// The kinds of `tokens` of `claim` a claim names what it is by, as bits: 1
+// a day or time, 2 another value, 4 a name (written capitalised), 8 a
+// common word.
+unsigned kinds_of(const ClaimTokens& claim, const std::vector<std::string>& tokens) {
+  unsigned mask = 0;
+  for (const auto& token : tokens) {
+    mask |= says_when(claim, token)           ? 1U
+            : holds(claim.values, token)      ? 2U
+            : holds(claim.capitalised, token) ? 4U
+                                              : 8U;
+  }
+  return mask;
 }
 
 } // namespace
@@ -89,13 +125,64 @@ bool in_another_scope(const ClaimTokens& in, const ClaimTokens& ex) {
   return lacks(ex.scopes, in.scopes) || value_changed || in.negated != ex.negated;
 }
 
-bool by_one_preposition(const ClaimTokens& in, const ClaimTokens& ex) {
-  return in.preposition.empty() || ex.preposition.empty() || in.preposition == ex.preposition;
+bool related_the_same_way(const ClaimTokens& in, const ClaimTokens& ex) {
+  // A copula's preposition says less: "is on the fridge" and "is now in the
+  // password manager" both say where a thing is (see name_replaced).
+  if (in.preposition.empty() || ex.preposition.empty() || in.verb.empty() || ex.verb.empty()) {
+    return true;
+  }
+  // After a preposition a bare word may name a thing: "bundled with webpack".
+  return in.preposition == ex.preposition && replaced_in_kind(in, ex, 3U);
+}
+
+bool name_replaced(const ClaimTokens& in, const ClaimTokens& ex) {
+  const auto named = [](const ClaimTokens& claim) {
+    return !claim.predicate.empty() &&
+           std::all_of(claim.predicate.begin(), claim.predicate.end(), [&](const std::string& t) {
+             return holds(claim.capitalised, t) || holds(claim.values, t);
+           });
+  };
+  return in.copular && ex.copular && in.negated == ex.negated && !in.subject.empty() &&
+         in.subject == ex.subject && in.preposition == ex.preposition && named(in) && named(ex) &&
+         !lacks(in.predicate, missing(in.predicate, ex.predicate));
+}
+
+bool when_against_what(const ClaimTokens& in, const ClaimTokens& ex) {
+  const auto added = missing(in.predicate, ex.predicate);
+  const auto dropped = missing(ex.predicate, in.predicate);
+  // A part of the day may name a kind of a thing both claims name ("the
+  // night shift" after "the day shift"): beside a word both share but the
+  // verb, it says no when.
+  const bool share_thing =
+      std::any_of(in.predicate.begin(), in.predicate.end(),
+                  [&](const auto& t) { return t != in.verb && holds(ex.predicate, t); });
+  // Whether every one of `when` says when and none of `what` does.
+  const auto only_when = [&](const ClaimTokens& a, const std::vector<std::string>& when,
+                             const ClaimTokens& b, const std::vector<std::string>& what) {
+    const auto said_when = [&](const std::string& token) {
+      return says_when(a, token) && !(share_thing && names_part_of_day(token));
+    };
+    return !when.empty() && !what.empty() && std::all_of(when.begin(), when.end(), said_when) &&
+           std::none_of(what.begin(), what.end(), [&](const auto& t) { return says_when(b, t); });
+  };
+  return only_when(in, added, ex, dropped) || only_when(ex, dropped, in, added);
+}
+
+bool another_relation_by_copula(const ClaimTokens& in, const ClaimTokens& ex) {
+  return in.verb.empty() && ex.verb.empty() && in.preposition != ex.preposition &&
+         (kinds_of(in, missing(in.predicate, ex.predicate)) &
+          kinds_of(ex, missing(ex.predicate, in.predicate))) == 0;
+}
+
+bool names_a_day(const ClaimTokens& claim) {
+  return !claim.dates.empty() ||
+         std::any_of(claim.predicate.begin(), claim.predicate.end(),
+                     [](const auto& token) { return names_part_of_day(token); });
 }
 
 bool one_for_one(const ClaimTokens& in, const ClaimTokens& ex) {
-  return !holds_many(in) && !holds_many(ex) && replaced_in_kind(in, ex) &&
-         by_one_preposition(in, ex);
+  return !holds_many(in) && !holds_many(ex) && replaced_in_kind(in, ex, 2U) &&
+         related_the_same_way(in, ex);
 }
 
 bool changed_to_another_kind(const ClaimTokens& in, const ClaimTokens& ex) {
@@ -108,27 +195,20 @@ bool changed_to_another_kind(const ClaimTokens& in, const ClaimTokens& ex) {
   if (std::erase_if(added, change_word) == 0 || shares_word) {
     return false;
   }
-  // The kinds of token a claim names what it is by: a day or month, another
-  // value, a name (written capitalised), a common word.
-  const auto kinds = [](const ClaimTokens& claim, const std::vector<std::string>& tokens) {
-    unsigned mask = 0;
-    for (const auto& token : tokens) {
-      mask |= holds(claim.dates, token)         ? 1U
-              : holds(claim.values, token)      ? 2U
-              : holds(claim.capitalised, token) ? 4U
-                                                : 8U;
-    }
-    return mask;
-  };
-  return (kinds(in, added) & kinds(ex, missing(ex.predicate, in.predicate))) == 0;
+  return (kinds_of(in, added) & kinds_of(ex, missing(ex.predicate, in.predicate))) == 0;
 }
 
 bool of_another_aspect(const ClaimTokens& in, const ClaimTokens& ex) {
   // 1: a day, 2: a time of day, 4: another value. A date is written in full
   // (2026-03-05) or by its words ("Thursday", "May", "2027" where no unit
-  // is written); a bare small number may be a month's day ("March 12") or a
-  // count, so it is either.
+  // is written); a bare small number is a month's day beside a month's name
+  // where no unit is written ("March 12", not "1 Gbps since April"), else it
+  // may be a day or a count, so it is either.
   const auto kinds = [&](const ClaimTokens& claim, const ClaimTokens& other) {
+    const bool month_named =
+        std::any_of(claim.values.begin(), claim.values.end(), [&](const std::string& value) {
+          return value == "may" || (holds(claim.dates, value) && !all_digits(value));
+        });
     unsigned mask = 0;
     for (const auto& value : missing(claim.values, other.values)) {
       const std::string_view v = value;
@@ -136,8 +216,12 @@ bool of_another_aspect(const ClaimTokens& in, const ClaimTokens& ex) {
                         (v.starts_with("19") || v.starts_with("20")) && claim.units.empty();
       const bool date = v.size() == 10 && all_digits(v.substr(0, 4)) && v[4] == '-' && v[7] == '-';
       const bool day = holds(claim.dates, value) || value == "may" || year || date;
-      const bool clock = v.size() == 5 && v[2] == ':' && all_digits(v.substr(0, 2));
-      mask |= day ? 1U : clock ? 2U : v.size() <= 2 && all_digits(v) ? 5U : 4U;
+      const bool clock = is_clock(v);
+      const bool small = v.size() <= 2 && all_digits(v);
+      mask |= day || (small && month_named && claim.units.empty()) ? 1U
+              : clock                                              ? 2U
+              : small                                              ? 5U
+                                                                   : 4U;
     }
     return mask;
   };

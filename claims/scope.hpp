@@ -16,10 +16,32 @@ namespace engram::claims::detail {
 [[nodiscard]] bool in_another_scope(const ClaimTokens& in, const ClaimTokens& ex);
 
 // Whether the verbs of the two claims relate their subjects by one
-// preposition, or either has none: "works at Globex" and "works from home"
-// relate the user to other kinds of thing, as "deploys with ArgoCD" and
-// "deploys on Fridays" do.
-[[nodiscard]] bool by_one_preposition(const ClaimTokens& in, const ClaimTokens& ex);
+// preposition to things of one kind, or either has none: "works at Globex"
+// and "works from home" relate the user to other kinds of thing, as
+// "deploys with ArgoCD" and "deploys on Fridays" do, and so do "lives in
+// Porto" (a name) and "lives in a flat" (a common word).
+[[nodiscard]] bool related_the_same_way(const ClaimTokens& in, const ClaimTokens& ex);
+
+// Whether each claim states its one subject by a name alone, after the same
+// preposition or none, and the names differ: "The owner is now Priya" after
+// "The owner is Omar", "The office is in Munich" after "… in Berlin". Short
+// as they are, the name is the value; "is on Berlin Street" is not "in Munich".
+[[nodiscard]] bool name_replaced(const ClaimTokens& in, const ClaimTokens& ex);
+
+// Whether one claim says only when ("on Monday at 8:30", "in the
+// mornings") where the other says what, where or by what ("in the break
+// room", "in Gmail"): each says another thing of its subject.
+[[nodiscard]] bool when_against_what(const ClaimTokens& in, const ClaimTokens& ex);
+
+// Whether each claim's copula relates its subject to a thing by another
+// preposition, or one by none, and what each names is of another kind (a
+// day or time, a value, a name, a common word): "is on leave until March 3"
+// is not what "is Tara" was.
+[[nodiscard]] bool another_relation_by_copula(const ClaimTokens& in, const ClaimTokens& ex);
+
+// Whether the claim names a day, a month, or a kind or part of day ("on
+// public holidays").
+[[nodiscard]] bool names_a_day(const ClaimTokens& claim);
 
 // Whether the one word `in` puts in place of one of `ex`'s takes its place
 // rather than naming another thing: both are names (written capitalised, or

@@ -295,6 +295,14 @@ bool holds_many_at_once(const std::string& stem) {
   return stems.contains(stem);
 }
 
+bool names_part_of_day(const std::string& stem) {
+  constexpr std::array<std::string_view, 8> k_parts = {
+      "mornings", "afternoons", "evenings", "nights", "weekends", "weekdays", "holidays", "noon",
+  };
+  static const auto stems = stems_of(k_parts);
+  return stems.contains(stem);
+}
+
 std::string complement_head(const std::vector<Token>& out, std::size_t w,
                             const std::unordered_set<std::string>& proper) {
   // Words that end the phrase: what follows says when, why or where else.

@@ -92,6 +92,10 @@ void read_now_and_habit(std::string_view plain, ClaimTokens& tokens);
 // "now" ("now speaks Spanish") is added to them, not put in their place.
 [[nodiscard]] bool holds_many_at_once(const std::string& stem);
 
+// Whether the stem names a part of the day or a kind of day, as a weekday
+// does: "in the mornings", "on weekends", "on public holidays".
+[[nodiscard]] bool names_part_of_day(const std::string& stem);
+
 // Whether `stem` is the stem of a word states_membership reads ("memb" of
 // "a member of"); a seat on a board is said with none.
 [[nodiscard]] bool is_membership_word(const std::string& stem);

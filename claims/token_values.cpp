@@ -217,6 +217,12 @@ std::string canonical_value(std::string_view token) {
       break;
     }
   }
+  // An amount with no cents is the whole amount: "$120.00" is "$120".
+  for (const auto symbol : k_currency_symbols) {
+    if (value.starts_with(symbol) && value.ends_with(".00") && value.size() > symbol.size() + 3) {
+      value.resize(value.size() - 3);
+    }
+  }
   // Thousands written with k, after a currency or not: "€500k" is "€500,000".
   if (value.size() > 1 && value.back() == 'k') {
     const auto digits = value.find_first_of("0123456789");

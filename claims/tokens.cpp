@@ -52,6 +52,16 @@ constexpr std::array<std::string_view, 10> k_noun_openers = {
     "the", "a", "an", "my", "our", "your", "his", "her", "their", "its",
 };
 
+// Whether the word at `w` is written as a common noun is: after a word
+// that opens a noun phrase ("a flat", "the mornings"), or plural ("threads").
+bool written_common(const std::vector<Token>& out, std::size_t w) {
+  const std::string_view word = out[w].text;
+  const bool plural = word.size() > 3 && word.ends_with('s') && !word.ends_with("ss") &&
+                      !word.ends_with("us") && !word.ends_with("is") && !word.ends_with("'s");
+  return !out[w].value && (plural || (w > 0 && !out[w - 1].value &&
+                                      detail::is_listed(k_noun_openers, out[w - 1].text)));
+}
+
 // The value a word stands for, or "": a date word, true or false, a switch's
 // position (off; "on" is one only where it follows a switch), a schedule.
 std::string value_word(const std::string& word, Role role) {
@@ -228,6 +238,11 @@ ClaimTokens tokens_of_predicate(const std::vector<Token>& ordered, const Predica
     tokens.verb = "member";
     tokens.copular = false;
   }
+  // "is on March 12" and "is in Room 4": a preposition after the copula
+  // says which of its subject's things the claim states.
+  if (copula && tokens.verb.empty() && predicate.at < ordered.size()) {
+    tokens.preposition = preposition_after(ordered, predicate.at);
+  }
   // "changed to Omar" states the new value as "was changed to Omar" does.
   if (predicate.by_verb && predicate.at < ordered.size() && !ordered[predicate.at].value) {
     auto stem = detail::comparable_stem(ordered[predicate.at].text);
@@ -240,6 +255,8 @@ ClaimTokens tokens_of_predicate(const std::vector<Token>& ordered, const Predica
   if (predicate.passive != 0 && predicate.at + predicate.passive < ordered.size()) {
     auto stem = detail::comparable_stem(ordered[predicate.at + predicate.passive].text);
     tokens.verb = detail::says_change(stem) ? std::string() : std::move(stem);
+    tokens.preposition =
+        tokens.verb.empty() ? "" : preposition_after(ordered, predicate.at + predicate.passive);
   }
   tokens.past = detail::in_past(ordered, predicate.at);
   if (predicate.user_unwritten) {
@@ -349,7 +366,7 @@ void sort_all(ClaimTokens& tokens) {
   for (auto* list :
        {&tokens.words, &tokens.values, &tokens.subject, &tokens.predicate, &tokens.scopes,
         &tokens.units, &tokens.names, &tokens.narrowed, &tokens.cases, &tokens.capitalised,
-        &tokens.dates, &tokens.chosen, &tokens.passed_over, &tokens.link_targets}) {
+        &tokens.common, &tokens.dates, &tokens.chosen, &tokens.passed_over, &tokens.link_targets}) {
     sort_unique(*list);
   }
   for (auto* pairs : {&tokens.quoted_words, &tokens.compounds}) {
@@ -369,9 +386,11 @@ void read_words(std::vector<Token>& ordered, const Predicate& predicate,
                 const std::unordered_set<std::string>& proper, ClaimTokens& tokens) {
   std::vector<char> seasons(ordered.size()); // read before the loop moves the words out
   std::vector<char> cases(ordered.size());
+  std::vector<char> common(ordered.size());
   for (std::size_t w = 0; w < ordered.size(); ++w) {
     seasons[w] = detail::in_season(ordered, w) ? 1 : 0;
     cases[w] = ordered[w].value && detail::names_case(ordered, w) ? 1 : 0;
+    common[w] = written_common(ordered, w) ? 1 : 0;
   }
   std::size_t narrowing_until = 0; // a narrowing qualifier's words, up to three
   // "Never deploy without approval" asks for approval: two negations say yes.
@@ -424,8 +443,8 @@ void read_words(std::vector<Token>& ordered, const Predicate& predicate,
     if (!stem.empty() && names_value) {
       tokens.names.push_back(stem);
     }
-    if (!stem.empty() && !in_subject && capitalised) {
-      tokens.capitalised.push_back(stem);
+    if (!stem.empty() && !in_subject && (capitalised || common[w] != 0)) {
+      (capitalised ? tokens.capitalised : tokens.common).push_back(stem);
     }
     if (!stem.empty() && !in_subject && w < narrowing_until && !opens) {
       tokens.narrowed.push_back(stem);

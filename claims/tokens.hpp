@@ -40,8 +40,9 @@ struct ClaimTokens {
   // The verb that opens such a predicate with a preposition ("runs on
   // Vite"), stemmed; empty for a copula. Another verb is another relation.
   std::string verb;
-  // The preposition after that verb ("lives in", "works from"): another
-  // one relates its subject to another kind of thing. "" for none.
+  // The preposition after that verb ("lives in", "works from"), or after a
+  // copula ("is in Berlin"): another one relates its subject to another
+  // kind of thing. "" for none.
   std::string preposition;
   // Its copula says where its subject is, in or at a named place ("The HQ
   // is in Austin"), as "is located in" does.
@@ -65,6 +66,11 @@ struct ClaimTokens {
   // The predicate's words written capitalised, as names are ("tracks issues
   // in Linear": "linear"), stemmed; sorted, unique.
   std::vector<std::string> capitalised;
+  // The predicate's words written as common nouns are, after "a", "the",
+  // "my" … or plural ("lives in a flat", "replies in threads"), stemmed;
+  // sorted, unique. A word neither capitalised nor this may be either a
+  // name or a common word ("bundled with webpack").
+  std::vector<std::string> common;
   // Words of a qualifier right after a value that narrows where it holds
   // ("10 days for international orders", "10:00 on Fridays"), stemmed, a
   // month or weekday as its value; sorted, unique.

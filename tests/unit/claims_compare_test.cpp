@@ -650,6 +650,8 @@ TEST_CASE("claims: a day, a time of day and another value say other things of a 
   CHECK(compare("Ana's flight is at 14:00.", "Ana's flight is from Gate 12.") ==
         Relation::distinct);
   CHECK(compare("The meeting is on March 12.", "The meeting is at 10:00.") == Relation::distinct);
+  // A month's name makes the number beside it a day, not a count.
+  CHECK(compare("The meeting is on March 12.", "The meeting is in Room 4.") == Relation::distinct);
   // A value of the same kind replaced, or every kind replaced together, updates.
   CHECK(compare("The deadline is March 12.", "The deadline is 2026-03-05.") == Relation::update);
   CHECK(compare("Standup moved to 10:00.", "The standup is at 9:30.") == Relation::update);
@@ -668,11 +670,52 @@ TEST_CASE("claims: a verb by another preposition relates its subject to another 
   CHECK(compare("The team now deploys on Fridays.", "The team deploys with ArgoCD.") !=
         Relation::update);
   CHECK(compare("The user works as a nurse.", "The user works at Acme.") != Relation::update);
+  // By the same one to a name where the older claim named a common thing.
+  CHECK(compare("The user now lives in Porto.", "The user lives in a flat.") != Relation::update);
+  CHECK(compare("The bot now replies in Spanish.", "The bot replies in threads.") !=
+        Relation::update);
+  CHECK(compare("The user now banks with Monzo.", "The user banks online.") != Relation::update);
+  // A participle's preposition, as a verb's.
+  CHECK(compare("Tom is now based in Berlin.", "Tom is based on the platform team.") !=
+        Relation::update);
   // By the same one, or working for and at an employer, it updates.
   CHECK(compare("Marco now works for Morgan Stanley.", "Marco works at Goldman Sachs.") ==
         Relation::update);
   CHECK(compare("The frontend runs on Webpack.", "The frontend runs on Vite.") == Relation::update);
   CHECK(compare("Marta moved to Braga.", "Marta lives in Lisbon.") == Relation::update);
+  CHECK(compare("The user now lives in Porto.", "The user lives in Lisbon.") == Relation::update);
+  CHECK(compare("The app is now bundled with Vite.", "The app is bundled with webpack.") ==
+        Relation::update);
+}
+
+TEST_CASE("claims: when a thing is, and what or where it is, are other things of it") {
+  CHECK(compare("The staff meeting is on Monday at 8:30.",
+                "The staff meeting is in the break room.") == Relation::distinct);
+  CHECK(compare("The clinic's email is handled in the mornings.",
+                "The clinic's email is handled in Gmail.") == Relation::distinct);
+  CHECK(compare("The receptionist is on leave until March 3.", "The receptionist is Tara.") ==
+        Relation::distinct);
+  // A place closed on a kind of day is closed on others too.
+  CHECK(compare("The clinic is closed on public holidays.", "The clinic is closed on Sundays.") ==
+        Relation::distinct);
+  // When replaced by when, or where by where, updates.
+  CHECK(compare("Staff meetings moved to Tuesdays.", "Staff meetings are on Mondays.") ==
+        Relation::update);
+  CHECK(compare("The Wi-Fi password is now in the password manager.",
+                "The Wi-Fi password is on the fridge.") == Relation::update);
+  CHECK(compare("The beta launch slipped to June 17.", "The beta launch is on June 3.") ==
+        Relation::update);
+}
+
+TEST_CASE("claims: a name alone replaced says what its subject is now") {
+  CHECK(compare("The owner is now Priya.", "The owner is Omar.") == Relation::update);
+  CHECK(compare("Owner: Priya.", "Owner: Omar.") == Relation::update);
+  CHECK(compare("The office is now in Munich.", "The office is in Berlin.") == Relation::update);
+  // Not by another preposition, not of another subject, not a common word.
+  CHECK(compare("The office is in Munich.", "The office is on Berlin Street.") != Relation::update);
+  CHECK(compare("Priya is in Munich.", "Omar is in Berlin.") != Relation::update);
+  CHECK(compare("The API is now stable.", "The API is fast.") != Relation::update);
+  CHECK(compare("The office is in Munich.", "The office is in a basement.") != Relation::update);
 }
 
 TEST_CASE("claims: a time's seconds, none, add nothing to it") {

@@ -170,6 +170,9 @@ TEST_CASE("claims: scopes and identifiers are what a fact holds in") {
 TEST_CASE("claims: a number with its magnitude, or after a designator, is one value") {
   CHECK(tokens_of("about 2.5 million rows").values == tokens_of("about 2,500,000 rows").values);
   CHECK(tokens_of("a cap of \u20ac500k").values == tokens_of("a cap of \u20ac500,000").values);
+  CHECK(tokens_of("A cleaning costs $120.00.").values ==
+        tokens_of("A cleaning costs $120.").values);
+  CHECK(tokens_of("It costs $120.50.").values != tokens_of("It costs $120.").values);
   using V = std::vector<std::string>;
   CHECK(tokens_of("Run ANALYZE on shard 3").scopes == V{"shard-3"});
   CHECK(tokens_of("The project targets C++17.").scopes.empty());           // a version, not a name
