@@ -40,9 +40,9 @@ struct ClaimTokens {
   // The verb that opens such a predicate with a preposition ("runs on
   // Vite"), stemmed; empty for a copula. Another verb is another relation.
   std::string verb;
-  // The preposition after that verb ("lives in", "works from"), or after a
-  // copula ("is in Berlin"): another one relates its subject to another
-  // kind of thing. "" for none.
+  // The preposition after that verb ("lives in", "works from"), after a
+  // participle ("is based in") or after a copula ("is in Berlin"): another
+  // one relates its subject to another kind of thing. "" for none.
   std::string preposition;
   // Its copula says where its subject is, in or at a named place ("The HQ
   // is in Austin"), as "is located in" does.
