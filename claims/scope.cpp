@@ -63,17 +63,23 @@ bool holds_many(const ClaimTokens& claim) {
   return detail::holds_many_at_once(verb) && !(verb == "use" && claim.sequence.size() > 2);
 }
 
-// The kind of the first of `only`, tokens of `claim`, as bits: 1 a name
-// (written capitalised, or a value), 2 a common word (after "a" or "the",
-// or plural), `bare` a word written neither way ("webpack", "online").
+// How a word is written, as bits: as a name is (capitalised, or a value),
+// as a common word is (after "a" or "the", or plural), or either.
+constexpr unsigned k_as_name = 1U;
+constexpr unsigned k_as_common = 2U;
+constexpr unsigned k_as_either = k_as_name | k_as_common;
+
+// How the first of `only`, tokens of `claim`, is written; `bare` for a word
+// written neither way ("webpack", "online"): k_as_either where a bare word
+// may be a name, k_as_common where it is taken for a common word.
 unsigned kind_of_first(const ClaimTokens& claim, const std::vector<std::string>& only,
                        unsigned bare) {
   if (only.empty()) {
-    return 2U;
+    return k_as_common;
   }
   const auto& token = only.front();
-  return holds(claim.values, token) || holds(claim.capitalised, token) ? 1U
-         : holds(claim.common, token)                                  ? 2U
+  return holds(claim.values, token) || holds(claim.capitalised, token) ? k_as_name
+         : holds(claim.common, token)                                  ? k_as_common
                                                                        : bare;
 }
 
@@ -91,11 +97,17 @@ bool is_clock(std::string_view value) {
   return value.size() == 5 && value[2] == ':' && all_digits(value.substr(0, 2));
 }
 
+// Whether `token` of `claim` names a day or a month by its word or its
+// date ("Thursday", "May", which is no date word for being a verb too).
+bool names_date(const ClaimTokens& claim, const std::string& token) {
+  return holds(claim.dates, token) || token == "may";
+}
+
 // Whether `token` of `claim` says when: a day or month, a time of day, a
 // part of the day or a kind of day ("mornings", "weekends").
 bool says_when(const ClaimTokens& claim, const std::string& token) {
-  return holds(claim.dates, token) || token == "may" ||
-         (holds(claim.values, token) && is_clock(token)) || names_part_of_day(token);
+  return names_date(claim, token) || (holds(claim.values, token) && is_clock(token)) ||
+         names_part_of_day(token);
 }
 
 // The kinds of `tokens` of `claim` a claim names what it is by, as bits: 1
@@ -132,7 +144,7 @@ bool related_the_same_way(const ClaimTokens& in, const ClaimTokens& ex) {
     return true;
   }
   // After a preposition a bare word may name a thing: "bundled with webpack".
-  return in.preposition == ex.preposition && replaced_in_kind(in, ex, 3U);
+  return in.preposition == ex.preposition && replaced_in_kind(in, ex, k_as_either);
 }
 
 bool name_replaced(const ClaimTokens& in, const ClaimTokens& ex) {
@@ -181,7 +193,7 @@ bool names_a_day(const ClaimTokens& claim) {
 }
 
 bool one_for_one(const ClaimTokens& in, const ClaimTokens& ex) {
-  return !holds_many(in) && !holds_many(ex) && replaced_in_kind(in, ex, 2U) &&
+  return !holds_many(in) && !holds_many(ex) && replaced_in_kind(in, ex, k_as_common) &&
          related_the_same_way(in, ex);
 }
 
@@ -207,7 +219,7 @@ bool of_another_aspect(const ClaimTokens& in, const ClaimTokens& ex) {
   const auto kinds = [&](const ClaimTokens& claim, const ClaimTokens& other) {
     const bool month_named =
         std::any_of(claim.values.begin(), claim.values.end(), [&](const std::string& value) {
-          return value == "may" || (holds(claim.dates, value) && !all_digits(value));
+          return names_date(claim, value) && !all_digits(value);
         });
     unsigned mask = 0;
     for (const auto& value : missing(claim.values, other.values)) {
@@ -215,7 +227,7 @@ bool of_another_aspect(const ClaimTokens& in, const ClaimTokens& ex) {
       const bool year = v.size() == 4 && all_digits(v) &&
                         (v.starts_with("19") || v.starts_with("20")) && claim.units.empty();
       const bool date = v.size() == 10 && all_digits(v.substr(0, 4)) && v[4] == '-' && v[7] == '-';
-      const bool day = holds(claim.dates, value) || value == "may" || year || date;
+      const bool day = names_date(claim, value) || year || date;
       const bool clock = is_clock(v);
       const bool small = v.size() <= 2 && all_digits(v);
       mask |= day || (small && month_named && claim.units.empty()) ? 1U
