@@ -29,11 +29,12 @@ constexpr std::array<std::string_view, 22> k_where_words = {
 // Words that say a value changed, said of the thing instead of its value
 // ("Deploys were moved to Fridays", "Staging was upgraded to Postgres 16").
 // As written; compared stemmed.
-constexpr std::array<std::string_view, 22> k_change_words = {
+constexpr std::array<std::string_view, 29> k_change_words = {
     "moved",   "changed", "switched",  "upgraded", "downgraded", "bumped",
     "raised",  "lowered", "increased", "reduced",  "decreased",  "rescheduled",
     "shifted", "updated", "migrated",  "pushed",   "postponed",  "extended",
-    "renamed", "set",     "promoted",  "demoted",
+    "renamed", "set",     "promoted",  "demoted",  "replaced",   "swapped",
+    "rose",    "fell",    "dropped",   "grew",     "climbed",
 };
 
 // Units of one measure each: a value that changes may change its unit with
@@ -97,7 +98,13 @@ bool moved_to(const ClaimTokens& in, const ClaimTokens& ex) {
   const auto dropped = words_only_in(ex, in);
   const bool verb_replaced = dropped.empty() || (dropped.size() == 1 && !ex.sequence.empty() &&
                                                  ex.sequence.front() == dropped.front());
-  return verb_replaced && !added.empty() && std::all_of(added.begin(), added.end(), says_change);
+  // A change said in the passive reads as the copula ("was upgraded to
+  // Postgres 16" as "was Postgres 16", see change_to_as_copula): the copula
+  // takes the place of the older's verb.
+  const bool copula_for_verb = added.empty() && !dropped.empty() && in.copular;
+  return verb_replaced &&
+         (copula_for_verb ||
+          (!added.empty() && std::all_of(added.begin(), added.end(), says_change)));
 }
 
 std::optional<ClaimTokens> read_about(const ClaimTokens& in, const ClaimTokens& ex) {

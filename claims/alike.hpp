@@ -31,7 +31,8 @@ namespace engram::claims::detail {
 // "Deploys happen on Thursdays", "Staging was upgraded to Postgres 16"
 // after "Staging uses Postgres 14". The subjects are equal (checked by the
 // caller); the values are replaced, the words `in` adds are all words of a
-// change, and `ex` drops at most the verb that opens its predicate.
+// change (or none, its copula standing for the change), and `ex` drops at
+// most the verb that opens its predicate.
 [[nodiscard]] bool moved_to(const ClaimTokens& in, const ClaimTokens& ex);
 
 // `ex` read as a statement about `in`'s subject when `ex` writes that subject

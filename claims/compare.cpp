@@ -304,9 +304,10 @@ Judgment judge_change(const ClaimTokens& in, const ClaimTokens& ex, const Predic
   // A copula's complement replaced, maybe with a qualifier after it ("is
   // Dr. Lindqvist since he switched practices"); scopes were checked above.
   // A value replaced with a word beside it ("is 10 MB for images" → "is 100
-  // MB for videos") is a value of another thing.
-  const bool value_and_word =
-      change.values_dropped > 0 && change.values_added > 0 && drops_word_beside_value(in, ex);
+  // MB for videos") is a value of another thing; a place's number and name
+  // are one place ("at 14 Mill Road" → "at 3 Station Street").
+  const bool value_and_word = change.values_dropped > 0 && change.values_added > 0 &&
+                              drops_word_beside_value(in, ex) && !(in.at_place && ex.at_place);
   // A model's name and number are one thing replaced ("a Tesla Model 3"),
   // and so is a name of several words ("Salt Lake City").
   const auto naming = static_cast<std::size_t>(

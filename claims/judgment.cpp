@@ -123,10 +123,13 @@ std::string reason_for(const Judgment& j, const ClaimTokens& in, const ClaimToke
   case Why::complement:
     return fmt::format("same subject, its value changed ({} → {})", listed_missing(ex_all, in_all),
                        listed_missing(in_all, ex_all));
-  case Why::moved:
-    return fmt::format("same subject, value changed ({} → {}, said as {})",
+  case Why::moved: {
+    // A passive of change reads as its copula: no word of it is left to name.
+    const auto said = listed_missing(in.words, ex.words);
+    return fmt::format("same subject, value changed ({} → {}, said {})",
                        listed_missing(ex.values, in.values), listed_missing(in.values, ex.values),
-                       listed_missing(in.words, ex.words));
+                       said == "nothing" ? std::string("another way") : "as " + said);
+  }
   case Why::substituted:
   case Why::joined:
   case Why::holder:

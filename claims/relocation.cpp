@@ -205,6 +205,7 @@ ClaimTokens changed_as_state(ClaimTokens mover, const ClaimTokens& other, const 
   // claim named it by ("moved to a new apartment in Porto" after "lives in Lisbon").
   mover.preposition.clear();
   mover.copular = other.copular || one_value(change);
+  mover.at_place = other.at_place && change.leaves == Leaves::place; // "is at 14 Mill Road"
   mover.negated = mover.negated != change.ends;
   mover.moved.clear();
   mover.moved_when.clear();
@@ -237,17 +238,19 @@ std::size_t past_dwelling(const std::vector<Token>& ordered, std::size_t at) {
 // when there is none there.
 std::size_t object_end(const std::vector<Token>& ordered, std::size_t at,
                        const std::unordered_set<std::string>& proper, Object object) {
-  if (at >= ordered.size() || ordered[at].value) {
+  const auto word = [&](std::size_t k) { return k < ordered.size() && !ordered[k].value; };
+  // A place's name may follow its number: "moved to 3 Station Street".
+  const auto named_at = house_number(ordered, at, proper) ? at + 1 : at;
+  if (at >= ordered.size() || (ordered[at].value && named_at == at)) {
     return 0;
   }
-  const auto word = [&](std::size_t k) { return k < ordered.size() && !ordered[k].value; };
-  std::size_t end = at;
+  std::size_t end = named_at;
   switch (object) {
   case Object::name:
     while (word(end) && proper.contains(ordered[end].text)) {
       ++end;
     }
-    return end > at ? end : 0;
+    return end > named_at ? end : 0;
   case Object::team:
     for (std::size_t k = at + 1; ordered[at].text == "the" && word(k) && k <= at + 4; ++k) {
       if (is_listed(k_groups, ordered[k].text)) {

@@ -154,9 +154,12 @@ bool name_replaced(const ClaimTokens& in, const ClaimTokens& ex) {
              return holds(claim.capitalised, t) || holds(claim.values, t);
            });
   };
+  // A move read as where its subject is keeps no preposition ("moved to Leeds").
+  const bool moved_place = (in.preposition.empty() || ex.preposition.empty()) && in.at_place &&
+                           ex.at_place;
   return in.copular && ex.copular && in.negated == ex.negated && !in.subject.empty() &&
-         in.subject == ex.subject && in.preposition == ex.preposition && named(in) && named(ex) &&
-         !lacks(in.predicate, missing(in.predicate, ex.predicate));
+         in.subject == ex.subject && (in.preposition == ex.preposition || moved_place) &&
+         named(in) && named(ex) && !lacks(in.predicate, missing(in.predicate, ex.predicate));
 }
 
 bool when_against_what(const ClaimTokens& in, const ClaimTokens& ex) {

@@ -26,6 +26,7 @@ namespace engram::claims::detail {
 // preposition or none, and the names differ: "The owner is now Priya" after
 // "The owner is Omar", "The office is in Munich" after "… in Berlin". Short
 // as they are, the name is the value; "is on Berlin Street" is not "in Munich".
+// A move to a place is where its subject is: "moved to Leeds" after "is in York".
 [[nodiscard]] bool name_replaced(const ClaimTokens& in, const ClaimTokens& ex);
 
 // Whether one claim says only when ("on Monday at 8:30", "in the

@@ -6,6 +6,7 @@
 // makes two claims look less alike, never more.
 #include "claims/subject.hpp"
 
+#include "claims/token_values.hpp"
 #include "claims/tokens.hpp"
 
 #include <algorithm>
@@ -48,10 +49,10 @@ constexpr std::array<std::string_view, 48> k_base_verbs = {
 // Past tenses no suffix shows ("Deploy 412 went out", "The job ran twice"):
 // verbs as the "-ed" of a regular one is. Not those also read as adjectives
 // or nouns before a noun ("the left panel", "a lost-and-found box").
-constexpr std::array<std::string_view, 25> k_irregular_pasts = {
+constexpr std::array<std::string_view, 27> k_irregular_pasts = {
     "went", "ran",   "took", "got",   "kept",  "held", "sent",   "broke",   "sat",
     "knew", "spoke", "came", "began", "wrote", "gave", "became", "brought", "bought",
-    "told", "spent", "won",  "fell",  "froze", "left", "quit",
+    "told", "spent", "won",  "fell",  "froze", "left", "quit",   "rose",    "grew",
 };
 
 // The most tokens a subject said to be "the" something has ("Priya", "Ana
@@ -170,6 +171,13 @@ bool is_preposition(const std::vector<Token>& tokens, std::size_t at) {
   return at < tokens.size() && !tokens[at].value && listed(k_prepositions, tokens[at].text);
 }
 
+// Whether the token at `at` is "for": after a verb it relates the verb as a
+// preposition does ("training for a marathon", "training with a coach"),
+// though it opens no predicate.
+bool is_purpose(const std::vector<Token>& tokens, std::size_t at) {
+  return at < tokens.size() && !tokens[at].value && tokens[at].text == "for";
+}
+
 // Whether the verb at `verb` relates its subject to what follows it: a
 // preposition after it ("lives in", "runs on"), or "for" or "as" after
 // working, which name an employer and a job as "at" does ("works for Morgan
@@ -224,8 +232,9 @@ std::optional<Predicate> clause_predicate(const std::vector<Token>& tokens,
     if (listed(k_copulas, bare)) {
       Predicate predicate{i, copula_states_value(tokens, i, proper)};
       const auto next = next_content(tokens, i);
+      const auto after = next_content(tokens, next);
       if (next < tokens.size() && !tokens[next].value && is_participle(tokens[next].text, proper) &&
-          is_preposition(tokens, next_content(tokens, next))) {
+          (is_preposition(tokens, after) || is_purpose(tokens, after))) {
         predicate.passive = next - i;
       }
       return predicate;
@@ -262,7 +271,7 @@ std::optional<Predicate> unwritten_subject(const std::vector<Token>& tokens) {
 
 std::string preposition_after(const std::vector<Token>& tokens, std::size_t verb) {
   const auto next = next_content(tokens, verb);
-  if (!is_preposition(tokens, next) && !relates(tokens, verb)) {
+  if (!is_preposition(tokens, next) && !relates(tokens, verb) && !is_purpose(tokens, next)) {
     return {};
   }
   const auto& word = tokens[next].text;
@@ -321,16 +330,17 @@ Predicate predicate_of(const std::vector<Token>& tokens,
     if (tokens[i].value || !is_content(tokens[before]) || !is_verb_like(tokens[i].text)) {
       continue;
     }
-    // A plural noun before a base verb ("Integration tests need …"), or before
-    // a past verb and its preposition ("The team docs moved to Notion"), is
-    // the subject's; a past before its object is not ("sends signed emails").
-    const bool before_verb =
-        i + 1 < tokens.size() && !tokens[i + 1].value &&
-        (listed(k_base_verbs, tokens[i + 1].text) ||
-         (tokens[i + 1].text.size() >= 5 && tokens[i + 1].text.ends_with("ed") &&
-          is_preposition(tokens, next_content(tokens, i + 1))));
-    const bool plural_before_verb = before_verb && !listed(k_base_verbs, tokens[i].text);
-    if (!plural_before_verb) {
+    // A plural noun before a base verb ("Integration tests need …"), or a
+    // noun before a past verb and its preposition ("The team docs moved to
+    // Notion", "The shop's handle changed to …"), is the subject's; a past
+    // before its object is not ("sends signed emails").
+    const bool next_word = i + 1 < tokens.size() && !tokens[i + 1].value;
+    const bool before_past = next_word && tokens[i + 1].text.size() >= 5 &&
+                             tokens[i + 1].text.ends_with("ed") &&
+                             is_preposition(tokens, next_content(tokens, i + 1));
+    const bool before_base = next_word && listed(k_base_verbs, tokens[i + 1].text) &&
+                             !listed(k_base_verbs, tokens[i].text);
+    if (!before_past && !before_base) {
       const bool related = relates(tokens, i);
       return {i, related, related};
     }
@@ -390,12 +400,19 @@ std::size_t after_copula(const std::vector<Token>& tokens, std::size_t at) {
   return w;
 }
 
+bool house_number(const std::vector<Token>& tokens, std::size_t at,
+                  const std::unordered_set<std::string>& proper) {
+  return at + 1 < tokens.size() && tokens[at].value && detail::all_digits(tokens[at].text) &&
+         !tokens[at + 1].value && proper.contains(tokens[at + 1].text);
+}
+
 bool copula_at_place(const std::vector<Token>& tokens, std::size_t at,
                      const std::unordered_set<std::string>& proper) {
   const auto w = after_copula(tokens, at);
-  return w + 1 < tokens.size() && !tokens[w].value &&
-         (tokens[w].text == "in" || tokens[w].text == "at") && !tokens[w + 1].value &&
-         proper.contains(tokens[w + 1].text);
+  const auto named = w + 1 < tokens.size() && house_number(tokens, w + 1, proper) ? w + 2 : w + 1;
+  return named < tokens.size() && !tokens[w].value &&
+         (tokens[w].text == "in" || tokens[w].text == "at") && !tokens[named].value &&
+         proper.contains(tokens[named].text);
 }
 
 bool copula_states_trait(const std::vector<Token>& tokens, std::size_t at,

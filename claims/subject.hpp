@@ -62,9 +62,14 @@ void put_definite_complement_first(std::vector<Token>& tokens, Predicate& predic
 [[nodiscard]] bool copula_states_trait(const std::vector<Token>& tokens, std::size_t at,
                                        const std::unordered_set<std::string>& proper);
 
+// Whether the token at `at` is a place's number before its name (in
+// `proper`): the 14 of "14 Mill Road".
+[[nodiscard]] bool house_number(const std::vector<Token>& tokens, std::size_t at,
+                                const std::unordered_set<std::string>& proper);
+
 // Whether the copula at `at` says where its subject is, in or at a name
-// (`proper`): "is in Austin", "is now at Globex". Not "is in the city", nor
-// "is at 10:00".
+// (`proper`), or at a place's number and name: "is in Austin", "is now at
+// Globex", "is at 14 Mill Road". Not "is in the city", nor "is at 10:00".
 [[nodiscard]] bool copula_at_place(const std::vector<Token>& tokens, std::size_t at,
                                    const std::unordered_set<std::string>& proper);
 

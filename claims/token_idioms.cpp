@@ -5,6 +5,7 @@
 // switching the thing one has of a kind read as having it.
 #include "claims/token_idioms.hpp"
 
+#include "claims/alike.hpp"
 #include "claims/token_roles.hpp"
 #include "claims/token_values.hpp"
 #include "claims/token_words.hpp"
@@ -76,9 +77,16 @@ bool drop_idioms(std::vector<Token>& out) {
 void passive_get_as_is(std::vector<Token>& out) {
   constexpr std::array<std::string_view, 3> k_present = {"get", "gets", "getting"};
   constexpr std::array<std::string_view, 2> k_past = {"got", "gotten"};
+  // Participles no "-ed" shows that often follow "get" ("gets fed", "got paid").
+  constexpr std::array<std::string_view, 24> k_irregular = {
+      "fed",     "paid",  "sent",  "sold",   "built",  "made",   "done",  "kept",
+      "held",    "told",  "set",   "shut",   "stuck",  "lost",   "left",  "hit",
+      "written", "taken", "given", "broken", "stolen", "chosen", "eaten", "hidden",
+  };
   for (std::size_t w = 1; w + 1 < out.size(); ++w) {
     const auto& next = out[w + 1];
-    const bool participle = !next.value && next.text.size() > 4 && next.text.ends_with("ed");
+    const bool participle = !next.value && ((next.text.size() > 4 && next.text.ends_with("ed")) ||
+                                            is_listed(k_irregular, next.text));
     if (out[w].value || !participle || out[w - 1].value || is_stopword(out[w - 1].text)) {
       continue;
     }
@@ -87,6 +95,36 @@ void passive_get_as_is(std::vector<Token>& out) {
     } else if (is_listed(k_past, out[w].text)) {
       out[w].text = "was";
     }
+  }
+  // "has got a cat" has what "has a cat" has; "has got worse" stays.
+  const auto had = [&](std::size_t w) {
+    return w > 0 && w + 1 < out.size() && out[w].text == "got" && !out[w - 1].value &&
+           (out[w - 1].text == "has" || out[w - 1].text == "have") &&
+           (out[w + 1].value || out[w + 1].text == "a" || out[w + 1].text == "an" ||
+            out[w + 1].text == "the" || out[w + 1].text == "no");
+  };
+  for (std::size_t w = 1; w < out.size(); ++w) {
+    if (!out[w].value && had(w)) {
+      out.erase(out.begin() + static_cast<std::ptrdiff_t>(w));
+    }
+  }
+}
+
+void change_to_as_copula(std::vector<Token>& out) {
+  constexpr std::array<std::string_view, 6> k_be = {"is", "are", "was", "were", "be", "been"};
+  for (std::size_t w = 0; w < out.size(); ++w) {
+    auto p = w + 1;
+    while (p < out.size() && !out[p].value && (out[p].text == "now" || out[p].text == "just")) {
+      ++p;
+    }
+    const bool copula = !out[w].value && is_listed(k_be, out[w].text);
+    if (!copula || p + 2 >= out.size() || out[p].value || out[p + 1].value ||
+        out[p + 1].text != "to" || !out[p + 2].value || out[p].text == "renamed" ||
+        !says_change_to(comparable_stem(out[p].text))) {
+      continue;
+    }
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(p),
+              out.begin() + static_cast<std::ptrdiff_t>(p + 2));
   }
 }
 
@@ -241,22 +279,30 @@ bool states_membership(const std::vector<Token>& out, std::size_t w) {
 
 void switched_as_state(std::vector<Token>& out, const std::unordered_set<std::string>& proper) {
   constexpr std::array<std::string_view, 2> k_switching = {"switched", "changed"};
+  const auto plain = [&](std::size_t k) {
+    return k < out.size() && !out[k].value && role_of(out[k].text) == Role::none;
+  };
   for (std::size_t w = 1; w + 3 < out.size(); ++w) {
-    const auto& kind = out[w + 1];
-    const auto& what = out[w + 3];
-    const bool named = what.value || proper.contains(what.text) || what.text == "a" ||
-                       what.text == "an" || what.text == "the";
-    if (out[w - 1].value || !is_listed(k_switching, out[w].text) || kind.value ||
-        !kind.text.ends_with('s') || role_of(kind.text) != Role::none || out[w + 2].text != "to" ||
-        !named) {
+    // The kind is a plural noun, maybe after another ("letting agents").
+    const std::size_t kind_end = plain(w + 2) && out[w + 2].text.ends_with('s') ? w + 3 : w + 2;
+    if (kind_end + 1 >= out.size()) {
       continue;
     }
-    if (!out[w - 1].text.ends_with("'s")) {
+    const auto& what = out[kind_end + 1];
+    const bool named = what.value || proper.contains(what.text) || what.text == "a" ||
+                       what.text == "an" || what.text == "the";
+    if (out[w - 1].value || !is_listed(k_switching, out[w].text) || !plain(w + 1) ||
+        !out[kind_end - 1].text.ends_with('s') || out[kind_end].text != "to" || !named) {
+      continue;
+    }
+    out[kind_end].text = "is";
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(w)); // "switched"
+    // The writer's own thing is the thing itself: "We changed banks to …".
+    if (out[w - 1].text == "we" || out[w - 1].text == "i") {
+      out.erase(out.begin() + static_cast<std::ptrdiff_t>(w) - 1);
+    } else if (!out[w - 1].text.ends_with("'s")) {
       out[w - 1].text += "'s";
     }
-    out[w].text = kind.text;
-    out[w + 1].text = "is";
-    out.erase(out.begin() + static_cast<std::ptrdiff_t>(w) + 2);
     return;
   }
 }

@@ -33,8 +33,18 @@ void allergy_as_allergic(std::vector<Token>& out);
 // for: "Payments get processed through Stripe" says what "Payments are
 // processed through Stripe" does, and "The build got cached" what "The
 // build was cached" does. "Get" that opens an instruction, or that has no
-// participle after it ("gets a refund"), stays.
+// participle after it ("gets a refund"), stays. "Has got a cat" says "has a
+// cat".
 void passive_get_as_is(std::vector<Token>& out);
+
+// Reads a passive of change to a value as the copula it leaves: "The
+// timeout is set to 30 seconds" says what "The timeout is 30 seconds" does,
+// and "The proofer was changed to 27°C" what "The proofer was 27°C" does.
+// Changed to words, it stays, so that a change to a thing of another kind
+// shows ("was upgraded to a MacBook Pro", see changed_to_another_kind); so
+// do a move or a switch (see relocation.hpp), a rename, whose verb says the
+// value is a name, and an infinitive ("is set to expire").
+void change_to_as_copula(std::vector<Token>& out);
 
 // Reads a claim that forbids what its gerund does as the rule that says
 // never to do it: "Force-pushing to main is never allowed" (is not
@@ -76,7 +86,9 @@ void redone_as_done(std::vector<Token>& out, const Predicate& predicate);
 // Reads "Ryan switched accountants to Paul Brandt" as "Ryan's accountant is
 // Paul Brandt": one changes the thing one has of a kind, so the new one is
 // that thing now. Only where a name (`proper`), a value or "a"/"the" follows
-// "to": "switched providers to cut costs" says why, not what.
+// "to": "switched providers to cut costs" says why, not what. The kind may
+// be two words ("changed letting agents to"), and the writer's own thing is
+// the thing itself ("We changed banks to Monzo": the bank is Monzo).
 void switched_as_state(std::vector<Token>& out, const std::unordered_set<std::string>& proper);
 
 // Reads, in one pass over `plain`'s words, whether it says what it states is

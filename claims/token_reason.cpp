@@ -49,34 +49,15 @@ bool listed(const std::array<std::string_view, N>& list, std::string_view word) 
   return std::find(list.begin(), list.end(), word) != list.end();
 }
 
-// The words of `text`, lower-cased, split at spaces, punctuation trimmed.
-std::vector<std::string> lower_words(std::string_view text) {
-  std::vector<std::string> words;
-  std::string word;
-  const auto flush = [&] {
-    while (!word.empty() && std::ispunct(static_cast<unsigned char>(word.back())) != 0) {
-      word.pop_back();
-    }
-    if (!word.empty()) {
-      words.push_back(std::move(word));
-    }
-    word.clear();
-  };
-  for (const char c : text) {
-    if (c == ' ' || c == '\t' || c == '\n') {
-      flush();
-    } else if (!word.empty() || std::ispunct(static_cast<unsigned char>(c)) == 0) {
-      word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-  }
-  flush();
-  return words;
-}
-
 // Whether `tail`, after a dash, a semicolon or a parenthesis, is a reason:
 // opened by a reason's word, or a clause of its own, with a verb after its
 // first word ("— newer minors broke the build", "— the release slipped").
-bool is_reason(std::string_view tail) {
+// After a claim that says what no longer holds, words enough after a
+// semicolon or a dash are a clause of their own whatever their verb: what
+// holds instead ("… no longer taken by phone; customers order online",
+// "Never run migrations by hand — use the migrate job"). After any other
+// claim they may state a second fact, which must stay in what is compared.
+bool is_reason(std::string_view tail, bool instead = false) {
   const auto words = lower_words(tail);
   if (words.empty()) {
     return false;
@@ -87,6 +68,9 @@ bool is_reason(std::string_view tail) {
   if (words.size() < k_reason_words || listed(k_not_clause_openers, words.front())) {
     return false;
   }
+  if (instead) {
+    return true;
+  }
   for (std::size_t i = 1; i < words.size(); ++i) {
     const bool described = listed(k_determiners, words[i - 1]);
     if (listed(k_finite_verbs, words[i]) ||
@@ -95,6 +79,14 @@ bool is_reason(std::string_view tail) {
     }
   }
   return false;
+}
+
+// Whether `claim` says what holds no more: "no longer", "not", "never", "n't".
+bool says_no_longer(std::string_view claim) {
+  const auto words = lower_words(claim);
+  return std::any_of(words.begin(), words.end(), [](const std::string& word) {
+    return word == "not" || word == "never" || word == "longer" || word.ends_with("n't");
+  });
 }
 
 // Whether `text` has a blank line (or one of spaces) between two lines of words.
@@ -121,9 +113,8 @@ bool is_claim(std::string_view claim) {
   return lower_words(claim).size() >= k_claim_words;
 }
 
-// Where a reason opens after a parenthesis that closes the text ("… (the
-// test was negative)."), as the claim's end and the reason's start; npos
-// when there is none.
+} // namespace
+
 std::pair<std::size_t, std::size_t> closing_aside(std::string_view text) {
   auto end = text.find_last_not_of(" .");
   if (end == std::string_view::npos || text[end] != ')') {
@@ -136,7 +127,28 @@ std::pair<std::size_t, std::size_t> closing_aside(std::string_view text) {
   return {open, open + 2};
 }
 
-} // namespace
+std::vector<std::string> lower_words(std::string_view text) {
+  std::vector<std::string> words;
+  std::string word;
+  const auto flush = [&] {
+    while (!word.empty() && std::ispunct(static_cast<unsigned char>(word.back())) != 0) {
+      word.pop_back();
+    }
+    if (!word.empty()) {
+      words.push_back(std::move(word));
+    }
+    word.clear();
+  };
+  for (const char c : text) {
+    if (c == ' ' || c == '\t' || c == '\n') {
+      flush();
+    } else if (!word.empty() || std::ispunct(static_cast<unsigned char>(c)) == 0) {
+      word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+  }
+  flush();
+  return words;
+}
 
 std::string without_reason(std::string_view text, std::string& reason) {
   reason.clear();
@@ -155,7 +167,9 @@ std::string without_reason(std::string_view text, std::string& reason) {
   std::size_t from = 0;
   for (const auto mark : k_breaks) {
     for (auto at = all.find(mark); at != std::string_view::npos; at = all.find(mark, at + 1)) {
-      if (at < best && is_claim(all.substr(0, at)) && is_reason(all.substr(at + mark.size()))) {
+      const auto tail = all.substr(at + mark.size());
+      const bool instead = says_no_longer(all.substr(0, at)) && mark != ": ";
+      if (at < best && is_claim(all.substr(0, at)) && is_reason(tail, instead)) {
         best = at;
         from = at + mark.size();
       }

@@ -4,6 +4,8 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace engram::claims::detail {
 
@@ -17,6 +19,14 @@ namespace engram::claims::detail {
 // "— then restart the workers") is part of the claim. The claim before it
 // must be a few words at least: "Note — the VPN is required" is all claim.
 // Comments are read as spaces; a text of several paragraphs has no reason.
+// Where an aside opens in a parenthesis that closes `text` ("… (the test
+// was negative)."), as the claim's end and the aside's start; npos when
+// there is none.
+[[nodiscard]] std::pair<std::size_t, std::size_t> closing_aside(std::string_view text);
+
+// The words of `text`, lower-cased, split at spaces, punctuation trimmed.
+[[nodiscard]] std::vector<std::string> lower_words(std::string_view text);
+
 [[nodiscard]] std::string without_reason(std::string_view text, std::string& reason);
 
 } // namespace engram::claims::detail

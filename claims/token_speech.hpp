@@ -17,4 +17,11 @@ namespace engram::claims::detail {
 // is returned as it is ("Race note 7 says the job ran" is the note's).
 [[nodiscard]] std::string reported_as_said(std::string_view text);
 
+// `text` without an aside at its end that says only how the writer knows
+// it: who confirmed or checked it, or where it comes from ("(confirmed at
+// Monday's meeting)", "— verified by Dana", "(per the manual)", "(she said
+// so again on Monday)"). A claim vouched for again is the same claim. An
+// aside that narrows ("verified in staging only", "not confirmed") stays.
+[[nodiscard]] std::string without_vouching(std::string_view text);
+
 } // namespace engram::claims::detail

@@ -407,7 +407,7 @@ void naming_as_apposition(std::vector<Token>& tokens,
 }
 
 // A number token split from its unit: "16gb" is 16 and gb, "100ms" 100 and
-// ms. Ordinals (1st, 3rd) and anything else stay whole.
+// ms, "4°c" 4 and °c. Ordinals (1st, 3rd) and anything else stay whole.
 std::pair<std::string_view, std::string_view> split_unit(std::string_view token) {
   if (token.empty() || token.front() < '0' || token.front() > '9') {
     return {token, {}};
@@ -416,6 +416,9 @@ std::pair<std::string_view, std::string_view> split_unit(std::string_view token)
   while (letters > 0 && token[letters - 1] >= 'a' && token[letters - 1] <= 'z') {
     --letters;
   }
+  // A degree sign belongs to its unit: "4°c" is 4 and °c, as "4 °C" is.
+  constexpr std::string_view degree = "\u00b0";
+  letters -= token.substr(0, letters).ends_with(degree) ? degree.size() : 0;
   const auto unit = token.substr(letters);
   const auto number = token.substr(0, letters);
   const bool numeric =

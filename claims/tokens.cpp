@@ -198,6 +198,7 @@ std::vector<Token> ordered_tokens(std::string_view plain) {
   detail::read_numbers(out, plain);
   const bool instruction = detail::drop_idioms(out);
   detail::passive_get_as_is(out);
+  detail::change_to_as_copula(out);
   detail::allergy_as_allergic(out);
   detail::forbidden_as_never(out);
   detail::as_instead_of(out);
@@ -307,12 +308,14 @@ void read_compounds(const std::vector<Token>& ordered, ClaimTokens& tokens) {
 }
 
 // Takes a value into `tokens`. A name (web-1, shard-3) is a scope; a version
-// (c++17) is not, nor the value a copula states ("The region is
-// us-east-1"). A verb's ("Redis runs on cache-01") is: the subject can run on many.
+// (c++17) is not, nor the value a copula or a change states ("The region is
+// us-east-1", "The password changed to oak-42"). A verb's ("Redis runs on
+// cache-01") is: the subject can run on many.
 void take_value(ClaimTokens& tokens, std::string value, bool in_subject,
                 const Predicate& predicate) {
+  const bool related = predicate.by_verb && !tokens.verb.empty();
   if (is_identifier(value) && !is_version_name(value) &&
-      (in_subject || !tokens.copular || (predicate.by_verb && detail::is_numbered_name(value)))) {
+      (in_subject || !tokens.copular || (related && detail::is_numbered_name(value)))) {
     tokens.scopes.push_back(value);
   }
   if (auto stems = bare_stems(value); !stems.empty()) {
@@ -467,8 +470,9 @@ ClaimTokens tokens_of(std::string_view text) {
   const auto claim = detail::without_reason(text, reason);
   text = claim;
   std::vector<std::string> targets;
-  const auto plain = detail::time_clause_last(detail::contrast_as_choice(detail::reported_as_said(
-      detail::without_stamp(detail::without_link_targets(text, &targets)))));
+  const auto plain = detail::time_clause_last(
+      detail::contrast_as_choice(detail::reported_as_said(detail::without_vouching(
+          detail::without_stamp(detail::without_link_targets(text, &targets))))));
   auto ordered = ordered_tokens(plain);
   const bool changed_from = detail::change_as_choice(ordered);
   const auto proper = detail::proper_words(plain);
