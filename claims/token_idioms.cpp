@@ -21,6 +21,9 @@
 namespace engram::claims::detail {
 namespace {
 
+// The forms of "be" that a passive or a state is written with.
+constexpr std::array<std::string_view, 6> k_be = {"is", "are", "was", "were", "be", "been"};
+
 // Words that, before "of" or "to", say a group their subject is one of.
 constexpr std::array<std::string_view, 8> k_members = {
     "member", "part", "one", "fan", "contributor", "maintainer", "alumnus", "volunteer"};
@@ -111,7 +114,6 @@ void passive_get_as_is(std::vector<Token>& out) {
 }
 
 void change_to_as_copula(std::vector<Token>& out) {
-  constexpr std::array<std::string_view, 6> k_be = {"is", "are", "was", "were", "be", "been"};
   for (std::size_t w = 0; w < out.size(); ++w) {
     auto p = w + 1;
     while (p < out.size() && !out[p].value && (out[p].text == "now" || out[p].text == "just")) {
@@ -223,7 +225,6 @@ void redone_as_done(std::vector<Token>& out, const Predicate& predicate) {
       "rewritten",   "rebuilt",   "redeployed",    "reconfigured", "redesigned",  "reassigned",
       "rescheduled", "relocated", "reimplemented", "rehosted",     "reinstalled", "rerouted",
   };
-  constexpr std::array<std::string_view, 6> k_be = {"is", "are", "was", "were", "been", "be"};
   // The participle right after the copula that opens the predicate, adverbs between.
   for (auto w = predicate.at + 1; w < out.size() && w <= predicate.at + 3; ++w) {
     if (out[w].value || !is_listed(k_redone, out[w].text)) {
