@@ -266,6 +266,9 @@ Judgment judge_change(const ClaimTokens& in, const ClaimTokens& ex, const Predic
                       double score) {
   const auto dropped = change.words_dropped + change.values_dropped;
   const auto added = change.words_added + change.values_added;
+  if (detail::dated_to_past(in) != detail::dated_to_past(ex)) {
+    return {Relation::distinct, Why::moment, score};
+  }
   if (in.negated != ex.negated) {
     return judge_polarity(in, change, score);
   }

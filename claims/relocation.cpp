@@ -209,6 +209,7 @@ ClaimTokens changed_as_state(ClaimTokens mover, const ClaimTokens& other, const 
   mover.negated = mover.negated != change.ends;
   mover.moved.clear();
   mover.moved_when.clear();
+  mover.dated = false; // when it moved, not where it was then
   return mover;
 }
 

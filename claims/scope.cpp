@@ -155,8 +155,8 @@ bool name_replaced(const ClaimTokens& in, const ClaimTokens& ex) {
            });
   };
   // A move read as where its subject is keeps no preposition ("moved to Leeds").
-  const bool moved_place = (in.preposition.empty() || ex.preposition.empty()) && in.at_place &&
-                           ex.at_place;
+  const bool moved_place =
+      (in.preposition.empty() || ex.preposition.empty()) && in.at_place && ex.at_place;
   return in.copular && ex.copular && in.negated == ex.negated && !in.subject.empty() &&
          in.subject == ex.subject && (in.preposition == ex.preposition || moved_place) &&
          named(in) && named(ex) && !lacks(in.predicate, missing(in.predicate, ex.predicate));
@@ -243,6 +243,12 @@ bool of_another_aspect(const ClaimTokens& in, const ClaimTokens& ex) {
   const auto in_kinds = kinds(in, ex);
   const auto ex_kinds = kinds(ex, in);
   return in_kinds != 0 && ex_kinds != 0 && (in_kinds & ex_kinds) == 0;
+}
+
+bool dated_to_past(const ClaimTokens& claim) {
+  return claim.dated && claim.copular && claim.moved.empty() &&
+         std::none_of(claim.words.begin(), claim.words.end(),
+                      [](const std::string& word) { return says_change(word); });
 }
 
 } // namespace engram::claims::detail

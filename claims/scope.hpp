@@ -66,4 +66,10 @@ namespace engram::claims::detail {
 // "The standup is on Fridays" and "… at 9:30"). Both hold.
 [[nodiscard]] bool of_another_aspect(const ClaimTokens& in, const ClaimTokens& ex);
 
+// Whether the claim reports what its subject was at a past time it names,
+// by its copula in the past tense and without a word of change: "The water
+// bill was £112 last quarter", "The cluster was down yesterday". It says
+// nothing of what holds now, and what holds now does not undo it.
+[[nodiscard]] bool dated_to_past(const ClaimTokens& claim);
+
 } // namespace engram::claims::detail

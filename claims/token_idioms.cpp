@@ -122,7 +122,9 @@ void change_to_as_copula(std::vector<Token>& out) {
     const bool copula = !out[w].value && is_listed(k_be, out[w].text);
     if (!copula || p + 2 >= out.size() || out[p].value || out[p + 1].value ||
         out[p + 1].text != "to" || !out[p + 2].value || out[p].text == "renamed" ||
-        !says_change_to(comparable_stem(out[p].text))) {
+        !says_change_to(comparable_stem(out[p].text)) || names_past_time(out, p)) {
+      // Dated ("was raised to £9,000 last month"), it says when it changed,
+      // not what held then: it keeps its verb.
       continue;
     }
     out.erase(out.begin() + static_cast<std::ptrdiff_t>(p),
@@ -249,6 +251,25 @@ bool in_past(const std::vector<Token>& out, std::size_t at) {
   };
   // A log line may open with its verb ("Deployed v2.1 to staging").
   return (at < out.size() && past(at)) || (!out.empty() && past(0));
+}
+
+bool names_past_time(const std::vector<Token>& out, std::size_t at) {
+  constexpr std::array<std::string_view, 13> k_periods = {
+      "night",  "week",   "weekend", "month",  "quarter", "year", "term",
+      "season", "summer", "winter",  "spring", "autumn",  "fall"};
+  for (auto w = at; w < out.size(); ++w) {
+    const auto& word = out[w].text;
+    if (!out[w].value && (word == "yesterday" || word == "ago")) {
+      return true;
+    }
+    const bool period =
+        w + 1 < out.size() && (out[w + 1].value ? role_of(out[w + 1].text) == Role::date
+                                                : is_listed(k_periods, out[w + 1].text));
+    if (!out[w].value && word == "last" && period) {
+      return true;
+    }
+  }
+  return false;
 }
 
 bool is_membership_word(const std::string& stem) {

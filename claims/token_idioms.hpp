@@ -43,7 +43,8 @@ void passive_get_as_is(std::vector<Token>& out);
 // Changed to words, it stays, so that a change to a thing of another kind
 // shows ("was upgraded to a MacBook Pro", see changed_to_another_kind); so
 // do a move or a switch (see relocation.hpp), a rename, whose verb says the
-// value is a name, and an infinitive ("is set to expire").
+// value is a name, an infinitive ("is set to expire") and a change dated
+// to a past time ("was raised to £9,000 last month").
 void change_to_as_copula(std::vector<Token>& out);
 
 // Reads a claim that forbids what its gerund does as the rule that says
@@ -70,6 +71,10 @@ void redone_as_done(std::vector<Token>& out, const Predicate& predicate);
 // common irregular past ("was sick", "Deployed v2.1 to staging", "Ryan went
 // home early").
 [[nodiscard]] bool in_past(const std::vector<Token>& out, std::size_t at);
+
+// Whether the predicate opening at `at` names a past time: "yesterday",
+// "3 days ago", "last quarter", "last Friday".
+[[nodiscard]] bool names_past_time(const std::vector<Token>& out, std::size_t at);
 
 // Whether the complement of a copula, opening at `w`, says a group its
 // subject is one of: "a member of the platform guild", "part of the SRE

@@ -91,6 +91,20 @@ void designate_numbers(std::vector<Token>& tokens, std::string_view text) {
   }
 }
 
+// Reads "went up to" and "went down to" as the one word of change each says:
+// "The gym membership went up to £42" says what "… rose to £42" does.
+void went_up_as_rose(std::vector<Token>& out) {
+  constexpr std::array<std::string_view, 5> k_go = {"go", "goes", "going", "gone", "went"};
+  for (std::size_t w = 0; w + 2 < out.size(); ++w) {
+    const auto& way = out[w + 1].text;
+    if (!out[w].value && std::find(k_go.begin(), k_go.end(), out[w].text) != k_go.end() &&
+        !out[w + 1].value && (way == "up" || way == "down") && out[w + 2].text == "to") {
+      out[w].text = way == "up" ? "rose" : "fell";
+      out.erase(out.begin() + static_cast<std::ptrdiff_t>(w) + 1);
+    }
+  }
+}
+
 } // namespace
 
 void one_as_number(std::vector<Token>& tokens, std::string_view text) {
@@ -118,6 +132,8 @@ void one_as_number(std::vector<Token>& tokens, std::string_view text) {
 }
 
 void bounds_as_one(std::vector<Token>& tokens) {
+  // "Went up to £42" is a change, not a bound.
+  went_up_as_rose(tokens);
   // Longest first: "no more than" before "more than".
   static const std::array<std::pair<std::vector<std::string_view>, std::string_view>, 17> k_bounds{{
       {{"no", "more", "than"}, "under"},

@@ -106,12 +106,17 @@ constexpr std::array<std::string_view, 9> k_series_determiners = {
 
 // The ordinal at `w` as a value ("2nd"), or "": one that opens the claim or
 // follows a determiner, before a word ("The second retry waits"). "1 second"
-// is a unit, and "Run the linter first" an adverb.
+// is a unit, and "Run the linter first" an adverb. "Last" names one of a
+// series as "first" does ("on the last Friday of each month").
 std::string ordinal_value(const std::vector<Token>& out, std::size_t w) {
   const auto* found = std::find(k_ordinals.begin(), k_ordinals.end(), out[w].text);
-  if (found == k_ordinals.end() || w + 1 >= out.size() || out[w + 1].value ||
+  const bool last = out[w].text == "last";
+  if ((found == k_ordinals.end() && !last) || w + 1 >= out.size() || out[w + 1].value ||
       (w > 0 && (out[w - 1].value || !is_listed(k_series_determiners, out[w - 1].text)))) {
     return {};
+  }
+  if (last) {
+    return "last";
   }
   const auto n = static_cast<int>(found - k_ordinals.begin()) + 1;
   return std::to_string(n) + (n == 1 ? "st" : n == 2 ? "nd" : n == 3 ? "rd" : "th");

@@ -260,6 +260,7 @@ ClaimTokens tokens_of_predicate(const std::vector<Token>& ordered, const Predica
         tokens.verb.empty() ? "" : preposition_after(ordered, predicate.at + predicate.passive);
   }
   tokens.past = detail::in_past(ordered, predicate.at);
+  tokens.dated = tokens.past && detail::names_past_time(ordered, predicate.at);
   if (predicate.user_unwritten) {
     tokens.subject.emplace_back("user");
     tokens.words.emplace_back("user");

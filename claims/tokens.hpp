@@ -123,6 +123,9 @@ struct ClaimTokens {
   // Its predicate is in the past tense ("was sick", "Deployed v2.1"): with
   // a stamp, it logs what happened then.
   bool past = false;
+  // In the past tense, it names the past time it reports ("was £112 last
+  // quarter", "was down yesterday"; see names_past_time).
+  bool dated = false;
   // It says its subject changed to a named thing or a team, or left a
   // named thing ("moved to Braga", "switched to Linear", "joined Globex",
   // "moved to the platform team", "left Acme"): the verb's stem, the words

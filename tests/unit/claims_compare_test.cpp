@@ -1919,8 +1919,8 @@ TEST_CASE("claims: an aside that only vouches for a claim says nothing of it") {
 }
 
 TEST_CASE("claims: 'for' after a verb relates it as a preposition does") {
-  CHECK(compare("The user is now training for a marathon.",
-                "The user is training with a coach.") != Relation::update);
+  CHECK(compare("The user is now training for a marathon.", "The user is training with a coach.") !=
+        Relation::update);
   CHECK(compare("The cache is kept for 7 days.", "The cache is kept for 30 days.") ==
         Relation::update);
   CHECK(compare("The cache is kept in Redis.", "The cache is kept for 30 days.") !=
@@ -2004,4 +2004,38 @@ TEST_CASE("claims: a name a change states is its value, not a scope") {
                 "The wifi password for the common room is oak-tree-42.") == Relation::update);
   // What a verb relates its subject to may be one of many.
   CHECK(compare("Redis now runs on cache-02.", "Redis runs on cache-01.") != Relation::update);
+}
+
+TEST_CASE("claims: a report of a past time it names neither updates nor is updated by what holds") {
+  CHECK(compare("The water bill was £112 last quarter.", "The water bill is paid quarterly.") ==
+        Relation::distinct);
+  CHECK(compare("The rent is now £950 a month.", "The rent was £900 a month last year.") ==
+        Relation::distinct);
+  CHECK(compare("The cluster was down yesterday.", "The cluster is up.") == Relation::distinct);
+  // A change dated to a past time is a change all the same.
+  CHECK(compare("The emergency fund target was raised to £9,000 last month.",
+                "The emergency fund target is £6,000.") == Relation::update);
+  CHECK(compare("The gym moved to 5 Park Street last week.", "The gym is at 2 Mill Lane.") ==
+        Relation::update);
+  CHECK(compare("The standup moved to 10:00 last week.", "The standup is at 9:30.") ==
+        Relation::update);
+  // Undated, the past tense still says what the value is.
+  CHECK(compare("The timeout was set to 30 seconds.", "The timeout is 30 seconds.") ==
+        Relation::duplicate);
+}
+
+TEST_CASE("claims: a value that went up or down to another is the value now") {
+  CHECK(compare("The gym membership went up to £42 a month.",
+                "The gym membership costs £35 a month.") == Relation::update);
+  CHECK(compare("The rent went down to £900.", "The rent is £950.") == Relation::update);
+  // "Up to" alone is still a bound.
+  CHECK(compare("The upload limit is up to 10 GB.", "The upload limit is under 10 GB.") ==
+        Relation::duplicate);
+}
+
+TEST_CASE("claims: 'last' names one of a series as 'first' does") {
+  CHECK(compare("Review the budget on the last Friday of each month instead.",
+                "Review the budget on the first Sunday of each month.") == Relation::update);
+  CHECK(compare("The last train leaves at 23:10.", "The first train leaves at 05:40.") ==
+        Relation::distinct);
 }
