@@ -259,13 +259,13 @@ bool names_past_time(const std::vector<Token>& out, std::size_t at) {
       "season", "summer", "winter",  "spring", "autumn",  "fall"};
   for (auto w = at; w < out.size(); ++w) {
     const auto& word = out[w].text;
-    if (!out[w].value && (word == "yesterday" || word == "ago")) {
-      return true;
+    if (out[w].value) {
+      continue;
     }
     const bool period =
         w + 1 < out.size() && (out[w + 1].value ? role_of(out[w + 1].text) == Role::date
                                                 : is_listed(k_periods, out[w + 1].text));
-    if (!out[w].value && word == "last" && period) {
+    if (word == "yesterday" || word == "ago" || (word == "last" && period)) {
       return true;
     }
   }

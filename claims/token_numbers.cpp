@@ -97,8 +97,8 @@ void went_up_as_rose(std::vector<Token>& out) {
   constexpr std::array<std::string_view, 5> k_go = {"go", "goes", "going", "gone", "went"};
   for (std::size_t w = 0; w + 2 < out.size(); ++w) {
     const auto& way = out[w + 1].text;
-    if (!out[w].value && std::find(k_go.begin(), k_go.end(), out[w].text) != k_go.end() &&
-        !out[w + 1].value && (way == "up" || way == "down") && out[w + 2].text == "to") {
+    if (!out[w].value && is_listed(k_go, out[w].text) && !out[w + 1].value &&
+        (way == "up" || way == "down") && out[w + 2].text == "to") {
       out[w].text = way == "up" ? "rose" : "fell";
       out.erase(out.begin() + static_cast<std::ptrdiff_t>(w) + 1);
     }
